@@ -1,0 +1,148 @@
+//! A player's information set: what one side knows, and sampling of what it does not.
+
+use rand_core::Rng;
+
+use crate::deal::shuffle;
+use crate::{
+    ByColor, Color, Determinization, FenError, MoveList, PlayedMove, Pool, Position, Role, Rules,
+    Setup,
+};
+
+/// What one player knows: the public board, its pools (identities it has not seen, per side), the
+/// hidden identities it learned by capturing, and the history it is entitled to.
+///
+/// A fair view holds nothing from which the hidden truth can be read: the only way to a full
+/// position is [`View::sample`], which draws the unseen identities uniformly. An omniscient view
+/// (from [`crate::Game::omniscient_view`]) returns the truth from `sample` instead; engines use the
+/// same code for both.
+#[derive(Clone, Debug)]
+pub struct View {
+    player: Color,
+    pos: Position,
+    learned: ByColor<Pool>,
+    history: Vec<PlayedMove>,
+    truth: Option<Determinization>,
+}
+
+impl View {
+    pub(crate) fn new(
+        player: Color,
+        pos: Position,
+        learned: ByColor<Pool>,
+        history: Vec<PlayedMove>,
+        truth: Option<Determinization>,
+    ) -> View {
+        View {
+            player,
+            pos,
+            learned,
+            history,
+            truth,
+        }
+    }
+
+    /// A view from a FEN-level setup, as a GUI or protocol hands it over: the player is the side to
+    /// move, the pools are its pools, and the JieqiBox captured field (if any) is what it learned.
+    ///
+    /// # Errors
+    /// The setup is not a legal position.
+    pub fn from_setup(setup: &Setup, rules: &Rules) -> Result<View, FenError> {
+        let pos = Position::from_setup(setup, rules)?;
+        let learned = setup.captured_hidden.unwrap_or_default();
+        Ok(View {
+            player: setup.turn,
+            pos,
+            learned,
+            history: Vec::new(),
+            truth: None,
+        })
+    }
+
+    /// The player whose knowledge this is.
+    pub fn player(&self) -> Color {
+        self.player
+    }
+
+    /// The public position, with this player's pools.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The rule set.
+    pub fn rules(&self) -> &Rules {
+        self.pos.rules()
+    }
+
+    /// Legal moves of the side to move (they never depend on hidden identities).
+    pub fn legal_moves(&self) -> MoveList {
+        self.pos.legal_moves()
+    }
+
+    /// The moves so far, as this player saw them.
+    pub fn history(&self) -> &[PlayedMove] {
+        &self.history
+    }
+
+    /// Identities of captured hidden pieces this player learned, by owner.
+    pub fn learned(&self) -> &ByColor<Pool> {
+        &self.learned
+    }
+
+    /// How many captured hidden pieces of `owner` this player does not know the identity of: the
+    /// pool identities not needed for the hidden pieces on the board.
+    pub fn unknown_captured(&self, owner: Color) -> u32 {
+        self.pos.pool(owner).total() - self.pos.hidden_count(owner)
+    }
+
+    /// Whether this is an omniscient view.
+    pub fn is_omniscient(&self) -> bool {
+        self.truth.is_some()
+    }
+
+    /// Draws a full determinization from the exact posterior: every assignment of this player's
+    /// unseen identities (per side, its pool) to that side's hidden squares and its unknown captured
+    /// slots is equally likely. Because hidden pieces move by their square, not their identity,
+    /// nothing a player observes favours one assignment over another, so this is exact Bayes.
+    /// An omniscient view returns the truth.
+    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Determinization {
+        if let Some(t) = &self.truth {
+            return t.clone();
+        }
+        let mut ids = [0u8; 90];
+        let mut captured = ByColor {
+            red: Pool::EMPTY,
+            black: Pool::EMPTY,
+        };
+        let mut pos = self.pos.clone();
+        for color in Color::ALL {
+            let pool = *self.pos.pool(color);
+            let mut bag = [Role::Chariot; 16];
+            let mut n = 0;
+            for r in Role::ALL {
+                for _ in 0..pool.get(r) {
+                    bag[n] = r;
+                    n += 1;
+                }
+            }
+            shuffle(&mut bag[..n], rng);
+            let mut onboard = Pool::EMPTY;
+            let mut i = 0;
+            let mut bits = self.pos.occupied[color.index()];
+            while bits != 0 {
+                let s = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.pos.is_hidden(crate::Square::from_index(s)) {
+                    ids[s] = bag[i] as u8 + 1;
+                    onboard.0[bag[i].index()] += 1;
+                    i += 1;
+                }
+            }
+            for r in &bag[i..n] {
+                captured[color].0[r.index()] += 1;
+            }
+            pos.pools[color] = onboard;
+        }
+        pos.hash = pos.compute_hash();
+        Determinization::from_parts(pos, ids, captured)
+    }
+}
