@@ -1,0 +1,148 @@
+//! `--rules`: a preset name or a JSON file holding a serialized [`Rules`].
+
+use std::path::{Path, PathBuf};
+
+use jieqi_core::{Rules, RulesError};
+
+/// The preset names `--rules` accepts, in the order help texts list them.
+pub const PRESETS: [&str; 3] = ["standard", "xiangqi", "simple"];
+
+/// Why a `--rules` argument gives no usable rule set.
+#[derive(Debug)]
+pub enum RulesArgError {
+    /// Neither a preset name nor an existing file.
+    NotFound {
+        /// The argument as given.
+        arg: String,
+    },
+    /// The file exists but cannot be read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is not a JSON rule set (bad syntax, an unknown or missing field, a bad value).
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// serde_json's message, with line and column.
+        source: serde_json::Error,
+    },
+    /// The file reads, but its switches do not fit together.
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What [`Rules::validate`] objected to.
+        source: RulesError,
+    },
+}
+
+impl core::fmt::Display for RulesArgError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            RulesArgError::NotFound { arg } => write!(
+                f,
+                "--rules '{arg}': not a preset ({}) and no such file",
+                PRESETS.join(", ")
+            ),
+            RulesArgError::Read { path, source } => {
+                write!(f, "rules file '{}': cannot read it: {source}", path.display())
+            }
+            RulesArgError::Parse { path, source } => {
+                write!(f, "rules file '{}': {source}", path.display())
+            }
+            RulesArgError::Invalid { path, source } => {
+                write!(f, "rules file '{}': {source}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for RulesArgError {}
+
+/// Resolves a `--rules` argument: a preset name first (`standard`, `xiangqi`, `simple`), else a
+/// path to a JSON rule-set file. Write `./standard` to read a file that shadows a preset name.
+///
+/// # Errors
+/// The argument is neither a preset nor a file, or the file does not hold a valid rule set; the
+/// error names the file and what is wrong.
+pub fn resolve(arg: &str) -> Result<Rules, RulesArgError> {
+    if let Some(rules) = Rules::preset(arg) {
+        return Ok(rules);
+    }
+    let path = Path::new(arg);
+    if !path.exists() {
+        return Err(RulesArgError::NotFound {
+            arg: arg.to_string(),
+        });
+    }
+    load_file(path)
+}
+
+/// Reads and validates a JSON rule-set file (field names as in [`Rules`], enum values in
+/// kebab-case, unknown fields refused).
+///
+/// # Errors
+/// The file cannot be read, is not a rule set, or fails [`Rules::validate`].
+pub fn load_file(path: &Path) -> Result<Rules, RulesArgError> {
+    let text = std::fs::read_to_string(path).map_err(|source| RulesArgError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse(&text, path)
+}
+
+/// Parses and validates the JSON text of a rule set; `path` only names it in errors.
+///
+/// # Errors
+/// The text is not a rule set, or fails [`Rules::validate`].
+pub fn parse(text: &str, path: &Path) -> Result<Rules, RulesArgError> {
+    let rules: Rules = serde_json::from_str(text).map_err(|source| RulesArgError::Parse {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    rules.validate().map_err(|source| RulesArgError::Invalid {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(rules)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_resolve_by_name() {
+        assert_eq!(resolve("standard").unwrap(), Rules::standard());
+        assert_eq!(resolve("xiangqi").unwrap(), Rules::xiangqi());
+        assert_eq!(resolve("simple").unwrap(), Rules::simple());
+    }
+
+    #[test]
+    fn unknown_name_lists_the_presets() {
+        let e = resolve("no-such-rules-anywhere").unwrap_err().to_string();
+        assert!(e.contains("no-such-rules-anywhere"), "{e}");
+        assert!(e.contains("standard, xiangqi, simple"), "{e}");
+    }
+
+    #[test]
+    fn unknown_field_names_file_and_field() {
+        let json = serde_json::to_string(&Rules::standard())
+            .unwrap()
+            .replacen('{', "{\"colour\":1,", 1);
+        let e = parse(&json, Path::new("my.json")).unwrap_err().to_string();
+        assert!(e.contains("my.json") && e.contains("colour"), "{e}");
+    }
+
+    #[test]
+    fn inconsistent_switches_fail_validation() {
+        let mut r = Rules::standard();
+        r.repetition_count = 1;
+        let json = serde_json::to_string(&r).unwrap();
+        let e = parse(&json, Path::new("rep.json")).unwrap_err();
+        assert!(matches!(e, RulesArgError::Invalid { .. }), "{e}");
+        assert!(e.to_string().contains("repetition_count"), "{e}");
+    }
+}
