@@ -1,1 +1,44 @@
-fn main() {}
+//! `arena`: parses the command line, validates it into a plan, and runs it. The work is in the
+//! `arena` library.
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+use arena::cli::Cli;
+use arena::plan::Plan;
+use clap::Parser;
+
+/// Exit status for bad input (the same clap uses for a bad command line).
+const EXIT_BAD_INPUT: u8 = 2;
+/// Exit status when the output cannot be written.
+const EXIT_IO: u8 = 1;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let stdout = std::io::stdout();
+    // ANSI colour only for a terminal, and never when NO_COLOR is set (https://no-color.org).
+    let colour_ok =
+        stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let plan = match Plan::from_cli(cli, colour_ok) {
+        Ok(plan) => plan,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    let mut out = stdout.lock();
+    let result = match &plan {
+        Plan::Perft(p) => arena::perft_cmd::run(p, &mut out),
+        Plan::Show(s) => arena::show::run(s, &mut out),
+    }
+    .and_then(|()| out.flush());
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        // A closed pipe (`arena show | head`) is the reader's choice, not a failure.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: writing output: {e}");
+            ExitCode::from(EXIT_IO)
+        }
+    }
+}

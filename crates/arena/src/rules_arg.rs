@@ -47,7 +47,11 @@ impl core::fmt::Display for RulesArgError {
                 PRESETS.join(", ")
             ),
             RulesArgError::Read { path, source } => {
-                write!(f, "rules file '{}': cannot read it: {source}", path.display())
+                write!(
+                    f,
+                    "rules file '{}': cannot read it: {source}",
+                    path.display()
+                )
             }
             RulesArgError::Parse { path, source } => {
                 write!(f, "rules file '{}': {source}", path.display())
@@ -129,9 +133,10 @@ mod tests {
 
     #[test]
     fn unknown_field_names_file_and_field() {
-        let json = serde_json::to_string(&Rules::standard())
-            .unwrap()
-            .replacen('{', "{\"colour\":1,", 1);
+        let json =
+            serde_json::to_string(&Rules::standard())
+                .unwrap()
+                .replacen('{', "{\"colour\":1,", 1);
         let e = parse(&json, Path::new("my.json")).unwrap_err().to_string();
         assert!(e.contains("my.json") && e.contains("colour"), "{e}");
     }

@@ -14,7 +14,11 @@ fn main() {
         .unwrap_or(5);
     for (name, rules, d) in [
         ("xiangqi start", Rules::xiangqi(), depth),
-        ("jieqi start", Rules::standard(), depth.saturating_sub(1).max(1)),
+        (
+            "jieqi start",
+            Rules::standard(),
+            depth.saturating_sub(1).max(1),
+        ),
     ] {
         let mut pos = Position::start(&rules);
         let t = Instant::now();

@@ -34,8 +34,8 @@ pub(crate) fn is_attacked(board: &[u8; 90], rules: &Rules, s: usize, by: Color) 
     // Lines: chariot (first piece), cannon (second piece: exactly one screen), flying general
     // (enemy king first on the file), king / seed-000 hidden step (first piece, adjacent).
     let rays = &RAYS[s];
-    for d in 0..4 {
-        let ray = &rays.sq[d][..rays.len[d] as usize];
+    for (d, (&len, squares)) in rays.len.iter().zip(&rays.sq).enumerate() {
+        let ray = &squares[..len as usize];
         let mut i = 0;
         while i < ray.len() && board[ray[i] as usize] == EMPTY {
             i += 1;

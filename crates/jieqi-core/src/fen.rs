@@ -333,8 +333,13 @@ impl Position {
         Ok(Position::from_setup(&parse(fen)?, rules)?)
     }
 
-    /// The Pikafish 5-field FEN.
+    /// The FEN: the Pikafish 5-field form, or the plain Xiangqi form `board side - - half full` under
+    /// rules without hidden pieces.
     pub fn fen(&self) -> String {
-        write(&self.to_setup())
+        let mut setup = self.to_setup();
+        if !self.rules.has_hidden() {
+            setup.captured_hidden = Some(ByColor::default());
+        }
+        write(&setup)
     }
 }

@@ -294,15 +294,26 @@ impl Position {
                             if kings[color.index()] != 255 {
                                 return Err(PositionError::TooManyKings(color));
                             }
-                            if rules.confine_king && !sq.is_palace(color) {
+                            // A hidden king can be revealed anywhere its home square reaches.
+                            if rules.confine_king && !rules.hidden_king && !sq.is_palace(color) {
                                 return Err(PositionError::KingOutsidePalace(sq));
                             }
                             kings[color.index()] = sq.index() as u8;
                         }
-                        Role::Advisor if rules.confine_advisors && !sq.is_palace(color) => {
+                        // With hidden pieces an advisor or elephant can be revealed wherever a
+                        // hidden piece lands, so only plain Xiangqi restricts their squares.
+                        Role::Advisor
+                            if rules.confine_advisors
+                                && !rules.has_hidden()
+                                && !sq.is_palace(color) =>
+                        {
                             return Err(PositionError::AdvisorOffSquare(sq));
                         }
-                        Role::Elephant if rules.confine_elephants && !sq.is_own_half(color) => {
+                        Role::Elephant
+                            if rules.confine_elephants
+                                && !rules.has_hidden()
+                                && !sq.is_own_half(color) =>
+                        {
                             return Err(PositionError::ElephantOffSquare(sq));
                         }
                         _ => {}
@@ -637,10 +648,13 @@ impl Position {
         self.hash = undo.hash;
     }
 
-    /// Whether `color` has lost its king (captured; only possible when `rules.check` is off).
+    /// Whether `color` has lost its king (captured; only possible when `rules.check` is off): no
+    /// face-up king, and no hidden piece of its that could still be the king.
     pub fn king_lost(&self, color: Color) -> bool {
         self.kings[color.index()] == 255
-            && !(self.rules.hidden_king && self.pools[color].get(Role::King) > 0)
+            && !(self.rules.hidden_king
+                && self.pools[color].get(Role::King) > 0
+                && self.hidden_count(color) > 0)
     }
 
     /// How hidden pieces move under these rules.

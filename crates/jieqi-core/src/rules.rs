@@ -134,14 +134,13 @@ impl serde::Serialize for RuleName {
 #[cfg(feature = "serde")]
 impl<'de> serde::Deserialize<'de> for RuleName {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<RuleName, D::Error> {
-        let s = <&str>::deserialize(d)
-            .or_else(|_| Err(serde::de::Error::custom("expected a string")))?;
+        let s = String::deserialize(d)?;
         if s.len() > 24 {
-            return Err(serde::de::Error::custom(
-                "rule-set name longer than 24 bytes",
-            ));
+            return Err(serde::de::Error::custom(format!(
+                "rule-set name '{s}' is longer than 24 bytes"
+            )));
         }
-        Ok(RuleName::new(s))
+        Ok(RuleName::new(&s))
     }
 }
 

@@ -19,13 +19,18 @@ fn game_from(fen: &str, rules: Rules, ids: &[(Square, Role)]) -> Game {
 
 fn play_all(game: &mut Game, moves: &[&str]) {
     for m in moves {
-        assert!(game.outcome().is_none(), "game ended before {m}: {:?}", game.outcome());
+        assert!(
+            game.outcome().is_none(),
+            "game ended before {m}: {:?}",
+            game.outcome()
+        );
         game.play(mv(m)).unwrap_or_else(|e| panic!("{m}: {e}"));
     }
 }
 
-const CHECKING_CYCLE: [&str; 8] =
-    ["a8a9", "d9d8", "a9a8", "d8d9", "a8a9", "d9d8", "a9a8", "d8d9"];
+const CHECKING_CYCLE: [&str; 8] = [
+    "a8a9", "d9d8", "a9a8", "d8d9", "a8a9", "d9d8", "a9a8", "d8d9",
+];
 
 #[test]
 fn perpetual_check_loses() {
@@ -33,49 +38,98 @@ fn perpetual_check_loses() {
     play_all(&mut game, &CHECKING_CYCLE[..7]);
     assert_eq!(game.outcome(), None, "only two occurrences so far");
     play_all(&mut game, &CHECKING_CYCLE[7..]);
-    assert!(game.records().iter().filter(|r| r.mover == Color::Red).all(|r| r.check));
+    assert!(
+        game.records()
+            .iter()
+            .filter(|r| r.mover == Color::Red)
+            .all(|r| r.check)
+    );
     assert_eq!(
         game.outcome(),
-        Some(Outcome { winner: Some(Color::Black), reason: Reason::PerpetualCheck })
+        Some(Outcome {
+            winner: Some(Color::Black),
+            reason: Reason::PerpetualCheck
+        })
     );
 }
 
 #[test]
 fn perpetual_check_draws_when_switched_off() {
-    let rules = Rules { perpetual_check: PerpetualCheck::Draws, ..Rules::xiangqi() };
+    let rules = Rules {
+        perpetual_check: PerpetualCheck::Draws,
+        ..Rules::xiangqi()
+    };
     let mut game = game_from("3k5/R8/9/9/9/9/9/9/9/5K3 w - - 0 1", rules, &[]);
     play_all(&mut game, &CHECKING_CYCLE);
-    assert_eq!(game.outcome(), Some(Outcome { winner: None, reason: Reason::Repetition }));
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome {
+            winner: None,
+            reason: Reason::Repetition
+        })
+    );
 }
 
 #[test]
 fn quiet_threefold_repetition_draws() {
     let mut game = game_from("3k5/9/9/9/9/9/9/9/9/5K3 w - - 0 1", Rules::standard(), &[]);
-    play_all(&mut game, &["f0f1", "d9d8", "f1f0", "d8d9", "f0f1", "d9d8", "f1f0"]);
+    play_all(
+        &mut game,
+        &["f0f1", "d9d8", "f1f0", "d8d9", "f0f1", "d9d8", "f1f0"],
+    );
     assert_eq!(game.outcome(), None);
     play_all(&mut game, &["d8d9"]);
-    assert_eq!(game.outcome(), Some(Outcome { winner: None, reason: Reason::Repetition }));
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome {
+            winner: None,
+            reason: Reason::Repetition
+        })
+    );
 }
 
 #[test]
 fn no_capture_limit_draws_and_reveals_do_not_reset_it() {
-    let mut game = game_from("3k5/9/9/9/9/9/9/9/9/5K3 w - - 78 40", Rules::standard(), &[]);
+    let mut game = game_from(
+        "3k5/9/9/9/9/9/9/9/9/5K3 w - - 78 40",
+        Rules::standard(),
+        &[],
+    );
     play_all(&mut game, &["f0f1"]);
     assert_eq!(game.outcome(), None);
     play_all(&mut game, &["d9d8"]);
-    assert_eq!(game.outcome(), Some(Outcome { winner: None, reason: Reason::NoCaptureLimit }));
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome {
+            winner: None,
+            reason: Reason::NoCaptureLimit
+        })
+    );
 
     // A hidden pawn-square piece reveals as it moves; the count still reaches the limit.
-    let mut game =
-        game_from("3k5/9/9/9/9/9/4X4/9/9/5K3 w P1 79 40", Rules::standard(), &[(Square::E3, Role::Pawn)]);
+    let mut game = game_from(
+        "3k5/9/9/9/9/9/4X4/9/9/5K3 w P1 79 40",
+        Rules::standard(),
+        &[(Square::E3, Role::Pawn)],
+    );
     play_all(&mut game, &["e3e4"]);
     assert_eq!(game.records()[0].played.reveal, Some(Role::Pawn));
-    assert_eq!(game.outcome(), Some(Outcome { winner: None, reason: Reason::NoCaptureLimit }));
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome {
+            winner: None,
+            reason: Reason::NoCaptureLimit
+        })
+    );
 }
 
 #[test]
 fn a_capture_resets_the_no_capture_count() {
-    let mut game = game_from("3k5/9/9/9/9/9/9/9/r8/R4K3 w - - 79 40", Rules::standard(), &[]);
+    let mut game = game_from(
+        "3k5/9/9/9/9/9/9/9/r8/R4K3 w - - 79 40",
+        Rules::standard(),
+        &[],
+    );
     play_all(&mut game, &["a0a1"]);
     assert_eq!(game.position().halfmoves(), 0);
     assert_eq!(game.outcome(), None);
@@ -86,11 +140,23 @@ fn checkmate_and_stalemate_lose() {
     let fen = "3k5/9/9/9/9/9/9/9/9/X3K4 w R1 0 1";
     let mut game = game_from(fen, Rules::standard(), &[(Square::A0, Role::Chariot)]);
     play_all(&mut game, &["a0d0"]);
-    assert_eq!(game.outcome(), Some(Outcome { winner: Some(Color::Red), reason: Reason::Checkmate }));
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome {
+            winner: Some(Color::Red),
+            reason: Reason::Checkmate
+        })
+    );
 
     let mut game = game_from(fen, Rules::standard(), &[(Square::A0, Role::Chariot)]);
     play_all(&mut game, &["a0a8"]);
-    assert_eq!(game.outcome(), Some(Outcome { winner: Some(Color::Red), reason: Reason::Stalemate }));
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome {
+            winner: Some(Color::Red),
+            reason: Reason::Stalemate
+        })
+    );
 
     // The same moves by a piece that reveals as a horse threaten nothing.
     let mut game = game_from(fen, Rules::standard(), &[(Square::A0, Role::Horse)]);
@@ -104,7 +170,13 @@ fn capturing_a_hidden_king_wins_in_simple() {
     let fen = "9/9/9/x8/R8/9/9/9/4K4/9 w k1 0 1";
     let mut game = game_from(fen, Rules::simple(), &[(Square::A6, Role::King)]);
     play_all(&mut game, &["a5a6"]);
-    assert_eq!(game.outcome(), Some(Outcome { winner: Some(Color::Red), reason: Reason::KingCaptured }));
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome {
+            winner: Some(Color::Red),
+            reason: Reason::KingCaptured
+        })
+    );
     assert_eq!(game.records()[0].captured.map(|p| p.role), Some(Role::King));
 }
 
@@ -118,7 +190,10 @@ fn flipping_ones_own_hidden_king_does_not_win_in_simple() {
     assert_eq!(game.records()[0].captured, None);
     assert_eq!(
         game.position().occupant(Square::A6),
-        Some(Occupant::Revealed(jieqi_core::Piece { color: Color::Black, role: Role::King }))
+        Some(Occupant::Revealed(jieqi_core::Piece {
+            color: Color::Black,
+            role: Role::King
+        }))
     );
 }
 
@@ -149,24 +224,41 @@ fn only_the_capturer_learns_a_captured_hidden_identity() {
         (CaptureReveal::Both, true, true),
         (CaptureReveal::Nobody, false, false),
     ] {
-        let rules = Rules { capture_reveal: rule, ..Rules::standard() };
+        let rules = Rules {
+            capture_reveal: rule,
+            ..Rules::standard()
+        };
         let mut game = game_from(fen, rules, &[(Square::A6, Role::Pawn)]);
         play_all(&mut game, &["a0a6"]);
-        assert_eq!(game.records()[0].played.capture, Some(Role::Pawn), "the referee knows");
+        assert_eq!(
+            game.records()[0].played.capture,
+            Some(Role::Pawn),
+            "the referee knows"
+        );
         for (color, knows) in [(Color::Red, red_knows), (Color::Black, black_knows)] {
             let view = game.view(color);
             let seen = view.history()[0].capture;
             assert_eq!(seen.is_some(), knows, "{rule:?} {color}: history");
-            assert_eq!(view.position().pool(Color::Black).get(Role::Pawn), u8::from(!knows));
+            assert_eq!(
+                view.position().pool(Color::Black).get(Role::Pawn),
+                u8::from(!knows)
+            );
             assert_eq!(view.unknown_captured(Color::Black), u32::from(!knows));
-            assert_eq!(view.learned()[Color::Black].get(Role::Pawn), u8::from(knows));
+            assert_eq!(
+                view.learned()[Color::Black].get(Role::Pawn),
+                u8::from(knows)
+            );
         }
     }
 }
 
 #[test]
 fn illegal_moves_and_moves_after_the_end_are_refused() {
-    let mut game = game_from("3k5/9/9/9/9/9/9/9/9/X3K4 w R1 0 1", Rules::standard(), &[(Square::A0, Role::Chariot)]);
+    let mut game = game_from(
+        "3k5/9/9/9/9/9/9/9/9/X3K4 w R1 0 1",
+        Rules::standard(),
+        &[(Square::A0, Role::Chariot)],
+    );
     let before = game.position().clone();
     assert!(game.play(mv("e0d0")).is_err(), "flying general");
     assert!(game.play(mv("a0b1")).is_err(), "not a chariot move");
@@ -181,16 +273,37 @@ fn deal_strings_round_trip_and_are_validated() {
     let unshuffled = Deal::unshuffled(&Rules::standard());
     assert_eq!(unshuffled.side_string(Color::Red), "RNBAABNRCCPPPPP");
     assert_eq!(unshuffled.side_string(Color::Black), "rnbaabnrccppppp");
-    assert_eq!(Deal::unshuffled(&Rules::simple()).side_string(Color::Red), "RNBAKABNRCCPPPPP");
+    assert_eq!(
+        Deal::unshuffled(&Rules::simple()).side_string(Color::Red),
+        "RNBAKABNRCCPPPPP"
+    );
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let deal = Deal::shuffled(&mut rng);
-    let back = Deal::from_strings(&deal.side_string(Color::Red), &deal.side_string(Color::Black)).unwrap();
+    let back = Deal::from_strings(
+        &deal.side_string(Color::Red),
+        &deal.side_string(Color::Black),
+    )
+    .unwrap();
     assert_eq!(back, deal);
-    assert!(Deal::from_strings("RNBAABNRCCPPPP", "rnbaabnrccppppp").is_err(), "too short");
-    assert!(Deal::from_strings("RRBAABNRCCPPPPP", "rnbaabnrccppppp").is_err(), "wrong multiset");
-    assert!(Deal::from_strings("RNBAABNRCCPPPPQ", "rnbaabnrccppppp").is_err(), "bad letter");
-    let squares: Vec<String> = Deal::squares(Color::Black, false).map(|s| s.to_string()).collect();
-    assert_eq!(squares.join(" "), "a9 b9 c9 d9 f9 g9 h9 i9 b7 h7 a6 c6 e6 g6 i6");
+    assert!(
+        Deal::from_strings("RNBAABNRCCPPPP", "rnbaabnrccppppp").is_err(),
+        "too short"
+    );
+    assert!(
+        Deal::from_strings("RRBAABNRCCPPPPP", "rnbaabnrccppppp").is_err(),
+        "wrong multiset"
+    );
+    assert!(
+        Deal::from_strings("RNBAABNRCCPPPPQ", "rnbaabnrccppppp").is_err(),
+        "bad letter"
+    );
+    let squares: Vec<String> = Deal::squares(Color::Black, false)
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(
+        squares.join(" "),
+        "a9 b9 c9 d9 f9 g9 h9 i9 b7 h7 a6 c6 e6 g6 i6"
+    );
 }
 
 #[test]

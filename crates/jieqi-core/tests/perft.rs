@@ -75,8 +75,9 @@ fn run(text: &str, file: &str) {
     let mut checked = 0;
     for case in load(text, file) {
         let mut pos = match &case.fen {
-            Some(f) => Position::from_fen(f, &case.rules)
-                .unwrap_or_else(|e| panic!("{}: {e}", case.id)),
+            Some(f) => {
+                Position::from_fen(f, &case.rules).unwrap_or_else(|e| panic!("{}: {e}", case.id))
+            }
             None => Position::start(&case.rules),
         };
         let before = pos.clone();
