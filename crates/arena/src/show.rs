@@ -2,36 +2,18 @@
 
 use std::io::{self, Write};
 
-use jieqi_core::{Color, Deal, Pool, Position, Role};
+use jieqi_core::{Color, Deal, Piece, Pool, Position};
 
 use crate::board_text::{position_board, truth_board};
 use crate::plan::{SeededDeal, ShowPlan};
 
-/// Roles in the order pools are listed: as the deal string spells the back rank, king before
-/// cannon.
-const POOL_ORDER: [Role; 7] = [
-    Role::Chariot,
-    Role::Horse,
-    Role::Elephant,
-    Role::Advisor,
-    Role::King,
-    Role::Cannon,
-    Role::Pawn,
-];
-
 /// A pool as `R2 N2 B2 A2 C2 P5 (15)`: letter and count per role present (uppercase for Red),
 /// then the total; `- (0)` when empty.
 pub fn pool_text(pool: &Pool, color: Color) -> String {
-    let parts: Vec<String> = POOL_ORDER
-        .into_iter()
-        .filter(|&r| pool.get(r) > 0)
-        .map(|r| {
-            let letter = match color {
-                Color::Red => r.upper_char(),
-                Color::Black => r.char(),
-            };
-            format!("{letter}{}", pool.get(r))
-        })
+    // Role order, as the deal string spells the back rank: R N B A K C P.
+    let parts: Vec<String> = pool
+        .roles()
+        .map(|role| format!("{}{}", Piece { color, role }.char(), pool.get(role)))
         .collect();
     let list = if parts.is_empty() {
         "-".to_string()

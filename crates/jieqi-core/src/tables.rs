@@ -80,14 +80,15 @@ const fn build_rays() -> [Rays; 90] {
 /// Orthogonal rays from each square.
 pub(crate) static RAYS: [Rays; 90] = build_rays();
 
-const fn build_ortho() -> [Steps<4>; 90] {
+/// One step in each of four directions, where it stays on the board.
+const fn build_steps(dirs: [(i32, i32); 4]) -> [Steps<4>; 90] {
     let mut out = [Steps::<4>::EMPTY; 90];
     let mut s = 0;
     while s < 90 {
         let (f, r) = ((s % 9) as i32, (s / 9) as i32);
         let mut d = 0;
         while d < 4 {
-            let t = sq(f + ORTHO_DIRS[d].0, r + ORTHO_DIRS[d].1);
+            let t = sq(f + dirs[d].0, r + dirs[d].1);
             if t >= 0 {
                 out[s] = out[s].push(t as u8, 0);
             }
@@ -99,28 +100,10 @@ const fn build_ortho() -> [Steps<4>; 90] {
 }
 
 /// One orthogonal step (king, hidden step, pawn sideways).
-pub(crate) static ORTHO: [Steps<4>; 90] = build_ortho();
-
-const fn build_diag() -> [Steps<4>; 90] {
-    let mut out = [Steps::<4>::EMPTY; 90];
-    let mut s = 0;
-    while s < 90 {
-        let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-        let mut d = 0;
-        while d < 4 {
-            let t = sq(f + DIAG_DIRS[d].0, r + DIAG_DIRS[d].1);
-            if t >= 0 {
-                out[s] = out[s].push(t as u8, 0);
-            }
-            d += 1;
-        }
-        s += 1;
-    }
-    out
-}
+pub(crate) static ORTHO: [Steps<4>; 90] = build_steps(ORTHO_DIRS);
 
 /// One diagonal step (advisor).
-pub(crate) static DIAG: [Steps<4>; 90] = build_diag();
+pub(crate) static DIAG: [Steps<4>; 90] = build_steps(DIAG_DIRS);
 
 const fn build_elephant() -> [Steps<4>; 90] {
     let mut out = [Steps::<4>::EMPTY; 90];
