@@ -22,6 +22,122 @@ pub enum Command {
     Perft(PerftArgs),
     /// Print a position as a board a person can read, with pools, FEN and check status.
     Show(ShowArgs),
+    /// Play seeded, colour-swapped game pairs between two engines and report Elo, LOS and more.
+    ///
+    /// Pair p deals from seed_p = mix(S, p) and is played twice on that deal, engine A as Red then
+    /// as Black. Results go to --out: games.csv, games.jsonl (replayable), summary.json,
+    /// summary.txt. The same command gives the same games at any --threads.
+    Match(MatchArgs),
+    /// Replay one seeded game exactly, ply by ply, or check a game recorded in a results folder.
+    Replay(ReplayArgs),
+    /// Print the result block (Elo, nElo, LOS, SPRT LLR) from pentanomial or W/D/L counts alone.
+    Stats(crate::stats_cmd::StatsArgs),
+    /// List the engines `--engine` accepts, with their parameters.
+    Engines,
+}
+
+/// Per-move search limits, shared by `match` and `replay`.
+#[derive(Debug, Args, Clone)]
+pub struct LimitArgs {
+    /// Nodes (alpha-beta) or iterations (MCTS) per move. Reproducible.
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
+    /// Search depth per move, in plies. Reproducible.
+    #[arg(long, value_name = "D")]
+    pub depth: Option<u32>,
+    /// Milliseconds per move. Not reproducible: prefer --nodes for tests.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+}
+
+/// Arguments of `arena match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// An engine: a spec such as `greedy:noise=0.3`, or a JSON file from configs/engines/. Give
+    /// exactly two; results are reported for the first (A) against the second (B).
+    #[arg(long = "engine", value_name = "SPEC", required = true)]
+    pub engines: Vec<String>,
+    /// Number of game pairs (each pair is two games on one deal, colours swapped).
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub pairs: u64,
+    /// Master seed: pair p deals from mix(S, p).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads [default: the number of cores].
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+    /// The rule set.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Adjudicate a game as a draw after this many plies (reason `max-plies`).
+    #[arg(long, value_name = "PLIES", default_value_t = 400)]
+    pub max_plies: u32,
+    /// Search limits given to both engines on every move.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// A move taking longer than this many milliseconds loses the game (reason `timeout`).
+    /// Off by default: wall-clock limits make results depend on the machine.
+    #[arg(long, value_name = "MS")]
+    pub move_timeout: Option<u64>,
+    /// Give engine A, engine B or both an omniscient view (every hidden piece visible), to
+    /// measure what hidden information is worth. The summary says so.
+    #[arg(long, value_name = "A|B|both")]
+    pub omniscient: Option<String>,
+    /// Results folder [default: results/<UTC timestamp>-<A>-vs-<B>/].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<std::path::PathBuf>,
+    /// Continue the interrupted match in --out: finished pairs are kept, the rest are played.
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Also report the SPRT log-likelihood ratio for H0: elo = ELO0 against H1: elo = ELO1
+    /// (normalized Elo, alpha = beta = 0.05, as fishtest), e.g. `--sprt 0,2`.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    pub sprt: Option<String>,
+    /// Never draw a progress bar (it is only drawn when stderr is a terminal anyway).
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+/// Arguments of `arena replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// A results folder of `arena match`: replay the game --pair/--game recorded there and say
+    /// whether the moves are identical.
+    #[arg(value_name = "DIR", conflicts_with_all = ["seed", "red", "black"])]
+    pub dir: Option<std::path::PathBuf>,
+    /// With DIR: the pair index.
+    #[arg(long, value_name = "P", requires = "dir")]
+    pub pair: Option<u64>,
+    /// With DIR: game 1 (engine A Red) or 2 (engine A Black).
+    #[arg(long, value_name = "1|2", requires = "dir")]
+    pub game: Option<u8>,
+    /// Without DIR: the deal seed of the game (a pair's seed as games.csv lists it).
+    #[arg(long, value_name = "S", requires_all = ["red", "black"])]
+    pub seed: Option<u64>,
+    /// Without DIR: Red's engine spec.
+    #[arg(long, value_name = "SPEC")]
+    pub red: Option<String>,
+    /// Without DIR: Black's engine spec.
+    #[arg(long, value_name = "SPEC")]
+    pub black: Option<String>,
+    /// The rule set (without DIR; a results folder brings its own).
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Search limits (without DIR; a results folder brings its own).
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Adjudication cap (without DIR).
+    #[arg(long, value_name = "PLIES", default_value_t = 400)]
+    pub max_plies: u32,
+    /// Stop after this ply and show the board there.
+    #[arg(long, value_name = "K")]
+    pub ply: Option<usize>,
+    /// Draw the board after every ply.
+    #[arg(long)]
+    pub boards: bool,
+    /// Draw pieces as Chinese characters.
+    #[arg(long)]
+    pub unicode: bool,
 }
 
 /// `--rules`, shared by every subcommand.

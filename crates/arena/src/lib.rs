@@ -10,12 +10,20 @@
 
 #![deny(missing_docs)]
 
+pub mod block;
 pub mod board_text;
 pub mod cli;
 pub mod deal_seed;
+pub mod engines;
+pub mod game_runner;
+pub mod match_cmd;
 pub mod perft_cmd;
 pub mod plan;
+pub mod records;
+pub mod replay;
 pub mod rules_arg;
 pub mod show;
+pub mod stats;
+pub mod stats_cmd;
 
 pub use deal_seed::deal_for_seed;

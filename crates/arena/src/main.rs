@@ -10,6 +10,8 @@ use clap::Parser;
 
 /// Exit status for bad input (the same clap uses for a bad command line).
 const EXIT_BAD_INPUT: u8 = 2;
+/// Exit status of `arena replay DIR` when the replay differs from the record.
+const EXIT_DIFFERENT: u8 = 3;
 /// Exit status when the output cannot be written.
 const EXIT_IO: u8 = 1;
 
@@ -30,6 +32,31 @@ fn main() -> ExitCode {
     let result = match &plan {
         Plan::Perft(p) => arena::perft_cmd::run(p, &mut out),
         Plan::Show(s) => arena::show::run(s, &mut out),
+        Plan::Engines => arena::engines::write_help(&mut out),
+        Plan::Stats(args) => match arena::stats_cmd::run(args, &mut out) {
+            Ok(()) => Ok(()),
+            Err(arena::stats_cmd::StatsCmdError::Io(e)) => Err(e),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(EXIT_BAD_INPUT);
+            }
+        },
+        Plan::Match(m) => match arena::match_cmd::run(m, &mut out) {
+            Ok(()) => Ok(()),
+            Err(arena::match_cmd::MatchError::Io(e)) => Err(e),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(EXIT_BAD_INPUT);
+            }
+        },
+        Plan::Replay(r) => match arena::replay::run(r, &mut out) {
+            Ok(true) => Ok(()),
+            Ok(false) => {
+                let _ = out.flush();
+                return ExitCode::from(EXIT_DIFFERENT);
+            }
+            Err(e) => Err(e),
+        },
     }
     .and_then(|()| out.flush());
     match result {

@@ -3,8 +3,15 @@
 use jieqi_core::{Color, Deal, Determinization, FenError, Position, PositionError, Rules};
 
 use crate::board_text::{BoardStyle, Glyphs};
-use crate::cli::{Cli, Command, PerftArgs, ShowArgs};
+use crate::cli::{Cli, Command, LimitArgs, MatchArgs, PerftArgs, ReplayArgs, ShowArgs};
+use crate::engines::{self, EngineEntry};
+use crate::match_cmd::{MatchPlan, Omniscient};
+use crate::replay::{self, ReplayPlan};
 use crate::rules_arg::{self, RulesArgError};
+use crate::stats::{Sprt, SprtModel};
+use crate::stats_cmd::StatsArgs;
+use jieqi_core::ByColor;
+use jieqi_engine::Limits;
 
 /// A validated command, ready to run.
 #[derive(Debug)]
@@ -17,6 +24,14 @@ pub enum Plan {
     Perft(PerftPlan),
     /// `arena show`.
     Show(ShowPlan),
+    /// `arena match`.
+    Match(MatchPlan),
+    /// `arena replay`.
+    Replay(ReplayPlan),
+    /// `arena stats`.
+    Stats(StatsArgs),
+    /// `arena engines`.
+    Engines,
 }
 
 /// What `arena perft` counts.
@@ -71,6 +86,13 @@ pub enum PlanError {
         /// The rule set's name.
         rules: String,
     },
+    /// A flag's value is wrong; the message says how.
+    Arg {
+        /// The flag (`--engine`, `--pairs`, …).
+        flag: &'static str,
+        /// What is wrong.
+        message: String,
+    },
     /// The deal does not fit the start position (a bug, not bad input).
     DealMismatch {
         /// The seed.
@@ -90,6 +112,7 @@ impl core::fmt::Display for PlanError {
                 "--seed: rules '{rules}' have no hidden pieces, so there is no deal to show \
                  (use --fen, or rules with hidden pieces such as standard)"
             ),
+            PlanError::Arg { flag, message } => write!(f, "{flag}: {message}"),
             PlanError::DealMismatch { seed, source } => write!(
                 f,
                 "--seed {seed}: the deal does not fit the start position: {source}"
@@ -116,6 +139,10 @@ impl Plan {
         match cli.command {
             Command::Perft(args) => Ok(Plan::Perft(PerftPlan::new(args)?)),
             Command::Show(args) => Ok(Plan::Show(ShowPlan::new(args, colour_ok)?)),
+            Command::Match(args) => Ok(Plan::Match(match_plan(args)?)),
+            Command::Replay(args) => Ok(Plan::Replay(replay_plan(args, colour_ok)?)),
+            Command::Stats(args) => Ok(Plan::Stats(args)),
+            Command::Engines => Ok(Plan::Engines),
         }
     }
 }
@@ -187,4 +214,236 @@ impl ShowPlan {
             },
         })
     }
+}
+
+fn arg_err(flag: &'static str, message: impl Into<String>) -> PlanError {
+    PlanError::Arg {
+        flag,
+        message: message.into(),
+    }
+}
+
+fn limits(args: &LimitArgs) -> Result<Limits, PlanError> {
+    if args.nodes == Some(0) {
+        return Err(arg_err("--nodes", "must be at least 1"));
+    }
+    if args.depth == Some(0) {
+        return Err(arg_err("--depth", "must be at least 1"));
+    }
+    if args.movetime == Some(0) {
+        return Err(arg_err("--movetime", "must be at least 1 ms"));
+    }
+    Ok(Limits {
+        nodes: args.nodes,
+        depth: args.depth,
+        movetime: args.movetime.map(std::time::Duration::from_millis),
+    })
+}
+
+fn engine(arg: &str) -> Result<EngineEntry, PlanError> {
+    engines::parse_arg(arg).map_err(|e| arg_err("--engine", e.to_string()))
+}
+
+/// Seconds since the Unix epoch as `YYYYMMDD-HHMMSS` (UTC), for default result folder names.
+pub fn utc_timestamp(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// A label made safe for a folder name.
+fn slug(label: &str) -> String {
+    let s: String = label
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    s.chars().take(40).collect()
+}
+
+fn parse_sprt(text: &str) -> Result<Sprt, PlanError> {
+    let parts: Vec<&str> = text.split(',').collect();
+    let nums: Vec<f64> = parts.iter().filter_map(|p| p.trim().parse().ok()).collect();
+    if parts.len() != 2 || nums.len() != 2 || nums[0] >= nums[1] {
+        return Err(arg_err(
+            "--sprt",
+            format!("'{text}': expected ELO0,ELO1 with ELO0 < ELO1, e.g. 0,2"),
+        ));
+    }
+    Ok(Sprt {
+        elo0: nums[0],
+        elo1: nums[1],
+        alpha: 0.05,
+        beta: 0.05,
+        model: SprtModel::Normalized,
+    })
+}
+
+fn match_plan(args: MatchArgs) -> Result<MatchPlan, PlanError> {
+    if args.engines.len() != 2 {
+        return Err(arg_err(
+            "--engine",
+            format!("give exactly two engines (got {})", args.engines.len()),
+        ));
+    }
+    let a = engine(&args.engines[0])?;
+    let b = engine(&args.engines[1])?;
+    if args.pairs == 0 {
+        return Err(arg_err("--pairs", "must be at least 1"));
+    }
+    let threads = match args.threads {
+        Some(0) => return Err(arg_err("--threads", "must be at least 1")),
+        Some(t) => t,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    if args.max_plies == 0 {
+        return Err(arg_err("--max-plies", "must be at least 1"));
+    }
+    let omniscient = match args.omniscient.as_deref() {
+        None => Omniscient::None,
+        Some("A" | "a") => Omniscient::A,
+        Some("B" | "b") => Omniscient::B,
+        Some("both") => Omniscient::Both,
+        Some(other) => {
+            return Err(arg_err(
+                "--omniscient",
+                format!("'{other}' is not A, B or both"),
+            ));
+        }
+    };
+    let rules = rules_arg::resolve(&args.rules.rules)?;
+    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    let out = match args.out {
+        Some(dir) => dir,
+        None => {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            std::path::PathBuf::from("results").join(format!(
+                "{}-{}-vs-{}",
+                utc_timestamp(now),
+                slug(&a.label),
+                slug(&b.label)
+            ))
+        }
+    };
+    Ok(MatchPlan {
+        engines: [a, b],
+        pairs: args.pairs,
+        seed: args.seed,
+        threads,
+        rules,
+        max_plies: args.max_plies,
+        limits: limits(&args.limits)?,
+        move_timeout: args.move_timeout.map(std::time::Duration::from_millis),
+        omniscient,
+        out,
+        resume: args.resume,
+        sprt,
+        progress: !args.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+    })
+}
+
+fn replay_plan(args: ReplayArgs, colour_ok: bool) -> Result<ReplayPlan, PlanError> {
+    let style = BoardStyle {
+        glyphs: if args.unicode {
+            Glyphs::Unicode
+        } else {
+            Glyphs::Ascii
+        },
+        ansi: colour_ok,
+    };
+    if let Some(dir) = args.dir {
+        let pair = args
+            .pair
+            .ok_or_else(|| arg_err("--pair", "needed with a results folder"))?;
+        let game = args
+            .game
+            .ok_or_else(|| arg_err("--game", "needed with a results folder (1 or 2)"))?;
+        if game != 1 && game != 2 {
+            return Err(arg_err(
+                "--game",
+                format!("{game}: must be 1 (A Red) or 2 (A Black)"),
+            ));
+        }
+        let (setup, line, path) =
+            replay::load_recorded(&dir, pair, game).map_err(|m| arg_err("DIR", m))?;
+        let a = replay::entry(&setup.engines[0].0, &setup.engines[0].1)
+            .map_err(|m| arg_err("DIR", m))?;
+        let b = replay::entry(&setup.engines[1].0, &setup.engines[1].1)
+            .map_err(|m| arg_err("DIR", m))?;
+        let (red, black) = if game == 1 { (a, b) } else { (b, a) };
+        let (oa, ob) = match setup.omniscient.as_str() {
+            "a" => (true, false),
+            "b" => (false, true),
+            "both" => (true, true),
+            _ => (false, false),
+        };
+        let omniscient = if game == 1 {
+            ByColor { red: oa, black: ob }
+        } else {
+            ByColor { red: ob, black: oa }
+        };
+        return Ok(ReplayPlan {
+            rules: setup.rules,
+            red,
+            black,
+            deal_seed: line.seed,
+            limits: setup.limits(),
+            max_plies: setup.max_plies,
+            omniscient,
+            stop_at: args.ply,
+            boards: args.boards,
+            style,
+            expected: Some((line, path)),
+        });
+    }
+    let seed = args.seed.ok_or_else(|| {
+        arg_err(
+            "--seed",
+            "give a deal seed with --red and --black, or a results folder",
+        )
+    })?;
+    let red = engine(args.red.as_deref().unwrap_or_default())?;
+    let black = engine(args.black.as_deref().unwrap_or_default())?;
+    if args.max_plies == 0 {
+        return Err(arg_err("--max-plies", "must be at least 1"));
+    }
+    Ok(ReplayPlan {
+        rules: rules_arg::resolve(&args.rules.rules)?,
+        red,
+        black,
+        deal_seed: seed,
+        limits: limits(&args.limits)?,
+        max_plies: args.max_plies,
+        omniscient: ByColor {
+            red: false,
+            black: false,
+        },
+        stop_at: args.ply,
+        boards: args.boards,
+        style,
+        expected: None,
+    })
 }

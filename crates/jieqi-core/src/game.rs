@@ -301,7 +301,7 @@ impl Game {
                 reason: Reason::KingCaptured,
             });
         }
-        if pos.legal_moves().is_empty() {
+        if !pos.has_legal_move() {
             let reason = if pos.in_check() {
                 Reason::Checkmate
             } else {

@@ -24,12 +24,17 @@ impl Position {
     /// Appends the pseudo-legal moves (own king safety not checked) of the piece on `s`.
     #[inline]
     fn piece_moves(&self, s: usize, list: &mut MoveList) {
+        let from = Square::from_index(s);
+        self.piece_targets(s, |t| list.push(Move::new(from, Square::from_index(t))));
+    }
+
+    /// Calls `push` with every pseudo-legal target square of the piece on `s`.
+    #[inline(always)]
+    fn piece_targets(&self, s: usize, mut push: impl FnMut(usize)) {
         let c = self.board[s];
         let us = code_color(c);
         let hidden = code_kind(c) == crate::position::HIDDEN_KIND;
-        let from = Square::from_index(s);
         let rules = &self.rules;
-        let mut push = |t: usize| list.push(Move::new(from, Square::from_index(t)));
         match mover_kind(c, s, rules) {
             CHARIOT => {
                 let rays = &RAYS[s];
@@ -198,19 +203,57 @@ impl Position {
         !is_attacked(&board, &self.rules, king, !self.turn)
     }
 
+    /// Whether the side to move has at least one legal move (stops at the first one found).
+    pub fn has_legal_move(&self) -> bool {
+        let us = self.turn;
+        let king = if self.rules.check {
+            self.king(us)
+        } else {
+            None
+        };
+        let in_check = king.is_some_and(|k| is_attacked(&self.board, &self.rules, k.index(), !us));
+        let mut bits = self.occupied[us.index()];
+        while bits != 0 {
+            let s = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let from = Square::from_index(s);
+            let mut any = false;
+            self.piece_targets(s, |t| {
+                if !any {
+                    let m = Move::new(from, Square::from_index(t));
+                    any = match king {
+                        Some(k) => {
+                            !self.needs_safety_test(m, k.index(), in_check)
+                                || self.leaves_king_safe(m, k.index())
+                        }
+                        None => true,
+                    };
+                }
+            });
+            if any {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Whether `m` is a legal move here.
     pub fn is_legal(&self, m: Move) -> bool {
         let c = self.board[m.from.index()];
         if c == EMPTY || code_color(c) != self.turn {
             return false;
         }
-        let mut list = MoveList::new();
-        self.piece_moves(m.from.index(), &mut list);
-        if !list.contains(&m) {
+        let mut found = false;
+        self.piece_targets(m.from.index(), |t| found |= t == m.to.index());
+        if !found {
             return false;
         }
         match (self.rules.check, self.king(self.turn)) {
-            (true, Some(k)) => self.leaves_king_safe(m, k.index()),
+            (true, Some(k)) => {
+                let ks = k.index();
+                let in_check = is_attacked(&self.board, &self.rules, ks, !self.turn);
+                !self.needs_safety_test(m, ks, in_check) || self.leaves_king_safe(m, ks)
+            }
             _ => true,
         }
     }

@@ -79,7 +79,11 @@ impl PlayedMove {
 
     /// Formats with the mover's colour deciding the letter cases.
     pub fn to_text(&self, mover: Color) -> String {
-        let mut s = self.mv.to_string();
+        let mut s = String::with_capacity(6);
+        for sq in [self.mv.from, self.mv.to] {
+            s.push((b'a' + sq.file() as u8) as char);
+            s.push((b'0' + sq.rank() as u8) as char);
+        }
         let case = |r: Role, c: Color| {
             if c == Color::Red {
                 r.upper_char()

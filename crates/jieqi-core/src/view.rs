@@ -4,8 +4,8 @@ use rand_core::Rng;
 
 use crate::deal::shuffle;
 use crate::{
-    ByColor, Color, Determinization, FenError, MoveList, PlayedMove, Pool, Position, Role, Rules,
-    Setup,
+    ByColor, Color, Determinization, FenError, MoveList, PlayError, PlayedMove, Pool, Position,
+    Role, Rules, Setup,
 };
 
 /// What one player knows: the public board, its pools (identities it has not seen, per side), the
@@ -15,7 +15,7 @@ use crate::{
 /// position is [`View::sample`], which draws the unseen identities uniformly. An omniscient view
 /// (from [`crate::Game::omniscient_view`]) returns the truth from `sample` instead; engines use the
 /// same code for both.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct View {
     player: Color,
     pos: Position,
@@ -94,6 +94,42 @@ impl View {
         self.pos.pool(owner).total() - self.pos.hidden_count(owner)
     }
 
+    /// Brings the view up to date with the next move, as this player was told it: the reveal always,
+    /// the captured hidden identity only when the rules tell this player (see
+    /// [`crate::Record::seen_by`]). Keeping a view this way costs O(1) per ply and gives the same
+    /// view as [`crate::Game::view`].
+    ///
+    /// # Errors
+    /// The move does not fit the view (illegal, or identities not in the pools); the view is
+    /// unchanged.
+    pub fn apply(&mut self, pm: PlayedMove) -> Result<(), PlayError> {
+        let mover = self.pos.turn();
+        let captures_hidden = pm.mv.from != pm.mv.to && self.pos.is_hidden(pm.mv.to);
+        if let Some(truth) = &mut self.truth {
+            // Omniscient: the truth moves on; the public position is the truth's.
+            let mut next = truth.clone();
+            let (resolved, _) = next.make(pm.mv);
+            if pm.reveal.is_some_and(|r| resolved.reveal != Some(r))
+                || pm.capture.is_some_and(|r| resolved.capture != Some(r))
+            {
+                return Err(PlayError::RevealMismatch(pm.mv));
+            }
+            self.pos.play(resolved)?;
+            *truth = next;
+            if let (true, Some(r)) = (captures_hidden, resolved.capture) {
+                self.learned[!mover].0[r.index()] += 1;
+            }
+            self.history.push(resolved);
+            return Ok(());
+        }
+        self.pos.play(pm)?;
+        if let (true, Some(r)) = (captures_hidden, pm.capture) {
+            self.learned[!mover].0[r.index()] += 1;
+        }
+        self.history.push(pm);
+        Ok(())
+    }
+
     /// Whether this is an omniscient view.
     pub fn is_omniscient(&self) -> bool {
         self.truth.is_some()
@@ -101,7 +137,8 @@ impl View {
 
     /// Draws a full determinization from the exact posterior: every assignment of this player's
     /// unseen identities (per side, its pool) to that side's hidden squares and its unknown captured
-    /// slots is equally likely. Because hidden pieces move by their square, not their identity,
+    /// slots is equally likely, except that a hidden king (seed-000 variant) is never put among the
+    /// captured pieces, since its capture would have ended the game. Because hidden pieces move by their square, not their identity,
     /// nothing a player observes favours one assignment over another, so this is exact Bayes.
     /// An omniscient view returns the truth.
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Determinization {
@@ -125,6 +162,17 @@ impl View {
                 }
             }
             shuffle(&mut bag[..n], rng);
+            // A hidden king cannot be among the captured pieces while the game goes on (its
+            // capture would have ended it), so condition on it standing on the board: moving it
+            // from a captured slot to a uniform board slot keeps every allowed assignment equally
+            // likely.
+            let on_board = self.pos.hidden_count(color) as usize;
+            if on_board > 0 {
+                if let Some(k) = bag[on_board..n].iter().position(|r| *r == Role::King) {
+                    let j = crate::uniform_below(rng, on_board as u32) as usize;
+                    bag.swap(on_board + k, j);
+                }
+            }
             let mut onboard = Pool::EMPTY;
             let mut i = 0;
             let mut bits = self.pos.occupied[color.index()];

@@ -3,7 +3,7 @@
 
 use jieqi_core::{
     CaptureReveal, Color, Deal, Determinization, Game, Move, Occupant, Outcome, PerpetualCheck,
-    Position, Reason, Role, Rules, Square,
+    PlayedMove, Position, Reason, Role, Rules, Square,
 };
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -329,4 +329,42 @@ fn deals_are_seeded_and_uniform() {
     }
     // 5 degrees of freedom: the 0.999 quantile is 20.52.
     assert!(chi2 < 20.52, "chi2 {chi2} counts {counts:?}");
+}
+
+#[test]
+fn incrementally_kept_views_equal_fresh_ones() {
+    for (i, rules) in [Rules::standard(), Rules::simple(), Rules::xiangqi()]
+        .into_iter()
+        .enumerate()
+    {
+        for rule in [
+            CaptureReveal::Capturer,
+            CaptureReveal::Both,
+            CaptureReveal::Nobody,
+        ] {
+            let rules = Rules {
+                capture_reveal: rule,
+                ..rules
+            };
+            let mut rng = ChaCha8Rng::seed_from_u64(77 + i as u64);
+            for _ in 0..20 {
+                let mut game = Game::new(rules, Deal::shuffled_for(&rules, &mut rng));
+                let mut views = [game.view(Color::Red), game.view(Color::Black)];
+                let mut omni = game.omniscient_view(Color::Red);
+                while game.outcome().is_none() && game.ply() < 200 {
+                    let moves = game.legal_moves();
+                    let m = moves[jieqi_core::uniform_below(&mut rng, moves.len() as u32) as usize];
+                    let record = *game.play(m).unwrap();
+                    let pos = game.position();
+                    assert_eq!(pos.has_legal_move(), !pos.legal_moves().is_empty());
+                    for (c, view) in Color::ALL.into_iter().zip(views.iter_mut()) {
+                        view.apply(record.seen_by(c, rules.capture_reveal)).unwrap();
+                        assert_eq!(*view, game.view(c), "{} ply {}", rules.name, game.ply());
+                    }
+                    omni.apply(PlayedMove::plain(m)).unwrap();
+                    assert_eq!(omni, game.omniscient_view(Color::Red));
+                }
+            }
+        }
+    }
 }

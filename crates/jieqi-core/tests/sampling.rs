@@ -366,3 +366,37 @@ fn fair_view_samples_do_not_depend_on_the_deal() {
         &Position::start(&Rules::standard())
     );
 }
+
+/// Regression: a hidden king (simple variant) was sometimes sampled into a captured slot, giving a
+/// determinization whose game was already over.
+#[test]
+fn a_hidden_king_is_never_sampled_as_captured() {
+    let fen = "x1xxCxxxx/1p7/1x5x1/x1r1x1x1x/9/9/X1X3X1X/1P5X1/9/XXXXXXXXX b R2A2C1P4N2B2K1r1a2c2p4n2b2k1 0 3";
+    let rules = jieqi_core::Rules::simple();
+    let view = jieqi_core::View::from_setup(&jieqi_core::fen::parse(fen).unwrap(), &rules).unwrap();
+    assert_eq!(view.unknown_captured(jieqi_core::Color::Black), 1);
+    let mut rng = <rand_chacha::ChaCha8Rng as rand_core::SeedableRng>::seed_from_u64(5);
+    let mut king_squares = std::collections::BTreeMap::new();
+    for _ in 0..6_500 {
+        let d = view.sample(&mut rng);
+        assert_eq!(
+            d.captured_unknown()[jieqi_core::Color::Black].get(jieqi_core::Role::King),
+            0
+        );
+        assert!(!d.position().king_lost(jieqi_core::Color::Black));
+        let sq = view
+            .position()
+            .hidden_squares(jieqi_core::Color::Black)
+            .find(|s| d.identity(*s) == Some(jieqi_core::Role::King))
+            .expect("the king stands on a hidden square");
+        *king_squares.entry(sq).or_insert(0u32) += 1;
+    }
+    // Uniform over the 13 hidden squares: 500 expected each; chi-square with 12 dof, 0.999 quantile
+    // 32.91.
+    assert_eq!(king_squares.len(), 13);
+    let chi2: f64 = king_squares
+        .values()
+        .map(|&n| (n as f64 - 500.0).powi(2) / 500.0)
+        .sum();
+    assert!(chi2 < 32.91, "chi2 {chi2}: {king_squares:?}");
+}

@@ -1,0 +1,286 @@
+//! Result files: one JSON line per game (`games.jsonl`, enough to replay) and one CSV row per game
+//! (`games.csv`). Both are written in pair order at the end of a match; while it runs,
+//! `games.jsonl` is an append-only journal in finishing order, which `--resume` reads back.
+
+use std::collections::BTreeMap;
+use std::io::BufRead;
+use std::path::Path;
+
+use jieqi_core::Color;
+use serde::{Deserialize, Serialize};
+
+use crate::game_runner::{PlayedGame, Termination};
+
+/// Search info of one ply, as stored.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlyInfo {
+    /// Nodes.
+    pub nodes: u64,
+    /// Depth, if the engine reported one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Score as the engine printed it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<String>,
+    /// Principal variation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pv: Vec<String>,
+}
+
+/// Per-colour pair of numbers.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Sides<T> {
+    /// Red's.
+    pub red: T,
+    /// Black's.
+    pub black: T,
+}
+
+/// The deal as stored: one string per side.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DealText {
+    /// Red's identities in deal order.
+    pub red: String,
+    /// Black's identities in deal order.
+    pub black: String,
+}
+
+/// One game, as one line of `games.jsonl`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameLine {
+    /// Fingerprint of the match this game belongs to (see `summary.json`).
+    pub fingerprint: String,
+    /// Pair index.
+    pub pair: u64,
+    /// 1: engine A plays Red; 2: colours swapped.
+    pub game: u8,
+    /// Deal seed of the pair.
+    pub seed: u64,
+    /// Red's engine label.
+    pub red: String,
+    /// Black's engine label.
+    pub black: String,
+    /// The deal.
+    pub deal: DealText,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// Termination (`checkmate`, `max-plies`, `illegal-move`, …).
+    pub reason: String,
+    /// Detail of an engine failure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// Plies played.
+    pub plies: u32,
+    /// Captures.
+    pub captures: u32,
+    /// Reveals.
+    pub reveals: u32,
+    /// Nodes per side.
+    pub nodes: Sides<u64>,
+    /// Milliseconds inside each side's engine.
+    pub ms: Sides<f64>,
+    /// Milliseconds for the whole game.
+    pub total_ms: f64,
+    /// Moves with their true reveal / captured identities (`h2h9Rn`).
+    pub moves: Vec<String>,
+    /// Search info per ply.
+    pub search: Vec<PlyInfo>,
+}
+
+/// Result text of a winner.
+pub fn result_text(winner: Option<Color>) -> &'static str {
+    match winner {
+        Some(Color::Red) => "1-0",
+        Some(Color::Black) => "0-1",
+        None => "1/2-1/2",
+    }
+}
+
+impl GameLine {
+    /// Builds the line for a played game.
+    pub fn new(
+        fingerprint: &str,
+        pair: u64,
+        game: u8,
+        seed: u64,
+        red: &str,
+        black: &str,
+        g: &PlayedGame,
+    ) -> GameLine {
+        GameLine {
+            fingerprint: fingerprint.to_string(),
+            pair,
+            game,
+            seed,
+            red: red.to_string(),
+            black: black.to_string(),
+            deal: DealText {
+                red: g.deal.side_string(Color::Red),
+                black: g.deal.side_string(Color::Black),
+            },
+            result: result_text(g.winner).to_string(),
+            reason: g.termination.name().to_string(),
+            detail: g.detail.clone(),
+            plies: g.plies.len() as u32,
+            captures: g.captures,
+            reveals: g.reveals,
+            nodes: Sides {
+                red: g.nodes.red,
+                black: g.nodes.black,
+            },
+            ms: Sides {
+                red: round3(g.engine_ms.red),
+                black: round3(g.engine_ms.black),
+            },
+            total_ms: round3(g.total_ms),
+            moves: g.plies.iter().map(|p| p.text()).collect(),
+            search: g
+                .plies
+                .iter()
+                .map(|p| PlyInfo {
+                    nodes: p.info.nodes,
+                    depth: p.info.depth,
+                    score: p.info.score.map(|s| s.to_string()),
+                    pv: p.info.pv.iter().map(|m| m.to_string()).collect(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The winner.
+    pub fn winner(&self) -> Option<Color> {
+        match self.result.as_str() {
+            "1-0" => Some(Color::Red),
+            "0-1" => Some(Color::Black),
+            _ => None,
+        }
+    }
+
+    /// The termination.
+    pub fn termination(&self) -> Option<Termination> {
+        Termination::from_name(&self.reason)
+    }
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// Header of `games.csv`.
+pub const CSV_HEADER: [&str; 14] = [
+    "pair",
+    "game",
+    "seed",
+    "red",
+    "black",
+    "result",
+    "reason",
+    "plies",
+    "captures",
+    "reveals",
+    "nodes_red",
+    "nodes_black",
+    "ms_red",
+    "ms_black",
+];
+
+/// The CSV row of a game.
+pub fn csv_row(g: &GameLine) -> [String; 14] {
+    [
+        g.pair.to_string(),
+        g.game.to_string(),
+        g.seed.to_string(),
+        g.red.clone(),
+        g.black.clone(),
+        g.result.clone(),
+        g.reason.clone(),
+        g.plies.to_string(),
+        g.captures.to_string(),
+        g.reveals.to_string(),
+        g.nodes.red.to_string(),
+        g.nodes.black.to_string(),
+        format!("{:.3}", g.ms.red),
+        format!("{:.3}", g.ms.black),
+    ]
+}
+
+/// Writes `games.csv` (rows in the order given).
+///
+/// # Errors
+/// I/O errors.
+pub fn write_csv(path: &Path, games: &[GameLine]) -> std::io::Result<()> {
+    let mut w = csv::Writer::from_path(path)?;
+    w.write_record(CSV_HEADER)?;
+    for g in games {
+        w.write_record(csv_row(g))?;
+    }
+    w.flush()
+}
+
+/// A results file that cannot be read back.
+#[derive(Debug)]
+pub struct RecordsError {
+    /// File.
+    pub path: String,
+    /// 1-based line, if the problem is on one line.
+    pub line: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl core::fmt::Display for RecordsError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "{}:{l}: {}", self.path, self.message),
+            None => write!(f, "{}: {}", self.path, self.message),
+        }
+    }
+}
+
+impl std::error::Error for RecordsError {}
+
+/// Reads `games.jsonl`. A last line cut short by an interruption is dropped (and reported through
+/// the returned flag); any other bad line is an error naming it.
+///
+/// # Errors
+/// The file cannot be read, or a line other than the last is not a game record.
+pub fn read_jsonl(path: &Path) -> Result<(Vec<GameLine>, bool), RecordsError> {
+    let err = |line: Option<usize>, message: String| RecordsError {
+        path: path.display().to_string(),
+        line,
+        message,
+    };
+    let file = std::fs::File::open(path).map_err(|e| err(None, format!("cannot open: {e}")))?;
+    let lines: Vec<String> = std::io::BufReader::new(file)
+        .lines()
+        .collect::<Result<_, _>>()
+        .map_err(|e| err(None, format!("cannot read: {e}")))?;
+    let mut games = Vec::new();
+    let mut truncated = false;
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<GameLine>(line) {
+            Ok(g) => games.push(g),
+            Err(e) if i + 1 == lines.len() && e.is_eof() => truncated = true,
+            Err(e) => return Err(err(Some(i + 1), format!("not a game record: {e}"))),
+        }
+    }
+    Ok((games, truncated))
+}
+
+/// Groups game lines into complete pairs (both games present), keyed by pair index.
+pub fn complete_pairs(games: Vec<GameLine>) -> BTreeMap<u64, [GameLine; 2]> {
+    let mut halves: BTreeMap<u64, [Option<GameLine>; 2]> = BTreeMap::new();
+    for g in games {
+        if g.game == 1 || g.game == 2 {
+            let slot = &mut halves.entry(g.pair).or_default()[g.game as usize - 1];
+            *slot = Some(g);
+        }
+    }
+    halves
+        .into_iter()
+        .filter_map(|(p, [a, b])| Some((p, [a?, b?])))
+        .collect()
+}

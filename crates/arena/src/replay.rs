@@ -1,0 +1,286 @@
+//! `arena replay`: replays one seeded game exactly, ply by ply, for debugging ("replay deal 4711,
+//! ply 38"), or checks a game recorded in a results folder against a fresh replay.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use jieqi_core::{ByColor, Color, Rules};
+use jieqi_engine::{Limits, Spec};
+use serde::Deserialize;
+
+use crate::board_text::{BoardStyle, truth_board};
+use crate::engines::EngineEntry;
+use crate::game_runner::{GameSpec, play_game};
+use crate::records::{self, GameLine, result_text};
+
+/// What a match writes to `match.json` before its first game: enough to replay any of its games.
+#[derive(Clone, Debug, serde::Serialize, Deserialize)]
+pub struct MatchSetup {
+    /// Fingerprint of the match.
+    pub fingerprint: String,
+    /// Engine A then B: (label, spec string).
+    pub engines: [(String, String); 2],
+    /// Rules.
+    pub rules: Rules,
+    /// Master seed.
+    pub seed: u64,
+    /// Pairs asked for.
+    pub pairs: u64,
+    /// Per-move nodes limit.
+    pub nodes: Option<u64>,
+    /// Per-move depth limit.
+    pub depth: Option<u32>,
+    /// Per-move time limit.
+    pub movetime_ms: Option<u64>,
+    /// Move timeout.
+    pub move_timeout_ms: Option<u64>,
+    /// Adjudication cap.
+    pub max_plies: u32,
+    /// `none`, `a`, `b` or `both`.
+    pub omniscient: String,
+    /// The command line.
+    pub command: String,
+}
+
+impl MatchSetup {
+    /// The per-move limits.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            nodes: self.nodes,
+            depth: self.depth,
+            movetime: self.movetime_ms.map(std::time::Duration::from_millis),
+        }
+    }
+}
+
+/// A validated replay.
+#[derive(Debug)]
+pub struct ReplayPlan {
+    /// Rules.
+    pub rules: Rules,
+    /// Red's engine.
+    pub red: EngineEntry,
+    /// Black's engine.
+    pub black: EngineEntry,
+    /// Deal seed.
+    pub deal_seed: u64,
+    /// Limits.
+    pub limits: Limits,
+    /// Cap.
+    pub max_plies: u32,
+    /// Omniscient sides.
+    pub omniscient: ByColor<bool>,
+    /// Stop after this ply and show the board.
+    pub stop_at: Option<usize>,
+    /// Draw the board after every ply.
+    pub boards: bool,
+    /// Board style.
+    pub style: BoardStyle,
+    /// The recorded game to compare with, and where it came from.
+    pub expected: Option<(GameLine, PathBuf)>,
+}
+
+/// Reads `match.json` and the recorded game of a results folder.
+///
+/// # Errors
+/// Missing or corrupt files, or no such pair/game; the message names the file.
+pub fn load_recorded(
+    dir: &Path,
+    pair: u64,
+    game: u8,
+) -> Result<(MatchSetup, GameLine, PathBuf), String> {
+    let setup_path = dir.join("match.json");
+    let text = std::fs::read_to_string(&setup_path).map_err(|e| {
+        format!(
+            "{}: cannot read ({e}); is {} a results folder of `arena match`?",
+            setup_path.display(),
+            dir.display()
+        )
+    })?;
+    let setup: MatchSetup =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", setup_path.display()))?;
+    let journal = dir.join("games.jsonl");
+    let (games, _) = records::read_jsonl(&journal).map_err(|e| e.to_string())?;
+    let line = games
+        .into_iter()
+        .find(|g| g.pair == pair && g.game == game)
+        .ok_or_else(|| {
+            format!(
+                "{}: no record of pair {pair} game {game}",
+                journal.display()
+            )
+        })?;
+    Ok((setup, line, journal))
+}
+
+/// Builds an engine entry from a recorded (label, spec) pair.
+///
+/// # Errors
+/// The spec no longer parses or names an unknown engine.
+pub fn entry(label: &str, spec: &str) -> Result<EngineEntry, String> {
+    let spec = Spec::parse(spec).map_err(|e| e.to_string())?;
+    let entry = EngineEntry {
+        label: label.to_string(),
+        spec,
+    };
+    crate::engines::build(&entry).map_err(|e| e.to_string())?;
+    Ok(entry)
+}
+
+/// Replays and prints; with a recorded game, says "identical" or shows the first differing ply.
+/// Returns whether the replay matched (always true without a recorded game).
+///
+/// # Errors
+/// Writing fails.
+pub fn run(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
+    let spec = GameSpec {
+        rules: &plan.rules,
+        deal_seed: plan.deal_seed,
+        red: &plan.red,
+        black: &plan.black,
+        limits: plan.limits,
+        max_plies: plan
+            .stop_at
+            .map_or(plan.max_plies, |k| (k as u32).min(plan.max_plies)),
+        omniscient: plan.omniscient,
+        move_timeout: None,
+    };
+    writeln!(
+        w,
+        "Replay: deal seed {}, rules {}, red {} vs black {} ({})",
+        plan.deal_seed, plan.rules.name, plan.red.label, plan.black.label, plan.limits
+    )?;
+    let deal = crate::deal_for_seed(plan.deal_seed, &plan.rules);
+    if plan.rules.has_hidden() {
+        writeln!(
+            w,
+            "Deal: red {}  black {}",
+            deal.side_string(Color::Red),
+            deal.side_string(Color::Black)
+        )?;
+    }
+    let mut lines: Vec<String> = Vec::new();
+    let mut boards: Vec<String> = Vec::new();
+    let style = plan.style;
+    let every = plan.boards;
+    let mut observer =
+        |game: &jieqi_core::Game, record: &jieqi_core::Record, choice: &jieqi_engine::Choice| {
+            let ply = game.ply();
+            let mut line = format!(
+                "{ply:4}. {:5} {:8}",
+                record.mover.name(),
+                record.played.to_text(record.mover)
+            );
+            if let Some(r) = record.played.reveal {
+                line.push_str(&format!(" revealed {}", r.name()));
+            }
+            if let Some(p) = record.captured {
+                line.push_str(&format!(
+                    " captured {}{}",
+                    if record.captured_hidden {
+                        "hidden "
+                    } else {
+                        ""
+                    },
+                    p.role.name()
+                ));
+            }
+            if record.check {
+                line.push_str(" check");
+            }
+            let info = &choice.info;
+            line.push_str(&format!("  | nodes {}", info.nodes));
+            if let Some(d) = info.depth {
+                line.push_str(&format!(" depth {d}"));
+            }
+            if let Some(s) = info.score {
+                line.push_str(&format!(" score {s}"));
+            }
+            if info.pv.len() > 1 {
+                let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+                line.push_str(&format!(" pv {}", pv.join(" ")));
+            }
+            lines.push(line);
+            boards.push(if every {
+                truth_board(game.truth(), style)
+            } else {
+                String::new()
+            });
+        };
+    let played = play_game(&spec, Some(&mut observer));
+    let moves: Vec<String> = played.plies.iter().map(|p| p.text()).collect();
+    for (line, board) in lines.iter().zip(&boards) {
+        writeln!(w, "{line}")?;
+        if !board.is_empty() {
+            writeln!(w, "{board}")?;
+        }
+    }
+    // The final (or --ply) position, with every hidden identity shown: this is the referee's view.
+    let mut game = jieqi_core::Game::new(plan.rules, deal);
+    for m in &moves {
+        let mv = jieqi_core::Move::from_text(&m[..4]).expect("recorded move text");
+        game.play(mv).expect("replayed move");
+    }
+    writeln!(
+        w,
+        "\nPosition after ply {} (truth, referee only):",
+        game.ply()
+    )?;
+    writeln!(w, "{}", truth_board(game.truth(), style))?;
+    writeln!(w, "fen: {}", game.position().fen())?;
+    let stopped_early = plan
+        .stop_at
+        .is_some_and(|k| moves.len() >= k && k < plan.max_plies as usize);
+    if !stopped_early {
+        writeln!(
+            w,
+            "Result: {} ({}{})",
+            result_text(played.winner),
+            played.termination.name(),
+            played
+                .detail
+                .as_ref()
+                .map(|d| format!(": {d}"))
+                .unwrap_or_default()
+        )?;
+    }
+    let Some((expected, path)) = &plan.expected else {
+        return Ok(true);
+    };
+    let upto = plan.stop_at.unwrap_or(usize::MAX);
+    let want: Vec<&String> = expected.moves.iter().take(upto).collect();
+    let got: Vec<&String> = moves.iter().take(upto).collect();
+    match want.iter().zip(&got).position(|(a, b)| a != b) {
+        None if want.len() == got.len() => {
+            writeln!(
+                w,
+                "identical: {} plies match {} (pair {}, game {})",
+                got.len(),
+                path.display(),
+                expected.pair,
+                expected.game
+            )?;
+            Ok(true)
+        }
+        None => {
+            writeln!(
+                w,
+                "DIFFERENT: the recorded game has {} plies, the replay {} (the common {} agree)",
+                want.len(),
+                got.len(),
+                want.len().min(got.len())
+            )?;
+            Ok(false)
+        }
+        Some(i) => {
+            writeln!(
+                w,
+                "DIFFERENT at ply {}: recorded {}, replayed {}",
+                i + 1,
+                want[i],
+                got[i]
+            )?;
+            Ok(false)
+        }
+    }
+}

@@ -1,0 +1,1506 @@
+//! Match statistics, as fishtest and fastchess compute them: pentanomial and trinomial score,
+//! Elo with its 95 % interval, normalized Elo, LOS, the GSPRT log-likelihood ratio (logistic and
+//! normalized models) and a chi² homogeneity test across shards.
+//!
+//! Everything here is a pure function of integer counts: no I/O, no panics, no NaN. Degenerate
+//! inputs (no games, a zero variance, a score of 0 or 1) give documented neutral or infinite
+//! values instead. The formulas follow `shared/reference/arena-statistics.md`; each function's
+//! documentation states the one it computes.
+//!
+//! Conventions: counts are from engine A's side. A *pair* is one deal played twice with colours
+//! swapped; its pentanomial index is k = 2 × (pair score), so `LL` 0, `LD` 1, `WL`+`DD` 2, `WD` 3,
+//! `WW` 4, and its value is a_k = k/4. A game's value is 0, ½, 1.
+
+use core::fmt;
+use core::iter::Sum;
+use core::ops::AddAssign;
+
+/// The z-score of a two-sided 95 % interval, as fastchess and fishtest print it.
+pub const Z95: f64 = 1.959964;
+
+/// Normalized Elo per unit of t-value: 800 / ln 10 ≈ 347.4356 (fishtest `nelo_divided_by_nt`).
+pub const NELO_SCALE: f64 = 800.0 / core::f64::consts::LN_10;
+
+/// What fishtest's `regularize` puts in place of a zero count before an LLR computation.
+pub const REGULARIZE_EPSILON: f64 = 1e-3;
+
+// ---------------------------------------------------------------------------------------------
+// Counts
+// ---------------------------------------------------------------------------------------------
+
+/// One game's result from engine A's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameScore {
+    /// A lost (0 points).
+    Loss,
+    /// A draw (½ point).
+    Draw,
+    /// A won (1 point).
+    Win,
+}
+
+impl GameScore {
+    /// Half points: Loss 0, Draw 1, Win 2.
+    pub fn half_points(self) -> u8 {
+        match self {
+            GameScore::Loss => 0,
+            GameScore::Draw => 1,
+            GameScore::Win => 2,
+        }
+    }
+
+    /// Points: 0, 0.5 or 1.
+    pub fn points(self) -> f64 {
+        f64::from(self.half_points()) / 2.0
+    }
+
+    /// The same game from the other engine's side.
+    pub fn flipped(self) -> GameScore {
+        match self {
+            GameScore::Loss => GameScore::Win,
+            GameScore::Draw => GameScore::Draw,
+            GameScore::Win => GameScore::Loss,
+        }
+    }
+}
+
+/// Game totals from engine A's side (the trinomial).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub struct Wdl {
+    /// Games A won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games A lost.
+    pub losses: u64,
+}
+
+impl Wdl {
+    /// Counts one game.
+    pub fn add(&mut self, game: GameScore) {
+        let slot = match game {
+            GameScore::Loss => &mut self.losses,
+            GameScore::Draw => &mut self.draws,
+            GameScore::Win => &mut self.wins,
+        };
+        *slot = slot.saturating_add(1);
+    }
+
+    /// Games played: W + D + L (saturating).
+    pub fn games(&self) -> u64 {
+        self.wins
+            .saturating_add(self.draws)
+            .saturating_add(self.losses)
+    }
+
+    /// A's points: W + D/2.
+    pub fn points(&self) -> f64 {
+        self.wins as f64 + self.draws as f64 / 2.0
+    }
+
+    /// A's score, points / games, in [0, 1]; the neutral 0.5 when no game was played.
+    pub fn score(&self) -> f64 {
+        match self.games() {
+            0 => 0.5,
+            n => self.points() / n as f64,
+        }
+    }
+
+    /// Draws / games; `None` when no game was played.
+    pub fn draw_ratio(&self) -> Option<f64> {
+        match self.games() {
+            0 => None,
+            n => Some(self.draws as f64 / n as f64),
+        }
+    }
+}
+
+// No `Add` impl: `w.add(game)` must find the inherent method (a by-value `Add::add` would be
+// found first). Sum totals with `+=` or `.sum()`.
+impl AddAssign for Wdl {
+    /// Adds the other totals (saturating).
+    fn add_assign(&mut self, o: Wdl) {
+        self.wins = self.wins.saturating_add(o.wins);
+        self.draws = self.draws.saturating_add(o.draws);
+        self.losses = self.losses.saturating_add(o.losses);
+    }
+}
+
+impl Sum for Wdl {
+    fn sum<I: Iterator<Item = Wdl>>(iter: I) -> Wdl {
+        let mut total = Wdl::default();
+        for w in iter {
+            total += w;
+        }
+        total
+    }
+}
+
+/// Pair totals from engine A's side (the pentanomial), with `WL` and `DD` kept apart.
+///
+/// The five pentanomial cells are `[LL, LD, WL + DD, WD, WW]` ([`Pentanomial::counts`]); a pair
+/// counts only when both of its games finished. The order of the two games inside a pair does
+/// not matter (`LD` also counts a draw then a loss).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub struct Pentanomial {
+    /// Pairs A lost twice (pair score 0).
+    pub ll: u64,
+    /// Pairs with a loss and a draw (pair score ½).
+    pub ld: u64,
+    /// Pairs with a win and a loss (pair score 1).
+    pub wl: u64,
+    /// Pairs with two draws (pair score 1).
+    pub dd: u64,
+    /// Pairs with a win and a draw (pair score 1½).
+    pub wd: u64,
+    /// Pairs A won twice (pair score 2).
+    pub ww: u64,
+}
+
+impl Pentanomial {
+    /// The five cells `[LL, LD, WL + DD, WD, WW]`, index k = 2 × pair score (saturating).
+    pub fn counts(&self) -> [u64; 5] {
+        [
+            self.ll,
+            self.ld,
+            self.wl.saturating_add(self.dd),
+            self.wd,
+            self.ww,
+        ]
+    }
+
+    /// Pairs counted (saturating).
+    pub fn pairs(&self) -> u64 {
+        self.counts()
+            .iter()
+            .fold(0u64, |acc, &c| acc.saturating_add(c))
+    }
+
+    /// Counts one finished pair from its two games' results (A's side, either order).
+    pub fn add(&mut self, x1: GameScore, x2: GameScore) {
+        use GameScore::{Draw, Loss, Win};
+        let slot = match (x1, x2) {
+            (Loss, Loss) => &mut self.ll,
+            (Loss, Draw) | (Draw, Loss) => &mut self.ld,
+            (Win, Loss) | (Loss, Win) => &mut self.wl,
+            (Draw, Draw) => &mut self.dd,
+            (Win, Draw) | (Draw, Win) => &mut self.wd,
+            (Win, Win) => &mut self.ww,
+        };
+        *slot = slot.saturating_add(1);
+    }
+
+    /// The games' totals: wins = 2WW + WD + WL, draws = LD + WD + 2DD, losses = 2LL + LD + WL
+    /// (saturating).
+    pub fn wdl(&self) -> Wdl {
+        let sum = |xs: &[u64]| xs.iter().fold(0u64, |acc, &c| acc.saturating_add(c));
+        Wdl {
+            wins: sum(&[self.ww, self.ww, self.wd, self.wl]),
+            draws: sum(&[self.ld, self.wd, self.dd, self.dd]),
+            losses: sum(&[self.ll, self.ll, self.ld, self.wl]),
+        }
+    }
+
+    /// Pairs with score 1 (WL + DD) / pairs, as fastchess's `DrawRatio`; `None` without pairs.
+    ///
+    /// fastchess's example `Ptnml(0-2): [43, 61, 144, 55, 37]` gives 144/340 = 42.35 %.
+    pub fn draw_ratio(&self) -> Option<f64> {
+        match self.pairs() {
+            0 => None,
+            n => Some(self.counts()[2] as f64 / n as f64),
+        }
+    }
+
+    /// Winning pairs over losing pairs, (WD + WW) / (LL + LD), as fastchess's `PairsRatio`
+    /// (the example above gives 92/104 = 0.88). Infinite when only winning pairs occur,
+    /// `None` when there is neither kind (0/0).
+    pub fn pairs_ratio(&self) -> Option<f64> {
+        ratio(
+            self.wd.saturating_add(self.ww),
+            self.ll.saturating_add(self.ld),
+        )
+    }
+
+    /// WL / DD: how many of the score-1 pairs are a win and a loss rather than two draws (a high
+    /// value means the deals decide games more than the engines). `None` when DD is 0.
+    pub fn wl_dd_ratio(&self) -> Option<f64> {
+        match self.dd {
+            0 => None,
+            dd => Some(self.wl as f64 / dd as f64),
+        }
+    }
+}
+
+/// num / den; infinite when only den is 0, `None` when both are.
+fn ratio(num: u64, den: u64) -> Option<f64> {
+    match (num, den) {
+        (0, 0) => None,
+        (_, 0) => Some(f64::INFINITY),
+        (n, d) => Some(n as f64 / d as f64),
+    }
+}
+
+// No `Add` impl: `p.add(x1, x2)` must find the inherent method (a by-value `Add::add` would be
+// found first). Merge with `+=`, `.sum()` or [`merge`].
+impl AddAssign for Pentanomial {
+    /// Adds the other shard's counts (saturating).
+    fn add_assign(&mut self, o: Pentanomial) {
+        self.ll = self.ll.saturating_add(o.ll);
+        self.ld = self.ld.saturating_add(o.ld);
+        self.wl = self.wl.saturating_add(o.wl);
+        self.dd = self.dd.saturating_add(o.dd);
+        self.wd = self.wd.saturating_add(o.wd);
+        self.ww = self.ww.saturating_add(o.ww);
+    }
+}
+
+impl Sum for Pentanomial {
+    fn sum<I: Iterator<Item = Pentanomial>>(iter: I) -> Pentanomial {
+        let mut total = Pentanomial::default();
+        for p in iter {
+            total += p;
+        }
+        total
+    }
+}
+
+/// Merges shards by summing their integer counts, nothing else: every statistic computed from
+/// the merged counts is then bit-identical to one computed from a single run with those pairs.
+pub fn merge(shards: &[Pentanomial]) -> Pentanomial {
+    shards.iter().copied().sum()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Special functions
+// ---------------------------------------------------------------------------------------------
+
+/// ln Γ(x) for x > 0 (Lanczos, g = 7, 9 terms; relative error about 1e-15).
+fn ln_gamma(x: f64) -> f64 {
+    const G: f64 = 7.0;
+    const COEF: [f64; 9] = [
+        0.999_999_999_999_809_9,
+        676.520_368_121_885_1,
+        -1_259.139_216_722_402_8,
+        771.323_428_777_653_1,
+        -176.615_029_162_140_6,
+        12.507_343_278_686_905,
+        -0.138_571_095_265_720_12,
+        9.984_369_578_019_572e-6,
+        1.505_632_735_149_311_6e-7,
+    ];
+    if x < 0.5 {
+        // Reflection: Γ(x) Γ(1 − x) = π / sin(πx).
+        let pi = core::f64::consts::PI;
+        return (pi / (pi * x).sin()).abs().ln() - ln_gamma(1.0 - x);
+    }
+    let x = x - 1.0;
+    let mut a = COEF[0];
+    for (i, c) in COEF.iter().enumerate().skip(1) {
+        a += c / (x + i as f64);
+    }
+    let t = x + G + 0.5;
+    0.5 * (2.0 * core::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
+}
+
+/// The regularized incomplete gamma functions (P(a, x), Q(a, x)) = (γ(a, x)/Γ(a), Γ(a, x)/Γ(a))
+/// for a > 0, x ≥ 0: the series for x < a + 1, Lentz's continued fraction otherwise (Numerical
+/// Recipes `gser`/`gcf`), each to double precision.
+fn gamma_pq(a: f64, x: f64) -> (f64, f64) {
+    if x.is_nan() || a.is_nan() || a <= 0.0 {
+        return (0.0, 1.0);
+    }
+    if x <= 0.0 {
+        return (0.0, 1.0);
+    }
+    if x.is_infinite() {
+        return (1.0, 0.0);
+    }
+    let prefactor = (-x + a * x.ln() - ln_gamma(a)).exp();
+    if x < a + 1.0 {
+        let mut ap = a;
+        let mut del = 1.0 / a;
+        let mut sum = del;
+        for _ in 0..10_000 {
+            ap += 1.0;
+            del *= x / ap;
+            sum += del;
+            if del.abs() < sum.abs() * 1e-17 {
+                break;
+            }
+        }
+        let p = (sum * prefactor).clamp(0.0, 1.0);
+        (p, 1.0 - p)
+    } else {
+        const TINY: f64 = 1e-300;
+        let mut b = x + 1.0 - a;
+        let mut c = 1.0 / TINY;
+        let mut d = 1.0 / b;
+        let mut h = d;
+        for i in 1..10_000 {
+            let an = -(i as f64) * (i as f64 - a);
+            b += 2.0;
+            d = an * d + b;
+            if d.abs() < TINY {
+                d = TINY;
+            }
+            c = b + an / c;
+            if c.abs() < TINY {
+                c = TINY;
+            }
+            d = 1.0 / d;
+            let del = d * c;
+            h *= del;
+            if (del - 1.0).abs() < 1e-17 {
+                break;
+            }
+        }
+        let q = (prefactor * h).clamp(0.0, 1.0);
+        (1.0 - q, q)
+    }
+}
+
+/// The standard normal CDF Φ(x) = ½ erfc(−x/√2), computed as ½ (1 ± P(½, x²/2)) through the
+/// regularized incomplete gamma function (relative error near 1e-15, also deep in the tails).
+/// Φ(±∞) = 1 or 0; NaN gives 0.5.
+pub fn normal_cdf(x: f64) -> f64 {
+    if x.is_nan() {
+        return 0.5;
+    }
+    let (p, q) = gamma_pq(0.5, x * x / 2.0);
+    if x >= 0.0 { 0.5 + 0.5 * p } else { 0.5 * q }
+}
+
+/// The chi² survival function P(X ≥ x) for `dof` degrees of freedom: Q(dof/2, x/2), the
+/// regularized upper incomplete gamma function. 1 for x ≤ 0 or dof = 0 (no freedom, no evidence).
+pub fn chi2_sf(x: f64, dof: u32) -> f64 {
+    if dof == 0 || x.is_nan() || x <= 0.0 {
+        return 1.0;
+    }
+    gamma_pq(f64::from(dof) / 2.0, x / 2.0).1
+}
+
+// ---------------------------------------------------------------------------------------------
+// Score, Elo, nElo, LOS
+// ---------------------------------------------------------------------------------------------
+
+/// Logistic Elo of a score: Elo(s) = −400 log₁₀(1/s − 1). −∞ for s ≤ 0, +∞ for s ≥ 1, 0 for NaN.
+pub fn elo_from_score(s: f64) -> f64 {
+    if s.is_nan() {
+        0.0
+    } else if s <= 0.0 {
+        f64::NEG_INFINITY
+    } else if s >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / s - 1.0).log10()
+    }
+}
+
+/// The expected score of a logistic Elo difference: s = 1 / (1 + 10^(−elo/400)).
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// What a match says about A − B, from [`pentanomial`] or [`trinomial`].
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Estimate {
+    /// A's mean score s in [0, 1] (0.5 without data).
+    pub score: f64,
+    /// Logistic Elo(s); ±∞ at a score of 1 or 0.
+    pub elo: f64,
+    /// Elo(s−), the lower end of the 95 % interval (s− = s − z σ/√n clamped to [0, 1]).
+    pub elo_lower: f64,
+    /// Elo(s+), the upper end of the 95 % interval (s+ = s + z σ/√n clamped to [0, 1]).
+    pub elo_upper: f64,
+    /// (Elo(s+) − Elo(s−)) / 2, the `+/-` fastchess prints; +∞ when either end is infinite.
+    pub elo_error: f64,
+    /// Normalized Elo (s − ½)/σ_pg · 800/ln 10.
+    pub nelo: f64,
+    /// The nElo 95 % half-width z · (800/ln 10) / √(games); +∞ without data.
+    pub nelo_error: f64,
+    /// Likelihood of superiority Φ((s − ½)/(σ/√n)), a probability in [0, 1].
+    pub los: f64,
+}
+
+/// Shared body of [`pentanomial`] and [`trinomial`]: `counts[k]` of value k/(len−1).
+/// `per_game_factor` is √2 for pairs (σ_pg = √2 σ) and 1 for games; `games_per_unit` 2 or 1.
+fn estimate(counts: &[u64], per_game_factor: f64, games_per_unit: f64) -> Estimate {
+    let n_units = counts.iter().fold(0u64, |acc, &c| acc.saturating_add(c));
+    if n_units == 0 {
+        return Estimate {
+            score: 0.5,
+            elo: 0.0,
+            elo_lower: f64::NEG_INFINITY,
+            elo_upper: f64::INFINITY,
+            elo_error: f64::INFINITY,
+            nelo: 0.0,
+            nelo_error: f64::INFINITY,
+            los: 0.5,
+        };
+    }
+    let n = n_units as f64;
+    let top = (counts.len() - 1) as f64;
+    let value = |k: usize| k as f64 / top;
+    let s: f64 = counts
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| c as f64 / n * value(k))
+        .sum();
+    let var: f64 = counts
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| c as f64 / n * (value(k) - s).powi(2))
+        .sum();
+    let sd = (var / n).sqrt();
+    let lower_s = (s - Z95 * sd).clamp(0.0, 1.0);
+    let upper_s = (s + Z95 * sd).clamp(0.0, 1.0);
+    let elo_lower = elo_from_score(lower_s);
+    let elo_upper = elo_from_score(upper_s);
+    let elo_error = if elo_lower.is_finite() && elo_upper.is_finite() {
+        (elo_upper - elo_lower) / 2.0
+    } else {
+        f64::INFINITY
+    };
+    let sigma_pg = per_game_factor * var.sqrt();
+    let nelo = signed_ratio(s - 0.5, sigma_pg) * NELO_SCALE;
+    let nelo_error = Z95 * NELO_SCALE / (games_per_unit * n).sqrt();
+    let los = if sd > 0.0 {
+        normal_cdf((s - 0.5) / sd)
+    } else if s > 0.5 {
+        1.0
+    } else if s < 0.5 {
+        0.0
+    } else {
+        0.5
+    };
+    Estimate {
+        score: s,
+        elo: elo_from_score(s),
+        elo_lower,
+        elo_upper,
+        elo_error,
+        nelo,
+        nelo_error,
+        los,
+    }
+}
+
+/// num / den for den ≥ 0 without NaN: 0 when num is 0, ±∞ when only den is 0.
+fn signed_ratio(num: f64, den: f64) -> f64 {
+    if num == 0.0 {
+        0.0
+    } else if den > 0.0 {
+        num / den
+    } else {
+        num.signum() * f64::INFINITY
+    }
+}
+
+/// Pentanomial estimate (preferred: it accounts for the correlation inside a pair).
+///
+/// With n = pairs, p_k = count_k / n and a_k = k/4 for `[LL, LD, WL+DD, WD, WW]`:
+/// s = Σ p_k a_k, σ² = Σ p_k (a_k − s)²; s± = s ± z σ/√n (z = 1.959964, clamped to [0, 1]);
+/// Elo = Elo(s), error = (Elo(s+) − Elo(s−))/2; nElo = (s − ½)/(√2 σ) · 800/ln 10 with error
+/// z · (800/ln 10)/√(2n); LOS = Φ((s − ½)/(σ/√n)).
+///
+/// Degenerate input: no pairs gives s = ½, Elo 0 and nElo 0 with infinite errors, LOS ½;
+/// σ = 0 gives a zero-width interval (nElo ±∞ unless s = ½, LOS 0, ½ or 1); s of 0 or 1 gives
+/// Elo ∓∞/±∞ and an infinite error.
+pub fn pentanomial(p: &Pentanomial) -> Estimate {
+    estimate(&p.counts(), core::f64::consts::SQRT_2, 2.0)
+}
+
+/// Trinomial estimate, from game totals only (it ignores the pairing, so its error is larger when
+/// pairs are correlated).
+///
+/// With n = games and W, D, L as fractions of games: s = W + D/2,
+/// σ² = W(1 − s)² + D(½ − s)² + L s²; s± = s ± z σ/√n (z = 1.959964, clamped to [0, 1]);
+/// Elo = Elo(s), error = (Elo(s+) − Elo(s−))/2; nElo = (s − ½)/σ · 800/ln 10 with error
+/// z · (800/ln 10)/√n; LOS = Φ((s − ½)/(σ/√n)). Degenerate input as in [`pentanomial`].
+pub fn trinomial(w: &Wdl) -> Estimate {
+    estimate(&[w.losses, w.draws, w.wins], 1.0, 1.0)
+}
+
+// ---------------------------------------------------------------------------------------------
+// SPRT
+// ---------------------------------------------------------------------------------------------
+
+/// How an SPRT's elo0/elo1 are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SprtModel {
+    /// Normalized Elo (fishtest's and fastchess's default): the hypotheses fix the t-value
+    /// (μ − ½)/σ, so the bounds mean the same effort whatever the draw rate.
+    Normalized,
+    /// Logistic Elo: the hypotheses fix the expected score 1/(1 + 10^(−elo/400)).
+    Logistic,
+}
+
+impl SprtModel {
+    /// The lowercase name, as the command line and fastchess spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SprtModel::Normalized => "normalized",
+            SprtModel::Logistic => "logistic",
+        }
+    }
+}
+
+impl fmt::Display for SprtModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A hypothesis an SPRT accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Hypothesis {
+    /// The true Elo is elo0: the change is rejected.
+    H0,
+    /// The true Elo is elo1: the change is accepted.
+    H1,
+}
+
+impl fmt::Display for Hypothesis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Hypothesis::H0 => "H0",
+            Hypothesis::H1 => "H1",
+        })
+    }
+}
+
+/// The largest |elo0|, |elo1| [`Sprt::validate`] allows. The normalized model's fit (fishtest's
+/// fixed-point iteration from a uniform start) is only known to converge for moderate
+/// hypotheses; engine tests use single digits.
+pub const SPRT_MAX_ELO: f64 = 200.0;
+
+/// A generalized sequential probability ratio test of H0: Elo = elo0 against H1: Elo = elo1.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Sprt {
+    /// Elo under H0 (in the model's unit).
+    pub elo0: f64,
+    /// Elo under H1 (in the model's unit); more than elo0.
+    pub elo1: f64,
+    /// Probability of accepting H1 when H0 holds (false positive).
+    pub alpha: f64,
+    /// Probability of accepting H0 when H1 holds (false negative).
+    pub beta: f64,
+    /// How elo0 and elo1 are read.
+    pub model: SprtModel,
+}
+
+/// Why an [`Sprt`] is unusable.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SprtError {
+    /// elo0 or elo1 is not a finite number of at most [`SPRT_MAX_ELO`] in size.
+    EloRange {
+        /// elo0 as given.
+        elo0: f64,
+        /// elo1 as given.
+        elo1: f64,
+    },
+    /// elo0 ≥ elo1.
+    EloOrder {
+        /// elo0 as given.
+        elo0: f64,
+        /// elo1 as given.
+        elo1: f64,
+    },
+    /// alpha is not strictly between 0 and 1.
+    Alpha(f64),
+    /// beta is not strictly between 0 and 1.
+    Beta(f64),
+    /// alpha + beta ≥ 1.
+    AlphaBetaSum(f64, f64),
+}
+
+impl fmt::Display for SprtError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SprtError::EloRange { elo0, elo1 } => write!(
+                f,
+                "elo0 and elo1 must be finite and within ±{SPRT_MAX_ELO}, got [{elo0}, {elo1}]"
+            ),
+            SprtError::EloOrder { elo0, elo1 } => {
+                write!(f, "elo0 must be less than elo1, got [{elo0}, {elo1}]")
+            }
+            SprtError::Alpha(a) => write!(f, "alpha must be between 0 and 1, got {a}"),
+            SprtError::Beta(b) => write!(f, "beta must be between 0 and 1, got {b}"),
+            SprtError::AlphaBetaSum(a, b) => {
+                write!(f, "alpha + beta must be less than 1, got {a} + {b}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SprtError {}
+
+impl Sprt {
+    /// Checks the parameters: finite elo0 < elo1 within ±[`SPRT_MAX_ELO`], 0 < α, β < 1 and
+    /// α + β < 1 (fastchess's checks). The LLR functions never panic on an unchecked test, but
+    /// only a valid one gives meaningful numbers.
+    ///
+    /// # Errors
+    /// The first check that fails.
+    pub fn validate(&self) -> Result<(), SprtError> {
+        let (elo0, elo1) = (self.elo0, self.elo1);
+        let ok = |e: f64| e.is_finite() && e.abs() <= SPRT_MAX_ELO;
+        if !ok(elo0) || !ok(elo1) {
+            return Err(SprtError::EloRange { elo0, elo1 });
+        }
+        if elo0 >= elo1 {
+            return Err(SprtError::EloOrder { elo0, elo1 });
+        }
+        let unit = |x: f64| x > 0.0 && x < 1.0;
+        if !unit(self.alpha) {
+            return Err(SprtError::Alpha(self.alpha));
+        }
+        if !unit(self.beta) {
+            return Err(SprtError::Beta(self.beta));
+        }
+        if self.alpha + self.beta >= 1.0 {
+            return Err(SprtError::AlphaBetaSum(self.alpha, self.beta));
+        }
+        Ok(())
+    }
+
+    /// The stopping bounds (A, B) = (ln(β/(1 − α)), ln((1 − β)/α)); α = β = 0.05 gives
+    /// (−2.944, 2.944).
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The decision for a log-likelihood ratio: LLR ≥ B accepts H1, LLR ≤ A accepts H0, `None`
+    /// means keep playing (also for a NaN LLR).
+    pub fn verdict(&self, llr: f64) -> Option<Hypothesis> {
+        let (a, b) = self.bounds();
+        if llr >= b {
+            Some(Hypothesis::H1)
+        } else if llr <= a {
+            Some(Hypothesis::H0)
+        } else {
+            None
+        }
+    }
+
+    /// The GSPRT log-likelihood ratio over pairs: the cells `[LL, LD, WL+DD, WD, WW]`, zero
+    /// counts replaced by 1e-3, with values a_k = k/4 and N = the (regularized) number of pairs.
+    ///
+    /// LLR = N Σ p̂_k ln(p_k⁽¹⁾ / p_k⁽⁰⁾), where p⁽ʲ⁾ is the distribution closest to p̂ (maximum
+    /// likelihood) under hypothesis j. Logistic: mean s_j = 1/(1 + 10^(−elo_j/400)), and
+    /// p_k⁽ʲ⁾ = p̂_k / (1 + θ (a_k − s_j)) with θ solving Σ p̂_k (a_k − s_j)/(1 + θ (a_k − s_j)) = 0.
+    /// Normalized: t-value (μ − ½)/σ = t_j = √2 · elo_j / (800/ln 10), by fishtest's fixed-point
+    /// iteration from the uniform distribution on φ_k = a_k − ½ − t_j σ (1 + ((μ − a_k)/σ)²)/2,
+    /// each step the same θ-fit with φ in place of a − s. θ is found by bisection on its whole
+    /// valid interval (−1/max φ, −1/min φ), where the equation is strictly decreasing.
+    ///
+    /// Should the exact fit fail (only possible for hypotheses [`Sprt::validate`] refuses), the
+    /// approximations of fishtest's `LLR_alt` / `LLR_normalized_alt` are returned instead; the
+    /// result is always a finite number for finite parameters.
+    pub fn llr_pentanomial(&self, p: &Pentanomial) -> f64 {
+        self.llr(&p.counts(), core::f64::consts::SQRT_2)
+    }
+
+    /// The GSPRT log-likelihood ratio over games: the cells `[L, D, W]`, zero counts replaced by
+    /// 1e-3, values 0, ½, 1, N = the (regularized) number of games; normalized t_j =
+    /// elo_j / (800/ln 10). Otherwise as [`Sprt::llr_pentanomial`].
+    pub fn llr_trinomial(&self, w: &Wdl) -> f64 {
+        self.llr(&[w.losses, w.draws, w.wins], 1.0)
+    }
+
+    /// Shared body of the LLR functions; `t_factor` is √2 for pairs, 1 for games.
+    fn llr(&self, counts: &[u64], t_factor: f64) -> f64 {
+        let reg: Vec<f64> = counts
+            .iter()
+            .map(|&c| if c == 0 { REGULARIZE_EPSILON } else { c as f64 })
+            .collect();
+        let n: f64 = reg.iter().sum();
+        let ph: Vec<f64> = reg.iter().map(|c| c / n).collect();
+        let top = (counts.len() - 1) as f64;
+        let a: Vec<f64> = (0..counts.len()).map(|k| k as f64 / top).collect();
+        let fits = match self.model {
+            SprtModel::Logistic => {
+                let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+                mle_expected(&a, &ph, s0).zip(mle_expected(&a, &ph, s1))
+            }
+            SprtModel::Normalized => {
+                let (t0, t1) = (
+                    t_factor * self.elo0 / NELO_SCALE,
+                    t_factor * self.elo1 / NELO_SCALE,
+                );
+                mle_t_value(&a, &ph, 0.5, t0).zip(mle_t_value(&a, &ph, 0.5, t1))
+            }
+        };
+        match fits {
+            Some((p0, p1)) => {
+                n * ph
+                    .iter()
+                    .zip(p0.iter().zip(&p1))
+                    .map(|(q, (u0, u1))| q * (u1.ln() - u0.ln()))
+                    .sum::<f64>()
+            }
+            None => self.llr_approx(&a, &ph, n, t_factor),
+        }
+    }
+
+    /// fishtest's closed-form approximations, the fallback of [`Sprt::llr`].
+    fn llr_approx(&self, a: &[f64], ph: &[f64], n: f64, t_factor: f64) -> f64 {
+        let mu: f64 = a.iter().zip(ph).map(|(x, p)| p * x).sum();
+        let var: f64 = a.iter().zip(ph).map(|(x, p)| p * (x - mu).powi(2)).sum();
+        let value = match self.model {
+            SprtModel::Logistic => {
+                // LLR_alt: N/2 · ln(r0/r1), r_j = Σ p̂ (a − s_j)².
+                let r =
+                    |s: f64| -> f64 { a.iter().zip(ph).map(|(x, p)| p * (x - s).powi(2)).sum() };
+                let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+                n / 2.0 * (r(s0) / r(s1)).ln()
+            }
+            SprtModel::Normalized => {
+                // LLR_normalized_alt: games/2 · ln((1 + (nt − nt0)²)/(1 + (nt − nt1)²)).
+                let sigma_pg = t_factor * var.sqrt();
+                let games = n * t_factor * t_factor;
+                let nt = (mu - 0.5) / sigma_pg;
+                let (nt0, nt1) = (self.elo0 / NELO_SCALE, self.elo1 / NELO_SCALE);
+                games / 2.0 * ((1.0 + (nt - nt0).powi(2)) / (1.0 + (nt - nt1).powi(2))).ln()
+            }
+        };
+        if value.is_finite() { value } else { 0.0 }
+    }
+}
+
+/// Solves the secular equation Σ p̂_i φ_i / (1 + θ φ_i) = 0 for θ in (−1/max φ, −1/min φ), the
+/// interval where every 1 + θ φ_i > 0. The left side falls strictly from +∞ to −∞ there, so
+/// bisection to the last representable midpoint finds the root. `None` unless φ has both signs.
+fn secular(phi: &[f64], ph: &[f64]) -> Option<f64> {
+    let v = phi.iter().copied().fold(f64::INFINITY, f64::min);
+    let w = phi.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if !(v < 0.0 && w > 0.0) {
+        return None;
+    }
+    let f = |x: f64| -> f64 {
+        phi.iter()
+            .zip(ph)
+            .map(|(fi, pi)| pi * fi / (1.0 + x * fi))
+            .sum()
+    };
+    let (mut lo, mut hi) = (-1.0 / w, -1.0 / v);
+    for _ in 0..4096 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        let y = f(mid);
+        if y > 0.0 {
+            lo = mid;
+        } else if y < 0.0 {
+            hi = mid;
+        } else {
+            return Some(mid);
+        }
+    }
+    let root = 0.5 * (lo + hi);
+    root.is_finite().then_some(root)
+}
+
+/// The distribution p_i = p̂_i / (1 + θ φ_i) for the θ solving the secular equation; `None` if
+/// it has no solution or gives a non-positive probability.
+fn tilt(phi: &[f64], ph: &[f64]) -> Option<Vec<f64>> {
+    let theta = secular(phi, ph)?;
+    let p: Vec<f64> = ph
+        .iter()
+        .zip(phi)
+        .map(|(q, f)| q / (1.0 + theta * f))
+        .collect();
+    p.iter().all(|x| x.is_finite() && *x > 0.0).then_some(p)
+}
+
+/// Maximum likelihood distribution on values `a` with mean `s`, given the observed `ph`
+/// (van den Bergh, "support_MLE_multinomial", Proposition 1.1).
+fn mle_expected(a: &[f64], ph: &[f64], s: f64) -> Option<Vec<f64>> {
+    let phi: Vec<f64> = a.iter().map(|x| x - s).collect();
+    tilt(&phi, ph)
+}
+
+/// Maximum likelihood distribution on values `a` with t-value (μ − ref)/σ = `t`, given the
+/// observed `ph` (van den Bergh, "normalized_elo_practical", Section 4.1): fishtest's fixed-point
+/// iteration from the uniform distribution, run until no probability moves by 1e-13 (or at most
+/// 1000 steps, then accepted if within 1e-9).
+fn mle_t_value(a: &[f64], ph: &[f64], reference: f64, t: f64) -> Option<Vec<f64>> {
+    let mut p = vec![1.0 / a.len() as f64; a.len()];
+    let mut moved = f64::INFINITY;
+    for _ in 0..1000 {
+        let mu: f64 = a.iter().zip(&p).map(|(x, q)| q * x).sum();
+        let var: f64 = a.iter().zip(&p).map(|(x, q)| q * (x - mu).powi(2)).sum();
+        let sigma = var.sqrt();
+        if sigma.is_nan() || sigma <= 0.0 {
+            return None;
+        }
+        let phi: Vec<f64> = a
+            .iter()
+            .map(|x| x - reference - t * sigma * (1.0 + ((mu - x) / sigma).powi(2)) / 2.0)
+            .collect();
+        let next = tilt(&phi, ph)?;
+        moved = next
+            .iter()
+            .zip(&p)
+            .map(|(u, v)| (u - v).abs())
+            .fold(0.0, f64::max);
+        p = next;
+        if moved < 1e-13 {
+            break;
+        }
+    }
+    (moved < 1e-9).then_some(p)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shards
+// ---------------------------------------------------------------------------------------------
+
+/// Pearson's chi² test that shards (hosts, workers) drew their pairs from one distribution, in
+/// the spirit of fishtest's `get_chi2`: the table shards × `[LL, LD, WL+DD, WD, WW]`, without
+/// shards that have no pairs and cells no shard has, expected count E = row total × column total
+/// / grand total, chi² = Σ (O − E)²/E, dof = (rows − 1)(columns − 1), p-value = P(χ²_dof ≥ chi²).
+///
+/// Returns `(chi2, dof, p_value)`; a small p-value (say below 0.001) flags a shard whose results
+/// differ from the rest by more than chance — a broken host. With fewer than two non-empty shards
+/// or one cell in use, dof is 0 and the result is `(0.0, 0, 1.0)`.
+pub fn homogeneity(shards: &[Pentanomial]) -> (f64, u32, f64) {
+    let rows: Vec<[u64; 5]> = shards
+        .iter()
+        .filter(|s| s.pairs() > 0)
+        .map(Pentanomial::counts)
+        .collect();
+    let col_totals: Vec<f64> = (0..5)
+        .map(|k| rows.iter().map(|r| r[k] as f64).sum())
+        .collect();
+    let cols: Vec<usize> = (0..5).filter(|&k| col_totals[k] > 0.0).collect();
+    if rows.len() < 2 || cols.len() < 2 {
+        return (0.0, 0, 1.0);
+    }
+    let grand: f64 = col_totals.iter().sum();
+    let mut chi2 = 0.0;
+    for r in &rows {
+        let row_total: f64 = r.iter().map(|&c| c as f64).sum();
+        for &k in &cols {
+            let expected = row_total * col_totals[k] / grand;
+            chi2 += (r[k] as f64 - expected).powi(2) / expected;
+        }
+    }
+    let dof = u32::try_from((rows.len() - 1) * (cols.len() - 1)).unwrap_or(u32::MAX);
+    (chi2, dof, chi2_sf(chi2, dof))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------------------------
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `x` printed with `decimals` places equals `want` (the reference's printed precision).
+    #[track_caller]
+    fn printed(x: f64, decimals: usize, want: &str) {
+        let got = format!("{x:.decimals$}");
+        assert_eq!(got, want, "{x} printed to {decimals} places");
+    }
+
+    #[track_caller]
+    fn close(x: f64, want: f64, tol: f64) {
+        assert!(
+            (x - want).abs() <= tol * want.abs().max(1.0),
+            "{x} is not within {tol} (relative) of {want}"
+        );
+    }
+
+    fn ptnml5(c: [u64; 5]) -> Pentanomial {
+        Pentanomial {
+            ll: c[0],
+            ld: c[1],
+            wl: 0,
+            dd: c[2],
+            wd: c[3],
+            ww: c[4],
+        }
+    }
+
+    fn wdl(wins: u64, draws: u64, losses: u64) -> Wdl {
+        Wdl {
+            wins,
+            draws,
+            losses,
+        }
+    }
+
+    fn sprt(elo0: f64, elo1: f64, model: SprtModel) -> Sprt {
+        Sprt {
+            elo0,
+            elo1,
+            alpha: 0.05,
+            beta: 0.05,
+            model,
+        }
+    }
+
+    /// The fastchess block example: Ptnml [43, 61, 144, 55, 37], W248 L266 D166, WL/DD 4.76.
+    fn fastchess_example() -> Pentanomial {
+        Pentanomial {
+            ll: 43,
+            ld: 61,
+            wl: 119,
+            dd: 25,
+            wd: 55,
+            ww: 37,
+        }
+    }
+
+    // --- special functions ---
+
+    #[test]
+    fn normal_cdf_known_values() {
+        close(normal_cdf(0.0), 0.5, 1e-15);
+        close(normal_cdf(1.0), 0.841_344_746_068_542_9, 1e-13);
+        close(normal_cdf(-1.0), 0.158_655_253_931_457_05, 1e-13);
+        close(normal_cdf(Z95), 0.975, 1e-7);
+        close(normal_cdf(-3.0), 0.001_349_898_031_630_094_6, 1e-12);
+        close(normal_cdf(-8.0), 6.220_960_574_271_784e-16, 1e-10);
+        close(normal_cdf(2.5), 0.993_790_334_674_224, 1e-13);
+        assert_eq!(normal_cdf(f64::INFINITY), 1.0);
+        assert_eq!(normal_cdf(f64::NEG_INFINITY), 0.0);
+        assert_eq!(normal_cdf(f64::NAN), 0.5);
+    }
+
+    #[test]
+    fn chi2_sf_known_values() {
+        close(chi2_sf(3.841_458_820_694_124, 1), 0.05, 1e-10);
+        close(chi2_sf(9.487_729_036_781_154, 4), 0.05, 1e-10);
+        close(chi2_sf(3.84, 1), 0.050_043_521_248_705_09, 1e-10);
+        close(chi2_sf(9.488, 4), 0.049_994_405_577_994_63, 1e-10);
+        // dof 2 is exp(−x/2); large dof and far tails both ways.
+        close(chi2_sf(2.0, 2), (-1.0f64).exp(), 1e-13);
+        close(chi2_sf(50.0, 2), (-25.0f64).exp(), 1e-12);
+        close(chi2_sf(0.5, 10), 0.999_993_388_289_439_1, 1e-12);
+        close(chi2_sf(124.342_113_404_070_8, 100), 0.05, 1e-9);
+        assert_eq!(chi2_sf(0.0, 3), 1.0);
+        assert_eq!(chi2_sf(5.0, 0), 1.0);
+        assert_eq!(chi2_sf(f64::NAN, 3), 1.0);
+        assert_eq!(chi2_sf(f64::INFINITY, 3), 0.0);
+    }
+
+    #[test]
+    fn ln_gamma_known_values() {
+        close(ln_gamma(0.5), core::f64::consts::PI.sqrt().ln(), 1e-14);
+        close(ln_gamma(1.0), 0.0, 1e-14);
+        close(ln_gamma(5.0), 24f64.ln(), 1e-14);
+        close(ln_gamma(50.5), 146.519_255_490_720_6, 1e-13);
+    }
+
+    #[test]
+    fn elo_score_round_trip() {
+        for elo in [-600.0, -35.5, 0.0, 0.1, 12.0, 400.0] {
+            close(elo_from_score(score_from_elo(elo)), elo, 1e-9);
+        }
+        assert_eq!(elo_from_score(0.0), f64::NEG_INFINITY);
+        assert_eq!(elo_from_score(1.0), f64::INFINITY);
+        assert_eq!(elo_from_score(0.5), 0.0);
+    }
+
+    // --- counts ---
+
+    #[test]
+    fn pentanomial_add_and_wdl() {
+        use GameScore::{Draw, Loss, Win};
+        let mut p = Pentanomial::default();
+        p.add(Loss, Loss);
+        p.add(Draw, Loss);
+        p.add(Loss, Draw);
+        p.add(Win, Loss);
+        p.add(Loss, Win);
+        p.add(Draw, Draw);
+        p.add(Win, Draw);
+        p.add(Win, Win);
+        assert_eq!(
+            p,
+            Pentanomial {
+                ll: 1,
+                ld: 2,
+                wl: 2,
+                dd: 1,
+                wd: 1,
+                ww: 1,
+            }
+        );
+        assert_eq!(p.counts(), [1, 2, 3, 1, 1]);
+        assert_eq!(p.pairs(), 8);
+        assert_eq!(p.wdl(), wdl(5, 5, 6));
+        assert_eq!(p.wdl().games(), 2 * p.pairs());
+        assert_eq!(Win.flipped(), Loss);
+        assert_eq!(Draw.points(), 0.5);
+    }
+
+    #[test]
+    fn fastchess_example_counts_agree() {
+        let p = fastchess_example();
+        assert_eq!(p.counts(), [43, 61, 144, 55, 37]);
+        assert_eq!(p.wdl(), wdl(248, 166, 266));
+        assert_eq!(p.wdl().games(), 680);
+        assert_eq!(p.wdl().points(), 331.0);
+        printed(100.0 * p.wdl().score(), 2, "48.68");
+        printed(100.0 * p.draw_ratio().unwrap(), 2, "42.35");
+        printed(p.pairs_ratio().unwrap(), 2, "0.88");
+        printed(p.wl_dd_ratio().unwrap(), 2, "4.76");
+    }
+
+    #[test]
+    fn ratios_degenerate() {
+        let empty = Pentanomial::default();
+        assert_eq!(empty.draw_ratio(), None);
+        assert_eq!(empty.pairs_ratio(), None);
+        assert_eq!(empty.wl_dd_ratio(), None);
+        let only_wins = ptnml5([0, 0, 0, 3, 4]);
+        assert_eq!(only_wins.pairs_ratio(), Some(f64::INFINITY));
+        assert_eq!(only_wins.draw_ratio(), Some(0.0));
+        assert_eq!(Wdl::default().draw_ratio(), None);
+        assert_eq!(Wdl::default().score(), 0.5);
+    }
+
+    #[test]
+    fn merge_sums_counts() {
+        let a = fastchess_example();
+        let b = ptnml5([1, 2, 3, 4, 5]);
+        let m = merge(&[a, b, Pentanomial::default()]);
+        assert_eq!(m.counts(), [44, 63, 147, 59, 42]);
+        assert_eq!(m.wl, 119);
+        assert_eq!(m.dd, 28);
+        let mut ab = a;
+        ab += b;
+        assert_eq!(m, ab);
+        assert_eq!([a, b].into_iter().sum::<Pentanomial>(), ab);
+        assert_eq!(merge(&[]), Pentanomial::default());
+        let mut w = wdl(1, 2, 3);
+        w += wdl(10, 20, 30);
+        assert_eq!(w, wdl(11, 22, 33));
+        // Saturating, never a panic.
+        let huge = ptnml5([u64::MAX, 1, 0, 0, 0]);
+        assert_eq!(huge.pairs(), u64::MAX);
+        assert_eq!(merge(&[huge, huge]).ll, u64::MAX);
+        let mut w = wdl(u64::MAX, 0, 0);
+        w.add(GameScore::Win);
+        assert_eq!(w.wins, u64::MAX);
+    }
+
+    // --- reference test vectors ---
+
+    #[test]
+    fn vector_trinomial_w136_l96_d111() {
+        let e = trinomial(&wdl(136, 111, 96));
+        printed(e.elo, 2, "40.70");
+        printed(e.elo_error, 2, "30.43");
+        printed(e.nelo, 2, "49.77");
+        printed(e.nelo_error, 2, "36.77");
+        printed(100.0 * e.los, 2, "99.60");
+    }
+
+    #[test]
+    fn vector_pentanomial_34_54_63_64_75() {
+        let p = Pentanomial {
+            ll: 34,
+            ld: 54,
+            wl: 31,
+            dd: 32,
+            wd: 64,
+            ww: 75,
+        };
+        let e = pentanomial(&p);
+        printed(e.elo, 2, "55.58");
+        printed(e.elo_error, 2, "27.65");
+        printed(e.nelo, 2, "57.94");
+        printed(e.nelo_error, 2, "28.28");
+    }
+
+    #[test]
+    fn vector_pentanomial_379() {
+        let p = ptnml5([379, 10170, 21828, 10640, 343]);
+        let e = pentanomial(&p);
+        printed(e.nelo, 2, "3.05");
+        printed(e.nelo_error, 2, "2.31");
+        let s = sprt(0.0, 2.0, SprtModel::Normalized);
+        let llr = s.llr_pentanomial(&p);
+        // The exact GSPRT (fishtest `LLR_normalized`, fastchess) is 2.94550: "2.95" to the two
+        // places fastchess prints. The reference's "2.946" is fishtest's closed-form
+        // approximation `LLR_normalized_alt` (2.94610), which differs in the 4th digit.
+        printed(llr, 2, "2.95");
+        close(llr, 2.945_495_430_907, 1e-9);
+        assert!((llr - 2.946).abs() < 0.001);
+        let counts: Vec<f64> = p.counts().iter().map(|&c| c as f64).collect();
+        let n: f64 = counts.iter().sum();
+        let ph: Vec<f64> = counts.iter().map(|c| c / n).collect();
+        let approx = s.llr_approx(
+            &[0.0, 0.25, 0.5, 0.75, 1.0],
+            &ph,
+            n,
+            core::f64::consts::SQRT_2,
+        );
+        printed(approx, 3, "2.946");
+        // Crosses B = 2.944: H1.
+        assert_eq!(
+            sprt(0.0, 2.0, SprtModel::Normalized).verdict(llr),
+            Some(Hypothesis::H1)
+        );
+    }
+
+    #[test]
+    fn vector_pentanomial_365() {
+        let p = ptnml5([365, 16618, 36229, 16974, 390]);
+        let llr = sprt(0.0, 2.0, SprtModel::Normalized).llr_pentanomial(&p);
+        printed(llr, 2, "2.25");
+    }
+
+    #[test]
+    fn vector_trinomial_w36433_l36027_d68692() {
+        let llr = sprt(0.0, 2.0, SprtModel::Normalized).llr_trinomial(&wdl(36433, 68692, 36027));
+        printed(llr, 2, "0.92");
+    }
+
+    #[test]
+    fn vector_trinomial_logistic_w880_l759_d1863() {
+        let llr = sprt(0.0, 5.0, SprtModel::Logistic).llr_trinomial(&wdl(880, 1863, 759));
+        printed(llr, 2, "2.95");
+    }
+
+    #[test]
+    fn fastchess_block_example_numbers() {
+        let p = fastchess_example();
+        let e = pentanomial(&p);
+        printed(e.elo, 2, "-9.20");
+        printed(e.elo_error, 2, "20.93");
+        printed(e.nelo, 2, "-11.50");
+        printed(e.nelo_error, 2, "26.11");
+        printed(100.0 * e.los, 2, "19.41");
+        printed(e.elo_lower, 2, "-30.16");
+        printed(e.elo_upper, 2, "11.69");
+        // The trinomial estimate of the same games does NOT match the example (error 22.74,
+        // nElo −10.58, LOS 21.35 %): the example's numbers are pentanomial.
+        let t = trinomial(&p.wdl());
+        printed(t.elo, 2, "-9.20");
+        printed(t.elo_error, 2, "22.74");
+        printed(100.0 * t.los, 2, "21.35");
+        // The example's `LLR: 2.95` does not follow from these counts under either model: a
+        // negative Elo gives a negative LLR for [0, 2].
+        let n = sprt(0.0, 2.0, SprtModel::Normalized).llr_pentanomial(&p);
+        let l = sprt(0.0, 2.0, SprtModel::Logistic).llr_pentanomial(&p);
+        printed(n, 2, "-0.14");
+        printed(l, 2, "-0.18");
+    }
+
+    #[test]
+    fn logistic_and_normalized_pentanomial_llr_are_finite_and_ordered() {
+        // A clearly better engine: both models lean to H1.
+        let p = ptnml5([100, 800, 2000, 900, 150]);
+        for model in [SprtModel::Normalized, SprtModel::Logistic] {
+            let s = sprt(0.0, 2.0, model);
+            let llr = s.llr_pentanomial(&p);
+            assert!(llr.is_finite() && llr > 0.0, "{model}: {llr}");
+        }
+    }
+
+    // --- SPRT bounds and verdict ---
+
+    #[test]
+    fn bounds_are_the_wald_bounds() {
+        let s = sprt(0.0, 2.0, SprtModel::Normalized);
+        let (a, b) = s.bounds();
+        printed(a, 3, "-2.944");
+        printed(b, 3, "2.944");
+        close(a, (0.05f64 / 0.95).ln(), 1e-15);
+        close(b, (0.95f64 / 0.05).ln(), 1e-15);
+        let asym = Sprt {
+            alpha: 0.01,
+            beta: 0.1,
+            ..s
+        };
+        let (a, b) = asym.bounds();
+        close(a, (0.1f64 / 0.99).ln(), 1e-15);
+        close(b, (0.9f64 / 0.01).ln(), 1e-15);
+    }
+
+    #[test]
+    fn verdict_is_not_swapped() {
+        // LLR ≥ B accepts H1 (the change is good), LLR ≤ A accepts H0 — an old fastchess bug
+        // had these the other way round.
+        let s = sprt(0.0, 2.0, SprtModel::Normalized);
+        let (a, b) = s.bounds();
+        assert_eq!(s.verdict(b), Some(Hypothesis::H1));
+        assert_eq!(s.verdict(3.5), Some(Hypothesis::H1));
+        assert_eq!(s.verdict(a), Some(Hypothesis::H0));
+        assert_eq!(s.verdict(-3.5), Some(Hypothesis::H0));
+        assert_eq!(s.verdict(0.0), None);
+        assert_eq!(s.verdict(2.9), None);
+        assert_eq!(s.verdict(f64::NAN), None);
+        // And end to end: a strong engine's data passes, a weak one's fails.
+        let strong = ptnml5([200, 2000, 5000, 2600, 300]);
+        let weak = ptnml5([300, 2600, 5000, 2000, 200]);
+        assert_eq!(s.verdict(s.llr_pentanomial(&strong)), Some(Hypothesis::H1));
+        assert_eq!(s.verdict(s.llr_pentanomial(&weak)), Some(Hypothesis::H0));
+    }
+
+    #[test]
+    fn sprt_validation() {
+        let good = sprt(0.0, 2.0, SprtModel::Normalized);
+        assert_eq!(good.validate(), Ok(()));
+        assert!(matches!(
+            sprt(2.0, 0.0, SprtModel::Normalized).validate(),
+            Err(SprtError::EloOrder { .. })
+        ));
+        assert!(matches!(
+            sprt(f64::NAN, 0.0, SprtModel::Normalized).validate(),
+            Err(SprtError::EloRange { .. })
+        ));
+        assert!(matches!(
+            sprt(0.0, 1e4, SprtModel::Logistic).validate(),
+            Err(SprtError::EloRange { .. })
+        ));
+        assert_eq!(
+            Sprt { alpha: 0.0, ..good }.validate(),
+            Err(SprtError::Alpha(0.0))
+        );
+        assert_eq!(
+            Sprt { beta: 1.0, ..good }.validate(),
+            Err(SprtError::Beta(1.0))
+        );
+        assert_eq!(
+            Sprt {
+                alpha: 0.6,
+                beta: 0.5,
+                ..good
+            }
+            .validate(),
+            Err(SprtError::AlphaBetaSum(0.6, 0.5))
+        );
+    }
+
+    #[test]
+    fn llr_fit_is_robust_over_the_allowed_range() {
+        // Every allowed hypothesis pair on a spread of data gives a finite LLR from the exact fit
+        // (not the fallback), for both models and both statistics.
+        let data5 = [
+            ptnml5([0, 0, 0, 0, 0]),
+            ptnml5([0, 0, 1, 0, 0]),
+            ptnml5([0, 0, 0, 0, 7]),
+            ptnml5([9, 0, 0, 0, 0]),
+            ptnml5([43, 61, 144, 55, 37]),
+            ptnml5([1, 50, 5000, 40, 2]),
+            ptnml5([500, 10, 0, 10, 500]),
+        ];
+        let data3 = [
+            wdl(0, 0, 0),
+            wdl(5, 0, 0),
+            wdl(0, 0, 5),
+            wdl(0, 9, 0),
+            wdl(880, 1863, 759),
+            wdl(100, 0, 100),
+        ];
+        let hyps = [
+            (-200.0, 200.0),
+            (-200.0, -199.0),
+            (199.0, 200.0),
+            (-1.75, 0.25),
+            (0.0, 2.0),
+            (0.5, 2.5),
+            (0.0, 5.0),
+            (-10.0, 10.0),
+        ];
+        for (e0, e1) in hyps {
+            for model in [SprtModel::Normalized, SprtModel::Logistic] {
+                let s = sprt(e0, e1, model);
+                assert_eq!(s.validate(), Ok(()));
+                for p in &data5 {
+                    let counts = p.counts();
+                    let reg: Vec<f64> = counts
+                        .iter()
+                        .map(|&c| if c == 0 { 1e-3 } else { c as f64 })
+                        .collect();
+                    let n: f64 = reg.iter().sum();
+                    let ph: Vec<f64> = reg.iter().map(|c| c / n).collect();
+                    let a = [0.0, 0.25, 0.5, 0.75, 1.0];
+                    let ok = match model {
+                        SprtModel::Logistic => mle_expected(&a, &ph, score_from_elo(e0)).is_some(),
+                        SprtModel::Normalized => {
+                            mle_t_value(&a, &ph, 0.5, core::f64::consts::SQRT_2 * e0 / NELO_SCALE)
+                                .is_some()
+                        }
+                    };
+                    assert!(ok, "{model} [{e0}, {e1}] on {p:?}: fit failed");
+                    assert!(s.llr_pentanomial(p).is_finite());
+                }
+                for w in &data3 {
+                    assert!(s.llr_trinomial(w).is_finite(), "{model} [{e0}, {e1}] {w:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn llr_of_nonsense_parameters_is_finite() {
+        for model in [SprtModel::Normalized, SprtModel::Logistic] {
+            for (e0, e1) in [(0.0, 1e6), (-5000.0, 5000.0), (3.0, 3.0), (f64::NAN, 1.0)] {
+                let s = sprt(e0, e1, model);
+                let l = s.llr_pentanomial(&fastchess_example());
+                let t = s.llr_trinomial(&wdl(3, 4, 5));
+                assert!(!l.is_nan() && !t.is_nan(), "{model} [{e0}, {e1}]: {l} {t}");
+            }
+        }
+    }
+
+    // --- degenerate estimates ---
+
+    #[track_caller]
+    fn no_nan(e: &Estimate) {
+        for (name, x) in [
+            ("score", e.score),
+            ("elo", e.elo),
+            ("elo_lower", e.elo_lower),
+            ("elo_upper", e.elo_upper),
+            ("elo_error", e.elo_error),
+            ("nelo", e.nelo),
+            ("nelo_error", e.nelo_error),
+            ("los", e.los),
+        ] {
+            assert!(!x.is_nan(), "{name} is NaN in {e:?}");
+        }
+        assert!((0.0..=1.0).contains(&e.los));
+        assert!(e.elo_lower <= e.elo && e.elo <= e.elo_upper, "{e:?}");
+    }
+
+    #[test]
+    fn no_data() {
+        for e in [
+            pentanomial(&Pentanomial::default()),
+            trinomial(&Wdl::default()),
+        ] {
+            no_nan(&e);
+            assert_eq!(e.score, 0.5);
+            assert_eq!(e.elo, 0.0);
+            assert_eq!(e.elo_error, f64::INFINITY);
+            assert_eq!(e.nelo, 0.0);
+            assert_eq!(e.nelo_error, f64::INFINITY);
+            assert_eq!(e.los, 0.5);
+        }
+    }
+
+    #[test]
+    fn all_wins_all_losses_all_draws() {
+        let all_wins = [
+            pentanomial(&ptnml5([0, 0, 0, 0, 5])),
+            trinomial(&wdl(5, 0, 0)),
+        ];
+        for e in all_wins {
+            no_nan(&e);
+            assert_eq!(e.score, 1.0);
+            assert_eq!(e.elo, f64::INFINITY);
+            assert_eq!(e.elo_error, f64::INFINITY);
+            assert_eq!(e.nelo, f64::INFINITY);
+            assert_eq!(e.los, 1.0);
+            assert_eq!(format!("{:.2}", e.elo), "inf");
+        }
+        let all_losses = [
+            pentanomial(&ptnml5([5, 0, 0, 0, 0])),
+            trinomial(&wdl(0, 0, 5)),
+        ];
+        for e in all_losses {
+            no_nan(&e);
+            assert_eq!(e.elo, f64::NEG_INFINITY);
+            assert_eq!(e.nelo, f64::NEG_INFINITY);
+            assert_eq!(e.los, 0.0);
+            assert_eq!(format!("{:.2}", e.elo), "-inf");
+        }
+        let all_draws = [
+            pentanomial(&ptnml5([0, 0, 5, 0, 0])),
+            trinomial(&wdl(0, 5, 0)),
+        ];
+        for e in all_draws {
+            no_nan(&e);
+            assert_eq!(e.elo, 0.0);
+            assert_eq!(e.elo_error, 0.0);
+            assert_eq!(e.nelo, 0.0);
+            assert_eq!(e.los, 0.5);
+        }
+        // σ = 0 away from ½: every pair scores 3/4.
+        let e = pentanomial(&ptnml5([0, 0, 0, 4, 0]));
+        no_nan(&e);
+        assert_eq!(e.elo_error, 0.0);
+        assert_eq!(e.nelo, f64::INFINITY);
+        assert_eq!(e.los, 1.0);
+    }
+
+    #[test]
+    fn interval_clamps_at_the_ends() {
+        // One loss in many wins: s+ would pass 1, so the upper end is +∞ and so is the error.
+        let e = trinomial(&wdl(30, 0, 1));
+        no_nan(&e);
+        assert!(e.elo.is_finite());
+        assert_eq!(e.elo_upper, f64::INFINITY);
+        assert_eq!(e.elo_error, f64::INFINITY);
+        let e = trinomial(&wdl(1, 0, 30));
+        no_nan(&e);
+        assert_eq!(e.elo_lower, f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn one_pair_and_one_game() {
+        no_nan(&pentanomial(&ptnml5([0, 1, 0, 0, 0])));
+        no_nan(&trinomial(&wdl(0, 1, 0)));
+        no_nan(&trinomial(&wdl(1, 0, 0)));
+    }
+
+    // --- homogeneity ---
+
+    #[test]
+    fn homogeneity_of_identical_shards_is_perfect() {
+        let s = fastchess_example();
+        let (chi2, dof, p) = homogeneity(&[s, s, s]);
+        assert!(chi2.abs() < 1e-12);
+        assert_eq!(dof, 8);
+        close(p, 1.0, 1e-12);
+    }
+
+    #[test]
+    fn homogeneity_flags_a_broken_shard() {
+        let good = ptnml5([40, 60, 140, 60, 40]);
+        let broken = ptnml5([120, 100, 100, 15, 5]);
+        let (chi2, dof, p) = homogeneity(&[good, good, broken]);
+        assert_eq!(dof, 8);
+        assert!(chi2 > 100.0, "{chi2}");
+        assert!(p < 1e-10, "{p}");
+    }
+
+    #[test]
+    fn homogeneity_hand_computed() {
+        // 2 × 2 table (other cells empty): [[10, 20], [20, 10]]: E = 15 everywhere,
+        // chi² = 4 · 25/15 = 6.667, dof 1, p = erfc(√(chi²/2)).
+        let a = ptnml5([10, 0, 0, 0, 20]);
+        let b = ptnml5([20, 0, 0, 0, 10]);
+        let (chi2, dof, p) = homogeneity(&[a, b, Pentanomial::default()]);
+        close(chi2, 20.0 / 3.0, 1e-12);
+        assert_eq!(dof, 1);
+        close(p, 0.009_823_274_507_519_245, 1e-10);
+    }
+
+    #[test]
+    fn homogeneity_degenerate() {
+        assert_eq!(homogeneity(&[]), (0.0, 0, 1.0));
+        assert_eq!(homogeneity(&[fastchess_example()]), (0.0, 0, 1.0));
+        let d = ptnml5([0, 0, 3, 0, 0]);
+        assert_eq!(homogeneity(&[d, d]), (0.0, 0, 1.0));
+    }
+}

@@ -1,0 +1,251 @@
+//! `arena match`, `arena replay` and `arena stats` end to end: reproducibility across thread
+//! counts, resuming an interrupted run, exact replay, and clear errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .output()
+        .expect("the arena binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = arena(args);
+    assert!(
+        o.status.success(),
+        "arena {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// games.csv without the wall-clock columns (ms_red, ms_black), which no run can reproduce.
+fn csv_without_timing(dir: &Path) -> String {
+    let text = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    text.lines()
+        .map(|l| {
+            let cols: Vec<&str> = l.split(',').collect();
+            assert_eq!(cols.len(), 14, "{l}");
+            cols[..12].join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn run_match(dir: &Path, threads: &str, pairs: &str, extra: &[&str]) -> String {
+    let d = dir.to_str().unwrap();
+    let mut args = vec![
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "level:easy",
+        "--pairs",
+        pairs,
+        "--seed",
+        "42",
+        "--threads",
+        threads,
+        "--out",
+        d,
+    ];
+    args.extend_from_slice(extra);
+    ok(&args)
+}
+
+#[test]
+fn same_games_at_any_thread_count() {
+    let (one, two) = (tmp("t1"), tmp("t2"));
+    let out = run_match(&one, "1", "30", &[]);
+    run_match(&two, "2", "30", &[]);
+    assert_eq!(csv_without_timing(&one), csv_without_timing(&two));
+    assert!(out.contains("Results of greedy vs level:easy"), "{out}");
+    assert!(out.contains("Ptnml(0-2):"), "{out}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(one.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["pairs"], 30);
+    assert_eq!(summary["results"]["games"], 60);
+    let jsonl = std::fs::read_to_string(one.join("games.jsonl")).unwrap();
+    assert_eq!(jsonl.lines().count(), 60);
+    for d in [one, two] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+#[test]
+fn an_interrupted_match_resumes_to_the_same_result() {
+    let (full, cut) = (tmp("full"), tmp("cut"));
+    run_match(&full, "2", "12", &[]);
+    run_match(&cut, "2", "12", &[]);
+    // Simulate an interruption: keep 7 whole lines and half of the 8th (pair 3 is then incomplete).
+    let journal = cut.join("games.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut kept = lines[..7].join("\n");
+    kept.push('\n');
+    kept.push_str(&lines[7][..lines[7].len() / 2]);
+    std::fs::write(&journal, kept).unwrap();
+    std::fs::remove_file(cut.join("games.csv")).unwrap();
+    // Without --resume the folder is refused; with it the match completes.
+    let o = arena(&[
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "level:easy",
+        "--pairs",
+        "12",
+        "--seed",
+        "42",
+        "--out",
+        cut.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--resume"));
+    run_match(&cut, "1", "12", &["--resume"]);
+    assert_eq!(csv_without_timing(&full), csv_without_timing(&cut));
+    // Resuming with other engines is refused: the fingerprints differ.
+    let o = arena(&[
+        "match",
+        "--engine",
+        "random",
+        "--engine",
+        "level:easy",
+        "--pairs",
+        "12",
+        "--seed",
+        "42",
+        "--out",
+        cut.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("fingerprint"));
+    for d in [full, cut] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+#[test]
+fn replay_reproduces_recorded_games() {
+    let dir = tmp("replay");
+    run_match(&dir, "2", "3", &[]);
+    for (pair, game) in [("0", "1"), ("2", "2")] {
+        let out = ok(&[
+            "replay",
+            dir.to_str().unwrap(),
+            "--pair",
+            pair,
+            "--game",
+            game,
+        ]);
+        assert!(out.contains("identical"), "{out}");
+    }
+    // Tampering with a recorded move is detected at that ply.
+    let journal = dir.join("games.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let mut first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    first["moves"][0] = serde_json::Value::String("a0a1R".into());
+    let rest: Vec<&str> = text.lines().skip(1).collect();
+    std::fs::write(&journal, format!("{first}\n{}\n", rest.join("\n"))).unwrap();
+    let o = arena(&[
+        "replay",
+        dir.to_str().unwrap(),
+        "--pair",
+        "0",
+        "--game",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("DIFFERENT at ply 1"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn replay_by_seed_shows_every_ply_and_stops_at_ply() {
+    let out = ok(&[
+        "replay", "--seed", "4711", "--red", "greedy", "--black", "random", "--ply", "6",
+    ]);
+    assert!(out.contains("Deal: red"), "{out}");
+    assert!(out.contains("   6. black"), "{out}");
+    assert!(!out.contains("   7. "), "{out}");
+    assert!(out.contains("Position after ply 6"), "{out}");
+}
+
+#[test]
+fn bad_match_arguments_fail_before_any_game() {
+    for (args, needle) in [
+        (vec!["match", "--engine", "greedy"], "exactly two"),
+        (
+            vec!["match", "--engine", "greedy:nosie=1", "--engine", "random"],
+            "unknown parameter 'nosie'",
+        ),
+        (
+            vec!["match", "--engine", "nosuch", "--engine", "random"],
+            "no engine of that name",
+        ),
+        (
+            vec![
+                "match", "--engine", "greedy", "--engine", "random", "--pairs", "0",
+            ],
+            "--pairs",
+        ),
+        (
+            vec![
+                "match",
+                "--engine",
+                "greedy",
+                "--engine",
+                "random",
+                "--omniscient",
+                "C",
+            ],
+            "--omniscient",
+        ),
+        (
+            vec![
+                "match", "--engine", "greedy", "--engine", "random", "--sprt", "2,0",
+            ],
+            "--sprt",
+        ),
+        (
+            vec!["match", "--engine", "missing.json", "--engine", "random"],
+            "missing.json",
+        ),
+    ] {
+        let o = arena(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn engine_config_files_load() {
+    let dir = tmp("cfg");
+    let cfg = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../configs/engines/greedy-noisy.json"
+    );
+    let out = ok(&[
+        "match",
+        "--engine",
+        cfg,
+        "--engine",
+        "random",
+        "--pairs",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.contains("Results of greedy-noisy vs random"), "{out}");
+    let _ = std::fs::remove_dir_all(dir);
+}
