@@ -51,12 +51,78 @@ impl std::error::Error for EngineArgError {}
 
 /// Names of every engine kind the registry can build.
 pub fn names() -> Vec<&'static str> {
-    jieqi_baselines::ENGINES.iter().map(|(n, _)| *n).collect()
+    help().into_iter().map(|(n, _)| n).collect()
 }
 
 /// (name, help) of every engine kind, for `arena engines`.
 pub fn help() -> Vec<(&'static str, &'static str)> {
-    jieqi_baselines::ENGINES.to_vec()
+    let mut all = jieqi_baselines::ENGINES.to_vec();
+    all.push((FAULTY, FAULTY_HELP));
+    all
+}
+
+const FAULTY: &str = "faulty";
+const FAULTY_HELP: &str = "A deliberately broken engine for testing harnesses: plays seeded random \
+legal moves, then from its move number `after` (default 5) on fails as `mode` says: `panic`, \
+`illegal` (answers a move that is not legal), `error` (returns an error) or `slow` (sleeps `ms` \
+milliseconds, default 200, before answering). Example: faulty:mode=panic,after=3.";
+
+/// The engine behind `faulty`.
+struct Faulty {
+    mode: &'static str,
+    after: u64,
+    ms: u64,
+    moves: u64,
+}
+
+impl Engine for Faulty {
+    fn go(
+        &mut self,
+        view: &jieqi_core::View,
+        _limits: &jieqi_engine::Limits,
+        seed: u64,
+    ) -> Result<jieqi_engine::Choice, jieqi_engine::EngineError> {
+        self.moves += 1;
+        let moves = view.legal_moves();
+        let mut pick = moves[(seed % moves.len() as u64) as usize];
+        if self.moves > self.after {
+            match self.mode {
+                "panic" => panic!("faulty engine panics on purpose"),
+                "error" => {
+                    return Err(jieqi_engine::EngineError(
+                        "faulty engine fails on purpose".into(),
+                    ));
+                }
+                "illegal" => {
+                    // A move onto one's own king square is never legal.
+                    let own = view.position().king(view.player()).unwrap_or(pick.from);
+                    pick = jieqi_core::Move::new(pick.from, own);
+                }
+                _ => std::thread::sleep(std::time::Duration::from_millis(self.ms)),
+            }
+        }
+        Ok(jieqi_engine::Choice {
+            mv: pick,
+            info: jieqi_engine::SearchInfo {
+                nodes: 1,
+                ..Default::default()
+            },
+        })
+    }
+}
+
+fn faulty(spec: &Spec) -> Result<Box<dyn Engine>, SpecError> {
+    let mut p = spec.params();
+    let mode = p.get_choice("mode", "panic", &["panic", "illegal", "error", "slow"])?;
+    let after = p.get("after", 5u64)?;
+    let ms = p.get("ms", 200u64)?;
+    p.finish(&["mode", "after", "ms"])?;
+    Ok(Box::new(Faulty {
+        mode,
+        after,
+        ms,
+        moves: 0,
+    }))
 }
 
 /// Reads an `--engine` argument: a spec string (`greedy:noise=0.3`) or the path of a JSON config
@@ -135,6 +201,9 @@ fn from_file(path: &str) -> Result<EngineEntry, EngineArgError> {
 /// # Errors
 /// An unknown engine name or a bad parameter.
 pub fn build(entry: &EngineEntry) -> Result<Box<dyn Engine>, EngineArgError> {
+    if entry.spec.name == FAULTY {
+        return faulty(&entry.spec).map_err(EngineArgError::Spec);
+    }
     match jieqi_baselines::from_spec(&entry.spec) {
         Some(result) => result.map_err(EngineArgError::Spec),
         None => Err(EngineArgError::Unknown {

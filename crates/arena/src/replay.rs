@@ -8,7 +8,7 @@ use jieqi_core::{ByColor, Color, Rules};
 use jieqi_engine::{Limits, Spec};
 use serde::Deserialize;
 
-use crate::board_text::{BoardStyle, truth_board};
+use crate::board_text::{BoardStyle, position_board, truth_board};
 use crate::engines::EngineEntry;
 use crate::game_runner::{GameSpec, play_game};
 use crate::records::{self, GameLine, result_text};
@@ -223,8 +223,13 @@ pub fn run(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
     }
     writeln!(
         w,
-        "\nPosition after ply {} (truth, referee only):",
+        "\nPosition after ply {} (public board, X/x hidden):",
         game.ply()
+    )?;
+    writeln!(w, "{}", position_board(game.position(), style))?;
+    writeln!(
+        w,
+        "The same with every hidden identity (truth, referee only):"
     )?;
     writeln!(w, "{}", truth_board(game.truth(), style))?;
     writeln!(w, "fen: {}", game.position().fen())?;

@@ -249,3 +249,78 @@ fn engine_config_files_load() {
     assert!(out.contains("Results of greedy-noisy vs random"), "{out}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn engine_failures_lose_the_game_and_the_match_goes_on() {
+    for (spec, reason) in [
+        ("faulty:mode=panic,after=2", "engine-panic"),
+        ("faulty:mode=illegal,after=2", "illegal-move"),
+        ("faulty:mode=error,after=2", "engine-error"),
+    ] {
+        let dir = tmp(reason);
+        let out = ok(&[
+            "match",
+            "--engine",
+            spec,
+            "--engine",
+            "random",
+            "--pairs",
+            "3",
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(out.contains(&format!("{reason} 6")), "{spec}: {out}");
+        assert!(
+            out.contains(&format!("{spec} 6")),
+            "failures counted against the engine: {out}"
+        );
+        assert!(out.contains("Ptnml(0-2): [3, 0, 0, 0, 0]"), "{out}");
+        let csv = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+        assert_eq!(
+            csv.lines().filter(|l| l.contains(reason)).count(),
+            6,
+            "{csv}"
+        );
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    // A move over the timeout loses too.
+    let dir = tmp("timeout");
+    let out = ok(&[
+        "match",
+        "--engine",
+        "faulty:mode=slow,after=1,ms=60",
+        "--engine",
+        "random",
+        "--pairs",
+        "1",
+        "--move-timeout",
+        "20",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.contains("timeout 2"), "{out}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn omniscient_runs_are_labelled() {
+    let dir = tmp("omni");
+    let out = ok(&[
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "greedy",
+        "--pairs",
+        "2",
+        "--omniscient",
+        "A",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.contains("Omniscient: A"), "{out}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["omniscient"], "a");
+    let _ = std::fs::remove_dir_all(dir);
+}
