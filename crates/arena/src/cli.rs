@@ -34,6 +34,25 @@ pub enum Command {
     Stats(crate::stats_cmd::StatsArgs),
     /// List the engines `--engine` accepts, with their parameters.
     Engines,
+    /// Speed figures on fixed inputs: perft nodes/s and each engine's nodes/s per move.
+    Bench(BenchArgs),
+}
+
+/// Arguments of `arena bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Perft depth on the Xiangqi start position.
+    #[arg(long, value_name = "D", default_value_t = 5)]
+    pub perft_depth: u32,
+    /// An engine to time (repeatable) [default: random, greedy, level:hard].
+    #[arg(long = "engine", value_name = "SPEC")]
+    pub engines: Vec<String>,
+    /// Search limits for every engine move.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// End with one JSON object holding every figure.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Per-move search limits, shared by `match` and `replay`.

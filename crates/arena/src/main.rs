@@ -33,6 +33,7 @@ fn main() -> ExitCode {
         Plan::Perft(p) => arena::perft_cmd::run(p, &mut out),
         Plan::Show(s) => arena::show::run(s, &mut out),
         Plan::Engines => arena::engines::write_help(&mut out),
+        Plan::Bench(b) => arena::bench_cmd::run(b, &mut out),
         Plan::Stats(args) => match arena::stats_cmd::run(args, &mut out) {
             Ok(()) => Ok(()),
             Err(arena::stats_cmd::StatsCmdError::Io(e)) => Err(e),

@@ -32,6 +32,8 @@ pub enum Plan {
     Stats(StatsArgs),
     /// `arena engines`.
     Engines,
+    /// `arena bench`.
+    Bench(crate::bench_cmd::BenchPlan),
 }
 
 /// What `arena perft` counts.
@@ -143,6 +145,22 @@ impl Plan {
             Command::Replay(args) => Ok(Plan::Replay(replay_plan(args, colour_ok)?)),
             Command::Stats(args) => Ok(Plan::Stats(args)),
             Command::Engines => Ok(Plan::Engines),
+            Command::Bench(args) => {
+                let specs: Vec<String> = if args.engines.is_empty() {
+                    crate::bench_cmd::DEFAULT_ENGINES
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect()
+                } else {
+                    args.engines.clone()
+                };
+                Ok(Plan::Bench(crate::bench_cmd::BenchPlan {
+                    perft_depth: args.perft_depth,
+                    engines: specs.iter().map(|s| engine(s)).collect::<Result<_, _>>()?,
+                    limits: limits(&args.limits)?,
+                    json: args.json,
+                }))
+            }
         }
     }
 }

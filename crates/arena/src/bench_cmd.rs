@@ -1,0 +1,123 @@
+//! `arena bench`: speed figures on fixed inputs, so a regression shows up as a number — perft
+//! nodes/s and each engine's nodes/s and time per move on fixed positions.
+
+use std::io::Write;
+use std::time::Instant;
+
+use jieqi_core::{Color, Game, Position, Rules, View, perft};
+use jieqi_engine::{Engine, Limits, Spec};
+
+use crate::engines::{EngineEntry, build};
+
+/// The engines benchmarked when none are named.
+pub const DEFAULT_ENGINES: [&str; 3] = ["random", "greedy", "level:hard"];
+
+/// A validated `arena bench`.
+#[derive(Debug)]
+pub struct BenchPlan {
+    /// Perft depth on the Xiangqi start position.
+    pub perft_depth: u32,
+    /// Engines to time.
+    pub engines: Vec<EngineEntry>,
+    /// Limits for every engine move.
+    pub limits: Limits,
+    /// Print one JSON object at the end.
+    pub json: bool,
+}
+
+/// The fixed benchmark positions: the standard start and the position after 20, 40 and 60 plies of
+/// seeded greedy-vs-level:normal games on deals 1..=4 (computed, so no FEN can go stale), as seen by
+/// the side to move.
+pub fn positions() -> Vec<View> {
+    let rules = Rules::standard();
+    let mut out = vec![Game::new(rules, crate::deal_for_seed(0, &rules)).view(Color::Red)];
+    let players = ["greedy", "level:normal"];
+    for deal in 1..=4u64 {
+        let mut game = Game::new(rules, crate::deal_for_seed(deal, &rules));
+        let mut engines: Vec<Box<dyn Engine>> = players
+            .iter()
+            .map(|s| {
+                let entry = EngineEntry {
+                    label: s.to_string(),
+                    spec: Spec::parse(s).expect("valid"),
+                };
+                build(&entry).expect("baseline")
+            })
+            .collect();
+        while game.outcome().is_none() && game.ply() < 60 {
+            let us = game.turn();
+            let view = game.view(us);
+            let choice = engines[us.index()]
+                .go(
+                    &view,
+                    &Limits::default(),
+                    jieqi_engine::mix(deal, game.ply() as u64),
+                )
+                .expect("baselines answer");
+            game.play(choice.mv).expect("baselines play legal moves");
+            if game.ply() % 20 == 0 && game.outcome().is_none() {
+                out.push(game.view(game.turn()));
+            }
+        }
+    }
+    out
+}
+
+/// Runs the benchmark.
+///
+/// # Errors
+/// Writing fails.
+pub fn run(plan: &BenchPlan, w: &mut dyn Write) -> std::io::Result<()> {
+    let mut json = serde_json::Map::new();
+    let mut pos = Position::start(&Rules::xiangqi());
+    let t = Instant::now();
+    let nodes = perft::perft(&mut pos, plan.perft_depth);
+    let secs = t.elapsed().as_secs_f64();
+    writeln!(
+        w,
+        "perft xiangqi start depth {}: {nodes} nodes in {secs:.3} s, {:.1} M nodes/s",
+        plan.perft_depth,
+        nodes as f64 / secs / 1e6
+    )?;
+    json.insert(
+        "perft_nps".into(),
+        serde_json::json!((nodes as f64 / secs).round()),
+    );
+    let views = positions();
+    writeln!(
+        w,
+        "engines on {} fixed positions ({}):",
+        views.len(),
+        plan.limits
+    )?;
+    let mut engines = serde_json::Map::new();
+    for entry in &plan.engines {
+        let mut engine = build(entry).expect("validated");
+        let (mut nodes, mut secs) = (0u64, 0f64);
+        for (i, view) in views.iter().enumerate() {
+            let t = Instant::now();
+            let choice = engine.go(view, &plan.limits, i as u64);
+            secs += t.elapsed().as_secs_f64();
+            if let Ok(c) = choice {
+                nodes += c.info.nodes;
+            }
+        }
+        let per_move_ms = secs * 1000.0 / views.len() as f64;
+        let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
+        writeln!(
+            w,
+            "  {:28} {nodes:>12} nodes {per_move_ms:9.3} ms/move {:10.3} M nodes/s",
+            entry.label,
+            nps / 1e6
+        )?;
+        engines.insert(
+            entry.label.clone(),
+            serde_json::json!({"nodes": nodes, "ms_per_move": per_move_ms, "nps": nps.round()}),
+        );
+    }
+    json.insert("engines".into(), serde_json::Value::Object(engines));
+    if plan.json {
+        writeln!(w, "{}", serde_json::Value::Object(json))?;
+    }
+    Ok(())
+}
