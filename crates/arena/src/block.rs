@@ -146,7 +146,13 @@ fn render(input: &BlockInput<'_>, split: bool) -> String {
     let _ = writeln!(
         s,
         "Elo: {:.2} +/- {:.2} [{:.2}, {:.2}], nElo: {:.2} +/- {:.2}",
-        e.elo, e.elo_error, e.elo_lower, e.elo_upper, e.nelo, e.nelo_error
+        // `+ 0.0` turns an exact -0.0 into 0.0, so an even score prints as 0.00.
+        e.elo + 0.0,
+        e.elo_error,
+        e.elo_lower,
+        e.elo_upper,
+        e.nelo + 0.0,
+        e.nelo_error
     );
     if n.ptnml.is_some() {
         let _ = writeln!(
