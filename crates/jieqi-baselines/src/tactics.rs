@@ -54,21 +54,10 @@ impl Reveals {
     }
 }
 
-/// Whether the side to move has a legal move. Stops at the first one, so it is much cheaper than
-/// generating the full legal list when the answer is yes.
-pub(crate) fn has_legal_move(pos: &Position) -> bool {
-    let mut list = MoveList::new();
-    pos.pseudo_legal_moves(&mut list);
-    if !pos.rules().check {
-        return !list.is_empty();
-    }
-    list.iter().any(|&m| pos.is_legal(m))
-}
-
 /// Whether the side to move has lost on the spot: its king is gone, or it has no legal move (a
 /// loss under every rule set here: mate and stalemate alike).
 pub(crate) fn side_to_move_lost(pos: &Position) -> bool {
-    pos.king_lost(pos.turn()) || !has_legal_move(pos)
+    pos.king_lost(pos.turn()) || !pos.has_legal_move()
 }
 
 /// Whether `m` wins at once whatever the mover turns out to be: it takes the last possible king,
@@ -139,7 +128,7 @@ pub(crate) fn best_reply_win(pos: &mut Position, replies: &MoveList, nodes: &mut
             let pm = Reveals::played(r, reveal);
             let undo = pos.make(pm);
             *nodes += 1;
-            if !has_legal_move(pos) {
+            if !pos.has_legal_move() {
                 p += w;
             }
             pos.unmake(pm, undo);
