@@ -1,5 +1,5 @@
 //! `arena bench`: speed figures on fixed inputs, so a regression shows up as a number — perft
-//! nodes/s and each engine's nodes/s and time per move on fixed positions.
+//! nodes/s, random playouts/s, and each engine's nodes/s and time per move on fixed positions.
 
 use std::io::Write;
 use std::time::Instant;
@@ -10,7 +10,14 @@ use jieqi_engine::{Engine, Limits, Spec};
 use crate::engines::{EngineEntry, build};
 
 /// The engines benchmarked when none are named.
-pub const DEFAULT_ENGINES: [&str; 3] = ["random", "greedy", "level:hard"];
+pub const DEFAULT_ENGINES: [&str; 6] = [
+    "random",
+    "greedy",
+    "level:hard",
+    "flat-uct:sims=2000",
+    "ismcts:iters=20000",
+    "alphabeta:depth=4",
+];
 
 /// A validated `arena bench`.
 #[derive(Debug)]
@@ -23,6 +30,8 @@ pub struct BenchPlan {
     pub limits: Limits,
     /// Print one JSON object at the end.
     pub json: bool,
+    /// Random playouts per rule set.
+    pub playouts: u64,
 }
 
 /// The fixed benchmark positions: the standard start and the position after 20, 40 and 60 plies of
@@ -83,6 +92,36 @@ pub fn run(plan: &BenchPlan, w: &mut dyn Write) -> std::io::Result<()> {
         "perft_nps".into(),
         serde_json::json!((nodes as f64 / secs).round()),
     );
+    // Random playouts (seed 000's 200-ply cap) from the start positions, single-threaded.
+    let mut playouts = serde_json::Map::new();
+    for rules in [Rules::simple(), Rules::standard()] {
+        let view = Game::new(rules, crate::deal_for_seed(0, &rules)).view(Color::Red);
+        let cfg = jieqi_search::playout::PlayoutConfig::default();
+        let mut rng = <rand_chacha::ChaCha8Rng as rand_core::SeedableRng>::seed_from_u64(1);
+        let (mut n, mut plies) = (0u64, 0u64);
+        let t = Instant::now();
+        while n < plan.playouts {
+            let mut det = view.sample(&mut rng);
+            plies += u64::from(
+                jieqi_search::playout::playout(&mut det, Color::Red, &cfg, &mut rng).plies,
+            );
+            n += 1;
+        }
+        let secs = t.elapsed().as_secs_f64();
+        writeln!(
+            w,
+            "random playouts, {} start: {n} playouts, {:.1} plies each, {:.0} playouts/s, {:.2} M plies/s",
+            rules.name,
+            plies as f64 / n as f64,
+            n as f64 / secs,
+            plies as f64 / secs / 1e6
+        )?;
+        playouts.insert(
+            rules.name.to_string(),
+            serde_json::json!({"playouts_per_s": (n as f64 / secs).round(), "plies_per_s": (plies as f64 / secs).round()}),
+        );
+    }
+    json.insert("playouts".into(), serde_json::Value::Object(playouts));
     let views = positions();
     writeln!(
         w,

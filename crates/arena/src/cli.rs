@@ -34,7 +34,7 @@ pub enum Command {
     Stats(crate::stats_cmd::StatsArgs),
     /// List the engines `--engine` accepts, with their parameters.
     Engines,
-    /// Speed figures on fixed inputs: perft nodes/s and each engine's nodes/s per move.
+    /// Speed figures on fixed inputs: perft nodes/s, playouts/s, and each engine's nodes/s.
     Bench(BenchArgs),
 }
 
@@ -44,7 +44,11 @@ pub struct BenchArgs {
     /// Perft depth on the Xiangqi start position.
     #[arg(long, value_name = "D", default_value_t = 5)]
     pub perft_depth: u32,
-    /// An engine to time (repeatable) [default: random, greedy, level:hard].
+    /// Random playouts to time per rule set (simple and standard start positions).
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    pub playouts: u64,
+    /// An engine to time (repeatable) [default: random, greedy, level:hard, flat-uct:sims=2000,
+    /// ismcts:iters=20000, alphabeta:depth=4].
     #[arg(long = "engine", value_name = "SPEC")]
     pub engines: Vec<String>,
     /// Search limits for every engine move.

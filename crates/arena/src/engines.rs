@@ -57,6 +57,7 @@ pub fn names() -> Vec<&'static str> {
 /// (name, help) of every engine kind, for `arena engines`.
 pub fn help() -> Vec<(&'static str, &'static str)> {
     let mut all = jieqi_baselines::ENGINES.to_vec();
+    all.extend_from_slice(jieqi_search::ENGINES);
     all.push((FAULTY, FAULTY_HELP));
     all
 }
@@ -204,7 +205,7 @@ pub fn build(entry: &EngineEntry) -> Result<Box<dyn Engine>, EngineArgError> {
     if entry.spec.name == FAULTY {
         return faulty(&entry.spec).map_err(EngineArgError::Spec);
     }
-    match jieqi_baselines::from_spec(&entry.spec) {
+    match jieqi_baselines::from_spec(&entry.spec).or_else(|| jieqi_search::from_spec(&entry.spec)) {
         Some(result) => result.map_err(EngineArgError::Spec),
         None => Err(EngineArgError::Unknown {
             spec: entry.spec.to_string(),

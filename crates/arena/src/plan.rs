@@ -159,6 +159,7 @@ impl Plan {
                     engines: specs.iter().map(|s| engine(s)).collect::<Result<_, _>>()?,
                     limits: limits(&args.limits)?,
                     json: args.json,
+                    playouts: args.playouts.max(1),
                 }))
             }
         }

@@ -1,0 +1,82 @@
+//! Alpha-beta speed: `cargo bench -p jieqi-search --bench alphabeta [-- NODES [SPEC]]`.
+//!
+//! Single-threaded. Searches fixed middlegame positions (the positions after 30 and 40 random
+//! plies of seeded `standard` games, plus one `simple` and one `xiangqi` position) with a node
+//! limit (default 2,000,000) and prints nodes, seconds, nodes per second, depth and score.
+//! A node is one `Position::make` call.
+
+use std::time::Instant;
+
+use jieqi_core::{Deal, Game, Rules, View, uniform_below};
+use jieqi_engine::{Limits, Spec};
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+
+fn view_after(rules: Rules, seed: u64, plies: usize) -> View {
+    let mut s = seed;
+    loop {
+        let mut rng = ChaCha8Rng::seed_from_u64(s);
+        let mut game = Game::new(rules, Deal::shuffled_for(&rules, &mut rng));
+        while game.outcome().is_none() && game.ply() < plies {
+            let moves = game.legal_moves();
+            let m = moves[uniform_below(&mut rng, moves.len() as u32) as usize];
+            game.play(m).expect("legal");
+        }
+        if game.outcome().is_none() {
+            return game.view(game.turn());
+        }
+        s += 1000;
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let nodes: u64 = args
+        .iter()
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(2_000_000);
+    let spec = args
+        .iter()
+        .find(|a| a.starts_with("alphabeta"))
+        .cloned()
+        .unwrap_or_else(|| "alphabeta".into());
+    let spec = Spec::parse(&spec).expect("spec");
+    let positions = [
+        ("standard #1 ply 30", view_after(Rules::standard(), 1, 30)),
+        ("standard #2 ply 30", view_after(Rules::standard(), 2, 30)),
+        ("standard #3 ply 40", view_after(Rules::standard(), 3, 40)),
+        ("standard #4 ply 40", view_after(Rules::standard(), 4, 40)),
+        ("simple #5 ply 30", view_after(Rules::simple(), 5, 30)),
+        ("xiangqi #6 ply 30", view_after(Rules::xiangqi(), 6, 30)),
+    ];
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let (mut total_nodes, mut total_secs) = (0u64, 0f64);
+    println!("spec {spec}, {nodes} nodes per position");
+    for (name, view) in &positions {
+        let mut engine = jieqi_search::alphabeta::from_spec(&spec).expect("spec");
+        let t = Instant::now();
+        let c = engine.go(view, &limits, 1).expect("a move");
+        let secs = t.elapsed().as_secs_f64();
+        total_nodes += c.info.nodes;
+        total_secs += secs;
+        println!(
+            "{name:20} {:>10} nodes {secs:7.3} s {:6.2} Mnps  depth {:>2}  score {}  move {}  fen {}",
+            c.info.nodes,
+            c.info.nodes as f64 / secs / 1e6,
+            c.info.depth.unwrap_or(0),
+            c.info.score.map(|s| s.to_string()).unwrap_or_default(),
+            c.mv,
+            view.position().fen()
+        );
+    }
+    println!(
+        "total {total_nodes} nodes {total_secs:.3} s {:.2} Mnps",
+        total_nodes as f64 / total_secs / 1e6
+    );
+}

@@ -1,0 +1,1206 @@
+//! `alphabeta`: negamax alpha-beta over the public game tree of the player's view, with chance
+//! nodes at reveals (expectiminimax with Star1, optional Star2 probing).
+//!
+//! # The tree
+//! The search runs on the view's [`Position`] itself — the public board with this player's pools —
+//! so no determinization is needed. A move by a face-up piece is an ordinary edge. A move by a
+//! hidden piece is a chance node over the distinct identities in the mover's pool, weighted by
+//! their counts (the pool may include identities of captured pieces the player never saw: given
+//! what the player knows, count / total is the exact reveal probability). A capture of a hidden
+//! enemy piece does not branch and leaves the pools alone (`PlayedMove::capture = None`), as in
+//! perft. Under rules with a hidden king (the `simple` variant) such a capture is a chance node
+//! too: with probability 1 / (hidden pieces of the victim's side) it was the king and the game is
+//! won; the reveal weights of a side whose pool holds its hidden king are corrected the same way
+//! (the king is never among the captured pieces). See [`branches`].
+//!
+//! # Scores
+//! Centipawns from the side to move's point of view; a lost game is `-(MATE - ply)` (no legal
+//! move, or the king captured). Leaf evaluations are clamped to ±[`EVAL_LIMIT`], so every value
+//! lies in [−MATE, MATE]. A chance node's value is `round(Σ wᵢ vᵢ / W)` in integers
+//! ([`round_div`]), so that Star1 and the plain expectimax reference agree exactly.
+//!
+//! # Star1 / Star2
+//! Each chance child i carries bounds [loᵢ, hiᵢ] (initially [−MATE, MATE], the Ballard bounds
+//! L/U). Child i is searched with the window that can still change the parent's result:
+//! `A = (αW − Σ_{j≠i} wⱼ hiⱼ) / wᵢ`, `B = (βW − Σ_{j≠i} wⱼ loⱼ) / wᵢ`; the node fails low as soon
+//! as `Σ wⱼ hiⱼ ≤ αW` and high as soon as `Σ wⱼ loⱼ ≥ βW`. Because mate scores can occur in any
+//! subtree, L/U must be ±MATE, which makes plain Star1 prune little; Star2 (`star2=true`) first
+//! probes every child with one move (the TT or best-ordered move) to get per-child upper bounds
+//! hiᵢ, which gives fail-low cutoffs before any full child search.
+//!
+//! # Transposition table
+//! Keyed on [`Position::hash`] (board with hidden markers, side, pools); entries are stored only
+//! at decision nodes (depth, bound, score, best move), never for chance or quiescence nodes.
+//! Fixed size (`hash` MB), one entry per slot, replaced when the slot holds another position or a
+//! shallower/equal depth or an entry from an older search. `exact_tt=true` (a test switch) allows
+//! cutoffs only from entries of exactly the remaining depth. Mate scores are stored relative to the
+//! node. The table is cleared at every `go`, so the answer depends only on the view, the limits and
+//! the seed. Repetition draws are path dependent and may leak through the table (as in every
+//! engine); the test positions are too shallow for that.
+//!
+//! # Repetition, draws, contempt
+//! The search keeps a stack of hashes along the path, seeded with the positions of the game since
+//! its last irreversible move (capture or reveal). Those are rebuilt from the view: walking
+//! `view.history()` backwards over moves that neither revealed nor captured (at most
+//! `halfmoves` of them), each previous position is the current board with the move taken back,
+//! rebuilt through [`Setup`] and [`Position::from_setup`] (which recomputes its hash). A position
+//! that already occurred since the last irreversible move (same side to move) is scored as a draw,
+//! as is reaching the rules' no-capture limit. Perpetual check is not detected (a perpetual-check
+//! cycle is scored as a draw). A draw is worth `−contempt` to the engine's own side and
+//! `+contempt` to the opponent (seed 001): a leading engine avoids repetition; a losing one seeks
+//! it.
+//!
+//! # Quiescence
+//! At depth 0: stand pat on the evaluation, then captures only (MVV-LVA; pseudo-legal generation
+//! with a legality test per capture). Captures by hidden pieces are searched as chance nodes (their
+//! value is the expectation over the reveal) only in the first [`QS_HIDDEN_PLIES`] ply of
+//! quiescence and skipped deeper, to bound the branching. A side in check in the first
+//! [`QS_CHECK_PLIES`] plies of quiescence does not stand pat: all its evasions are searched and no
+//! legal move loses; deeper, check is ignored. Delta pruning (`delta=true`, margin [`QS_DELTA`])
+//! skips captures whose victim cannot lift the stand-pat score to alpha; it makes quiescence values
+//! depend on the window (the exact-table test turns it off).
+//!
+//! # Nodes and limits
+//! A node is one [`Position::make`] call. A node limit stops the search exactly when the counter
+//! reaches it (deterministic); a movetime limit is checked every 1024 nodes. The best move of the
+//! last completed iteration is kept, updated by root moves that completed in the interrupted one.
+
+use std::time::{Duration, Instant};
+
+use jieqi_core::{Color, Move, MoveList, PlayedMove, Position, Role, Setup, Square, View};
+use jieqi_engine::{Choice, Engine, EngineError, Limits, Score, SearchInfo, Spec, SpecError};
+
+use crate::eval::{EvalWeights, evaluate};
+
+/// Spec name.
+pub const NAME: &str = "alphabeta";
+
+/// Help text.
+pub const HELP: &str = "negamax alpha-beta over the public game tree of the view: chance nodes at \
+every hidden-piece move (expectiminimax, Star1 with Ballard bounds, optional Star2 probing), \
+iterative deepening, transposition table (decision nodes only), quiescence on captures, TT / \
+MVV-LVA / killer / history ordering, repetition detection with contempt. Nodes = make() calls. \
+Keys: depth=N (default: none; 5 when no limit at all is given), hash=MB (16), contempt=CP (20), \
+star1=true|false (true), star2=true|false (false), qsearch=true|false (true), delta=true|false (true: delta pruning in \
+quiescence, margin 200), eval=PATH (weights \
+JSON, default built in = configs/eval/default.json), tt=true|false (true), exact_tt=true|false \
+(false; test switch: TT cutoffs only at exactly the same depth)";
+
+/// The score of a won game at the root (a loss at ply p is `-(MATE - p)`).
+pub const MATE: i32 = 30_000;
+/// Larger than any score.
+pub const INF: i32 = 31_000;
+/// Static evaluations are clamped to ±this, below every mate score.
+pub const EVAL_LIMIT: i32 = 20_000;
+/// Maximum search ply.
+pub const MAX_PLY: usize = 128;
+/// Plies of quiescence in which captures by hidden pieces (chance nodes) are searched.
+pub const QS_HIDDEN_PLIES: u32 = 1;
+/// Plies of quiescence in which a side in check searches all its evasions (deeper: stand pat).
+pub const QS_CHECK_PLIES: u32 = 2;
+/// Delta-pruning margin: a capture whose victim cannot lift the stand-pat score above alpha by this
+/// much is skipped.
+pub const QS_DELTA: i32 = 200;
+/// Depth used when no limit of any kind is given.
+pub const DEFAULT_DEPTH: u32 = 5;
+
+const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+
+/// Search switches (the spec keys, plus what tests need).
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Use a transposition table.
+    pub tt: bool,
+    /// Table size in MB.
+    pub hash_mb: usize,
+    /// Cut off only on table entries of exactly the remaining depth (test switch).
+    pub exact_tt: bool,
+    /// Star1 windows at chance nodes (false: every chance child gets the full window).
+    pub star1: bool,
+    /// Star2 probing before Star1.
+    pub star2: bool,
+    /// Quiescence search at the leaves (false: static evaluation).
+    pub qsearch: bool,
+    /// Delta pruning in quiescence (skips captures that cannot reach alpha; makes quiescence
+    /// values depend on the window).
+    pub delta: bool,
+    /// Value of a draw to the engine's side, negated (centipawns).
+    pub contempt: i32,
+    /// Evaluation weights.
+    pub eval: EvalWeights,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            tt: true,
+            hash_mb: 16,
+            exact_tt: false,
+            star1: true,
+            star2: false,
+            qsearch: true,
+            delta: true,
+            contempt: 20,
+            eval: EvalWeights::default(),
+        }
+    }
+}
+
+/// One outcome of a move in the public tree.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Branch {
+    /// Weight (probability = weight / [`Branches::total`]).
+    pub weight: u32,
+    /// Revealed identity (hidden mover) or `None`.
+    pub reveal: Option<Role>,
+    /// The move captured the (hidden) enemy king: the game is won, no position follows.
+    pub king_win: bool,
+}
+
+/// The outcomes of one move: a single plain branch for a face-up mover, one per pool identity for
+/// a hidden mover, plus a king-capture outcome when a hidden piece that may be the king is taken.
+#[derive(Copy, Clone, Debug)]
+pub struct Branches {
+    items: [Branch; 8],
+    len: usize,
+    /// Sum of the weights.
+    pub total: u32,
+}
+
+impl Branches {
+    /// The outcomes with positive weight.
+    pub fn as_slice(&self) -> &[Branch] {
+        &self.items[..self.len]
+    }
+
+    fn push(&mut self, b: Branch) {
+        if b.weight > 0 {
+            self.items[self.len] = b;
+            self.len += 1;
+            self.total += b.weight;
+        }
+    }
+
+    /// Whether the move is deterministic (one plain outcome).
+    pub fn is_single(&self) -> bool {
+        self.len == 1 && !self.items[0].king_win
+    }
+}
+
+/// The chance outcomes of legal move `m` in `pos` (see the module docs for the probabilities).
+pub fn branches(pos: &Position, m: Move) -> Branches {
+    let mut out = Branches {
+        items: [Branch {
+            weight: 0,
+            reveal: None,
+            king_win: false,
+        }; 8],
+        len: 0,
+        total: 0,
+    };
+    let us = pos.turn();
+    let rules = pos.rules();
+    // Probability that the captured piece is the hidden enemy king: 1 / (its hidden pieces).
+    let king_victim = m.from != m.to
+        && rules.hidden_king
+        && pos.is_hidden(m.to)
+        && pos.pool(!us).get(Role::King) > 0;
+    let victims = if king_victim {
+        pos.hidden_count(!us)
+    } else {
+        1
+    };
+    if pos.is_hidden(m.from) {
+        let pool = *pos.pool(us);
+        let total = pool.total();
+        let h = if rules.hidden_king {
+            pos.hidden_count(us)
+        } else {
+            0
+        };
+        // A hidden king is never among the captured identities: it is on the board, each hidden
+        // piece being it with probability 1/h; the rest share the remaining probability.
+        let corrected = rules.hidden_king && pool.get(Role::King) > 0 && total > h;
+        let mut reveal_total = 0;
+        let mut items = [(Role::King, 0u32); 7];
+        for (i, r) in Role::ALL.into_iter().enumerate() {
+            let c = pool.get(r) as u32;
+            let w = if c == 0 {
+                0
+            } else if corrected {
+                if r == Role::King {
+                    total - 1
+                } else {
+                    c * (h - 1)
+                }
+            } else {
+                c
+            };
+            items[i] = (r, w);
+            reveal_total += w;
+        }
+        if king_victim {
+            out.push(Branch {
+                weight: reveal_total,
+                reveal: None,
+                king_win: true,
+            });
+        }
+        let survive = if king_victim { victims - 1 } else { 1 };
+        for (r, w) in items {
+            out.push(Branch {
+                weight: w * survive,
+                reveal: Some(r),
+                king_win: false,
+            });
+        }
+    } else {
+        if king_victim {
+            out.push(Branch {
+                weight: 1,
+                reveal: None,
+                king_win: true,
+            });
+        }
+        out.push(Branch {
+            weight: if king_victim { victims - 1 } else { 1 },
+            reveal: None,
+            king_win: false,
+        });
+    }
+    out
+}
+
+/// `s / w` rounded to the nearest integer, halves up (monotone in `s`).
+#[inline]
+pub fn round_div(s: i64, w: i64) -> i32 {
+    (2 * s + w).div_euclid(2 * w) as i32
+}
+
+/// The static evaluation as the search uses it: clamped to ±[`EVAL_LIMIT`].
+#[inline]
+pub fn leaf_eval(pos: &Position, w: &EvalWeights) -> i32 {
+    evaluate(pos, w).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// Whether the rules' no-capture limit is reached (a draw).
+#[inline]
+pub fn no_capture_draw(pos: &Position) -> bool {
+    pos.rules()
+        .no_capture_plies
+        .is_some_and(|limit| pos.halfmoves() >= limit)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transposition table
+
+const BOUND_EXACT: u8 = 0;
+const BOUND_LOWER: u8 = 1;
+const BOUND_UPPER: u8 = 2;
+
+#[derive(Copy, Clone, Default)]
+struct Entry {
+    key: u64,
+    score: i32,
+    mv: u16,
+    depth: i8,
+    bound: u8,
+    age: u8,
+}
+
+struct Tt {
+    slots: Vec<Entry>,
+    age: u8,
+}
+
+impl Tt {
+    fn new(mb: usize) -> Tt {
+        let n = (mb.max(1) << 20) / std::mem::size_of::<Entry>();
+        Tt {
+            slots: vec![Entry::default(); n],
+            age: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.slots.fill(Entry::default());
+        self.age = 0;
+    }
+
+    #[inline]
+    fn index(&self, key: u64) -> usize {
+        ((key as u128 * self.slots.len() as u128) >> 64) as usize
+    }
+
+    #[inline]
+    fn probe(&self, key: u64) -> Option<Entry> {
+        let e = self.slots[self.index(key)];
+        (e.key == key && key != 0).then_some(e)
+    }
+
+    #[inline]
+    fn store(&mut self, key: u64, depth: i32, bound: u8, score: i32, mv: Option<Move>) {
+        let i = self.index(key);
+        let e = &mut self.slots[i];
+        if e.key != key || depth >= e.depth as i32 || e.age != self.age || bound == BOUND_EXACT {
+            let mv = match mv {
+                Some(m) => encode(m),
+                None if e.key == key => e.mv,
+                None => 0,
+            };
+            *e = Entry {
+                key,
+                score,
+                mv,
+                depth: depth.clamp(0, 127) as i8,
+                bound,
+                age: self.age,
+            };
+        }
+    }
+}
+
+#[inline]
+fn encode(m: Move) -> u16 {
+    (m.from.index() * 90 + m.to.index() + 1) as u16
+}
+
+#[inline]
+fn decode(v: u16) -> Option<Move> {
+    (v != 0).then(|| {
+        let v = v as usize - 1;
+        Move::new(Square::from_index(v / 90), Square::from_index(v % 90))
+    })
+}
+
+#[inline]
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+#[inline]
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The searcher
+
+struct Searcher<'a> {
+    pos: Position,
+    opts: &'a Options,
+    tt: Option<&'a mut Tt>,
+    root_color: Color,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+    /// Hashes: game positions since the last irreversible move, then the search path.
+    path: Vec<u64>,
+    /// Index into `path` of the first position after the last irreversible move.
+    rep_floor: usize,
+    killers: [[u16; 2]; MAX_PLY + 1],
+    history: Vec<i32>,
+    root_best: Option<Move>,
+    root_score: i32,
+}
+
+const SCORE_TT: i32 = 1 << 30;
+const SCORE_CAPTURE: i32 = 1 << 24;
+const SCORE_KILLER: i32 = 1 << 22;
+
+#[allow(clippy::too_many_arguments)]
+impl<'a> Searcher<'a> {
+    fn new(pos: Position, opts: &'a Options, tt: Option<&'a mut Tt>, past: Vec<u64>) -> Self {
+        let root_color = pos.turn();
+        let mut path = past;
+        path.push(pos.hash());
+        Searcher {
+            pos,
+            opts,
+            tt,
+            root_color,
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stopped: false,
+            rep_floor: 0,
+            path,
+            killers: [[0; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * 90 * 90],
+            root_best: None,
+            root_score: 0,
+        }
+    }
+
+    #[inline]
+    fn draw_score(&self) -> i32 {
+        if self.pos.turn() == self.root_color {
+            -self.opts.contempt
+        } else {
+            self.opts.contempt
+        }
+    }
+
+    #[inline]
+    fn is_repetition(&self) -> bool {
+        let n = self.path.len();
+        let h = self.path[n - 1];
+        let mut i = n - 1;
+        while i >= self.rep_floor + 2 {
+            i -= 2;
+            if self.path[i] == h {
+                return true;
+            }
+        }
+        false
+    }
+
+    #[inline]
+    fn value_of(&self, role: Role) -> i32 {
+        self.opts.eval.identity(role)
+    }
+
+    /// Value of what stands on `sq` (a hidden piece at its owner's pool mean).
+    #[inline]
+    fn occupant_value(&self, sq: Square) -> i32 {
+        match self.pos.occupant(sq) {
+            None => 0,
+            Some(jieqi_core::Occupant::Hidden(c)) => self.opts.eval.hidden(self.pos.pool(c)),
+            Some(jieqi_core::Occupant::Revealed(p)) => self.value_of(p.role),
+        }
+    }
+
+    #[inline]
+    fn is_capture(&self, m: Move) -> bool {
+        m.from != m.to && self.pos.occupant(m.to).is_some()
+    }
+
+    /// Ordering scores for `moves`.
+    fn score_moves(&self, moves: &MoveList, tt_move: Option<Move>, ply: usize, out: &mut [i32]) {
+        let turn = self.pos.turn().index();
+        let killers = self.killers[ply.min(MAX_PLY)];
+        for (i, &m) in moves.iter().enumerate() {
+            out[i] = if Some(m) == tt_move {
+                SCORE_TT
+            } else if self.is_capture(m) {
+                SCORE_CAPTURE + self.occupant_value(m.to) * 16 - self.occupant_value(m.from) / 8
+            } else {
+                let e = encode(m);
+                if e == killers[0] {
+                    SCORE_KILLER + 1
+                } else if e == killers[1] {
+                    SCORE_KILLER
+                } else {
+                    self.history[turn * 8100 + m.from.index() * 90 + m.to.index()]
+                }
+            };
+        }
+    }
+
+    #[inline]
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        }
+        if self.nodes & 1023 == 0 {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.stopped = true;
+                }
+            }
+        }
+    }
+
+    /// Makes one outcome, searches the child, takes it back. Value from the mover's side.
+    fn child(
+        &mut self,
+        pm: PlayedMove,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        quiesce: bool,
+        qply: u32,
+    ) -> i32 {
+        let irreversible = pm.reveal.is_some() || self.is_capture(pm.mv);
+        let undo = self.pos.make(pm);
+        self.tick();
+        self.path.push(self.pos.hash());
+        let floor = self.rep_floor;
+        if irreversible {
+            self.rep_floor = self.path.len() - 1;
+        }
+        let v = if self.stopped {
+            0
+        } else if quiesce {
+            -self.qsearch(ply + 1, -beta, -alpha, qply + 1)
+        } else {
+            -self.search(depth, ply + 1, -beta, -alpha)
+        };
+        self.rep_floor = floor;
+        self.path.pop();
+        self.pos.unmake(pm, undo);
+        v
+    }
+
+    /// The value of move `m` (a chance node if it has several outcomes), from the mover's side.
+    fn move_value(
+        &mut self,
+        m: Move,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        quiesce: bool,
+        qply: u32,
+    ) -> i32 {
+        let br = branches(&self.pos, m);
+        if br.is_single() {
+            let pm = PlayedMove {
+                mv: m,
+                reveal: br.items[0].reveal,
+                capture: None,
+            };
+            return self.child(pm, depth, ply, alpha, beta, quiesce, qply);
+        }
+        self.chance(m, &br, depth, ply, alpha, beta, quiesce, qply)
+    }
+
+    /// Chance node: Star1 (and Star2 probing) over the outcomes of `m`.
+    fn chance(
+        &mut self,
+        m: Move,
+        br: &Branches,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        quiesce: bool,
+        qply: u32,
+    ) -> i32 {
+        let n = br.len;
+        let w_total = br.total as i64;
+        let mut lo = [-MATE; 8];
+        let mut hi = [MATE; 8];
+        let win = MATE - (ply as i32 + 1);
+        for i in 0..n {
+            if br.items[i].king_win {
+                lo[i] = win;
+                hi[i] = win;
+            }
+        }
+        let w = |i: usize| br.items[i].weight as i64;
+        let pm = |i: usize| PlayedMove {
+            mv: m,
+            reveal: br.items[i].reveal,
+            capture: None,
+        };
+        if !self.opts.star1 {
+            let mut s = 0i64;
+            for i in 0..n {
+                let v = if br.items[i].king_win {
+                    win
+                } else {
+                    self.child(pm(i), depth, ply, -INF, INF, quiesce, qply)
+                };
+                if self.stopped {
+                    return 0;
+                }
+                s += w(i) * v as i64;
+            }
+            return round_div(s, w_total);
+        }
+        let mut s_lo: i64 = (0..n).map(|i| w(i) * lo[i] as i64).sum();
+        let mut s_hi: i64 = (0..n).map(|i| w(i) * hi[i] as i64).sum();
+        let aw = alpha as i64 * w_total;
+        let bw = beta as i64 * w_total;
+        if self.opts.star2 && !quiesce && depth > 0 {
+            for i in 0..n {
+                if br.items[i].king_win {
+                    continue;
+                }
+                let (a, _) = star1_window(aw, bw, s_lo, s_hi, lo[i], hi[i], w(i));
+                if let Some(p) = self.probe(pm(i), depth, ply, -a.min(MATE)) {
+                    if self.stopped {
+                        return 0;
+                    }
+                    // p is a lower bound of the child's value: ours is at most -p.
+                    let new_hi = (-p).max(lo[i]);
+                    if new_hi < hi[i] {
+                        s_hi -= w(i) * (hi[i] - new_hi) as i64;
+                        hi[i] = new_hi;
+                    }
+                    if s_hi <= aw {
+                        return round_div(s_hi, w_total);
+                    }
+                }
+                if self.stopped {
+                    return 0;
+                }
+            }
+        }
+        for i in 0..n {
+            if lo[i] == hi[i] {
+                continue;
+            }
+            let (a, b) = star1_window(aw, bw, s_lo, s_hi, lo[i], hi[i], w(i));
+            let x = self.child(pm(i), depth, ply, a, b, quiesce, qply);
+            if self.stopped {
+                return 0;
+            }
+            let (old_lo, old_hi) = (lo[i], hi[i]);
+            if x <= a {
+                hi[i] = x.max(lo[i]);
+            } else if x >= b {
+                lo[i] = x.min(hi[i]);
+            } else {
+                lo[i] = x.clamp(old_lo, old_hi);
+                hi[i] = lo[i];
+            }
+            s_lo += w(i) * (lo[i] - old_lo) as i64;
+            s_hi += w(i) * (hi[i] - old_hi) as i64;
+            if s_hi <= aw {
+                return round_div(s_hi, w_total);
+            }
+            if s_lo >= bw {
+                return round_div(s_lo, w_total);
+            }
+        }
+        if s_lo == s_hi {
+            round_div(s_lo, w_total)
+        } else {
+            round_div(s_lo + s_hi, 2 * w_total)
+        }
+    }
+
+    /// Star2 probe of one chance outcome: plays it and searches only the child's first move,
+    /// with a null window at `beta_c` (the child's side). Returns a lower bound of the child's
+    /// value, when the probe yields one.
+    fn probe(&mut self, pm: PlayedMove, depth: i32, ply: usize, beta_c: i32) -> Option<i32> {
+        let irreversible = pm.reveal.is_some() || self.is_capture(pm.mv);
+        let undo = self.pos.make(pm);
+        self.tick();
+        self.path.push(self.pos.hash());
+        let floor = self.rep_floor;
+        if irreversible {
+            self.rep_floor = self.path.len() - 1;
+        }
+        let cply = ply + 1;
+        let result = 'probe: {
+            if self.stopped {
+                break 'probe None;
+            }
+            if let Some(v) = self.terminal(cply) {
+                break 'probe Some(v);
+            }
+            if depth <= 0 {
+                break 'probe None;
+            }
+            let key = self.pos.hash();
+            let mut tt_move = None;
+            if let Some(tt) = self.tt.as_deref() {
+                if let Some(e) = tt.probe(key) {
+                    tt_move = decode(e.mv);
+                    let ok = if self.opts.exact_tt {
+                        e.depth as i32 == depth
+                    } else {
+                        e.depth as i32 >= depth
+                    };
+                    if ok && e.bound != BOUND_UPPER {
+                        break 'probe Some(from_tt(e.score, cply));
+                    }
+                }
+            }
+            let moves = self.pos.legal_moves();
+            if moves.is_empty() {
+                break 'probe Some(-(MATE - cply as i32));
+            }
+            let mut scores = [0i32; jieqi_core::MAX_MOVES];
+            self.score_moves(&moves, tt_move, cply, &mut scores);
+            let best = (0..moves.len())
+                .max_by_key(|&i| (scores[i], std::cmp::Reverse(i)))
+                .expect("moves");
+            let v = self.move_value(moves[best], depth - 1, cply, beta_c - 1, beta_c, false, 0);
+            if self.stopped || v < beta_c {
+                None
+            } else {
+                Some(v)
+            }
+        };
+        self.rep_floor = floor;
+        self.path.pop();
+        self.pos.unmake(pm, undo);
+        result
+    }
+
+    /// Game-ending or drawn node at `ply > 0`: a lost king, a repetition, the no-capture limit.
+    #[inline]
+    fn terminal(&self, ply: usize) -> Option<i32> {
+        if self.pos.king_lost(self.pos.turn()) {
+            return Some(-(MATE - ply as i32));
+        }
+        if self.is_repetition() || no_capture_draw(&self.pos) {
+            if !self.pos.has_legal_move() {
+                return Some(-(MATE - ply as i32));
+            }
+            return Some(self.draw_score());
+        }
+        None
+    }
+
+    /// Decision node.
+    fn search(&mut self, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        if ply > 0 {
+            if let Some(v) = self.terminal(ply) {
+                return v;
+            }
+        }
+        if depth <= 0 {
+            return if self.opts.qsearch {
+                self.qsearch(ply, alpha, beta, 0)
+            } else {
+                leaf_eval(&self.pos, &self.opts.eval)
+            };
+        }
+        if ply >= MAX_PLY {
+            return leaf_eval(&self.pos, &self.opts.eval);
+        }
+        let key = self.pos.hash();
+        let mut tt_move = None;
+        if let Some(tt) = self.tt.as_deref() {
+            if let Some(e) = tt.probe(key) {
+                tt_move = decode(e.mv);
+                let ok = if self.opts.exact_tt {
+                    e.depth as i32 == depth
+                } else {
+                    e.depth as i32 >= depth
+                };
+                if ply > 0 && ok {
+                    let s = from_tt(e.score, ply);
+                    match e.bound {
+                        BOUND_EXACT => return s,
+                        BOUND_LOWER if s >= beta => return s,
+                        BOUND_UPPER if s <= alpha => return s,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        if ply == 0 && tt_move.is_none() {
+            tt_move = self.root_best;
+        }
+        let moves = self.pos.legal_moves();
+        if moves.is_empty() {
+            return -(MATE - ply as i32);
+        }
+        let mut scores = [0i32; jieqi_core::MAX_MOVES];
+        self.score_moves(&moves, tt_move, ply, &mut scores);
+        let n = moves.len();
+        let mut order = [0u8; jieqi_core::MAX_MOVES];
+        for (i, o) in order.iter_mut().enumerate().take(n) {
+            *o = i as u8;
+        }
+        let orig_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        for k in 0..n {
+            // Selection sort step: bring the best remaining move to position k.
+            let mut bi = k;
+            for j in k + 1..n {
+                if scores[order[j] as usize] > scores[order[bi] as usize] {
+                    bi = j;
+                }
+            }
+            order.swap(k, bi);
+            let m = moves[order[k] as usize];
+            let mut v;
+            if k == 0 {
+                v = self.move_value(m, depth - 1, ply, alpha, beta, false, 0);
+            } else {
+                v = self.move_value(m, depth - 1, ply, alpha, alpha + 1, false, 0);
+                if !self.stopped && v > alpha && v < beta {
+                    v = self.move_value(m, depth - 1, ply, alpha, beta, false, 0);
+                }
+            }
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(m);
+                if ply == 0 {
+                    self.root_best = Some(m);
+                    self.root_score = v;
+                }
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        if !self.is_capture(m) {
+                            let e = encode(m);
+                            let ks = &mut self.killers[ply];
+                            if ks[0] != e {
+                                ks[1] = ks[0];
+                                ks[0] = e;
+                            }
+                            let h = &mut self.history[self.pos.turn().index() * 8100
+                                + m.from.index() * 90
+                                + m.to.index()];
+                            *h = (*h + depth * depth).min(SCORE_KILLER - 1);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if let Some(tt) = self.tt.as_deref_mut() {
+            let bound = if best >= beta {
+                BOUND_LOWER
+            } else if best > orig_alpha {
+                BOUND_EXACT
+            } else {
+                BOUND_UPPER
+            };
+            tt.store(key, depth, bound, to_tt(best, ply), best_move);
+        }
+        best
+    }
+
+    /// Quiescence: stand pat, then captures (hidden capturers as chance nodes in the first
+    /// [`QS_HIDDEN_PLIES`] plies); in check, all evasions.
+    fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32, qply: u32) -> i32 {
+        if self.pos.king_lost(self.pos.turn()) {
+            return -(MATE - ply as i32);
+        }
+        if ply >= MAX_PLY {
+            return leaf_eval(&self.pos, &self.opts.eval);
+        }
+        let in_check = qply < QS_CHECK_PLIES && self.pos.in_check();
+        let mut best;
+        if in_check {
+            best = -INF;
+        } else {
+            best = leaf_eval(&self.pos, &self.opts.eval);
+            if best >= beta {
+                return best;
+            }
+            if best > alpha {
+                alpha = best;
+            }
+        }
+        let mut moves = MoveList::new();
+        let mut scores = [0i32; jieqi_core::MAX_MOVES];
+        let mut pruned = -INF;
+        if in_check {
+            let all = self.pos.legal_moves();
+            if all.is_empty() {
+                return -(MATE - ply as i32);
+            }
+            for &m in all.iter() {
+                scores[moves.len()] = if self.is_capture(m) {
+                    SCORE_CAPTURE + self.occupant_value(m.to) * 16 - self.occupant_value(m.from) / 8
+                } else {
+                    0
+                };
+                moves.push(m);
+            }
+        } else {
+            // Captures only: pseudo-legal generation, legality tested per capture.
+            let stand = best;
+            let mut all = MoveList::new();
+            self.pos.pseudo_legal_moves(&mut all);
+            for &m in all.iter() {
+                if !self.is_capture(m) || (qply >= QS_HIDDEN_PLIES && self.pos.is_hidden(m.from)) {
+                    continue;
+                }
+                let victim = self.occupant_value(m.to);
+                let king = matches!(
+                    self.pos.occupant(m.to),
+                    Some(jieqi_core::Occupant::Revealed(p)) if p.role == Role::King
+                );
+                // Delta pruning (a king capture always counts). The optimistic value keeps the
+                // fail-soft bound an upper bound.
+                if self.opts.delta && stand + victim + QS_DELTA <= alpha && !king {
+                    pruned = pruned.max(stand + victim + QS_DELTA);
+                    continue;
+                }
+                if !self.pos.is_legal(m) {
+                    continue;
+                }
+                scores[moves.len()] = victim * 16 - self.occupant_value(m.from) / 8;
+                moves.push(m);
+            }
+        }
+        let n = moves.len();
+        for k in 0..n {
+            let mut bi = k;
+            for j in k + 1..n {
+                if scores[j] > scores[bi] {
+                    bi = j;
+                }
+            }
+            scores.swap(k, bi);
+            moves.as_mut_slice().swap(k, bi);
+            let m = moves[k];
+            let v = self.move_value(m, 0, ply, alpha, beta, true, qply);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best.max(pruned)
+    }
+
+    /// Iterative deepening to `max_depth`; returns the last completed depth.
+    fn iterate(&mut self, max_depth: u32) -> u32 {
+        let mut completed = 0;
+        for d in 1..=max_depth.max(1) {
+            for h in self.history.iter_mut() {
+                *h /= 4;
+            }
+            let v = self.search(d as i32, 0, -INF, INF);
+            if self.stopped {
+                break;
+            }
+            completed = d;
+            self.root_score = v;
+        }
+        completed
+    }
+
+    /// The principal variation from the table, cut after the first hidden-piece move.
+    fn pv(&mut self, first: Move, max_len: usize) -> Vec<Move> {
+        let mut pv = vec![first];
+        if self.pos.is_hidden(first.from) {
+            return pv;
+        }
+        let mut pos = self.pos.clone();
+        pos.make(PlayedMove::plain(first));
+        let mut seen = vec![pos.hash()];
+        while pv.len() < max_len {
+            let Some(tt) = self.tt.as_deref() else { break };
+            let Some(m) = tt.probe(pos.hash()).and_then(|e| decode(e.mv)) else {
+                break;
+            };
+            if !pos.legal_moves().contains(&m) {
+                break;
+            }
+            pv.push(m);
+            if pos.is_hidden(m.from) {
+                break;
+            }
+            pos.make(PlayedMove::plain(m));
+            if seen.contains(&pos.hash()) {
+                break;
+            }
+            seen.push(pos.hash());
+        }
+        pv
+    }
+}
+
+/// Star1 child window (a, b) from the mover's side for an outcome with bounds [lo, hi] and weight
+/// `w`, given the scaled window `aw = αW`, `bw = βW` and the bound sums.
+#[inline]
+fn star1_window(aw: i64, bw: i64, s_lo: i64, s_hi: i64, lo: i32, hi: i32, w: i64) -> (i32, i32) {
+    let rest_hi = s_hi - w * hi as i64;
+    let rest_lo = s_lo - w * lo as i64;
+    let a = (aw - rest_hi).div_euclid(w);
+    let b = -((rest_lo - bw).div_euclid(w)); // ceil((bw - rest_lo) / w)
+    let a = a.max(lo as i64 - 1).max(-INF as i64) as i32;
+    let b = b.min(hi as i64 + 1).min(INF as i64) as i32;
+    (a, b)
+}
+
+/// Positions of the game since its last irreversible move (capture or reveal), oldest first,
+/// excluding the current one: rebuilt by taking back the view's trailing quiet moves.
+fn past_hashes(view: &View) -> Vec<u64> {
+    let pos = view.position();
+    let history = view.history();
+    let mut k = 0;
+    while k < history.len()
+        && (k as u32) < pos.halfmoves()
+        && history[history.len() - 1 - k].reveal.is_none()
+    {
+        k += 1;
+    }
+    let mut setup: Setup = pos.to_setup();
+    let mut out = Vec::with_capacity(k);
+    for pm in history.iter().rev().take(k) {
+        let m = pm.mv;
+        if m.from == m.to || setup.get(m.from).is_some() {
+            break;
+        }
+        let piece = setup.get(m.to);
+        setup.set(m.from, piece);
+        setup.set(m.to, None);
+        setup.turn = !setup.turn;
+        setup.halfmoves = setup.halfmoves.saturating_sub(1);
+        if setup.turn == Color::Black {
+            setup.fullmoves = setup.fullmoves.saturating_sub(1).max(1);
+        }
+        match Position::from_setup(&setup, pos.rules()) {
+            Ok(p) => out.push(p.hash()),
+            Err(_) => break,
+        }
+    }
+    out.reverse();
+    out
+}
+
+/// Value of `pos` (side to move's view) searched to exactly `depth` plies with `opts`: iterative
+/// deepening with a fresh table when `opts.tt`, else one fixed-depth search. No game history, so
+/// repetitions count only along the search path. For tests and analysis.
+pub fn search_value(pos: &Position, depth: u32, opts: &Options) -> i32 {
+    search_value_nodes(pos, depth, opts).0
+}
+
+/// [`search_value`] with the number of nodes (make calls) it took.
+pub fn search_value_nodes(pos: &Position, depth: u32, opts: &Options) -> (i32, u64) {
+    let mut table = opts.tt.then(|| Tt::new(opts.hash_mb));
+    let mut s = Searcher::new(pos.clone(), opts, table.as_mut(), Vec::new());
+    let v = if opts.tt {
+        s.iterate(depth);
+        s.root_score
+    } else {
+        s.search(depth as i32, 0, -INF, INF)
+    };
+    (v, s.nodes)
+}
+
+/// The engine.
+pub struct AlphaBeta {
+    opts: Options,
+    depth: Option<u32>,
+    tt: Option<Tt>,
+}
+
+impl AlphaBeta {
+    /// An engine with these options and an optional default depth.
+    pub fn new(opts: Options, depth: Option<u32>) -> AlphaBeta {
+        let tt = opts.tt.then(|| Tt::new(opts.hash_mb));
+        AlphaBeta { opts, depth, tt }
+    }
+}
+
+fn to_score(v: i32) -> Score {
+    if v > MATE_BOUND {
+        Score::Mate((MATE - v + 1) / 2)
+    } else if v < -MATE_BOUND {
+        Score::Mate(-((MATE + v) / 2))
+    } else {
+        Score::Cp(v)
+    }
+}
+
+impl Engine for AlphaBeta {
+    fn go(&mut self, view: &View, limits: &Limits, _seed: u64) -> Result<Choice, EngineError> {
+        let start = Instant::now();
+        let pos = view.position();
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            return Err(EngineError("alphabeta: no legal move".into()));
+        }
+        let max_depth = match (limits.depth, self.depth) {
+            (Some(d), _) | (None, Some(d)) => d.max(1),
+            (None, None) if limits.nodes.is_none() && limits.movetime.is_none() => DEFAULT_DEPTH,
+            (None, None) => MAX_PLY as u32 - 8,
+        };
+        if let Some(tt) = self.tt.as_mut() {
+            tt.clear();
+        }
+        let past = past_hashes(view);
+        let mut s = Searcher::new(pos.clone(), &self.opts, self.tt.as_mut(), past);
+        s.rep_floor = 0;
+        s.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        s.deadline = limits
+            .movetime
+            .map(|t| start + t.saturating_sub(Duration::from_millis(1)));
+        let completed = s.iterate(max_depth);
+        let mv = s.root_best.unwrap_or(legal[0]);
+        let score = s.root_score;
+        let pv = s.pv(mv, completed.max(1) as usize);
+        Ok(Choice {
+            mv,
+            info: SearchInfo {
+                nodes: s.nodes,
+                depth: Some(completed),
+                score: Some(to_score(score)),
+                pv,
+            },
+        })
+    }
+}
+
+/// Builds the engine from a spec (keys in [`HELP`]).
+///
+/// # Errors
+/// A malformed value, an unreadable eval file or an unknown key.
+pub fn from_spec(spec: &Spec) -> Result<Box<dyn Engine>, SpecError> {
+    let mut p = spec.params();
+    let depth: u32 = p.get("depth", 0)?;
+    let hash_mb: usize = p.get("hash", 16)?;
+    let contempt: i32 = p.get("contempt", 20)?;
+    let star1: bool = p.get("star1", true)?;
+    let star2: bool = p.get("star2", false)?;
+    let qsearch: bool = p.get("qsearch", true)?;
+    let delta: bool = p.get("delta", true)?;
+    let tt: bool = p.get("tt", true)?;
+    let exact_tt: bool = p.get("exact_tt", false)?;
+    let eval_path: String = p.get("eval", String::new())?;
+    p.finish(&[
+        "depth", "hash", "contempt", "star1", "star2", "qsearch", "delta", "tt", "exact_tt", "eval",
+    ])?;
+    let err = |message: String| SpecError {
+        spec: spec.to_string(),
+        message,
+    };
+    if hash_mb == 0 || hash_mb > 65_536 {
+        return Err(err(format!(
+            "parameter 'hash' = {hash_mb} MB is outside [1, 65536]"
+        )));
+    }
+    if contempt.abs() > 10_000 {
+        return Err(err(format!(
+            "parameter 'contempt' = {contempt} is outside [-10000, 10000]"
+        )));
+    }
+    let eval = if eval_path.is_empty() {
+        EvalWeights::default()
+    } else {
+        EvalWeights::from_json_file(&eval_path).map_err(err)?
+    };
+    let opts = Options {
+        tt,
+        hash_mb,
+        exact_tt,
+        star1,
+        star2,
+        qsearch,
+        delta,
+        contempt,
+        eval,
+    };
+    Ok(Box::new(AlphaBeta::new(opts, (depth > 0).then_some(depth))))
+}

@@ -1,0 +1,504 @@
+//! `ismcts`: single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012, "SO-ISMCTS").
+//!
+//! # Algorithm
+//! Each iteration draws one determinization from the player's view ([`View::sample`], the exact
+//! posterior) and walks one tree with it: select, expand one node, play out, back up. The tree is
+//! the observer's: both sides' decisions live in it (the opponent's nodes are the same observer's
+//! information sets, as in SO-ISMCTS), and an edge is a public move, so a node's statistics average
+//! over every hidden assignment consistent with what the observer has seen on the way.
+//!
+//! **Availability-aware UCB.** Which moves exist at a node can depend on the determinization, so a
+//! child counts how often it was *available* (legal when its parent was passed with some
+//! determinization) and UCB uses that count in place of the parent's visits:
+//! `mean + c·sqrt(ln(avail) / visits)`. Moves legal in this determinization but without a child are
+//! expanded first (one new node per iteration, chosen uniformly). Availability is found without
+//! search by marking the legal moves in a per-from-square bit table, so a node costs
+//! O(moves + children).
+//!
+//! **Reveals are chance at the edge.** A move of a hidden piece reveals an identity. Its edge is a
+//! *chance node*: its children are the revealed identities, one per outcome seen, and each
+//! iteration descends into the outcome the *current* determinization gives (so outcomes are visited
+//! with their posterior frequencies). The identity is never fixed for the whole tree, and the
+//! decision nodes after a reveal are distinct per identity. This is the choice between the two
+//! designs an ISMCTS for Jieqi can take (the other: one shared node after the reveal with the
+//! identity carried by the determinization, relying on availability for the differing moves). We
+//! take the chance-node design because after a reveal both players *know* the identity: a shared
+//! node would fuse information sets that differ in public information, so a reply could not depend
+//! on what was revealed (a revealed chariot and a revealed pawn would share one move statistic for
+//! "what next"). Strategy fusion — a player acting as if it knew hidden identities — is avoided the
+//! other way round: nodes are keyed only by public events (moves and reveals), never by a hidden
+//! identity, so at a decision before a reveal every determinization shares the same statistics and
+//! the search cannot pick a different move per unseen assignment. Because the public board after a
+//! sequence of (move, reveal) events is fixed, the legal moves at a node rarely vary here; availability
+//! counts still differ from parent visits for children added after the node's first visits and
+//! where a king capture ends only some determinizations (the seed-000 variant's hidden king).
+//! Identities of captured hidden pieces are not branched on (the board does not show them).
+//!
+//! **Playouts** from the new node: random or capture-biased ([`crate::playout`]), cut off after
+//! `cutoff` plies and scored by the evaluation's win probability (early playout termination).
+//!
+//! **Answer:** the most visited root child (ties: the better mean, then the first expanded).
+//! Search info: nodes = iterations, depth = deepest decision ply the tree reached, score = the
+//! chosen child's mean, pv = the most visited path, cut after the first hidden-piece move.
+//!
+//! **Tree reuse.** The engine keeps its tree between `go` calls. When the new view is the old one
+//! plus some plies (checked by replaying them onto the old view), it descends the tree along those
+//! moves and reveals and keeps that subtree (compacted into a fresh arena); otherwise, or if a step
+//! is missing from the tree, it starts afresh. With reuse a move depends on the engine's earlier
+//! calls in the same game (still reproducible by replaying the game); `reuse=false` makes every
+//! call depend only on view, limits and seed.
+//!
+//! Repetition is not detected in the tree or the playouts; the no-capture limit is.
+
+use jieqi_core::{Color, Determinization, Move, View};
+use jieqi_engine::{Choice, Engine, EngineError, Limits, Score, SearchInfo, Spec, SpecError};
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+
+use crate::playout::{
+    Budget, PlayoutConfig, PlayoutPolicy, below, playout, read_config, spec_error, took_king,
+};
+
+/// Spec name.
+pub const NAME: &str = "ismcts";
+
+/// Help text.
+pub const HELP: &str = "Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012): \
+one determinization of the player's view per iteration, one tree over public moves for both sides \
+with availability-aware UCB, reveals as chance nodes keyed by the revealed identity (sampled from \
+the iteration's determinization), capture-biased or random playouts cut off and scored by the \
+evaluation, most visited move, tree reuse across moves. Keys: iters (iterations, default 20000; \
+Limits.nodes overrides, and under a movetime limit without iters it runs until the time is up), \
+c (exploration, default 0.7), policy (random|capture, default capture), cutoff (playout plies \
+before the evaluation scores it, 0 = play to the end, default 10), max_plies (playout cap, default \
+200), reuse (keep the tree between moves, default true).";
+
+/// Default iterations per move.
+pub const DEFAULT_ITERS: u64 = 20_000;
+
+/// Node arena cap: past it the tree stops growing and iterations play out from the leaf.
+const MAX_NODES: usize = 2_000_000;
+
+const NONE: u32 = u32::MAX;
+
+/// One tree node: a decision edge (a move), or a chance outcome (a revealed identity) below one.
+#[derive(Clone, Debug)]
+struct Node {
+    /// Move into this node (for an outcome node: its chance parent's move).
+    mv: Move,
+    /// Outcome nodes: revealed role index + 1; move nodes: 0.
+    reveal: u8,
+    /// Move nodes whose move reveals (a hidden mover): the children are outcomes.
+    chance: bool,
+    /// Side that made `mv`.
+    mover: Color,
+    first_child: u32,
+    next_sibling: u32,
+    visits: u32,
+    avail: u32,
+    /// Sum of rewards for `mover`.
+    reward: f64,
+}
+
+impl Node {
+    fn new(mv: Move, mover: Color) -> Node {
+        Node {
+            mv,
+            reveal: 0,
+            chance: false,
+            mover,
+            first_child: NONE,
+            next_sibling: NONE,
+            visits: 0,
+            avail: 0,
+            reward: 0.0,
+        }
+    }
+
+    fn mean(&self) -> f64 {
+        if self.visits == 0 {
+            0.5
+        } else {
+            self.reward / self.visits as f64
+        }
+    }
+}
+
+/// A tree in a `Vec` arena; node 0 is the root.
+#[derive(Clone, Debug, Default)]
+struct Tree {
+    nodes: Vec<Node>,
+}
+
+impl Tree {
+    fn new(root_mover: Color) -> Tree {
+        let mut nodes = Vec::with_capacity(1024);
+        nodes.push(Node::new(
+            Move::new(jieqi_core::Square::A0, jieqi_core::Square::A0),
+            root_mover,
+        ));
+        Tree { nodes }
+    }
+
+    fn children(&self, n: u32) -> impl Iterator<Item = u32> + '_ {
+        let mut c = self.nodes[n as usize].first_child;
+        std::iter::from_fn(move || {
+            if c == NONE {
+                None
+            } else {
+                let r = c;
+                c = self.nodes[c as usize].next_sibling;
+                Some(r)
+            }
+        })
+    }
+
+    fn add_child(&mut self, parent: u32, node: Node) -> u32 {
+        let i = self.nodes.len() as u32;
+        let mut node = node;
+        node.next_sibling = self.nodes[parent as usize].first_child;
+        self.nodes.push(node);
+        self.nodes[parent as usize].first_child = i;
+        i
+    }
+
+    /// The child of decision node `n` for move `m`.
+    fn child_for(&self, n: u32, m: Move) -> Option<u32> {
+        self.children(n).find(|&c| self.nodes[c as usize].mv == m)
+    }
+
+    /// The outcome child of chance node `n` for reveal `r` (role index + 1).
+    fn outcome_for(&self, n: u32, r: u8) -> Option<u32> {
+        self.children(n)
+            .find(|&c| self.nodes[c as usize].reveal == r)
+    }
+
+    /// The subtree under `root` copied into a fresh arena (root becomes node 0).
+    fn extract(&self, root: u32) -> Tree {
+        let mut out = Tree {
+            nodes: Vec::with_capacity(self.nodes.len()),
+        };
+        let mut r = self.nodes[root as usize].clone();
+        r.next_sibling = NONE;
+        r.first_child = NONE;
+        out.nodes.push(r);
+        // (old node, new parent) pairs; children are re-linked in their old order.
+        let mut stack = vec![(root, 0u32)];
+        while let Some((old, new)) = stack.pop() {
+            let kids: Vec<u32> = self.children(old).collect();
+            for &k in kids.iter().rev() {
+                let mut node = self.nodes[k as usize].clone();
+                node.first_child = NONE;
+                let ni = out.add_child(new, node);
+                stack.push((k, ni));
+            }
+        }
+        out
+    }
+}
+
+/// The ISMCTS engine.
+#[derive(Clone, Debug)]
+pub struct Ismcts {
+    /// Iterations per move, if the spec sets them (budget rules as `flat-uct`).
+    pub iters: Option<u64>,
+    /// UCB exploration constant.
+    pub c: f64,
+    /// Playout settings.
+    pub playout: PlayoutConfig,
+    /// Keep the tree between moves.
+    pub reuse: bool,
+    /// The tree and the view it was searched for.
+    kept: Option<(View, Tree)>,
+    /// Scratch: per from-square bit set of the legal to-squares.
+    marks: Box<[u128; 90]>,
+    /// Scratch: the nodes of the current iteration's path.
+    path: Vec<u32>,
+}
+
+impl Default for Ismcts {
+    fn default() -> Ismcts {
+        Ismcts {
+            iters: None,
+            c: 0.7,
+            playout: PlayoutConfig {
+                policy: PlayoutPolicy::CaptureBiased,
+                cutoff: Some(10),
+                ..PlayoutConfig::default()
+            },
+            reuse: true,
+            kept: None,
+            marks: Box::new([0; 90]),
+            path: Vec::with_capacity(256),
+        }
+    }
+}
+
+/// Builds the engine from a spec.
+///
+/// # Errors
+/// An unknown key or a value out of range.
+pub fn from_spec(spec: &Spec) -> Result<Box<dyn Engine>, SpecError> {
+    Ok(Box::new(Ismcts::from_spec(spec)?))
+}
+
+impl Ismcts {
+    /// Reads `ismcts[:iters=N,c=X,policy=random|capture,cutoff=P,max_plies=P,reuse=B]`.
+    ///
+    /// # Errors
+    /// An unknown key or a value out of range.
+    pub fn from_spec(spec: &Spec) -> Result<Ismcts, SpecError> {
+        let mut p = spec.params();
+        let iters: Option<u64> = match p.get::<u64>("iters", 0)? {
+            0 if spec.params.iter().any(|(k, _)| k == "iters") => {
+                return Err(spec_error(spec, "iters must be at least 1".into()));
+            }
+            0 => None,
+            n => Some(n),
+        };
+        let c = p.get_f64_in("c", 0.7, 0.0, 100.0)?;
+        let playout = read_config(&mut p, spec, PlayoutPolicy::CaptureBiased, 10)?;
+        let reuse: bool = p.get("reuse", true)?;
+        p.finish(&["iters", "c", "policy", "cutoff", "max_plies", "reuse"])?;
+        Ok(Ismcts {
+            iters,
+            c,
+            playout,
+            reuse,
+            ..Ismcts::default()
+        })
+    }
+
+    /// Visits of the root of the tree kept from the last search (`None` without reuse): with reuse
+    /// it counts the iterations carried over from earlier moves plus the last search's.
+    pub fn kept_root_visits(&self) -> Option<u64> {
+        self.kept.as_ref().map(|(_, t)| t.nodes[0].visits as u64)
+    }
+
+    /// The kept tree re-rooted at `view`, if `view` continues the kept view and the tree has it.
+    fn reused_tree(&mut self, view: &View) -> Option<Tree> {
+        let (old, tree) = self.kept.take()?;
+        let (h_old, h_new) = (old.history(), view.history());
+        let old_len = h_old.len();
+        if !self.reuse
+            || old.player() != view.player()
+            || old.rules() != view.rules()
+            || h_new.len() <= h_old.len()
+            || h_new[..h_old.len()] != *h_old
+        {
+            return None;
+        }
+        let mut replay = old;
+        let mut node = 0u32;
+        for &pm in &h_new[old_len..] {
+            replay.apply(pm).ok()?;
+            node = tree.child_for(node, pm.mv)?;
+            if tree.nodes[node as usize].chance {
+                let r = pm.reveal?;
+                node = tree.outcome_for(node, r as u8 + 1)?;
+            }
+        }
+        if replay != *view {
+            return None;
+        }
+        Some(tree.extract(node))
+    }
+
+    fn search(&mut self, view: &View, limits: &Limits, seed: u64) -> Result<Choice, EngineError> {
+        let root_moves = view.legal_moves();
+        if root_moves.is_empty() {
+            return Err(EngineError("ismcts: no legal move".into()));
+        }
+        let us = view.position().turn();
+        let mut tree = self.reused_tree(view).unwrap_or_else(|| Tree::new(!us));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let budget = Budget::new(limits, self.iters, DEFAULT_ITERS);
+        let limit = view.rules().no_capture_plies.unwrap_or(u32::MAX);
+        let mut done = 0u64;
+        let mut max_depth = 0u32;
+        if root_moves.len() > 1 {
+            while !budget.exhausted(done) {
+                let mut det = view.sample(&mut rng);
+                let depth = self.iterate(&mut tree, &mut det, us, limit, &mut rng);
+                max_depth = max_depth.max(depth);
+                done += 1;
+            }
+        }
+        // Answer: the most visited root child among the legal moves.
+        let best = tree
+            .children(0)
+            .filter(|&c| root_moves.contains(&tree.nodes[c as usize].mv))
+            .max_by(|&a, &b| {
+                let (na, nb) = (&tree.nodes[a as usize], &tree.nodes[b as usize]);
+                na.visits
+                    .cmp(&nb.visits)
+                    .then(na.mean().total_cmp(&nb.mean()))
+                    .then(b.cmp(&a))
+            });
+        let (mv, score) = match best {
+            Some(b) => {
+                let n = &tree.nodes[b as usize];
+                (n.mv, Some(Score::WinRate(n.mean())))
+            }
+            None => (root_moves[0], None),
+        };
+        let pv = principal_variation(&tree, mv);
+        self.kept = self.reuse.then(|| (view.clone(), tree));
+        Ok(Choice {
+            mv,
+            info: SearchInfo {
+                nodes: done,
+                depth: Some(max_depth),
+                score,
+                pv,
+            },
+        })
+    }
+
+    /// One iteration on `det` (a fresh sample of the root view). Returns the decision depth reached.
+    fn iterate(
+        &mut self,
+        tree: &mut Tree,
+        det: &mut Determinization,
+        us: Color,
+        limit: u32,
+        rng: &mut ChaCha8Rng,
+    ) -> u32 {
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0u32;
+        let mut depth = 0u32;
+        // Score for `us`.
+        let score: f64 = loop {
+            let pos = det.position();
+            let to_move = pos.turn();
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break if to_move == us { 0.0 } else { 1.0 };
+            }
+            if pos.halfmoves() >= limit {
+                break 0.5;
+            }
+            // Availability: mark the legal moves, then walk the children.
+            for m in &moves {
+                self.marks[m.from.index()] |= 1u128 << m.to.index();
+            }
+            let ln_c = self.c;
+            let mut tried = 0usize;
+            let mut best = NONE;
+            let mut best_ucb = f64::NEG_INFINITY;
+            let mut c = tree.nodes[node as usize].first_child;
+            while c != NONE {
+                let child = &mut tree.nodes[c as usize];
+                let (f, t) = (child.mv.from.index(), child.mv.to.index());
+                let bit = 1u128 << t;
+                if self.marks[f] & bit != 0 {
+                    self.marks[f] &= !bit;
+                    tried += 1;
+                    child.avail += 1;
+                    let v = child.visits.max(1) as f64;
+                    let ucb = child.reward / v + ln_c * ((child.avail as f64).ln() / v).sqrt();
+                    if ucb > best_ucb {
+                        best_ucb = ucb;
+                        best = c;
+                    }
+                }
+                c = child.next_sibling;
+            }
+            let untried = moves.len() - tried;
+            let grow = tree.nodes.len() < MAX_NODES;
+            let (chosen, expanded) = if untried > 0 && grow {
+                let mut k = below(rng, untried as u32);
+                let mut pick = moves[0];
+                for &m in &moves {
+                    if self.marks[m.from.index()] & (1u128 << m.to.index()) != 0 {
+                        if k == 0 {
+                            pick = m;
+                            break;
+                        }
+                        k -= 1;
+                    }
+                }
+                let child = tree.add_child(node, Node::new(pick, to_move));
+                tree.nodes[child as usize].avail = 1;
+                (child, true)
+            } else if best != NONE {
+                (best, false)
+            } else {
+                // No room to grow and nothing tried: play out from here.
+                for m in &moves {
+                    self.marks[m.from.index()] = 0;
+                }
+                break playout(det, us, &self.playout, rng).score;
+            };
+            for m in &moves {
+                self.marks[m.from.index()] = 0;
+            }
+            let mv = tree.nodes[chosen as usize].mv;
+            let (pm, undo) = det.make(mv);
+            depth += 1;
+            self.path.push(chosen);
+            let mut expanded = expanded;
+            node = chosen;
+            if let Some(r) = pm.reveal {
+                tree.nodes[chosen as usize].chance = true;
+                let key = r as u8 + 1;
+                node = match tree.outcome_for(chosen, key) {
+                    Some(o) => o,
+                    None if tree.nodes.len() < MAX_NODES => {
+                        let mut o = Node::new(mv, to_move);
+                        o.reveal = key;
+                        expanded = true;
+                        tree.add_child(chosen, o)
+                    }
+                    None => {
+                        break playout(det, us, &self.playout, rng).score;
+                    }
+                };
+                self.path.push(node);
+            }
+            if took_king(&pm, &undo) {
+                break if to_move == us { 1.0 } else { 0.0 };
+            }
+            if expanded {
+                break playout(det, us, &self.playout, rng).score;
+            }
+        };
+        for &n in &self.path {
+            let node = &mut tree.nodes[n as usize];
+            node.visits += 1;
+            node.reward += if node.mover == us { score } else { 1.0 - score };
+        }
+        depth
+    }
+}
+
+/// The most visited path from the root starting with `first`, through the most visited reveal
+/// outcome, cut after the first hidden-piece move.
+fn principal_variation(tree: &Tree, first: Move) -> Vec<Move> {
+    let mut pv = vec![first];
+    let Some(mut node) = tree.child_for(0, first) else {
+        return pv;
+    };
+    loop {
+        if tree.nodes[node as usize].chance {
+            return pv;
+        }
+        let next = tree
+            .children(node)
+            .max_by_key(|&c| (tree.nodes[c as usize].visits, std::cmp::Reverse(c)));
+        match next {
+            Some(n) if tree.nodes[n as usize].visits > 0 => {
+                pv.push(tree.nodes[n as usize].mv);
+                node = n;
+            }
+            _ => return pv,
+        }
+    }
+}
+
+impl Engine for Ismcts {
+    fn go(&mut self, view: &View, limits: &Limits, seed: u64) -> Result<Choice, EngineError> {
+        self.search(view, limits, seed)
+    }
+}

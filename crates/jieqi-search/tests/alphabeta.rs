@@ -1,0 +1,425 @@
+//! Tests of the `alphabeta` engine: Star1 against a plain expectiminimax reference, the
+//! transposition table against no table, mates that depend on reveals, legality over many games,
+//! determinism under a node limit.
+
+use jieqi_core::{Color, Deal, Game, Position, Role, Rules, View, uniform_below};
+use jieqi_engine::{Limits, Score, Spec};
+use jieqi_search::alphabeta::{
+    self, INF, MATE, Options, branches, leaf_eval, no_capture_draw, round_div, search_value,
+};
+use jieqi_search::eval::EvalWeights;
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+
+/// Plain expectiminimax over the same public tree, scores and leaf evaluation (contempt 0, no
+/// quiescence, no table, no pruning).
+fn reference(pos: &mut Position, depth: u32, ply: i32, w: &EvalWeights) -> i32 {
+    if ply > 0 {
+        if pos.king_lost(pos.turn()) {
+            return -(MATE - ply);
+        }
+        if no_capture_draw(pos) {
+            return if pos.has_legal_move() {
+                0
+            } else {
+                -(MATE - ply)
+            };
+        }
+    }
+    if depth == 0 {
+        return leaf_eval(pos, w);
+    }
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return -(MATE - ply);
+    }
+    let mut best = -INF;
+    for &m in moves.iter() {
+        let br = branches(pos, m);
+        let mut s = 0i64;
+        for b in br.as_slice() {
+            let v = if b.king_win {
+                MATE - (ply + 1)
+            } else {
+                let pm = jieqi_core::PlayedMove {
+                    mv: m,
+                    reveal: b.reveal,
+                    capture: None,
+                };
+                let undo = pos.make(pm);
+                let v = -reference(pos, depth - 1, ply + 1, w);
+                pos.unmake(pm, undo);
+                v
+            };
+            s += b.weight as i64 * v as i64;
+        }
+        best = best.max(round_div(s, br.total as i64));
+    }
+    best
+}
+
+/// Views after `plies` random moves of a seeded game (None if the game ended first).
+fn random_view(rules: Rules, seed: u64, plies: usize) -> Option<View> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut game = Game::new(rules, Deal::shuffled_for(&rules, &mut rng));
+    for _ in 0..plies {
+        if game.outcome().is_some() {
+            return None;
+        }
+        let moves = game.legal_moves();
+        let m = moves[uniform_below(&mut rng, moves.len() as u32) as usize];
+        game.play(m).unwrap();
+    }
+    if game.outcome().is_some() {
+        return None;
+    }
+    Some(game.view(game.turn()))
+}
+
+fn positions(
+    rules: Rules,
+    count: usize,
+    min_ply: usize,
+    max_ply: usize,
+    seed: u64,
+) -> Vec<Position> {
+    let mut out = Vec::new();
+    let mut s = seed;
+    while out.len() < count {
+        s += 1;
+        let plies = min_ply + (s as usize * 7919) % (max_ply - min_ply + 1);
+        if let Some(v) = random_view(rules, s, plies) {
+            out.push(v.position().clone());
+        }
+    }
+    out
+}
+
+fn plain(qsearch: bool) -> Options {
+    Options {
+        tt: false,
+        qsearch,
+        contempt: 0,
+        ..Options::default()
+    }
+}
+
+#[test]
+fn star1_equals_expectimax_on_random_positions() {
+    let w = EvalWeights::default();
+    for (rules, depth, count) in [
+        (Rules::standard(), 2, 40),
+        (Rules::simple(), 2, 40),
+        (Rules::xiangqi(), 2, 20),
+        (Rules::standard(), 3, 6),
+        (Rules::simple(), 3, 6),
+    ] {
+        for (i, pos) in positions(rules, count, 6, 60, 100 * depth as u64)
+            .into_iter()
+            .enumerate()
+        {
+            let want = reference(&mut pos.clone(), depth, 0, &w);
+            for star2 in [false, true] {
+                let got = search_value(
+                    &pos,
+                    depth,
+                    &Options {
+                        star2,
+                        ..plain(false)
+                    },
+                );
+                assert_eq!(
+                    got,
+                    want,
+                    "{} depth {depth} position {i} star2={star2}: {}",
+                    rules.name,
+                    pos.fen()
+                );
+            }
+            let no_star1 = search_value(
+                &pos,
+                depth,
+                &Options {
+                    star1: false,
+                    ..plain(false)
+                },
+            );
+            assert_eq!(no_star1, want, "{} full-window chance nodes", pos.fen());
+        }
+    }
+}
+
+#[test]
+fn exact_depth_table_gives_the_values_of_no_table() {
+    // Quiescence (without delta pruning, which makes it window dependent) searches one ply
+    // shallower: it multiplies the tree; in `simple`, without delta pruning, it explodes (long
+    // capture sequences everywhere), so it is left out there.
+    for (rules, depth, count) in [
+        (Rules::standard(), 3, 12),
+        (Rules::simple(), 3, 12),
+        (Rules::xiangqi(), 4, 6),
+    ] {
+        for (i, pos) in positions(rules, count, 8, 60, 7 + depth as u64)
+            .into_iter()
+            .enumerate()
+        {
+            for qsearch in [false, true] {
+                if qsearch && rules.name.as_str() == "simple" {
+                    continue;
+                }
+                let depth = if qsearch { depth - 1 } else { depth };
+                for star2 in [false, true] {
+                    let base = Options {
+                        star2,
+                        delta: false,
+                        ..plain(qsearch)
+                    };
+                    let without = search_value(&pos, depth, &base);
+                    let with = search_value(
+                        &pos,
+                        depth,
+                        &Options {
+                            tt: true,
+                            exact_tt: true,
+                            hash_mb: 4,
+                            ..base.clone()
+                        },
+                    );
+                    assert_eq!(
+                        with,
+                        without,
+                        "{} depth {depth} position {i} qsearch={qsearch} star2={star2}: {}",
+                        rules.name,
+                        pos.fen()
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn go(spec: &str, view: &View, limits: Limits) -> jieqi_engine::Choice {
+    let spec = Spec::parse(spec).unwrap();
+    let mut engine = alphabeta::from_spec(&spec).unwrap();
+    engine.go(view, &limits, 1).unwrap()
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn mate_in_one_through_a_certain_reveal() {
+    let rules = Rules::standard();
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/X3K4 w R1 0 1", &rules).unwrap();
+    let view = View::from_setup(&pos.to_setup(), &rules).unwrap();
+    for d in 1..=3 {
+        let c = go("alphabeta", &view, depth(d));
+        // a0d0 mates; a0a8 stalemates, which loses too.
+        assert!(
+            ["a0d0", "a0a8"].contains(&c.mv.to_string().as_str()),
+            "depth {d}: {}",
+            c.mv
+        );
+        assert_eq!(c.info.score, Some(Score::Mate(1)), "depth {d}");
+        assert_eq!(c.info.pv.len(), 1, "the pv stops at the hidden move");
+    }
+}
+
+#[test]
+fn mate_that_depends_on_the_reveal_is_a_chance() {
+    let rules = Rules::standard();
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/X3K4 w R1N1 0 1", &rules).unwrap();
+    let view = View::from_setup(&pos.to_setup(), &rules).unwrap();
+    // Depth 2 without quiescence: the chariot reveal mates (seen one ply later), the horse reveal
+    // is worth the depth-1 value of the position after it.
+    let c = go("alphabeta:qsearch=false,contempt=0", &view, depth(2));
+    // a0d0 mates and a0a8 stalemates (a loss too) when the piece is a chariot.
+    assert!(
+        ["a0d0", "a0a8"].contains(&c.mv.to_string().as_str()),
+        "{}",
+        c.mv
+    );
+    let chance = |mv: &str| {
+        let mut horse = pos.clone();
+        horse.make(jieqi_core::PlayedMove {
+            mv: mv.parse().unwrap(),
+            reveal: Some(Role::Horse),
+            capture: None,
+        });
+        let after_horse = search_value(&horse, 1, &plain(false));
+        round_div((MATE - 1) as i64 - after_horse as i64, 2)
+    };
+    let expected = chance("a0d0").max(chance("a0a8"));
+    assert_eq!(c.info.score, Some(Score::Cp(expected)));
+    assert!(expected > 10_000 && expected < MATE - 200, "{expected}");
+    // A deeper search still values the position as a coin flip (at depth 4 both reveals mate in
+    // two: the lone king has only the d-file).
+    let c = go("alphabeta", &view, depth(3));
+    let Some(Score::Cp(v)) = c.info.score else {
+        panic!("{:?}", c.info.score)
+    };
+    assert!((v - expected).abs() < 1_000, "{v} vs {expected}");
+}
+
+#[test]
+fn never_an_illegal_move_in_seeded_games() {
+    for (rules, games) in [
+        (Rules::standard(), 70),
+        (Rules::simple(), 70),
+        (Rules::xiangqi(), 40),
+    ] {
+        let spec = Spec::parse("alphabeta:hash=1").unwrap();
+        for g in 0..games {
+            let mut rng = ChaCha8Rng::seed_from_u64(1000 + g);
+            let mut game = Game::new(rules, Deal::shuffled_for(&rules, &mut rng));
+            let mut engines = [
+                alphabeta::from_spec(&spec).unwrap(),
+                alphabeta::from_spec(&spec).unwrap(),
+            ];
+            let limits = Limits {
+                depth: Some(2),
+                nodes: Some(3_000),
+                movetime: None,
+            };
+            while game.outcome().is_none() && game.ply() < 160 {
+                let side = game.turn();
+                let view = game.view(side);
+                let c = engines[side.index()].go(&view, &limits, g).unwrap();
+                assert!(
+                    game.legal_moves().contains(&c.mv),
+                    "{} game {g}: illegal {} in {}",
+                    rules.name,
+                    c.mv,
+                    view.position().fen()
+                );
+                assert_eq!(c.info.pv.first(), Some(&c.mv));
+                game.play(c.mv).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn node_limited_search_is_deterministic() {
+    for rules in [Rules::standard(), Rules::simple()] {
+        for (i, pos) in positions(rules, 4, 10, 40, 55).into_iter().enumerate() {
+            let view = View::from_setup(&pos.to_setup(), &rules).unwrap();
+            let limits = Limits {
+                nodes: Some(20_000 + i as u64 * 777),
+                ..Limits::default()
+            };
+            let spec = Spec::parse("alphabeta:hash=2").unwrap();
+            let mut e = alphabeta::from_spec(&spec).unwrap();
+            let a = e.go(&view, &limits, 3).unwrap();
+            let b = e.go(&view, &limits, 3).unwrap();
+            let c = alphabeta::from_spec(&spec)
+                .unwrap()
+                .go(&view, &limits, 3)
+                .unwrap();
+            assert_eq!(a, b);
+            assert_eq!(a, c);
+            assert_eq!(a.info.nodes, limits.nodes.unwrap());
+        }
+    }
+}
+
+#[test]
+fn specs_are_checked() {
+    assert!(alphabeta::from_spec(&Spec::parse("alphabeta:depht=3").unwrap()).is_err());
+    assert!(alphabeta::from_spec(&Spec::parse("alphabeta:hash=0").unwrap()).is_err());
+    assert!(
+        alphabeta::from_spec(&Spec::parse("alphabeta:eval=/nonexistent.json").unwrap()).is_err()
+    );
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../configs/eval/default.json"
+    );
+    let spec = format!(
+        "alphabeta:depth=2,hash=1,star2=true,contempt=5,qsearch=false,exact_tt=true,eval={path}"
+    );
+    assert!(alphabeta::from_spec(&Spec::parse(&spec).unwrap()).is_ok());
+}
+
+#[test]
+fn default_eval_file_matches_the_built_in_weights() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../configs/eval/default.json"
+    );
+    assert_eq!(
+        EvalWeights::from_json_file(path).unwrap(),
+        EvalWeights::default()
+    );
+    let text = serde_json::to_string_pretty(&EvalWeights::default()).unwrap();
+    let back: EvalWeights = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, EvalWeights::default());
+}
+
+#[test]
+fn evaluation_is_symmetric_up_to_tempo() {
+    let w = EvalWeights::default();
+    for rules in [Rules::standard(), Rules::xiangqi()] {
+        for pos in positions(rules, 10, 10, 50, 9) {
+            // Mirror ranks and colours: the side to move's score must not change.
+            let s = pos.to_setup();
+            let mut m = jieqi_core::Setup::empty();
+            for sq in jieqi_core::Square::all() {
+                let o = s.get(sq).map(|o| match o {
+                    jieqi_core::Occupant::Hidden(c) => jieqi_core::Occupant::Hidden(!c),
+                    jieqi_core::Occupant::Revealed(p) => {
+                        jieqi_core::Occupant::Revealed(jieqi_core::Piece {
+                            color: !p.color,
+                            role: p.role,
+                        })
+                    }
+                });
+                m.set(sq.flip_rank(), o);
+            }
+            m.turn = !s.turn;
+            m.pools = s.pools.map(|p| jieqi_core::ByColor::new_with(|c| p[!c]));
+            m.halfmoves = s.halfmoves;
+            let mirrored = Position::from_setup(&m, &rules).unwrap();
+            assert_eq!(
+                jieqi_search::eval::evaluate(&pos, &w),
+                jieqi_search::eval::evaluate(&mirrored, &w),
+                "{}",
+                pos.fen()
+            );
+        }
+    }
+    let _ = Color::Red;
+}
+
+#[test]
+fn game_history_repetitions_are_draws_scored_with_contempt() {
+    // Xiangqi, Red a chariot against an advisor and a pawn. After e0e1 f9f8 e1e0 f8f9, e0e1 repeats the position after the
+    // first ply. At depth 2 the search path alone cannot see a repetition (it needs four plies),
+    // so only the rebuilt game history can make e0e1 a draw.
+    let rules = Rules::xiangqi();
+    let fen = "5k3/4a4/9/8p/9/9/9/9/R8/4K4 w - 0 1";
+    let mut game = Game::from_position(Position::from_fen(fen, &rules).unwrap()).unwrap();
+    for m in ["e0e1", "f9f8", "e1e0", "f8f9"] {
+        game.play(m.parse().unwrap()).unwrap();
+    }
+    let view = game.view(Color::Red);
+    assert_eq!(view.history().len(), 4);
+    // An engine that loves draws (contempt -5000: a draw is worth +5000 to it) repeats.
+    let c = go("alphabeta:contempt=-5000,qsearch=false", &view, depth(2));
+    assert_eq!(c.mv.to_string(), "e0e1");
+    assert_eq!(c.info.score, Some(Score::Cp(5000)));
+    // A normal engine, ahead, does not.
+    let c = go("alphabeta:contempt=50", &view, depth(2));
+    assert_ne!(c.mv.to_string(), "e0e1");
+    let Some(Score::Cp(v)) = c.info.score else {
+        panic!()
+    };
+    assert!(v > 300, "{v}");
+    // Without the history the same position holds no repetition.
+    let bare = View::from_setup(&view.position().to_setup(), &rules).unwrap();
+    let c = go("alphabeta:contempt=-5000,qsearch=false", &bare, depth(2));
+    assert_ne!(c.info.score, Some(Score::Cp(5000)));
+}
