@@ -16,7 +16,7 @@ pub const DEFAULT_ENGINES: [&str; 6] = [
     "level:hard",
     "flat-uct:sims=2000",
     "ismcts:iters=20000",
-    "alphabeta:depth=4",
+    "alphabeta:depth=2",
 ];
 
 /// A validated `arena bench`.

@@ -48,7 +48,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", default_value_t = 20_000)]
     pub playouts: u64,
     /// An engine to time (repeatable) [default: random, greedy, level:hard, flat-uct:sims=2000,
-    /// ismcts:iters=20000, alphabeta:depth=4].
+    /// ismcts:iters=20000, alphabeta:depth=2].
     #[arg(long = "engine", value_name = "SPEC")]
     pub engines: Vec<String>,
     /// Search limits for every engine move.
