@@ -97,7 +97,8 @@ impl View {
     /// Brings the view up to date with the next move, as this player was told it: the reveal always,
     /// the captured hidden identity only when the rules tell this player (see
     /// [`crate::Record::seen_by`]). Keeping a view this way costs O(1) per ply and gives the same
-    /// view as [`crate::Game::view`].
+    /// view as [`crate::Game::view`]. An omniscient view advances its truth and resolves the
+    /// identities itself; identities given in `pm` must then match the truth.
     ///
     /// # Errors
     /// The move does not fit the view (illegal, or identities not in the pools); the view is
