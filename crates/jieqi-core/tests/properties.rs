@@ -597,12 +597,11 @@ fn king_accounted_for(pos: &Position) -> bool {
     })
 }
 
-/// All per-position checks; returns the legal moves. `round_trip` asks for the setup and FEN
-/// round trips too.
-fn check_position(pos: &Position, round_trip: bool) -> Vec<Move> {
+/// All per-position checks, setup and FEN round trips included; returns the legal moves.
+fn check_position(pos: &Position) -> Vec<Move> {
     let legal = check_against_naive(pos);
     check_make_unmake(pos, &legal);
-    if round_trip && king_accounted_for(pos) {
+    if king_accounted_for(pos) {
         check_round_trips(pos);
     }
     legal
@@ -767,7 +766,7 @@ fn check_outcome(game: &Game, outcome: Outcome, hashes: &[u64]) {
 
 /// A referee game with random legal moves; shadow positions replay each ply with the identities
 /// the truth and each player are entitled to and must equal the game's positions and views.
-fn run_game(rules: Rules, seed: u64, round_trip: bool, tally: &mut Tally) {
+fn run_game(rules: Rules, seed: u64, tally: &mut Tally) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let deal = Deal::shuffled_for(&rules, &mut rng);
     let mut game = Game::new(rules, deal);
@@ -816,7 +815,7 @@ fn run_game(rules: Rules, seed: u64, round_trip: bool, tally: &mut Tally) {
         assert!(hashes.iter().filter(|&&h| h == now).count() < rules.repetition_count as usize);
         assert!(rules.no_capture_plies.is_none_or(|l| pos.halfmoves() < l));
 
-        let legal = check_position(pos, round_trip);
+        let legal = check_position(pos);
         assert!(
             !legal.is_empty(),
             "seed {seed}: no legal move but no outcome"
@@ -861,7 +860,7 @@ fn weighted_pick(pool: &Pool, rng: &mut ChaCha8Rng) -> Role {
 
 /// A game on a plain `Position`: random reveals from the pool, captured hidden identities given
 /// or withheld at random; at the end every move is taken back.
-fn run_position_game(rules: Rules, seed: u64, round_trip: bool, tally: &mut Tally) {
+fn run_position_game(rules: Rules, seed: u64, tally: &mut Tally) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let start = Position::start(&rules);
     let mut pos = start.clone();
@@ -871,7 +870,7 @@ fn run_position_game(rules: Rules, seed: u64, round_trip: bool, tally: &mut Tall
         if pos.king_lost(pos.turn()) {
             break;
         }
-        let legal = check_position(&pos, round_trip);
+        let legal = check_position(&pos);
         if legal.is_empty() {
             break;
         }
@@ -905,22 +904,12 @@ fn run_position_game(rules: Rules, seed: u64, round_trip: bool, tally: &mut Tall
 }
 
 fn run_batch(rules: Rules, games: u64, position_games: u64, seed: u64) -> Tally {
-    run_batch_with(rules, games, position_games, seed, true)
-}
-
-fn run_batch_with(
-    rules: Rules,
-    games: u64,
-    position_games: u64,
-    seed: u64,
-    round_trip: bool,
-) -> Tally {
     let mut tally = Tally::default();
     for i in 0..games {
-        run_game(rules, seed + i, round_trip, &mut tally);
+        run_game(rules, seed + i, &mut tally);
     }
     for i in 0..position_games {
-        run_position_game(rules, seed + 1_000_000 + i, round_trip, &mut tally);
+        run_position_game(rules, seed + 1_000_000 + i, &mut tally);
     }
     eprintln!("{}: {tally:?}", rules.name);
     tally

@@ -715,12 +715,7 @@ impl<'a> Searcher<'a> {
             if let Some(tt) = self.tt.as_deref() {
                 if let Some(e) = tt.probe(key) {
                     tt_move = decode(e.mv);
-                    let ok = if self.opts.exact_tt {
-                        e.depth as i32 == depth
-                    } else {
-                        e.depth as i32 >= depth
-                    };
-                    if ok && e.bound != BOUND_UPPER {
+                    if self.tt_depth_ok(e.depth as i32, depth) && e.bound != BOUND_UPPER {
                         break 'probe Some(from_tt(e.score, cply));
                     }
                 }
@@ -784,12 +779,7 @@ impl<'a> Searcher<'a> {
         if let Some(tt) = self.tt.as_deref() {
             if let Some(e) = tt.probe(key) {
                 tt_move = decode(e.mv);
-                let ok = if self.opts.exact_tt {
-                    e.depth as i32 == depth
-                } else {
-                    e.depth as i32 >= depth
-                };
-                if ply > 0 && ok {
+                if ply > 0 && self.tt_depth_ok(e.depth as i32, depth) {
                     let s = from_tt(e.score, ply);
                     match e.bound {
                         BOUND_EXACT => return s,
@@ -881,6 +871,17 @@ impl<'a> Searcher<'a> {
 
     /// Quiescence: stand pat, then captures (hidden capturers as chance nodes in the first
     /// [`QS_HIDDEN_PLIES`] plies); in check, all evasions.
+    /// Whether a table entry searched to `entry_depth` may cut a search of `depth`: at least as
+    /// deep, or exactly as deep under the `exact_tt` test switch.
+    #[inline]
+    fn tt_depth_ok(&self, entry_depth: i32, depth: i32) -> bool {
+        if self.opts.exact_tt {
+            entry_depth == depth
+        } else {
+            entry_depth >= depth
+        }
+    }
+
     fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32, qply: u32) -> i32 {
         if self.pos.king_lost(self.pos.turn()) {
             return -(MATE - ply as i32);
