@@ -10,6 +10,7 @@ pub mod eval;
 pub mod flat_uct;
 pub mod ismcts;
 pub mod playout;
+pub mod playout_board;
 
 use jieqi_engine::{Engine, Spec, SpecError};
 

@@ -2,9 +2,12 @@
 //! the result for one player.
 //!
 //! A playout runs on a [`Determinization`] — every hidden identity fixed — so each move resolves its
-//! reveal and capture at once. It plays with [`Determinization::make`] and never unmakes: the caller
-//! passes a determinization it owns (the MCTS engines sample a fresh one per iteration, so no clone
-//! is needed). Nothing is allocated per ply: move lists are fixed-size stack arrays.
+//! reveal and capture at once. It never unmakes. A random playout that is not cut off plays on a
+//! [`PlayoutBoard`](crate::playout_board::PlayoutBoard) copied from the determinization (no hash,
+//! pools or undo records; legal moves exactly the position's) and leaves `det` unchanged; the
+//! capture-biased policy and cut-off playouts, which need a full [`Position`] for capture values
+//! and the evaluation, play with [`Determinization::make`] and leave `det` at the final position.
+//! Nothing is allocated per ply: move lists are fixed-size stack arrays.
 //!
 //! Terminal rules, in the referee's order ([`jieqi_core::Game`]):
 //! 1. the move just played took a king (a face-up king, or a hidden piece whose identity in this
@@ -22,6 +25,7 @@ use jieqi_core::{Color, Determinization, Move, MoveList, Occupant, Position, Rol
 use rand_core::Rng;
 
 use crate::eval::{EvalWeights, evaluate, win_probability};
+use crate::playout_board::PlayoutBoard;
 
 /// How a playout picks its moves.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -95,6 +99,8 @@ pub struct Playout {
     pub score: f64,
     /// Plies played.
     pub plies: u32,
+    /// The first move played, if any (for tests and diagnostics).
+    pub first_move: Option<Move>,
 }
 
 /// Whether the move just made (with its resolved identities and undo record) took a king.
@@ -209,16 +215,17 @@ pub fn terminal_value(pos: &Position) -> Option<f64> {
     None
 }
 
-/// Plays `det` out with `cfg` and scores the end for `perspective`. `det` is left at the final
-/// position (clone it first to keep it).
+/// Plays `det` out with `cfg` and scores the end for `perspective`. A random playout without a
+/// cutoff leaves `det` unchanged (it plays on a [`PlayoutBoard`]); otherwise `det` is left at the
+/// final position. Callers should not rely on either: clone `det` first to keep it.
 ///
 /// The random policy does not generate every legal move each ply: it proposes a uniformly random
 /// *candidate* (from, to) pair — a piece of the side to move, and one of the squares its kind could
-/// reach on an empty board (`CANDIDATES`) — and accepts it if [`Position::is_legal`]; otherwise it
-/// proposes again. Every legal move is exactly one candidate and all candidates are equally likely,
-/// so an accepted move is uniform over the legal moves (rejection sampling). After
-/// `MAX_TRIALS` rejections it falls back to full generation (which also detects "no legal move"),
-/// still uniform since a mixture of uniform draws is uniform.
+/// reach on an empty board — and accepts it if it is legal; otherwise it proposes again. Every
+/// legal move is exactly one candidate and all candidates are equally likely, so an accepted move
+/// is uniform over the legal moves (rejection sampling). After a bounded number of rejections it
+/// falls back to full generation (which also detects "no legal move"), still uniform since a
+/// mixture of uniform draws is uniform.
 pub fn playout<R: Rng + ?Sized>(
     det: &mut Determinization,
     perspective: Color,
@@ -234,10 +241,15 @@ pub fn playout<R: Rng + ?Sized>(
             return Playout {
                 score: result_for(Some(!pos.turn()), perspective),
                 plies: 0,
+                first_move: None,
             };
         }
     }
+    if cfg.policy == PlayoutPolicy::Random && cfg.cutoff.is_none() {
+        return fast_random_playout(det, perspective, stop, limit, rng);
+    }
     let rejection = cfg.policy == PlayoutPolicy::Random;
+    let mut first_move = None;
     let mut pieces = if rejection {
         Pieces::new(det.position())
     } else {
@@ -252,6 +264,7 @@ pub fn playout<R: Rng + ?Sized>(
                 return Playout {
                     score: result_for(Some(!pos.turn()), perspective),
                     plies,
+                    first_move,
                 };
             }
             let score = if pos.halfmoves() >= limit || cfg.cutoff.is_none() {
@@ -259,7 +272,11 @@ pub fn playout<R: Rng + ?Sized>(
             } else {
                 eval_score(pos, perspective, &cfg.weights)
             };
-            return Playout { score, plies };
+            return Playout {
+                score,
+                plies,
+                first_move,
+            };
         }
         let chosen = if rejection {
             pieces.propose(pos, rng)
@@ -274,22 +291,71 @@ pub fn playout<R: Rng + ?Sized>(
                     return Playout {
                         score: result_for(Some(!pos.turn()), perspective),
                         plies,
+                        first_move,
                     };
                 }
                 pick(pos, &moves, cfg, rng)
             }
         };
         let mover = pos.turn();
+        first_move.get_or_insert(m);
         let (pm, undo) = det.make(m);
         plies += 1;
         if took_king(&pm, &undo) {
             return Playout {
                 score: result_for(Some(mover), perspective),
                 plies,
+                first_move,
             };
         }
         if rejection {
             pieces.update(mover, &pm, undo.captured().is_some());
+        }
+    }
+}
+
+/// A uniformly random playout without cutoff on a [`PlayoutBoard`] (same terminal rules as
+/// [`playout`]); `det` is not touched.
+fn fast_random_playout<R: Rng + ?Sized>(
+    det: &Determinization,
+    perspective: Color,
+    stop: u32,
+    limit: u32,
+    rng: &mut R,
+) -> Playout {
+    let mut board = PlayoutBoard::new(det);
+    let mut first_move = None;
+    let mut plies = 0u32;
+    loop {
+        if plies >= stop || board.halfmoves() >= limit {
+            // Still a loss if the side to move has no move at all.
+            let score = if board.legal_moves().is_empty() {
+                result_for(Some(!board.turn()), perspective)
+            } else {
+                0.5
+            };
+            return Playout {
+                score,
+                plies,
+                first_move,
+            };
+        }
+        let mover = board.turn();
+        let Some(m) = board.random_move(rng) else {
+            return Playout {
+                score: result_for(Some(!mover), perspective),
+                plies,
+                first_move,
+            };
+        };
+        first_move.get_or_insert(m);
+        plies += 1;
+        if board.make(m) {
+            return Playout {
+                score: result_for(Some(mover), perspective),
+                plies,
+                first_move,
+            };
         }
     }
 }

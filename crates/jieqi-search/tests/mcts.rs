@@ -128,16 +128,23 @@ fn mcts_engines_play_only_legal_moves() {
 #[test]
 fn mate_in_one_is_found() {
     // Standard rules: the hidden a0 piece moves as a chariot and can only be the chariot (pool R1);
-    // a0d0 mates (e9/e8 face the red king, d8 is on the d-file).
+    // a0d0 mates (e9/e8 face the red king, d8 is on the d-file) and a0a8 stalemates (d8 and e9
+    // covered; also a win). Either ends the game at once; no other move does.
     let rules = Rules::standard();
     let view = view_of("3k5/9/9/9/9/9/9/9/9/X3K4 w R1 0 1", &rules);
-    let mate = Move::from_text("a0d0").unwrap();
-    let mut after = view.sample(&mut ChaCha8Rng::seed_from_u64(0));
-    after.make(mate);
-    assert!(after.legal_moves().is_empty(), "a0d0 is mate");
+    let winning = ["a0d0", "a0a8"].map(|m| Move::from_text(m).unwrap());
+    for &m in &view.legal_moves() {
+        let mut after = view.sample(&mut ChaCha8Rng::seed_from_u64(0));
+        after.make(m);
+        assert_eq!(
+            after.legal_moves().is_empty(),
+            winning.contains(&m),
+            "{m} ends the game exactly when it is a0d0 or a0a8"
+        );
+    }
     for spec in ["flat-uct", "ismcts", "ismcts:policy=random,cutoff=0"] {
         let c = engine(spec).go(&view, &nodes(3000), 3).unwrap();
-        assert_eq!(c.mv, mate, "{spec}: {:?}", c.info);
+        assert!(winning.contains(&c.mv), "{spec}: {:?}", c.info);
     }
     // Simple rules: take the king.
     let rules = Rules::simple();
@@ -216,20 +223,25 @@ fn finished_games_score_exactly() {
     assert_eq!((p.score, p.plies), (0.5, 0));
 }
 
-/// The move a one-ply playout played: the legal move whose result equals the playout's position.
+/// The index in `view`'s legal moves of the move a one-ply playout played: the one it reports,
+/// which must also be the move that turns `before` into `after` when the playout played on `det`
+/// (the capture-biased path) — on the random fast path `det` is left unchanged.
 fn played_move(
     view: &View,
     before: &jieqi_core::Determinization,
     after: &jieqi_core::Determinization,
+    p: &jieqi_search::playout::Playout,
 ) -> usize {
     let moves = view.legal_moves();
+    let m = p.first_move.expect("a one-ply playout plays a move");
+    if after != before {
+        let mut d = before.clone();
+        d.make(m);
+        assert_eq!(d, *after, "the reported move is the one played");
+    }
     moves
         .iter()
-        .position(|&m| {
-            let mut d = before.clone();
-            d.make(m);
-            d == *after
-        })
+        .position(|&x| x == m)
         .expect("the playout played a legal move")
 }
 
@@ -256,8 +268,9 @@ fn random_policy_is_uniform_over_legal_moves() {
         let mut counts = vec![0usize; n];
         for _ in 0..draws {
             let mut det = base.clone();
-            playout(&mut det, Color::Red, &cfg, &mut rng);
-            counts[played_move(&view, &base, &det)] += 1;
+            let p = playout(&mut det, Color::Red, &cfg, &mut rng);
+            assert_eq!(p.plies, 1);
+            counts[played_move(&view, &base, &det, &p)] += 1;
         }
         // Each count ~ Binomial(draws, 1/n): mean 400, sd < 20. Allow 5 sd.
         for (i, &c) in counts.iter().enumerate() {

@@ -1,0 +1,809 @@
+//! The playout board: a lean, make-only copy of a [`Determinization`] for random playouts.
+//!
+//! A playout never unmakes a move and never needs a hash, pool counts or move records, so instead
+//! of [`Determinization::make`] (Zobrist keys, pools, an `Undo`) it plays on this board: 90 cells
+//! in the core's cell encoding (colour, face-up role or hidden), each hidden piece's identity in
+//! this determinization, an occupancy bitboard, each side's piece list with the piece's movement
+//! kind and candidate table, the face-up kings, the side to move and the no-capture counter.
+//!
+//! Moves are drawn by rejection sampling over *candidates*: a uniformly random piece-and-target
+//! pair from per-kind tables of the squares the piece could reach on an empty board (already
+//! narrowed by the palace, river and pawn-direction rules), accepted when the move is legal.
+//! Every legal move is exactly one candidate and all candidates are equally likely, so the
+//! accepted move is uniform over the legal moves; after [`MAX_TRIALS`] rejections the board
+//! enumerates its legal moves and draws one uniformly (a mixture of uniform draws is uniform).
+//!
+//! **Invariant:** the board's legal moves are exactly [`jieqi_core::Position::legal_moves`] of
+//! the determinization kept in lockstep, under every rule set the position supports — movement
+//! per kind (hidden pieces move as their start square's piece, or step / flip in the seed-000
+//! variant), the confinement switches, and, when `rules.check` is on, the own king may not be
+//! left attacked (flying general included). The attack test is a port of the core's
+//! (`attacks.rs`), reading the board only, and the "needs a safety test" shortcut is the core's
+//! too. [`PlayoutBoard::make`] reports a king capture (face up, or a hidden piece whose identity
+//! is the king), and [`PlayoutBoard::halfmoves`] follows the core's no-capture counter. The
+//! property tests at the end of this file check all of this against the core ply by ply.
+
+use jieqi_core::{
+    Color, Determinization, HiddenMoves, Move, MoveList, Occupant, Role, Rules, Square,
+};
+use rand_core::Rng;
+
+use crate::playout::below;
+
+/// Proposals before a rejection-sampling ply falls back to full move generation.
+pub const MAX_TRIALS: u32 = 32;
+
+// Cell codes, as in the core: 0 empty, else `1 + colour * 8 + kind`; kind a role index, 7 hidden.
+const EMPTY: u8 = 0;
+const CHARIOT: u8 = Role::Chariot as u8;
+const HORSE: u8 = Role::Horse as u8;
+const ELEPHANT: u8 = Role::Elephant as u8;
+const ADVISOR: u8 = Role::Advisor as u8;
+const KING: u8 = Role::King as u8;
+const CANNON: u8 = Role::Cannon as u8;
+const PAWN: u8 = Role::Pawn as u8;
+const HIDDEN: u8 = 7;
+/// Movement kind of a seed-000 hidden piece (flip in place or one orthogonal step).
+const STEP: u8 = 8;
+/// No movement (a hidden piece off its start squares while testing king safety, as in the core).
+const NONE: u8 = 255;
+
+#[inline(always)]
+const fn code(color: usize, kind: u8) -> u8 {
+    1 + (color as u8) * 8 + kind
+}
+
+#[inline(always)]
+const fn color_of(c: u8) -> usize {
+    (c > 8) as usize
+}
+
+#[inline(always)]
+const fn kind_of(c: u8) -> u8 {
+    (c.wrapping_sub(1)) & 7
+}
+
+// Candidate tables.
+const T_LINE: u8 = 0;
+const T_HORSE: u8 = 1;
+const T_ELEPHANT: u8 = 2;
+const T_ELEPHANT_OWN: u8 = 3; // + colour: 3 red half, 4 black half
+const T_ADVISOR: u8 = 5;
+const T_ADVISOR_PALACE: u8 = 6; // + colour
+const T_KING: u8 = 8;
+const T_KING_PALACE: u8 = 9; // + colour
+const T_PAWN: u8 = 11; // + colour
+const T_STEP: u8 = 13;
+const NT: usize = 14;
+const MAXC: usize = 17;
+
+/// Candidate targets with their auxiliary square (horse leg, elephant eye), and for the line
+/// table the squares strictly between.
+struct Tables {
+    /// `[table][square][i] = (target, aux)`.
+    cand: [[[[u8; 2]; MAXC]; 90]; NT],
+    len: [[u8; 90]; NT],
+    between: [[u128; MAXC]; 90],
+    /// Orthogonal rays, nearest first: up, down, right, left (the core's order).
+    rays: [[[u8; 9]; 4]; 90],
+    ray_len: [[u8; 4]; 90],
+    /// Squares a horse attacks `s` from, with its leg.
+    horse_att: [[[u8; 2]; 8]; 90],
+    horse_att_len: [u8; 90],
+    /// Start-square role index per square, [`NONE`] elsewhere.
+    start: [u8; 90],
+}
+
+const fn on(f: i32, r: i32) -> bool {
+    f >= 0 && f < 9 && r >= 0 && r < 10
+}
+
+const fn palace(f: i32, r: i32, color: usize) -> bool {
+    f >= 3 && f <= 5 && if color == 0 { r <= 2 } else { r >= 7 }
+}
+
+const fn own_half(r: i32, color: usize) -> bool {
+    if color == 0 { r <= 4 } else { r >= 5 }
+}
+
+const fn build() -> Tables {
+    let mut t = Tables {
+        cand: [[[[0; 2]; MAXC]; 90]; NT],
+        len: [[0; 90]; NT],
+        between: [[0; MAXC]; 90],
+        rays: [[[0; 9]; 4]; 90],
+        ray_len: [[0; 4]; 90],
+        horse_att: [[[0; 2]; 8]; 90],
+        horse_att_len: [0; 90],
+        start: [NONE; 90],
+    };
+    let ortho: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+    let diag: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+    let horse: [(i32, i32); 8] = [
+        (1, 2),
+        (-1, 2),
+        (1, -2),
+        (-1, -2),
+        (2, 1),
+        (-2, 1),
+        (2, -1),
+        (-2, -1),
+    ];
+    let back: [u8; 9] = [0, 1, 2, 3, 4, 3, 2, 1, 0];
+    let mut f = 0;
+    while f < 9 {
+        t.start[f] = back[f];
+        t.start[81 + f] = back[f];
+        if f % 2 == 0 {
+            t.start[27 + f] = PAWN;
+            t.start[54 + f] = PAWN;
+        }
+        f += 1;
+    }
+    t.start[19] = CANNON;
+    t.start[25] = CANNON;
+    t.start[64] = CANNON;
+    t.start[70] = CANNON;
+    let mut s = 0;
+    while s < 90 {
+        let (f, r) = ((s % 9) as i32, (s / 9) as i32);
+        // Rays and the line table.
+        let mut d = 0;
+        while d < 4 {
+            let (df, dr) = ortho[d];
+            let (mut nf, mut nr) = (f + df, r + dr);
+            let mut between = 0u128;
+            while on(nf, nr) {
+                let to = (nr * 9 + nf) as usize;
+                let n = t.ray_len[s][d] as usize;
+                t.rays[s][d][n] = to as u8;
+                t.ray_len[s][d] += 1;
+                let i = t.len[T_LINE as usize][s] as usize;
+                t.cand[T_LINE as usize][s][i] = [to as u8, 0];
+                t.between[s][i] = between;
+                t.len[T_LINE as usize][s] += 1;
+                between |= 1u128 << to;
+                nf += df;
+                nr += dr;
+            }
+            d += 1;
+        }
+        // Horse moves (leg next to the horse) and horse attackers.
+        let mut i = 0;
+        while i < 8 {
+            let (df, dr) = horse[i];
+            let (lf, lr) = if df == 2 || df == -2 {
+                (f + df / 2, r)
+            } else {
+                (f, r + dr / 2)
+            };
+            if on(f + df, r + dr) {
+                let to = ((r + dr) * 9 + f + df) as u8;
+                let n = t.len[T_HORSE as usize][s] as usize;
+                t.cand[T_HORSE as usize][s][n] = [to, (lr * 9 + lf) as u8];
+                t.len[T_HORSE as usize][s] += 1;
+                // A horse on `to` attacks `s` through the leg next to it.
+                let (af, ar) = (f + df, r + dr);
+                let (gf, gr) = if df == 2 || df == -2 {
+                    (af - df / 2, ar)
+                } else {
+                    (af, ar - dr / 2)
+                };
+                let m = t.horse_att_len[s] as usize;
+                t.horse_att[s][m] = [to, (gr * 9 + gf) as u8];
+                t.horse_att_len[s] += 1;
+            }
+            i += 1;
+        }
+        // Diagonal steps and elephant jumps.
+        let mut i = 0;
+        while i < 4 {
+            let (df, dr) = diag[i];
+            if on(f + df, r + dr) {
+                let (tf, tr) = (f + df, r + dr);
+                let to = (tr * 9 + tf) as u8;
+                let mut k = T_ADVISOR as usize;
+                let n = t.len[k][s] as usize;
+                t.cand[k][s][n] = [to, 0];
+                t.len[k][s] += 1;
+                let mut c = 0;
+                while c < 2 {
+                    if palace(tf, tr, c) {
+                        k = T_ADVISOR_PALACE as usize + c;
+                        let n = t.len[k][s] as usize;
+                        t.cand[k][s][n] = [to, 0];
+                        t.len[k][s] += 1;
+                    }
+                    c += 1;
+                }
+            }
+            if on(f + 2 * df, r + 2 * dr) {
+                let (tf, tr) = (f + 2 * df, r + 2 * dr);
+                let to = (tr * 9 + tf) as u8;
+                let eye = ((r + dr) * 9 + f + df) as u8;
+                let mut k = T_ELEPHANT as usize;
+                let n = t.len[k][s] as usize;
+                t.cand[k][s][n] = [to, eye];
+                t.len[k][s] += 1;
+                let mut c = 0;
+                while c < 2 {
+                    if own_half(tr, c) {
+                        k = T_ELEPHANT_OWN as usize + c;
+                        let n = t.len[k][s] as usize;
+                        t.cand[k][s][n] = [to, eye];
+                        t.len[k][s] += 1;
+                    }
+                    c += 1;
+                }
+            }
+            i += 1;
+        }
+        // Orthogonal steps: king, pawns, the seed-000 hidden step.
+        t.cand[T_STEP as usize][s][0] = [s as u8, 0];
+        t.len[T_STEP as usize][s] = 1;
+        let mut i = 0;
+        while i < 4 {
+            let (df, dr) = ortho[i];
+            if on(f + df, r + dr) {
+                let (tf, tr) = (f + df, r + dr);
+                let to = (tr * 9 + tf) as u8;
+                let mut push = [false; NT];
+                push[T_KING as usize] = true;
+                push[T_STEP as usize] = true;
+                let mut c = 0;
+                while c < 2 {
+                    push[T_KING_PALACE as usize + c] = palace(tf, tr, c);
+                    // Pawns: forward, or sideways once across the river.
+                    let forward = if c == 0 { 1 } else { -1 };
+                    push[T_PAWN as usize + c] =
+                        (df == 0 && dr == forward) || (dr == 0 && !own_half(r, c));
+                    c += 1;
+                }
+                let mut k = 0;
+                while k < NT {
+                    if push[k] {
+                        let n = t.len[k][s] as usize;
+                        t.cand[k][s][n] = [to, 0];
+                        t.len[k][s] += 1;
+                    }
+                    k += 1;
+                }
+            }
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+static T: Tables = build();
+
+/// The rule switches the board reads.
+#[derive(Copy, Clone, Debug)]
+struct Switches {
+    hidden_moves: HiddenMoves,
+    confine_advisors: bool,
+    confine_elephants: bool,
+    confine_king: bool,
+    flying_general: bool,
+    check: bool,
+}
+
+/// A make-only playout board built from a [`Determinization`]; see the module documentation.
+#[derive(Clone, Debug)]
+pub struct PlayoutBoard {
+    cell: [u8; 90],
+    /// Identity (role index) of the hidden piece on each square; stale elsewhere.
+    ids: [u8; 90],
+    occ: u128,
+    /// Face-up king squares, 255 when none.
+    kings: [u8; 2],
+    turn: usize,
+    halfmoves: u32,
+    sw: Switches,
+    /// Each side's pieces: square, movement kind, candidate table, candidate count (0 past the
+    /// end of the list).
+    sq: [[u8; 16]; 2],
+    mover: [[u8; 16]; 2],
+    table: [[u8; 16]; 2],
+    cnt: [[u32; 16]; 2],
+    n: [usize; 2],
+    /// Index of the piece on a square in its side's list.
+    idx: [u8; 90],
+}
+
+impl PlayoutBoard {
+    /// Copies `det`'s board, hidden identities, side to move and no-capture counter.
+    pub fn new(det: &Determinization) -> PlayoutBoard {
+        let pos = det.position();
+        let r: &Rules = pos.rules();
+        let sw = Switches {
+            hidden_moves: r.hidden_moves,
+            confine_advisors: r.confine_advisors,
+            confine_elephants: r.confine_elephants,
+            confine_king: r.confine_king,
+            flying_general: r.flying_general,
+            check: r.check,
+        };
+        let mut b = PlayoutBoard {
+            cell: [EMPTY; 90],
+            ids: [0; 90],
+            occ: 0,
+            kings: [255; 2],
+            turn: pos.turn().index(),
+            halfmoves: pos.halfmoves(),
+            sw,
+            sq: [[0; 16]; 2],
+            mover: [[0; 16]; 2],
+            table: [[0; 16]; 2],
+            cnt: [[0; 16]; 2],
+            n: [0; 2],
+            idx: [0; 90],
+        };
+        for s in Square::all() {
+            let si = s.index();
+            let (color, c) = match pos.occupant(s) {
+                None => continue,
+                Some(Occupant::Revealed(p)) => {
+                    (p.color.index(), code(p.color.index(), p.role as u8))
+                }
+                Some(Occupant::Hidden(c)) => {
+                    b.ids[si] = det
+                        .identity(s)
+                        .expect("a determinization fixes every identity")
+                        as u8;
+                    (c.index(), code(c.index(), HIDDEN))
+                }
+            };
+            b.cell[si] = c;
+            b.occ |= 1u128 << si;
+            if kind_of(c) == KING {
+                b.kings[color] = si as u8;
+            }
+            let mover = b.mover_kind(c, si);
+            let i = b.n[color];
+            b.sq[color][i] = si as u8;
+            b.mover[color][i] = mover;
+            let table = b.table_for(mover, color, kind_of(c) == HIDDEN);
+            b.table[color][i] = table;
+            b.cnt[color][i] = T.len[table as usize][si] as u32;
+            b.idx[si] = i as u8;
+            b.n[color] += 1;
+        }
+        b
+    }
+
+    /// Side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        if self.turn == 0 {
+            Color::Red
+        } else {
+            Color::Black
+        }
+    }
+
+    /// Plies since the last capture (reveals do not reset it), as [`jieqi_core::Position::halfmoves`].
+    #[inline]
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    /// What a piece with cell code `c` on `s` moves as (the core's `mover_kind`).
+    #[inline(always)]
+    fn mover_kind(&self, c: u8, s: usize) -> u8 {
+        let k = kind_of(c);
+        if k != HIDDEN {
+            return k;
+        }
+        match self.sw.hidden_moves {
+            HiddenMoves::StartSquare => T.start[s],
+            HiddenMoves::Step => STEP,
+            HiddenMoves::None => NONE,
+        }
+    }
+
+    /// The candidate table of a piece.
+    #[inline]
+    fn table_for(&self, mover: u8, color: usize, hidden: bool) -> u8 {
+        let sw = &self.sw;
+        let c = color as u8;
+        match mover {
+            CHARIOT | CANNON => T_LINE,
+            HORSE => T_HORSE,
+            ELEPHANT if sw.confine_elephants => T_ELEPHANT_OWN + c,
+            ELEPHANT => T_ELEPHANT,
+            ADVISOR if sw.confine_advisors || hidden => T_ADVISOR_PALACE + c,
+            ADVISOR => T_ADVISOR,
+            KING if sw.confine_king => T_KING_PALACE + c,
+            KING => T_KING,
+            PAWN => T_PAWN + c,
+            _ => T_STEP,
+        }
+    }
+
+    /// Whether candidate `i` of the piece at list index `p` of the side to move is pseudo-legal
+    /// (follows the movement rules); returns its target too.
+    #[inline(always)]
+    fn pseudo(&self, p: usize, i: usize) -> (bool, usize) {
+        let us = self.turn;
+        let s = self.sq[us][p] as usize;
+        let table = self.table[us][p] as usize;
+        let [to, aux] = T.cand[table][s][i];
+        let (to, aux) = (to as usize, aux as usize);
+        let tc = self.cell[to];
+        let own = tc != EMPTY && color_of(tc) == us;
+        let ok = match self.mover[us][p] {
+            CHARIOT => !own && T.between[s][i] & self.occ == 0,
+            CANNON => {
+                let between = T.between[s][i] & self.occ;
+                if tc == EMPTY {
+                    between == 0
+                } else {
+                    !own && between.count_ones() == 1
+                }
+            }
+            HORSE | ELEPHANT => !own && self.cell[aux] == EMPTY,
+            STEP => to == s || !own,
+            _ => !own,
+        };
+        (ok, to)
+    }
+
+    /// Whether the pseudo-legal move `from`→`to` keeps the own king safe (always under rules
+    /// without check, or without a face-up king). `in_check` caches the side to move's check
+    /// status for the ply (`None`: not computed yet).
+    #[inline]
+    fn king_safe(&self, from: usize, to: usize, in_check: &mut Option<bool>) -> bool {
+        if !self.sw.check {
+            return true;
+        }
+        let us = self.turn;
+        let ks = self.kings[us];
+        if ks == 255 {
+            return true;
+        }
+        let ks = ks as usize;
+        let check = *in_check.get_or_insert_with(|| self.attacked(&self.cell, ks, 1 - us));
+        // The core's shortcut: when not in check, a non-king move can only expose the king by
+        // leaving or entering its rank or file or by leaving a square diagonally next to it.
+        let needs = check || from == ks || {
+            let (kf, kr) = (ks % 9, ks / 9);
+            let (ff, fr, tf, tr) = (from % 9, from / 9, to % 9, to / 9);
+            ff == kf
+                || fr == kr
+                || tf == kf
+                || tr == kr
+                || (ff.abs_diff(kf) == 1 && fr.abs_diff(kr) == 1)
+        };
+        if !needs {
+            return true;
+        }
+        let mut board = self.cell;
+        let piece = board[from];
+        board[from] = EMPTY;
+        board[to] = piece;
+        let king = if from == ks { to } else { ks };
+        !self.attacked(&board, king, 1 - us)
+    }
+
+    /// Whether square `s` is attacked by side `by` on `board` (a port of the core's
+    /// `attacks::is_attacked`: hidden pieces attack as their start square's piece or as a step).
+    fn attacked(&self, board: &[u8; 90], s: usize, by: usize) -> bool {
+        let sw = &self.sw;
+        let (sf, sr) = ((s % 9) as i32, (s / 9) as i32);
+        for d in 0..4 {
+            let ray = &T.rays[s][d][..T.ray_len[s][d] as usize];
+            let mut i = 0;
+            while i < ray.len() && board[ray[i] as usize] == EMPTY {
+                i += 1;
+            }
+            if i == ray.len() {
+                continue;
+            }
+            let t = ray[i] as usize;
+            let c = board[t];
+            if color_of(c) == by {
+                match self.mover_kind(c, t) {
+                    CHARIOT => return true,
+                    KING => {
+                        let vertical = d < 2;
+                        let step_ok = i == 0 && (!sw.confine_king || palace(sf, sr, by));
+                        if step_ok || (vertical && sw.flying_general) {
+                            return true;
+                        }
+                    }
+                    STEP if i == 0 => return true,
+                    PAWN if i == 0 && pawn_attacks(t, s, by) => return true,
+                    _ => {}
+                }
+            }
+            i += 1;
+            while i < ray.len() && board[ray[i] as usize] == EMPTY {
+                i += 1;
+            }
+            if i < ray.len() {
+                let t = ray[i] as usize;
+                let c = board[t];
+                if color_of(c) == by && self.mover_kind(c, t) == CANNON {
+                    return true;
+                }
+            }
+        }
+        for &[t, leg] in &T.horse_att[s][..T.horse_att_len[s] as usize] {
+            let c = board[t as usize];
+            if c != EMPTY
+                && color_of(c) == by
+                && board[leg as usize] == EMPTY
+                && self.mover_kind(c, t as usize) == HORSE
+            {
+                return true;
+            }
+        }
+        let start_square = sw.hidden_moves == HiddenMoves::StartSquare;
+        let advisor = code(by, ADVISOR);
+        let hidden = code(by, HIDDEN);
+        let diag = T_ADVISOR as usize;
+        for &[t, _] in &T.cand[diag][s][..T.len[diag][s] as usize] {
+            let c = board[t as usize];
+            if c == advisor {
+                if !sw.confine_advisors || palace(sf, sr, by) {
+                    return true;
+                }
+            } else if c == hidden
+                && start_square
+                && T.start[t as usize] == ADVISOR
+                && palace(sf, sr, by)
+            {
+                return true;
+            }
+        }
+        let elephant = code(by, ELEPHANT);
+        let el = T_ELEPHANT as usize;
+        for &[t, eye] in &T.cand[el][s][..T.len[el][s] as usize] {
+            let c = board[t as usize];
+            if board[eye as usize] != EMPTY || c == EMPTY {
+                continue;
+            }
+            if c == elephant {
+                if !sw.confine_elephants || own_half(sr, by) {
+                    return true;
+                }
+            } else if c == hidden
+                && start_square
+                && T.start[t as usize] == ELEPHANT
+                && own_half(sr, by)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A uniformly random legal move of the side to move, or `None` when it has none.
+    #[inline]
+    pub fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Move> {
+        let us = self.turn;
+        // Prefix sums of the candidate counts; past the list's end they stay at `total`.
+        let mut cum = [0u32; 16];
+        let mut total = 0u32;
+        for (c, &k) in cum.iter_mut().zip(&self.cnt[us]) {
+            total += k;
+            *c = total;
+        }
+        let mut in_check = None;
+        if total > 0 {
+            for _ in 0..MAX_TRIALS {
+                let r = below(rng, total);
+                // Branch-free search: the piece is the number of prefix sums not above `r`.
+                let p = cum.iter().map(|&c| (c <= r) as usize).sum::<usize>();
+                let i = (r + self.cnt[us][p] - cum[p]) as usize;
+                let (ok, to) = self.pseudo(p, i);
+                if ok {
+                    let from = self.sq[us][p] as usize;
+                    if self.king_safe(from, to, &mut in_check) {
+                        return Some(Move::new(Square::from_index(from), Square::from_index(to)));
+                    }
+                }
+            }
+        }
+        let moves = self.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        Some(moves[below(rng, moves.len() as u32) as usize])
+    }
+
+    /// Every legal move of the side to move (in piece-list order, not the core's order).
+    pub fn legal_moves(&self) -> MoveList {
+        let us = self.turn;
+        let mut list = MoveList::new();
+        let mut in_check = None;
+        for p in 0..self.n[us] {
+            let s = self.sq[us][p] as usize;
+            for i in 0..T.len[self.table[us][p] as usize][s] as usize {
+                let (ok, to) = self.pseudo(p, i);
+                if ok && self.king_safe(s, to, &mut in_check) {
+                    list.push(Move::new(Square::from_index(s), Square::from_index(to)));
+                }
+            }
+        }
+        list
+    }
+
+    /// Plays a legal move (unchecked), revealing a hidden mover as its identity. Returns whether
+    /// it took a king (a face-up king, or a hidden piece whose identity is the king).
+    ///
+    /// # Panics
+    /// May panic or corrupt the board if `m` is not legal.
+    #[inline]
+    pub fn make(&mut self, m: Move) -> bool {
+        let (from, to) = (m.from.index(), m.to.index());
+        let us = self.turn;
+        let them = 1 - us;
+        let c = self.cell[from];
+        let p = self.idx[from] as usize;
+        let mut took_king = false;
+        let captured = if from == to { EMPTY } else { self.cell[to] };
+        if captured != EMPTY {
+            let k = kind_of(captured);
+            took_king = k == KING || (k == HIDDEN && self.ids[to] == KING);
+            if k == KING {
+                self.kings[them] = 255;
+            }
+            let j = self.idx[to] as usize;
+            let last = self.n[them] - 1;
+            self.sq[them][j] = self.sq[them][last];
+            self.mover[them][j] = self.mover[them][last];
+            self.table[them][j] = self.table[them][last];
+            self.cnt[them][j] = self.cnt[them][last];
+            self.cnt[them][last] = 0;
+            self.idx[self.sq[them][j] as usize] = j as u8;
+            self.n[them] = last;
+            self.occ &= !(1u128 << to);
+            self.halfmoves = 0;
+        } else {
+            self.halfmoves += 1;
+        }
+        let landed = if kind_of(c) == HIDDEN {
+            let role = self.ids[from];
+            self.mover[us][p] = role;
+            self.table[us][p] = self.table_for(role, us, false);
+            code(us, role)
+        } else {
+            c
+        };
+        self.cnt[us][p] = T.len[self.table[us][p] as usize][to] as u32;
+        if kind_of(landed) == KING {
+            self.kings[us] = to as u8;
+        }
+        self.cell[from] = EMPTY;
+        self.cell[to] = landed;
+        self.occ = (self.occ & !(1u128 << from)) | (1u128 << to);
+        self.sq[us][p] = to as u8;
+        self.idx[to] = p as u8;
+        self.turn = them;
+        took_king
+    }
+}
+
+/// Whether a pawn of `color` on `from` attacks the orthogonally adjacent square `to`.
+#[inline]
+fn pawn_attacks(from: usize, to: usize, color: usize) -> bool {
+    let (ff, fr) = ((from % 9) as i32, (from / 9) as i32);
+    let (tf, tr) = ((to % 9) as i32, (to / 9) as i32);
+    let forward = if color == 0 { 1 } else { -1 };
+    if tf == ff {
+        tr - fr == forward
+    } else {
+        tr == fr && !own_half(fr, color)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::playout::took_king;
+    use jieqi_core::{CaptureReveal, Deal, Game, PerpetualCheck, RuleName};
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+
+    fn variants() -> Vec<Rules> {
+        let standard = Rules::standard();
+        let simple = Rules::simple();
+        vec![
+            standard,
+            simple,
+            Rules::xiangqi(),
+            // Mainstream Jieqi with Xiangqi's confinement, and without king rules.
+            Rules {
+                name: RuleName::new("confined"),
+                confine_advisors: true,
+                confine_elephants: true,
+                ..standard
+            },
+            Rules {
+                name: RuleName::new("free-king"),
+                confine_king: false,
+                flying_general: false,
+                ..standard
+            },
+            // The seed-000 step with face-up kings and check.
+            Rules {
+                name: RuleName::new("step-check"),
+                hidden_king: false,
+                check: true,
+                confine_king: true,
+                flying_general: true,
+                capture_reveal: CaptureReveal::Both,
+                perpetual_check: PerpetualCheck::Loses,
+                ..simple
+            },
+            // Mainstream hidden pieces without check (king capture wins).
+            Rules {
+                name: RuleName::new("no-check"),
+                check: false,
+                ..standard
+            },
+        ]
+    }
+
+    fn sorted(moves: &MoveList) -> Vec<(usize, usize)> {
+        let mut v: Vec<_> = moves
+            .iter()
+            .map(|m| (m.from.index(), m.to.index()))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Plays seeded random games on the board and a determinization in lockstep: at every ply the
+    /// legal move sets, the side to move, the no-capture counter and king captures agree.
+    #[test]
+    fn board_agrees_with_position_ply_by_ply() {
+        let mut rng = ChaCha8Rng::seed_from_u64(2024);
+        let mut plies = 0u64;
+        for rules in variants() {
+            rules.validate().expect("valid variant");
+            for g in 0..60u32 {
+                let game = Game::new(rules, Deal::shuffled_for(&rules, &mut rng));
+                let mut det = game.view(Color::Red).sample(&mut rng);
+                let mut board = PlayoutBoard::new(&det);
+                for _ in 0..300 {
+                    let pos = det.position();
+                    let want = sorted(&pos.legal_moves());
+                    let got = sorted(&board.legal_moves());
+                    assert_eq!(want, got, "{} game {g}: {:?}", rules.name, pos.to_setup());
+                    assert_eq!(board.turn(), pos.turn());
+                    assert_eq!(board.halfmoves(), pos.halfmoves());
+                    if want.is_empty() {
+                        assert!(board.random_move(&mut rng).is_none());
+                        break;
+                    }
+                    // Alternate the board's own draw and the core's list to cover both paths.
+                    let m = if g % 2 == 0 {
+                        board.random_move(&mut rng).expect("a legal move")
+                    } else {
+                        let list = pos.legal_moves();
+                        list[below(&mut rng, list.len() as u32) as usize]
+                    };
+                    assert!(pos.is_legal(m), "{} drew illegal {m}", rules.name);
+                    let took = board.make(m);
+                    let (pm, undo) = det.make(m);
+                    plies += 1;
+                    assert_eq!(took, took_king(&pm, &undo), "{}", rules.name);
+                    if took {
+                        break;
+                    }
+                    if rules
+                        .no_capture_plies
+                        .is_some_and(|l| board.halfmoves() >= l)
+                    {
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(plies > 20_000, "only {plies} plies checked");
+    }
+}
