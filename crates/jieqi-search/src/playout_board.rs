@@ -76,14 +76,17 @@ const T_PAWN: u8 = 11; // + colour
 const T_STEP: u8 = 13;
 const NT: usize = 14;
 const MAXC: usize = 17;
+/// The off-board cell (index 90), always empty: the auxiliary square of candidates without one.
+const OFF: u8 = 90;
 
-/// Candidate targets with their auxiliary square (horse leg, elephant eye), and for the line
-/// table the squares strictly between.
+/// Candidate targets with their auxiliary square (horse leg, elephant eye; [`OFF`] for the other
+/// kinds), and for the line table the squares strictly between.
 struct Tables {
     /// `[table][square][i] = (target, aux)`.
     cand: [[[[u8; 2]; MAXC]; 90]; NT],
     len: [[u8; 90]; NT],
-    between: [[u128; MAXC]; 90],
+    /// Row 90 is all zero (for pieces that do not slide).
+    between: [[u128; MAXC]; 91],
     /// Orthogonal rays, nearest first: up, down, right, left (the core's order).
     rays: [[[u8; 9]; 4]; 90],
     ray_len: [[u8; 4]; 90],
@@ -110,7 +113,7 @@ const fn build() -> Tables {
     let mut t = Tables {
         cand: [[[[0; 2]; MAXC]; 90]; NT],
         len: [[0; 90]; NT],
-        between: [[0; MAXC]; 90],
+        between: [[0; MAXC]; 91],
         rays: [[[0; 9]; 4]; 90],
         ray_len: [[0; 4]; 90],
         horse_att: [[[0; 2]; 8]; 90],
@@ -159,7 +162,7 @@ const fn build() -> Tables {
                 t.rays[s][d][n] = to as u8;
                 t.ray_len[s][d] += 1;
                 let i = t.len[T_LINE as usize][s] as usize;
-                t.cand[T_LINE as usize][s][i] = [to as u8, 0];
+                t.cand[T_LINE as usize][s][i] = [to as u8, OFF];
                 t.between[s][i] = between;
                 t.len[T_LINE as usize][s] += 1;
                 between |= 1u128 << to;
@@ -204,14 +207,14 @@ const fn build() -> Tables {
                 let to = (tr * 9 + tf) as u8;
                 let mut k = T_ADVISOR as usize;
                 let n = t.len[k][s] as usize;
-                t.cand[k][s][n] = [to, 0];
+                t.cand[k][s][n] = [to, OFF];
                 t.len[k][s] += 1;
                 let mut c = 0;
                 while c < 2 {
                     if palace(tf, tr, c) {
                         k = T_ADVISOR_PALACE as usize + c;
                         let n = t.len[k][s] as usize;
-                        t.cand[k][s][n] = [to, 0];
+                        t.cand[k][s][n] = [to, OFF];
                         t.len[k][s] += 1;
                     }
                     c += 1;
@@ -239,7 +242,7 @@ const fn build() -> Tables {
             i += 1;
         }
         // Orthogonal steps: king, pawns, the seed-000 hidden step.
-        t.cand[T_STEP as usize][s][0] = [s as u8, 0];
+        t.cand[T_STEP as usize][s][0] = [s as u8, OFF];
         t.len[T_STEP as usize][s] = 1;
         let mut i = 0;
         while i < 4 {
@@ -263,7 +266,7 @@ const fn build() -> Tables {
                 while k < NT {
                     if push[k] {
                         let n = t.len[k][s] as usize;
-                        t.cand[k][s][n] = [to, 0];
+                        t.cand[k][s][n] = [to, OFF];
                         t.len[k][s] += 1;
                     }
                     k += 1;
@@ -292,7 +295,8 @@ struct Switches {
 /// A make-only playout board built from a [`Determinization`]; see the module documentation.
 #[derive(Clone, Debug)]
 pub struct PlayoutBoard {
-    cell: [u8; 90],
+    /// Cells 0..90, and the always-empty [`OFF`] cell.
+    cell: [u8; 91],
     /// Identity (role index) of the hidden piece on each square; stale elsewhere.
     ids: [u8; 90],
     occ: u128,
@@ -326,7 +330,7 @@ impl PlayoutBoard {
             check: r.check,
         };
         let mut b = PlayoutBoard {
-            cell: [EMPTY; 90],
+            cell: [EMPTY; 91],
             ids: [0; 90],
             occ: 0,
             kings: [255; 2],
@@ -423,31 +427,26 @@ impl PlayoutBoard {
     }
 
     /// Whether candidate `i` of the piece at list index `p` of the side to move is pseudo-legal
-    /// (follows the movement rules); returns its target too.
+    /// (follows the movement rules); returns its target too. Branch-free: one test covers every
+    /// kind — the target holds no own piece (a flip's target is the piece itself), the auxiliary
+    /// square is empty, and the squares between (line pieces only) hold no piece, or exactly one
+    /// (the screen) for a cannon capture.
     #[inline(always)]
     fn pseudo(&self, p: usize, i: usize) -> (bool, usize) {
         let us = self.turn;
         let s = self.sq[us][p] as usize;
-        let table = self.table[us][p] as usize;
-        let [to, aux] = T.cand[table][s][i];
+        let mover = self.mover[us][p];
+        let [to, aux] = T.cand[self.table[us][p] as usize][s][i];
         let (to, aux) = (to as usize, aux as usize);
         let tc = self.cell[to];
-        let own = tc != EMPTY && color_of(tc) == us;
-        let ok = match self.mover[us][p] {
-            CHARIOT => !own && T.between[s][i] & self.occ == 0,
-            CANNON => {
-                let between = T.between[s][i] & self.occ;
-                if tc == EMPTY {
-                    between == 0
-                } else {
-                    !own && between.count_ones() == 1
-                }
-            }
-            HORSE | ELEPHANT => !own && self.cell[aux] == EMPTY,
-            STEP => to == s || !own,
-            _ => !own,
-        };
-        (ok, to)
+        let own = (tc != EMPTY) & (color_of(tc) == us) & (to != s);
+        let line = (mover == CHARIOT) | (mover == CANNON);
+        let between = T.between[if line { s } else { OFF as usize }][i] & self.occ;
+        let none = between == 0;
+        let one = !none & (between & between.wrapping_sub(1) == 0);
+        let screen = (mover == CANNON) & (tc != EMPTY);
+        let count_ok = if screen { one } else { none };
+        (!own & count_ok & (self.cell[aux] == EMPTY), to)
     }
 
     /// Whether the pseudo-legal move `from`→`to` keeps the own king safe (always under rules
@@ -489,7 +488,7 @@ impl PlayoutBoard {
 
     /// Whether square `s` is attacked by side `by` on `board` (a port of the core's
     /// `attacks::is_attacked`: hidden pieces attack as their start square's piece or as a step).
-    fn attacked(&self, board: &[u8; 90], s: usize, by: usize) -> bool {
+    fn attacked(&self, board: &[u8; 91], s: usize, by: usize) -> bool {
         let sw = &self.sw;
         let (sf, sr) = ((s % 9) as i32, (s / 9) as i32);
         for d in 0..4 {
@@ -595,8 +594,12 @@ impl PlayoutBoard {
         if total > 0 {
             for _ in 0..MAX_TRIALS {
                 let r = below(rng, total);
-                // Branch-free search: the piece is the number of prefix sums not above `r`.
-                let p = cum.iter().map(|&c| (c <= r) as usize).sum::<usize>();
+                // Branch-free binary search: the piece is the number of prefix sums not above
+                // `r` (they never decrease, and the last one, `total`, is above it).
+                let mut p = 0;
+                for step in [8, 4, 2, 1] {
+                    p += if cum[p + step - 1] <= r { step } else { 0 };
+                }
                 let i = (r + self.cnt[us][p] - cum[p]) as usize;
                 let (ok, to) = self.pseudo(p, i);
                 if ok {
