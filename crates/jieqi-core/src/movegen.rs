@@ -146,6 +146,23 @@ impl Position {
         }
     }
 
+    /// Appends the pseudo-legal captures of the side to move (moves onto an enemy piece, hidden or
+    /// face up): the captures [`Position::pseudo_legal_moves`] lists, in the same order.
+    pub fn pseudo_legal_captures(&self, list: &mut MoveList) {
+        let them = self.occupied[(!self.turn).index()];
+        let mut bits = self.occupied[self.turn.index()];
+        while bits != 0 {
+            let s = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let from = Square::from_index(s);
+            self.piece_targets(s, |t| {
+                if (them >> t) & 1 != 0 {
+                    list.push(Move::new(from, Square::from_index(t)));
+                }
+            });
+        }
+    }
+
     /// The legal moves of the side to move. Legality never depends on hidden identities: a move is
     /// legal when it follows the movement rules of what the board shows and, under rules with check,
     /// does not leave the own king attacked (flying general included).
@@ -253,6 +270,25 @@ impl Position {
                 let ks = k.index();
                 let in_check = is_attacked(&self.board, &self.rules, ks, !self.turn);
                 !self.needs_safety_test(m, ks, in_check) || self.leaves_king_safe(m, ks)
+            }
+            _ => true,
+        }
+    }
+
+    /// Whether `m`, which must be a pseudo-legal move of the side to move (one that
+    /// [`Position::pseudo_legal_moves`] lists), is legal: the answer of [`Position::is_legal`]
+    /// without regenerating the piece's moves. `in_check` must be [`Position::in_check`] of this
+    /// position; it is only read when the move alone does not decide whether the king needs a
+    /// safety test.
+    pub fn is_pseudo_legal_move_legal(&self, m: Move, in_check: impl FnOnce() -> bool) -> bool {
+        match (self.rules.check, self.king(self.turn)) {
+            (true, Some(k)) => {
+                let ks = k.index();
+                if self.needs_safety_test(m, ks, false) || in_check() {
+                    self.leaves_king_safe(m, ks)
+                } else {
+                    true
+                }
             }
             _ => true,
         }

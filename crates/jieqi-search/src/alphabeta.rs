@@ -60,6 +60,12 @@
 //! skips captures whose victim cannot lift the stand-pat score to alpha; it makes quiescence values
 //! depend on the window (the exact-table test turns it off).
 //!
+//! # Speed
+//! Leaf evaluations go through a small per-search cache keyed on the position hash (it never
+//! changes a value). Quiescence generates captures only ([`Position::pseudo_legal_captures`]) and
+//! tests each with [`Position::is_pseudo_legal_move_legal`], asking whether the side is in check at
+//! most once per node; pool means of hidden pieces are computed at most once per node.
+//!
 //! # Nodes and limits
 //! A node is one [`Position::make`] call. A node limit stops the search exactly when the counter
 //! reaches it (deterministic); a movetime limit is checked every 1024 nodes. The best move of the
@@ -415,6 +421,43 @@ struct Searcher<'a> {
     history: Vec<i32>,
     root_best: Option<Move>,
     root_score: i32,
+    /// Cache of leaf evaluations (see [`EvalCache`]).
+    eval_cache: EvalCache,
+}
+
+/// A direct-mapped cache of [`leaf_eval`] values keyed on [`Position::hash`] (which covers
+/// everything the evaluation reads: board, side to move, pools). Each slot packs the key's upper
+/// 48 bits with the 16-bit value (leaf values lie in ±[`EVAL_LIMIT`]); the slot index comes from
+/// the key's low bits. It only saves work: a hit returns the value the evaluation would compute
+/// (up to a 64-bit key collision, the same assumption the transposition table makes). Allocated
+/// once per search, never per node.
+struct EvalCache {
+    slots: Vec<u64>,
+}
+
+const EVAL_CACHE_BITS: u32 = 17;
+const EVAL_KEY_MASK: u64 = !0xFFFF;
+const _: () = assert!(EVAL_LIMIT <= i16::MAX as i32);
+
+impl EvalCache {
+    fn new() -> EvalCache {
+        EvalCache {
+            slots: vec![0; 1 << EVAL_CACHE_BITS],
+        }
+    }
+
+    #[inline]
+    fn get_or_eval(&mut self, pos: &Position, w: &EvalWeights) -> i32 {
+        let key = pos.hash();
+        let slot = &mut self.slots[(key & ((1 << EVAL_CACHE_BITS) - 1)) as usize];
+        let e = *slot;
+        if e != 0 && (e ^ key) & EVAL_KEY_MASK == 0 {
+            return e as u16 as i16 as i32;
+        }
+        let v = leaf_eval(pos, w);
+        *slot = (key & EVAL_KEY_MASK) | u64::from(v as i16 as u16);
+        v
+    }
 }
 
 const SCORE_TT: i32 = 1 << 30;
@@ -442,7 +485,14 @@ impl<'a> Searcher<'a> {
             history: vec![0; 2 * 90 * 90],
             root_best: None,
             root_score: 0,
+            eval_cache: EvalCache::new(),
         }
+    }
+
+    /// [`leaf_eval`] of the current position, through the evaluation cache.
+    #[inline]
+    fn eval(&mut self) -> i32 {
+        self.eval_cache.get_or_eval(&self.pos, &self.opts.eval)
     }
 
     #[inline]
@@ -479,6 +529,18 @@ impl<'a> Searcher<'a> {
         match self.pos.occupant(sq) {
             None => 0,
             Some(jieqi_core::Occupant::Hidden(c)) => self.opts.eval.hidden(self.pos.pool(c)),
+            Some(jieqi_core::Occupant::Revealed(p)) => self.value_of(p.role),
+        }
+    }
+
+    /// [`Searcher::occupant_value`] with the pool means cached in `hv` (one slot per colour).
+    #[inline]
+    fn value_at(&self, sq: Square, hv: &mut [Option<i32>; 2]) -> i32 {
+        match self.pos.occupant(sq) {
+            None => 0,
+            Some(jieqi_core::Occupant::Hidden(c)) => {
+                *hv[c.index()].get_or_insert_with(|| self.opts.eval.hidden(self.pos.pool(c)))
+            }
             Some(jieqi_core::Occupant::Revealed(p)) => self.value_of(p.role),
         }
     }
@@ -768,11 +830,11 @@ impl<'a> Searcher<'a> {
             return if self.opts.qsearch {
                 self.qsearch(ply, alpha, beta, 0)
             } else {
-                leaf_eval(&self.pos, &self.opts.eval)
+                self.eval()
             };
         }
         if ply >= MAX_PLY {
-            return leaf_eval(&self.pos, &self.opts.eval);
+            return self.eval();
         }
         let key = self.pos.hash();
         let mut tt_move = None;
@@ -887,14 +949,14 @@ impl<'a> Searcher<'a> {
             return -(MATE - ply as i32);
         }
         if ply >= MAX_PLY {
-            return leaf_eval(&self.pos, &self.opts.eval);
+            return self.eval();
         }
         let in_check = qply < QS_CHECK_PLIES && self.pos.in_check();
         let mut best;
         if in_check {
             best = -INF;
         } else {
-            best = leaf_eval(&self.pos, &self.opts.eval);
+            best = self.eval();
             if best >= beta {
                 return best;
             }
@@ -902,32 +964,41 @@ impl<'a> Searcher<'a> {
                 alpha = best;
             }
         }
-        let mut moves = MoveList::new();
         let mut scores = [0i32; jieqi_core::MAX_MOVES];
         let mut pruned = -INF;
+        // Pool means of hidden pieces, computed at most once per node.
+        let mut hv = [None; 2];
+        let mut moves;
+        let n;
         if in_check {
-            let all = self.pos.legal_moves();
-            if all.is_empty() {
+            moves = self.pos.legal_moves();
+            if moves.is_empty() {
                 return -(MATE - ply as i32);
             }
-            for &m in all.iter() {
-                scores[moves.len()] = if self.is_capture(m) {
-                    SCORE_CAPTURE + self.occupant_value(m.to) * 16 - self.occupant_value(m.from) / 8
+            n = moves.len();
+            for (i, &m) in moves.iter().enumerate() {
+                scores[i] = if self.is_capture(m) {
+                    SCORE_CAPTURE + self.value_at(m.to, &mut hv) * 16
+                        - self.value_at(m.from, &mut hv) / 8
                 } else {
                     0
                 };
-                moves.push(m);
             }
         } else {
-            // Captures only: pseudo-legal generation, legality tested per capture.
+            // Captures only: pseudo-legal generation, legality tested per capture. The kept
+            // captures are compacted to the front of the list, in generation order.
             let stand = best;
-            let mut all = MoveList::new();
-            self.pos.pseudo_legal_moves(&mut all);
-            for &m in all.iter() {
-                if !self.is_capture(m) || (qply >= QS_HIDDEN_PLIES && self.pos.is_hidden(m.from)) {
+            moves = MoveList::new();
+            self.pos.pseudo_legal_captures(&mut moves);
+            // Known not in check when the check test above ran; else asked at most once.
+            let mut check = (qply < QS_CHECK_PLIES).then_some(false);
+            let mut k = 0;
+            for i in 0..moves.len() {
+                let m = moves[i];
+                if qply >= QS_HIDDEN_PLIES && self.pos.is_hidden(m.from) {
                     continue;
                 }
-                let victim = self.occupant_value(m.to);
+                let victim = self.value_at(m.to, &mut hv);
                 let king = matches!(
                     self.pos.occupant(m.to),
                     Some(jieqi_core::Occupant::Revealed(p)) if p.role == Role::King
@@ -938,14 +1009,18 @@ impl<'a> Searcher<'a> {
                     pruned = pruned.max(stand + victim + QS_DELTA);
                     continue;
                 }
-                if !self.pos.is_legal(m) {
+                let pos = &self.pos;
+                if !pos
+                    .is_pseudo_legal_move_legal(m, || *check.get_or_insert_with(|| pos.in_check()))
+                {
                     continue;
                 }
-                scores[moves.len()] = victim * 16 - self.occupant_value(m.from) / 8;
-                moves.push(m);
+                scores[k] = victim * 16 - self.value_at(m.from, &mut hv) / 8;
+                moves.as_mut_slice()[k] = m;
+                k += 1;
             }
+            n = k;
         }
-        let n = moves.len();
         for k in 0..n {
             let mut bi = k;
             for j in k + 1..n {
