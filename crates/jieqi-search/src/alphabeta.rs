@@ -76,7 +76,7 @@ use std::time::{Duration, Instant};
 use jieqi_core::{Color, Move, MoveList, PlayedMove, Position, Role, Setup, Square, View};
 use jieqi_engine::{Choice, Engine, EngineError, Limits, Score, SearchInfo, Spec, SpecError};
 
-use crate::eval::{EvalWeights, evaluate};
+use crate::eval::{EvalWeights, Evaluator, Incremental, evaluate};
 
 /// Spec name.
 pub const NAME: &str = "alphabeta";
@@ -423,6 +423,10 @@ struct Searcher<'a> {
     root_score: i32,
     /// Cache of leaf evaluations (see [`EvalCache`]).
     eval_cache: EvalCache,
+    /// The evaluation weights, tabulated.
+    evaluator: Evaluator,
+    /// The evaluation's per-piece terms of `pos`, updated along make and restored at unmake.
+    inc: Incremental,
 }
 
 /// A direct-mapped cache of [`leaf_eval`] values keyed on [`Position::hash`] (which covers
@@ -446,15 +450,15 @@ impl EvalCache {
         }
     }
 
+    /// The cached value for `key`, else `eval()` (stored).
     #[inline]
-    fn get_or_eval(&mut self, pos: &Position, w: &EvalWeights) -> i32 {
-        let key = pos.hash();
+    fn get_or_eval(&mut self, key: u64, eval: impl FnOnce() -> i32) -> i32 {
         let slot = &mut self.slots[(key & ((1 << EVAL_CACHE_BITS) - 1)) as usize];
         let e = *slot;
         if e != 0 && (e ^ key) & EVAL_KEY_MASK == 0 {
             return e as u16 as i16 as i32;
         }
-        let v = leaf_eval(pos, w);
+        let v = eval();
         *slot = (key & EVAL_KEY_MASK) | u64::from(v as i16 as u16);
         v
     }
@@ -470,8 +474,8 @@ impl<'a> Searcher<'a> {
         let root_color = pos.turn();
         let mut path = past;
         path.push(pos.hash());
+        let evaluator = Evaluator::new(&opts.eval);
         Searcher {
-            pos,
             opts,
             tt,
             root_color,
@@ -486,13 +490,24 @@ impl<'a> Searcher<'a> {
             root_best: None,
             root_score: 0,
             eval_cache: EvalCache::new(),
+            inc: evaluator.incremental(&pos),
+            evaluator,
+            pos,
         }
     }
 
     /// [`leaf_eval`] of the current position, through the evaluation cache.
     #[inline]
     fn eval(&mut self) -> i32 {
-        self.eval_cache.get_or_eval(&self.pos, &self.opts.eval)
+        let (pos, evaluator, inc) = (&self.pos, &self.evaluator, &self.inc);
+        self.eval_cache.get_or_eval(pos.hash(), || {
+            // The value of `leaf_eval`: the tabulated, incremental evaluation gives exactly the
+            // values of `evaluate` (tests/eval.rs; checked here in unit tests).
+            let v = evaluator.evaluate_with(pos, inc);
+            #[cfg(test)]
+            assert_eq!(v, evaluate(pos, evaluator.weights()), "{}", pos.fen());
+            v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        })
     }
 
     #[inline]
@@ -599,6 +614,8 @@ impl<'a> Searcher<'a> {
         qply: u32,
     ) -> i32 {
         let irreversible = pm.reveal.is_some() || self.is_capture(pm.mv);
+        let saved = self.inc;
+        self.evaluator.update(&mut self.inc, &self.pos, pm);
         let undo = self.pos.make(pm);
         self.tick();
         self.path.push(self.pos.hash());
@@ -616,6 +633,7 @@ impl<'a> Searcher<'a> {
         self.rep_floor = floor;
         self.path.pop();
         self.pos.unmake(pm, undo);
+        self.inc = saved;
         v
     }
 
@@ -754,6 +772,8 @@ impl<'a> Searcher<'a> {
     /// value, when the probe yields one.
     fn probe(&mut self, pm: PlayedMove, depth: i32, ply: usize, beta_c: i32) -> Option<i32> {
         let irreversible = pm.reveal.is_some() || self.is_capture(pm.mv);
+        let saved = self.inc;
+        self.evaluator.update(&mut self.inc, &self.pos, pm);
         let undo = self.pos.make(pm);
         self.tick();
         self.path.push(self.pos.hash());
@@ -801,6 +821,7 @@ impl<'a> Searcher<'a> {
         self.rep_floor = floor;
         self.path.pop();
         self.pos.unmake(pm, undo);
+        self.inc = saved;
         result
     }
 
@@ -1279,4 +1300,41 @@ pub fn from_spec(spec: &Spec) -> Result<Box<dyn Engine>, SpecError> {
         eval,
     };
     Ok(Box::new(AlphaBeta::new(opts, (depth > 0).then_some(depth))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jieqi_core::{Deal, Game, Rules, uniform_below};
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+
+    /// Searches positions along seeded random games of every preset (star2 on and off, so that
+    /// probes make moves too); in test builds `Searcher::eval` asserts that the incremental
+    /// evaluation equals `evaluate` at every leaf it computes.
+    #[test]
+    fn incremental_evaluation_matches_along_searches() {
+        for rules in [Rules::standard(), Rules::simple(), Rules::xiangqi()] {
+            for seed in 0..8u64 {
+                let mut rng = ChaCha8Rng::seed_from_u64(500 + seed);
+                let mut game = Game::new(rules, Deal::shuffled_for(&rules, &mut rng));
+                let plies = 4 + 9 * seed as usize;
+                while game.outcome().is_none() && game.ply() < plies {
+                    let moves = game.legal_moves();
+                    let m = moves[uniform_below(&mut rng, moves.len() as u32) as usize];
+                    game.play(m).unwrap();
+                }
+                if game.outcome().is_some() {
+                    continue;
+                }
+                let view = game.view(game.turn());
+                let opts = Options {
+                    star2: seed % 2 == 1,
+                    ..Options::default()
+                };
+                let (_, nodes) = search_value_nodes(view.position(), 2, &opts);
+                assert!(nodes > 0);
+            }
+        }
+    }
 }

@@ -17,8 +17,14 @@
 //!   `king_attack × attack + king_attack_open × attack × missing_guards`, where guards are own
 //!   advisors and elephants (face up, or still hidden on their start squares) out of four;
 //! - a small tempo bonus for the side to move.
+//!
+//! Three implementations give the same values (tests/eval.rs checks them against a plain 90-square
+//! reference): [`evaluate`] (no setup; visits occupied squares only, bitboard mobility),
+//! [`Evaluator::evaluate`] (weights tabulated per side, kind and square) and
+//! [`Evaluator::evaluate_with`], which takes the per-piece terms as an [`Incremental`] kept along
+//! make/unmake by the search, so that only mobility is computed per call.
 
-use jieqi_core::{Color, Occupant, Pool, Position, Role, Square};
+use jieqi_core::{Color, Occupant, PlayedMove, Pool, Position, Role, Square};
 use serde::{Deserialize, Serialize};
 
 /// Tunable evaluation weights (centipawns).
@@ -414,6 +420,285 @@ pub fn evaluate(pos: &Position, w: &EvalWeights) -> i32 {
     }
     let us = pos.turn().index();
     score[us] - score[1 - us] + w.tempo
+}
+
+const CHARIOT: usize = Role::Chariot.index();
+const HORSE_K: usize = Role::Horse.index();
+const CANNON: usize = Role::Cannon.index();
+/// Table index of a hidden piece (after the seven roles).
+const HIDDEN_K: usize = 7;
+
+/// [`evaluate`] with the weight-dependent parts tabulated once: per side, kind (role or hidden)
+/// and square, the material plus piece-square value, the king-attack units and the guard count.
+/// The per-piece work is then a few table reads, plus mobility for chariots, horses and cannons.
+/// Build it once per search (not per node); it gives exactly the values of [`evaluate`].
+#[derive(Clone, Debug)]
+pub struct Evaluator {
+    weights: EvalWeights,
+    /// `[side][kind][square]`: material + piece-square value (0 for kings and hidden pieces).
+    base: [[[i32; 90]; 8]; 2],
+    /// `[side][kind][square]`: attack units against the enemy king, plus 16 × guards.
+    aux: [[[u8; 90]; 8]; 2],
+}
+
+impl Evaluator {
+    /// Tabulates `weights`.
+    pub fn new(weights: &EvalWeights) -> Evaluator {
+        let mut e = Evaluator {
+            weights: weights.clone(),
+            base: [[[0; 90]; 8]; 2],
+            aux: [[[0; 90]; 8]; 2],
+        };
+        for color in Color::ALL {
+            let c = color.index();
+            for sq in Square::all() {
+                let s = sq.index();
+                let on_their_half = !sq.is_own_half(color);
+                for role in Role::ALL {
+                    let k = role.index();
+                    if role == Role::King {
+                        continue;
+                    }
+                    e.base[c][k][s] = weights.piece(color, role, sq) + weights.pst(color, role, sq);
+                    let guard = match role {
+                        Role::Advisor => sq.is_palace(color),
+                        Role::Elephant => !on_their_half,
+                        _ => false,
+                    };
+                    let attack = match role {
+                        Role::Chariot if on_their_half => 3,
+                        Role::Horse | Role::Cannon if on_their_half => 2,
+                        Role::Pawn => {
+                            // Near the enemy palace: ranks 6..=9 from its own side, files c–g.
+                            let adv = if color == Color::Red {
+                                sq.rank()
+                            } else {
+                                9 - sq.rank()
+                            };
+                            u8::from(adv >= 6 && (2..=6).contains(&sq.file()))
+                        }
+                        _ => 0,
+                    };
+                    e.aux[c][k][s] = attack + 16 * u8::from(guard);
+                }
+                let hidden_guard = matches!(
+                    jieqi_core::start_role(sq),
+                    Some(Role::Advisor | Role::Elephant)
+                );
+                e.aux[c][HIDDEN_K][s] = 16 * u8::from(hidden_guard);
+            }
+        }
+        e
+    }
+
+    /// The weights this evaluator was built from.
+    pub fn weights(&self) -> &EvalWeights {
+        &self.weights
+    }
+
+    /// Evaluates `pos` from the side to move's point of view (the value of [`evaluate`]).
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let w = &self.weights;
+        let occ_by = [pos.occupied(Color::Red), pos.occupied(Color::Black)];
+        let occ = occ_by[0] | occ_by[1];
+        let mut score = [0i32; 2];
+        let mut n_hidden = [0i32; 2];
+        let mut attack = [0i32; 2];
+        let mut guards = [0i32; 2];
+        for c in 0..2 {
+            let them = 1 - c;
+            let own = occ_by[c];
+            let (base, aux) = (&self.base[c], &self.aux[c]);
+            let mut bits = own;
+            while bits != 0 {
+                let s = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let kind = match pos.occupant(Square::from_index(s)) {
+                    Some(Occupant::Revealed(p)) => p.role.index(),
+                    _ => HIDDEN_K,
+                };
+                score[c] += base[kind][s];
+                let a = aux[kind][s];
+                attack[them] += i32::from(a & 15);
+                guards[c] += i32::from(a >> 4);
+                n_hidden[c] += i32::from(kind == HIDDEN_K);
+                score[c] += match kind {
+                    CHARIOT => w.mobility_chariot * line_mobility(s, false, occ, own),
+                    CANNON => w.mobility_cannon * line_mobility(s, true, occ, own),
+                    HORSE_K => w.mobility_horse * horse_mobility(s, occ, own),
+                    _ => 0,
+                };
+            }
+        }
+        for color in Color::ALL {
+            let i = color.index();
+            if n_hidden[i] > 0 {
+                score[i] += n_hidden[i] * w.hidden(pos.pool(color));
+            }
+            if pos.king(color).is_some() {
+                let missing = (4 - guards[i]).max(0);
+                score[i] -= w.king_attack * attack[i] + w.king_attack_open * attack[i] * missing;
+            }
+        }
+        let us = pos.turn().index();
+        score[us] - score[1 - us] + w.tempo
+    }
+}
+
+/// The per-piece terms of the evaluation, kept up to date along a search's make/unmake (see
+/// [`Evaluator::update`]): per side, the sum of the tabulated material + piece-square values,
+/// the king-attack units against it, its guards, its hidden pieces, and bitboards of its face-up
+/// chariots, cannons and horses (for mobility); and per pool the sum of its identities' values,
+/// its size and its mean (the value of a hidden piece, recomputed only when the pool changes).
+/// Mobility is computed at evaluation time ([`Evaluator::evaluate_with`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Incremental {
+    base: [i32; 2],
+    attack: [i32; 2],
+    guards: [i32; 2],
+    hidden: [i32; 2],
+    /// `[side][0 chariots, 1 cannons, 2 horses]`.
+    mobile: [[u128; 3]; 2],
+    pool_sum: [i64; 2],
+    pool_len: [i64; 2],
+    /// [`EvalWeights::hidden`] of each pool.
+    pool_mean: [i32; 2],
+}
+
+impl Incremental {
+    /// Sets the pool mean of side `c` from its sum and size (as [`EvalWeights::hidden`] does).
+    #[inline]
+    fn set_mean(&mut self, c: usize) {
+        self.pool_mean[c] = if self.pool_len[c] == 0 {
+            0
+        } else {
+            (self.pool_sum[c] / self.pool_len[c]) as i32
+        };
+    }
+}
+
+/// Table kind of what stands on square `s` (a role index, or [`HIDDEN_K`]), if anything.
+#[inline]
+fn kind_at(pos: &Position, s: usize) -> Option<usize> {
+    match pos.occupant(Square::from_index(s)) {
+        None => None,
+        Some(Occupant::Revealed(p)) => Some(p.role.index()),
+        Some(Occupant::Hidden(_)) => Some(HIDDEN_K),
+    }
+}
+
+impl Evaluator {
+    #[inline]
+    fn add(&self, inc: &mut Incremental, c: usize, kind: usize, s: usize, sign: i32) {
+        inc.base[c] += sign * self.base[c][kind][s];
+        let a = self.aux[c][kind][s];
+        inc.attack[1 - c] += sign * i32::from(a & 15);
+        inc.guards[c] += sign * i32::from(a >> 4);
+        inc.hidden[c] += sign * i32::from(kind == HIDDEN_K);
+        let slot = match kind {
+            CHARIOT => 0,
+            CANNON => 1,
+            HORSE_K => 2,
+            _ => return,
+        };
+        // Toggle: a piece is added where none stands and removed where it stands.
+        inc.mobile[c][slot] ^= 1u128 << s;
+    }
+
+    /// The per-piece terms of `pos`, from scratch.
+    pub fn incremental(&self, pos: &Position) -> Incremental {
+        let mut inc = Incremental::default();
+        for color in Color::ALL {
+            let c = color.index();
+            let mut bits = pos.occupied(color);
+            while bits != 0 {
+                let s = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if let Some(kind) = kind_at(pos, s) {
+                    self.add(&mut inc, c, kind, s, 1);
+                }
+            }
+            let pool = pos.pool(color);
+            inc.pool_sum[c] = Role::ALL
+                .iter()
+                .map(|&r| self.weights.identity(r) as i64 * pool.get(r) as i64)
+                .sum();
+            inc.pool_len[c] = i64::from(pool.total());
+            inc.set_mean(c);
+        }
+        inc
+    }
+
+    /// Updates `inc`, the terms of `pos`, to those of the position after `pos.make(pm)`. Call it
+    /// *before* making the move; to take the move back, restore the saved copy.
+    #[inline]
+    pub fn update(&self, inc: &mut Incremental, pos: &Position, pm: PlayedMove) {
+        let (from, to) = (pm.mv.from.index(), pm.mv.to.index());
+        let us = pos.turn().index();
+        let Some(moving) = kind_at(pos, from) else {
+            return;
+        };
+        if from != to {
+            if let Some(captured) = kind_at(pos, to) {
+                self.add(inc, 1 - us, captured, to, -1);
+            }
+        }
+        if let Some(r) = pm.capture {
+            let them = 1 - us;
+            inc.pool_sum[them] -= i64::from(self.weights.identity(r));
+            inc.pool_len[them] -= 1;
+            inc.set_mean(them);
+        }
+        if let Some(r) = pm.reveal {
+            inc.pool_sum[us] -= i64::from(self.weights.identity(r));
+            inc.pool_len[us] -= 1;
+            inc.set_mean(us);
+        }
+        let landed = pm.reveal.map_or(moving, Role::index);
+        self.add(inc, us, moving, from, -1);
+        self.add(inc, us, landed, to, 1);
+    }
+
+    /// Evaluates `pos` given its per-piece terms `inc` (the value of [`evaluate`]).
+    pub fn evaluate_with(&self, pos: &Position, inc: &Incremental) -> i32 {
+        let w = &self.weights;
+        let occ_by = [pos.occupied(Color::Red), pos.occupied(Color::Black)];
+        let occ = occ_by[0] | occ_by[1];
+        let mut score = inc.base;
+        for color in Color::ALL {
+            let c = color.index();
+            let own = occ_by[c];
+            let [chariots, cannons, horses] = inc.mobile[c];
+            let mut m = 0;
+            let mut bits = chariots;
+            while bits != 0 {
+                let s = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                m += w.mobility_chariot * line_mobility(s, false, occ, own);
+            }
+            let mut bits = cannons;
+            while bits != 0 {
+                let s = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                m += w.mobility_cannon * line_mobility(s, true, occ, own);
+            }
+            let mut bits = horses;
+            while bits != 0 {
+                let s = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                m += w.mobility_horse * horse_mobility(s, occ, own);
+            }
+            score[c] += m;
+            score[c] += inc.hidden[c] * inc.pool_mean[c];
+            if pos.king(color).is_some() {
+                let missing = (4 - inc.guards[c]).max(0);
+                score[c] -=
+                    w.king_attack * inc.attack[c] + w.king_attack_open * inc.attack[c] * missing;
+            }
+        }
+        let us = pos.turn().index();
+        score[us] - score[1 - us] + w.tempo
+    }
 }
 
 /// Material only (face-up pieces by role, hidden pieces at their pool mean), from the side to

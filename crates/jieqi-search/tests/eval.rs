@@ -1,11 +1,13 @@
-//! The fast static evaluation against a straightforward reference implementation (the original
+//! The fast static evaluation (`evaluate` and the tabulated `Evaluator`) against a straightforward reference implementation (the original
 //! 90-square scan with a board copy), on seeded random positions of all three rule presets — the
 //! players' views (pools as each side knows them) and the omniscient view along random games, so
 //! hidden pieces, captured kings and pools in many states occur — under the default weights and
 //! under seeded random weights (so that every term is exercised with its own scale).
 
-use jieqi_core::{Color, Deal, Game, Occupant, Pool, Position, Role, Rules, Square, uniform_below};
-use jieqi_search::eval::{EvalWeights, evaluate};
+use jieqi_core::{
+    Color, Deal, Game, Occupant, PlayedMove, Pool, Position, Role, Rules, Square, uniform_below,
+};
+use jieqi_search::eval::{EvalWeights, Evaluator, evaluate};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
@@ -234,6 +236,7 @@ fn fast_evaluation_equals_the_reference() {
             let seed = 1000 * k as u64 + game_no;
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let weights = [EvalWeights::default(), random_weights(&mut rng)];
+            let evaluators = weights.each_ref().map(Evaluator::new);
             let mut game = Game::new(rules, Deal::shuffled_for(&rules, &mut rng));
             while game.outcome().is_none() && game.ply() < 200 {
                 let mut views = vec![
@@ -244,8 +247,50 @@ fn fast_evaluation_equals_the_reference() {
                 views.dedup_by(|a, b| a.position() == b.position());
                 for view in &views {
                     let pos = view.position();
-                    for w in &weights {
-                        assert_eq!(evaluate(pos, w), reference(pos, w), "{}", pos.fen());
+                    for (w, e) in weights.iter().zip(&evaluators) {
+                        let expected = reference(pos, w);
+                        assert_eq!(evaluate(pos, w), expected, "{}", pos.fen());
+                        assert_eq!(e.evaluate(pos), expected, "{}", pos.fen());
+                        let inc = e.incremental(pos);
+                        assert_eq!(e.evaluate_with(pos, &inc), expected, "{}", pos.fen());
+                        // Every legal move with every reveal: the updated terms equal the
+                        // terms of the position after the move.
+                        for &m in pos.legal_moves().iter() {
+                            let reveals: Vec<Option<Role>> = if pos.is_hidden(m.from) {
+                                Role::ALL
+                                    .into_iter()
+                                    .filter(|&r| pos.pool(pos.turn()).get(r) > 0)
+                                    .map(Some)
+                                    .collect()
+                            } else {
+                                vec![None]
+                            };
+                            // A captured hidden piece's identity, when the mover learns it.
+                            let them = !pos.turn();
+                            let capture = (m.from != m.to && pos.is_hidden(m.to))
+                                .then(|| Role::ALL.into_iter().find(|&r| pos.pool(them).get(r) > 0))
+                                .flatten();
+                            for (reveal, capture) in
+                                reveals.into_iter().flat_map(|r| [(r, None), (r, capture)])
+                            {
+                                let pm = PlayedMove {
+                                    mv: m,
+                                    reveal,
+                                    capture,
+                                };
+                                let mut next = pos.clone();
+                                let mut updated = inc;
+                                e.update(&mut updated, &next, pm);
+                                next.make(pm);
+                                assert_eq!(updated, e.incremental(&next), "{} {m}", pos.fen());
+                                assert_eq!(
+                                    e.evaluate_with(&next, &updated),
+                                    reference(&next, w),
+                                    "{} {m}",
+                                    pos.fen()
+                                );
+                            }
+                        }
                         checked += 1;
                     }
                 }
