@@ -2,7 +2,7 @@
 
 use crate::attacks::{STEP, is_attacked, mover_kind, pawn_attacks};
 use crate::position::{EMPTY, code_color, code_kind};
-use crate::tables::{DIAG, ELEPHANT, HORSE, ORTHO, RAYS};
+use crate::tables::{DIAG, ELEPHANT, HORSE, ORTHO, ORTHO_DIRS, RAYS};
 use crate::{Color, HiddenMoves, Move, MoveList, Position, Role, Square};
 
 const CHARIOT: u8 = Role::Chariot as u8;
@@ -12,6 +12,37 @@ const ADVISOR: u8 = Role::Advisor as u8;
 const KING: u8 = Role::King as u8;
 const CANNON: u8 = Role::Cannon as u8;
 const PAWN: u8 = Role::Pawn as u8;
+
+/// Orthogonal ray masks per square, in the direction order of [`ORTHO_DIRS`] (up, down, right,
+/// left); bit `i` is square `i`.
+static RAY_MASKS: [[u128; 4]; 90] = {
+    let mut out = [[0u128; 4]; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut d = 0;
+        while d < 4 {
+            let mut i = 0;
+            while i < RAYS[s].len[d] as usize {
+                out[s][d] |= 1u128 << RAYS[s].sq[d][i];
+                i += 1;
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    out
+};
+
+/// The blocker nearest to the origin among `blockers` (non-empty) on a ray of direction `d`:
+/// up and right run towards higher square indices, down and left towards lower ones.
+#[inline(always)]
+fn nearest(blockers: u128, d: usize) -> u32 {
+    if ORTHO_DIRS[d].0 + ORTHO_DIRS[d].1 > 0 {
+        blockers.trailing_zeros()
+    } else {
+        127 - blockers.leading_zeros()
+    }
+}
 
 impl Position {
     /// Whether a piece of `us` may land on `t`: empty or an enemy piece.
@@ -147,19 +178,43 @@ impl Position {
     }
 
     /// Appends the pseudo-legal captures of the side to move (moves onto an enemy piece, hidden or
-    /// face up): the captures [`Position::pseudo_legal_moves`] lists, in the same order.
+    /// face up): the captures [`Position::pseudo_legal_moves`] lists, in the same order. Chariots
+    /// and cannons find their victims on the occupancy bitboards (the nearest blocker of each ray,
+    /// or the one beyond it); other pieces filter their targets.
     pub fn pseudo_legal_captures(&self, list: &mut MoveList) {
         let them = self.occupied[(!self.turn).index()];
+        let occ = them | self.occupied[self.turn.index()];
         let mut bits = self.occupied[self.turn.index()];
         while bits != 0 {
             let s = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let from = Square::from_index(s);
-            self.piece_targets(s, |t| {
-                if (them >> t) & 1 != 0 {
-                    list.push(Move::new(from, Square::from_index(t)));
+            match mover_kind(self.board[s], s, &self.rules) {
+                k @ (CHARIOT | CANNON) => {
+                    for (d, &mask) in RAY_MASKS[s].iter().enumerate() {
+                        let mut blockers = mask & occ;
+                        if blockers == 0 {
+                            continue;
+                        }
+                        if k == CANNON {
+                            // Jump the screen: the victim is the next piece beyond it.
+                            blockers &= !(1u128 << nearest(blockers, d));
+                            if blockers == 0 {
+                                continue;
+                            }
+                        }
+                        let t = nearest(blockers, d) as usize;
+                        if (them >> t) & 1 != 0 {
+                            list.push(Move::new(from, Square::from_index(t)));
+                        }
+                    }
                 }
-            });
+                _ => self.piece_targets(s, |t| {
+                    if (them >> t) & 1 != 0 {
+                        list.push(Move::new(from, Square::from_index(t)));
+                    }
+                }),
+            }
         }
     }
 
