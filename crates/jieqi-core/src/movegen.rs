@@ -33,6 +33,37 @@ static RAY_MASKS: [[u128; 4]; 90] = {
     out
 };
 
+/// Per square, every square a piece other than a chariot or cannon could reach from it in one move:
+/// orthogonal and diagonal neighbours, elephant and horse targets.
+static NEAR: [u128; 90] = {
+    let mut out = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut i = 0;
+        while i < ORTHO[s].len as usize {
+            out[s] |= 1u128 << ORTHO[s].to[i];
+            i += 1;
+        }
+        let mut i = 0;
+        while i < DIAG[s].len as usize {
+            out[s] |= 1u128 << DIAG[s].to[i];
+            i += 1;
+        }
+        let mut i = 0;
+        while i < ELEPHANT[s].len as usize {
+            out[s] |= 1u128 << ELEPHANT[s].to[i];
+            i += 1;
+        }
+        let mut i = 0;
+        while i < HORSE[s].len as usize {
+            out[s] |= 1u128 << HORSE[s].to[i];
+            i += 1;
+        }
+        s += 1;
+    }
+    out
+};
+
 /// The blocker nearest to the origin among `blockers` (non-empty) on a ray of direction `d`:
 /// up and right run towards higher square indices, down and left towards lower ones.
 #[inline(always)]
@@ -180,7 +211,7 @@ impl Position {
     /// Appends the pseudo-legal captures of the side to move (moves onto an enemy piece, hidden or
     /// face up): the captures [`Position::pseudo_legal_moves`] lists, in the same order. Chariots
     /// and cannons find their victims on the occupancy bitboards (the nearest blocker of each ray,
-    /// or the one beyond it); other pieces filter their targets.
+    /// or the one beyond it); other pieces filter their targets, when an enemy piece is near.
     pub fn pseudo_legal_captures(&self, list: &mut MoveList) {
         let them = self.occupied[(!self.turn).index()];
         let occ = them | self.occupied[self.turn.index()];
@@ -209,6 +240,8 @@ impl Position {
                         }
                     }
                 }
+                // Short-range pieces: nothing to do unless an enemy piece stands within reach.
+                _ if NEAR[s] & them == 0 => {}
                 _ => self.piece_targets(s, |t| {
                     if (them >> t) & 1 != 0 {
                         list.push(Move::new(from, Square::from_index(t)));
