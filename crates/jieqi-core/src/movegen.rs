@@ -2,7 +2,7 @@
 
 use crate::attacks::{STEP, is_attacked, mover_kind, pawn_attacks};
 use crate::position::{EMPTY, code_color, code_kind};
-use crate::tables::{DIAG, ELEPHANT, HORSE, ORTHO, RAYS};
+use crate::tables::{DIAG, ELEPHANT, HORSE, ORTHO, ORTHO_DIRS, RAYS};
 use crate::{Color, HiddenMoves, Move, MoveList, Position, Role, Square};
 
 const CHARIOT: u8 = Role::Chariot as u8;
@@ -12,6 +12,68 @@ const ADVISOR: u8 = Role::Advisor as u8;
 const KING: u8 = Role::King as u8;
 const CANNON: u8 = Role::Cannon as u8;
 const PAWN: u8 = Role::Pawn as u8;
+
+/// Orthogonal ray masks per square, in the direction order of [`ORTHO_DIRS`] (up, down, right,
+/// left); bit `i` is square `i`.
+static RAY_MASKS: [[u128; 4]; 90] = {
+    let mut out = [[0u128; 4]; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut d = 0;
+        while d < 4 {
+            let mut i = 0;
+            while i < RAYS[s].len[d] as usize {
+                out[s][d] |= 1u128 << RAYS[s].sq[d][i];
+                i += 1;
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    out
+};
+
+/// Per square, every square a piece other than a chariot or cannon could reach from it in one move:
+/// orthogonal and diagonal neighbours, elephant and horse targets.
+static NEAR: [u128; 90] = {
+    let mut out = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut i = 0;
+        while i < ORTHO[s].len as usize {
+            out[s] |= 1u128 << ORTHO[s].to[i];
+            i += 1;
+        }
+        let mut i = 0;
+        while i < DIAG[s].len as usize {
+            out[s] |= 1u128 << DIAG[s].to[i];
+            i += 1;
+        }
+        let mut i = 0;
+        while i < ELEPHANT[s].len as usize {
+            out[s] |= 1u128 << ELEPHANT[s].to[i];
+            i += 1;
+        }
+        let mut i = 0;
+        while i < HORSE[s].len as usize {
+            out[s] |= 1u128 << HORSE[s].to[i];
+            i += 1;
+        }
+        s += 1;
+    }
+    out
+};
+
+/// The blocker nearest to the origin among `blockers` (non-empty) on a ray of direction `d`:
+/// up and right run towards higher square indices, down and left towards lower ones.
+#[inline(always)]
+fn nearest(blockers: u128, d: usize) -> u32 {
+    if ORTHO_DIRS[d].0 + ORTHO_DIRS[d].1 > 0 {
+        blockers.trailing_zeros()
+    } else {
+        127 - blockers.leading_zeros()
+    }
+}
 
 impl Position {
     /// Whether a piece of `us` may land on `t`: empty or an enemy piece.
@@ -146,6 +208,49 @@ impl Position {
         }
     }
 
+    /// Appends the pseudo-legal captures of the side to move (moves onto an enemy piece, hidden or
+    /// face up): the captures [`Position::pseudo_legal_moves`] lists, in the same order. Chariots
+    /// and cannons find their victims on the occupancy bitboards (the nearest blocker of each ray,
+    /// or the one beyond it); other pieces filter their targets, when an enemy piece is near.
+    pub fn pseudo_legal_captures(&self, list: &mut MoveList) {
+        let them = self.occupied[(!self.turn).index()];
+        let occ = them | self.occupied[self.turn.index()];
+        let mut bits = self.occupied[self.turn.index()];
+        while bits != 0 {
+            let s = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let from = Square::from_index(s);
+            match mover_kind(self.board[s], s, &self.rules) {
+                k @ (CHARIOT | CANNON) => {
+                    for (d, &mask) in RAY_MASKS[s].iter().enumerate() {
+                        let mut blockers = mask & occ;
+                        if blockers == 0 {
+                            continue;
+                        }
+                        if k == CANNON {
+                            // Jump the screen: the victim is the next piece beyond it.
+                            blockers &= !(1u128 << nearest(blockers, d));
+                            if blockers == 0 {
+                                continue;
+                            }
+                        }
+                        let t = nearest(blockers, d) as usize;
+                        if (them >> t) & 1 != 0 {
+                            list.push(Move::new(from, Square::from_index(t)));
+                        }
+                    }
+                }
+                // Short-range pieces: nothing to do unless an enemy piece stands within reach.
+                _ if NEAR[s] & them == 0 => {}
+                _ => self.piece_targets(s, |t| {
+                    if (them >> t) & 1 != 0 {
+                        list.push(Move::new(from, Square::from_index(t)));
+                    }
+                }),
+            }
+        }
+    }
+
     /// The legal moves of the side to move. Legality never depends on hidden identities: a move is
     /// legal when it follows the movement rules of what the board shows and, under rules with check,
     /// does not leave the own king attacked (flying general included).
@@ -253,6 +358,25 @@ impl Position {
                 let ks = k.index();
                 let in_check = is_attacked(&self.board, &self.rules, ks, !self.turn);
                 !self.needs_safety_test(m, ks, in_check) || self.leaves_king_safe(m, ks)
+            }
+            _ => true,
+        }
+    }
+
+    /// Whether `m`, which must be a pseudo-legal move of the side to move (one that
+    /// [`Position::pseudo_legal_moves`] lists), is legal: the answer of [`Position::is_legal`]
+    /// without regenerating the piece's moves. `in_check` must be [`Position::in_check`] of this
+    /// position; it is only read when the move alone does not decide whether the king needs a
+    /// safety test.
+    pub fn is_pseudo_legal_move_legal(&self, m: Move, in_check: impl FnOnce() -> bool) -> bool {
+        match (self.rules.check, self.king(self.turn)) {
+            (true, Some(k)) => {
+                let ks = k.index();
+                if self.needs_safety_test(m, ks, false) || in_check() {
+                    self.leaves_king_safe(m, ks)
+                } else {
+                    true
+                }
             }
             _ => true,
         }

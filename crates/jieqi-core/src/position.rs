@@ -465,6 +465,13 @@ impl Position {
         Square::new(self.kings[color.index()] as usize)
     }
 
+    /// Occupancy bitboard of `color`: bit `i` is set when a piece of that side (face up or hidden)
+    /// stands on the square with index `i`.
+    #[inline]
+    pub fn occupied(&self, color: Color) -> u128 {
+        self.occupied[color.index()]
+    }
+
     /// Squares holding hidden pieces of `color`, in square order.
     pub fn hidden_squares(&self, color: Color) -> impl Iterator<Item = Square> + '_ {
         Square::all().filter(move |&s| self.occupant(s) == Some(Occupant::Hidden(color)))

@@ -60,6 +60,12 @@
 //! skips captures whose victim cannot lift the stand-pat score to alpha; it makes quiescence values
 //! depend on the window (the exact-table test turns it off).
 //!
+//! # Speed
+//! Leaf evaluations go through a small per-search cache keyed on the position hash (it never
+//! changes a value). Quiescence generates captures only ([`Position::pseudo_legal_captures`]) and
+//! tests each with [`Position::is_pseudo_legal_move_legal`], asking whether the side is in check at
+//! most once per node; pool means of hidden pieces are computed at most once per node.
+//!
 //! # Nodes and limits
 //! A node is one [`Position::make`] call. A node limit stops the search exactly when the counter
 //! reaches it (deterministic); a movetime limit is checked every 1024 nodes. The best move of the
@@ -70,7 +76,7 @@ use std::time::{Duration, Instant};
 use jieqi_core::{Color, Move, MoveList, PlayedMove, Position, Role, Setup, Square, View};
 use jieqi_engine::{Choice, Engine, EngineError, Limits, Score, SearchInfo, Spec, SpecError};
 
-use crate::eval::{EvalWeights, evaluate};
+use crate::eval::{EvalWeights, Evaluator, Incremental, evaluate};
 
 /// Spec name.
 pub const NAME: &str = "alphabeta";
@@ -415,6 +421,47 @@ struct Searcher<'a> {
     history: Vec<i32>,
     root_best: Option<Move>,
     root_score: i32,
+    /// Cache of leaf evaluations (see [`EvalCache`]).
+    eval_cache: EvalCache,
+    /// The evaluation weights, tabulated.
+    evaluator: Evaluator,
+    /// The evaluation's per-piece terms of `pos`, updated along make and restored at unmake.
+    inc: Incremental,
+}
+
+/// A direct-mapped cache of [`leaf_eval`] values keyed on [`Position::hash`] (which covers
+/// everything the evaluation reads: board, side to move, pools). Each slot packs the key's upper
+/// 48 bits with the 16-bit value (leaf values lie in ±[`EVAL_LIMIT`]); the slot index comes from
+/// the key's low bits. It only saves work: a hit returns the value the evaluation would compute
+/// (up to a 64-bit key collision, the same assumption the transposition table makes). Allocated
+/// once per search, never per node.
+struct EvalCache {
+    slots: Vec<u64>,
+}
+
+const EVAL_CACHE_BITS: u32 = 17;
+const EVAL_KEY_MASK: u64 = !0xFFFF;
+const _: () = assert!(EVAL_LIMIT <= i16::MAX as i32);
+
+impl EvalCache {
+    fn new() -> EvalCache {
+        EvalCache {
+            slots: vec![0; 1 << EVAL_CACHE_BITS],
+        }
+    }
+
+    /// The cached value for `key`, else `eval()` (stored).
+    #[inline]
+    fn get_or_eval(&mut self, key: u64, eval: impl FnOnce() -> i32) -> i32 {
+        let slot = &mut self.slots[(key & ((1 << EVAL_CACHE_BITS) - 1)) as usize];
+        let e = *slot;
+        if e != 0 && (e ^ key) & EVAL_KEY_MASK == 0 {
+            return e as u16 as i16 as i32;
+        }
+        let v = eval();
+        *slot = (key & EVAL_KEY_MASK) | u64::from(v as i16 as u16);
+        v
+    }
 }
 
 const SCORE_TT: i32 = 1 << 30;
@@ -427,8 +474,8 @@ impl<'a> Searcher<'a> {
         let root_color = pos.turn();
         let mut path = past;
         path.push(pos.hash());
+        let evaluator = Evaluator::new(&opts.eval);
         Searcher {
-            pos,
             opts,
             tt,
             root_color,
@@ -442,7 +489,25 @@ impl<'a> Searcher<'a> {
             history: vec![0; 2 * 90 * 90],
             root_best: None,
             root_score: 0,
+            eval_cache: EvalCache::new(),
+            inc: evaluator.incremental(&pos),
+            evaluator,
+            pos,
         }
+    }
+
+    /// [`leaf_eval`] of the current position, through the evaluation cache.
+    #[inline]
+    fn eval(&mut self) -> i32 {
+        let (pos, evaluator, inc) = (&self.pos, &self.evaluator, &self.inc);
+        self.eval_cache.get_or_eval(pos.hash(), || {
+            // The value of `leaf_eval`: the tabulated, incremental evaluation gives exactly the
+            // values of `evaluate` (tests/eval.rs; checked here in unit tests).
+            let v = evaluator.evaluate_with(pos, inc);
+            #[cfg(test)]
+            assert_eq!(v, evaluate(pos, evaluator.weights()), "{}", pos.fen());
+            v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        })
     }
 
     #[inline]
@@ -479,6 +544,18 @@ impl<'a> Searcher<'a> {
         match self.pos.occupant(sq) {
             None => 0,
             Some(jieqi_core::Occupant::Hidden(c)) => self.opts.eval.hidden(self.pos.pool(c)),
+            Some(jieqi_core::Occupant::Revealed(p)) => self.value_of(p.role),
+        }
+    }
+
+    /// [`Searcher::occupant_value`] with the pool means cached in `hv` (one slot per colour).
+    #[inline]
+    fn value_at(&self, sq: Square, hv: &mut [Option<i32>; 2]) -> i32 {
+        match self.pos.occupant(sq) {
+            None => 0,
+            Some(jieqi_core::Occupant::Hidden(c)) => {
+                *hv[c.index()].get_or_insert_with(|| self.opts.eval.hidden(self.pos.pool(c)))
+            }
             Some(jieqi_core::Occupant::Revealed(p)) => self.value_of(p.role),
         }
     }
@@ -537,6 +614,8 @@ impl<'a> Searcher<'a> {
         qply: u32,
     ) -> i32 {
         let irreversible = pm.reveal.is_some() || self.is_capture(pm.mv);
+        let saved = self.inc;
+        self.evaluator.update(&mut self.inc, &self.pos, pm);
         let undo = self.pos.make(pm);
         self.tick();
         self.path.push(self.pos.hash());
@@ -554,6 +633,7 @@ impl<'a> Searcher<'a> {
         self.rep_floor = floor;
         self.path.pop();
         self.pos.unmake(pm, undo);
+        self.inc = saved;
         v
     }
 
@@ -692,6 +772,8 @@ impl<'a> Searcher<'a> {
     /// value, when the probe yields one.
     fn probe(&mut self, pm: PlayedMove, depth: i32, ply: usize, beta_c: i32) -> Option<i32> {
         let irreversible = pm.reveal.is_some() || self.is_capture(pm.mv);
+        let saved = self.inc;
+        self.evaluator.update(&mut self.inc, &self.pos, pm);
         let undo = self.pos.make(pm);
         self.tick();
         self.path.push(self.pos.hash());
@@ -739,6 +821,7 @@ impl<'a> Searcher<'a> {
         self.rep_floor = floor;
         self.path.pop();
         self.pos.unmake(pm, undo);
+        self.inc = saved;
         result
     }
 
@@ -768,11 +851,11 @@ impl<'a> Searcher<'a> {
             return if self.opts.qsearch {
                 self.qsearch(ply, alpha, beta, 0)
             } else {
-                leaf_eval(&self.pos, &self.opts.eval)
+                self.eval()
             };
         }
         if ply >= MAX_PLY {
-            return leaf_eval(&self.pos, &self.opts.eval);
+            return self.eval();
         }
         let key = self.pos.hash();
         let mut tt_move = None;
@@ -887,14 +970,14 @@ impl<'a> Searcher<'a> {
             return -(MATE - ply as i32);
         }
         if ply >= MAX_PLY {
-            return leaf_eval(&self.pos, &self.opts.eval);
+            return self.eval();
         }
         let in_check = qply < QS_CHECK_PLIES && self.pos.in_check();
         let mut best;
         if in_check {
             best = -INF;
         } else {
-            best = leaf_eval(&self.pos, &self.opts.eval);
+            best = self.eval();
             if best >= beta {
                 return best;
             }
@@ -902,32 +985,41 @@ impl<'a> Searcher<'a> {
                 alpha = best;
             }
         }
-        let mut moves = MoveList::new();
         let mut scores = [0i32; jieqi_core::MAX_MOVES];
         let mut pruned = -INF;
+        // Pool means of hidden pieces, computed at most once per node.
+        let mut hv = [None; 2];
+        let mut moves;
+        let n;
         if in_check {
-            let all = self.pos.legal_moves();
-            if all.is_empty() {
+            moves = self.pos.legal_moves();
+            if moves.is_empty() {
                 return -(MATE - ply as i32);
             }
-            for &m in all.iter() {
-                scores[moves.len()] = if self.is_capture(m) {
-                    SCORE_CAPTURE + self.occupant_value(m.to) * 16 - self.occupant_value(m.from) / 8
+            n = moves.len();
+            for (i, &m) in moves.iter().enumerate() {
+                scores[i] = if self.is_capture(m) {
+                    SCORE_CAPTURE + self.value_at(m.to, &mut hv) * 16
+                        - self.value_at(m.from, &mut hv) / 8
                 } else {
                     0
                 };
-                moves.push(m);
             }
         } else {
-            // Captures only: pseudo-legal generation, legality tested per capture.
+            // Captures only: pseudo-legal generation, legality tested per capture. The kept
+            // captures are compacted to the front of the list, in generation order.
             let stand = best;
-            let mut all = MoveList::new();
-            self.pos.pseudo_legal_moves(&mut all);
-            for &m in all.iter() {
-                if !self.is_capture(m) || (qply >= QS_HIDDEN_PLIES && self.pos.is_hidden(m.from)) {
+            moves = MoveList::new();
+            self.pos.pseudo_legal_captures(&mut moves);
+            // Known not in check when the check test above ran; else asked at most once.
+            let mut check = (qply < QS_CHECK_PLIES).then_some(false);
+            let mut k = 0;
+            for i in 0..moves.len() {
+                let m = moves[i];
+                if qply >= QS_HIDDEN_PLIES && self.pos.is_hidden(m.from) {
                     continue;
                 }
-                let victim = self.occupant_value(m.to);
+                let victim = self.value_at(m.to, &mut hv);
                 let king = matches!(
                     self.pos.occupant(m.to),
                     Some(jieqi_core::Occupant::Revealed(p)) if p.role == Role::King
@@ -938,14 +1030,18 @@ impl<'a> Searcher<'a> {
                     pruned = pruned.max(stand + victim + QS_DELTA);
                     continue;
                 }
-                if !self.pos.is_legal(m) {
+                let pos = &self.pos;
+                if !pos
+                    .is_pseudo_legal_move_legal(m, || *check.get_or_insert_with(|| pos.in_check()))
+                {
                     continue;
                 }
-                scores[moves.len()] = victim * 16 - self.occupant_value(m.from) / 8;
-                moves.push(m);
+                scores[k] = victim * 16 - self.value_at(m.from, &mut hv) / 8;
+                moves.as_mut_slice()[k] = m;
+                k += 1;
             }
+            n = k;
         }
-        let n = moves.len();
         for k in 0..n {
             let mut bi = k;
             for j in k + 1..n {
@@ -1204,4 +1300,41 @@ pub fn from_spec(spec: &Spec) -> Result<Box<dyn Engine>, SpecError> {
         eval,
     };
     Ok(Box::new(AlphaBeta::new(opts, (depth > 0).then_some(depth))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jieqi_core::{Deal, Game, Rules, uniform_below};
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+
+    /// Searches positions along seeded random games of every preset (star2 on and off, so that
+    /// probes make moves too); in test builds `Searcher::eval` asserts that the incremental
+    /// evaluation equals `evaluate` at every leaf it computes.
+    #[test]
+    fn incremental_evaluation_matches_along_searches() {
+        for rules in [Rules::standard(), Rules::simple(), Rules::xiangqi()] {
+            for seed in 0..8u64 {
+                let mut rng = ChaCha8Rng::seed_from_u64(500 + seed);
+                let mut game = Game::new(rules, Deal::shuffled_for(&rules, &mut rng));
+                let plies = 4 + 9 * seed as usize;
+                while game.outcome().is_none() && game.ply() < plies {
+                    let moves = game.legal_moves();
+                    let m = moves[uniform_below(&mut rng, moves.len() as u32) as usize];
+                    game.play(m).unwrap();
+                }
+                if game.outcome().is_some() {
+                    continue;
+                }
+                let view = game.view(game.turn());
+                let opts = Options {
+                    star2: seed % 2 == 1,
+                    ..Options::default()
+                };
+                let (_, nodes) = search_value_nodes(view.position(), 2, &opts);
+                assert!(nodes > 0);
+            }
+        }
+    }
 }

@@ -17,8 +17,14 @@
 //!   `king_attack × attack + king_attack_open × attack × missing_guards`, where guards are own
 //!   advisors and elephants (face up, or still hidden on their start squares) out of four;
 //! - a small tempo bonus for the side to move.
+//!
+//! Three implementations give the same values (tests/eval.rs checks them against a plain 90-square
+//! reference): [`evaluate`] (no setup; visits occupied squares only, bitboard mobility),
+//! [`Evaluator::evaluate`] (weights tabulated per side, kind and square) and
+//! [`Evaluator::evaluate_with`], which takes the per-piece terms as an [`Incremental`] kept along
+//! make/unmake by the search, so that only mobility is computed per call.
 
-use jieqi_core::{Color, Occupant, Pool, Position, Role, Square};
+use jieqi_core::{Color, Occupant, PlayedMove, Pool, Position, Role, Square};
 use serde::{Deserialize, Serialize};
 
 /// Tunable evaluation weights (centipawns).
@@ -171,184 +177,528 @@ impl EvalWeights {
     }
 }
 
-/// Compact board codes for the evaluation: 0 empty, else `1 + colour * 8 + kind` with kind a role
-/// index or 7 for a hidden piece.
-const HIDDEN: u8 = 7;
+/// Orthogonal ray masks per square: north (rank up), east (file up), south, west. Bit `i` of a
+/// mask is the square with index `i`; each mask holds the squares from the one next to the origin
+/// to the board edge.
+struct RayMasks {
+    /// `[square][direction]`, directions in the order north, east, south, west.
+    mask: [[u128; 4]; 90],
+    /// Number of squares on each ray.
+    len: [[u8; 4]; 90],
+}
 
-#[inline]
-fn cell(o: Option<Occupant>) -> u8 {
-    match o {
-        None => 0,
-        Some(Occupant::Hidden(c)) => 1 + c.index() as u8 * 8 + HIDDEN,
-        Some(Occupant::Revealed(p)) => 1 + p.color.index() as u8 * 8 + p.role.index() as u8,
+/// Horse jumps per square: (target, leg) pairs on the board, and how many there are.
+struct HorseJumps {
+    to: [[u8; 8]; 90],
+    leg: [[u8; 8]; 90],
+    len: [u8; 90],
+}
+
+const fn on_board(f: i32, r: i32) -> bool {
+    f >= 0 && f < 9 && r >= 0 && r < 10
+}
+
+const fn build_rays() -> RayMasks {
+    let dirs: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+    let mut out = RayMasks {
+        mask: [[0; 4]; 90],
+        len: [[0; 4]; 90],
+    };
+    let mut s = 0;
+    while s < 90 {
+        let (f0, r0) = ((s % 9) as i32, (s / 9) as i32);
+        let mut d = 0;
+        while d < 4 {
+            let (df, dr) = dirs[d];
+            let (mut f, mut r) = (f0 + df, r0 + dr);
+            while on_board(f, r) {
+                out.mask[s][d] |= 1u128 << (r * 9 + f);
+                out.len[s][d] += 1;
+                f += df;
+                r += dr;
+            }
+            d += 1;
+        }
+        s += 1;
     }
+    out
 }
 
-#[inline]
-fn cell_color(c: u8) -> usize {
-    usize::from(c > 8)
+const fn build_horse() -> HorseJumps {
+    // (file step, rank step, leg file step, leg rank step)
+    let jumps: [(i32, i32, i32, i32); 8] = [
+        (1, 2, 0, 1),
+        (-1, 2, 0, 1),
+        (1, -2, 0, -1),
+        (-1, -2, 0, -1),
+        (2, 1, 1, 0),
+        (2, -1, 1, 0),
+        (-2, 1, -1, 0),
+        (-2, -1, -1, 0),
+    ];
+    let mut out = HorseJumps {
+        to: [[0; 8]; 90],
+        leg: [[0; 8]; 90],
+        len: [0; 90],
+    };
+    let mut s = 0;
+    while s < 90 {
+        let (f0, r0) = ((s % 9) as i32, (s / 9) as i32);
+        let mut j = 0;
+        while j < 8 {
+            let (df, dr, lf, lr) = jumps[j];
+            if on_board(f0 + df, r0 + dr) {
+                let n = out.len[s] as usize;
+                out.to[s][n] = ((r0 + dr) * 9 + f0 + df) as u8;
+                out.leg[s][n] = ((r0 + lr) * 9 + f0 + lf) as u8;
+                out.len[s] += 1;
+            }
+            j += 1;
+        }
+        s += 1;
+    }
+    out
 }
 
-const DIRS: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-const HORSE_JUMPS: [(i32, i32, i32, i32); 8] = [
-    (1, 2, 0, 1),
-    (-1, 2, 0, 1),
-    (1, -2, 0, -1),
-    (-1, -2, 0, -1),
-    (2, 1, 1, 0),
-    (2, -1, 1, 0),
-    (-2, 1, -1, 0),
-    (-2, -1, -1, 0),
-];
+static RAYS: RayMasks = build_rays();
+static HORSE: HorseJumps = build_horse();
 
-#[inline]
-fn at(f: i32, r: i32) -> Option<usize> {
-    if (0..9).contains(&f) && (0..10).contains(&r) {
-        Some((r * 9 + f) as usize)
+/// The blocker nearest to the origin among `blockers` (non-empty) on a ray of direction `d`
+/// (north and east run towards higher square indices, south and west towards lower ones).
+#[inline(always)]
+fn nearest(blockers: u128, d: usize) -> u32 {
+    if d < 2 {
+        blockers.trailing_zeros()
     } else {
-        None
+        127 - blockers.leading_zeros()
     }
 }
 
-/// Pseudo-legal move count of a face-up chariot, horse or cannon of side `us` on `s`.
-fn mobility(board: &[u8; 90], s: usize, role: Role, us: usize) -> i32 {
-    let (f0, r0) = ((s % 9) as i32, (s / 9) as i32);
+/// The number of squares strictly between squares `s` and `b` on one orthogonal line (`b` lies
+/// on the ray of direction `d` from `s`). No popcount: the default target has no `popcnt`.
+#[inline(always)]
+fn between(s: usize, b: u32, d: usize) -> u32 {
+    let b = b as usize;
+    let steps = match d {
+        0 => (b - s) / 9,
+        1 => b - s,
+        2 => (s - b) / 9,
+        _ => s - b,
+    };
+    steps as u32 - 1
+}
+
+/// Pseudo-legal move count of a face-up chariot (`cannon` false) or cannon of the side whose
+/// pieces are `own` on square `s`, with `occ` all occupied squares: empty squares, plus a capture
+/// of the first piece (chariot) or of the first piece beyond the screen (cannon) if it is not own.
+#[inline]
+fn line_mobility(s: usize, cannon: bool, occ: u128, own: u128) -> i32 {
     let mut n = 0;
-    match role {
-        Role::Chariot => {
-            for (df, dr) in DIRS {
-                let (mut f, mut r) = (f0 + df, r0 + dr);
-                while let Some(t) = at(f, r) {
-                    let c = board[t];
-                    if c == 0 {
-                        n += 1;
-                    } else {
-                        n += i32::from(cell_color(c) != us);
-                        break;
-                    }
-                    f += df;
-                    r += dr;
-                }
-            }
+    for d in 0..4 {
+        let mask = RAYS.mask[s][d];
+        let blockers = mask & occ;
+        if blockers == 0 {
+            n += u32::from(RAYS.len[s][d]);
+            continue;
         }
-        Role::Cannon => {
-            for (df, dr) in DIRS {
-                let (mut f, mut r) = (f0 + df, r0 + dr);
-                let mut screened = false;
-                while let Some(t) = at(f, r) {
-                    let c = board[t];
-                    if !screened {
-                        if c == 0 {
-                            n += 1;
-                        } else {
-                            screened = true;
-                        }
-                    } else if c != 0 {
-                        n += i32::from(cell_color(c) != us);
-                        break;
-                    }
-                    f += df;
-                    r += dr;
-                }
+        let b = nearest(blockers, d);
+        n += between(s, b, d);
+        if cannon {
+            let rest = blockers & !(1u128 << b);
+            if rest != 0 {
+                let t = nearest(rest, d);
+                n += u32::from((own >> t) & 1 == 0);
             }
+        } else {
+            n += u32::from((own >> b) & 1 == 0);
         }
-        Role::Horse => {
-            for (df, dr, lf, lr) in HORSE_JUMPS {
-                if let (Some(t), Some(leg)) = (at(f0 + df, r0 + dr), at(f0 + lf, r0 + lr)) {
-                    let c = board[t];
-                    if board[leg] == 0 && (c == 0 || cell_color(c) != us) {
-                        n += 1;
-                    }
-                }
-            }
-        }
-        _ => {}
     }
-    n
+    n as i32
+}
+
+/// Pseudo-legal move count of a face-up horse on `s` (legs respected): targets not holding an own
+/// piece whose leg square is empty.
+#[inline]
+fn horse_mobility(s: usize, occ: u128, own: u128) -> i32 {
+    let mut n = 0;
+    for j in 0..HORSE.len[s] as usize {
+        let (t, leg) = (HORSE.to[s][j], HORSE.leg[s][j]);
+        n += u32::from((occ >> leg) & 1 == 0 && (own >> t) & 1 == 0);
+    }
+    n as i32
 }
 
 /// Evaluates `pos` from the side to move's point of view.
+///
+/// Visits only occupied squares (through [`Position::occupied`]); mobility reads the occupancy
+/// bitboards with precomputed ray masks and horse jump tables; each side's pool mean is computed
+/// once, and only if that side has hidden pieces.
 pub fn evaluate(pos: &Position, w: &EvalWeights) -> i32 {
-    let hidden = [
-        w.hidden(pos.pool(Color::Red)),
-        w.hidden(pos.pool(Color::Black)),
-    ];
-    let mut board = [0u8; 90];
+    let occ_by = [pos.occupied(Color::Red), pos.occupied(Color::Black)];
+    let occ = occ_by[0] | occ_by[1];
     let mut score = [0i32; 2];
+    let mut n_hidden = [0i32; 2];
     // Attack units against each side's king, and that side's guards.
     let mut attack = [0i32; 2];
     let mut guards = [0i32; 2];
-    let want_mobility = w.mobility_chariot != 0 || w.mobility_horse != 0 || w.mobility_cannon != 0;
-    // Face-up chariots, horses and cannons (at most 6 a side): (square, role, side).
-    let mut mobile = [(0u8, Role::King, 0u8); 12];
-    let mut n_mobile = 0;
-    for sq in Square::all() {
-        let o = pos.occupant(sq);
-        board[sq.index()] = cell(o);
-        match o {
-            None => {}
-            Some(Occupant::Hidden(c)) => {
-                score[c.index()] += hidden[c.index()];
-                if matches!(
-                    jieqi_core::start_role(sq),
-                    Some(Role::Advisor | Role::Elephant)
-                ) {
-                    guards[c.index()] += 1;
-                }
-            }
-            Some(Occupant::Revealed(p)) => {
-                let c = p.color.index();
-                match p.role {
-                    Role::King => continue,
-                    Role::Advisor if sq.is_palace(p.color) => guards[c] += 1,
-                    Role::Elephant if sq.is_own_half(p.color) => guards[c] += 1,
-                    _ => {}
-                }
-                score[c] += w.piece(p.color, p.role, sq) + w.pst(p.color, p.role, sq);
-                let them = 1 - c;
-                let on_their_half = !sq.is_own_half(p.color);
-                match p.role {
-                    Role::Chariot if on_their_half => attack[them] += 3,
-                    Role::Horse | Role::Cannon if on_their_half => attack[them] += 2,
-                    Role::Pawn => {
-                        // Near the enemy palace: ranks 6..=9 from its own side, files c–g.
-                        let adv = if p.color == Color::Red {
-                            sq.rank()
-                        } else {
-                            9 - sq.rank()
-                        };
-                        if adv >= 6 && (2..=6).contains(&sq.file()) {
-                            attack[them] += 1;
-                        }
+    for color in Color::ALL {
+        let c = color.index();
+        let them = 1 - c;
+        let own = occ_by[c];
+        let mut bits = own;
+        while bits != 0 {
+            let s = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let sq = Square::from_index(s);
+            let role = match pos.occupant(sq) {
+                Some(Occupant::Revealed(p)) => p.role,
+                _ => {
+                    // Hidden (the bitboard says the square is occupied by `color`).
+                    n_hidden[c] += 1;
+                    if matches!(
+                        jieqi_core::start_role(sq),
+                        Some(Role::Advisor | Role::Elephant)
+                    ) {
+                        guards[c] += 1;
                     }
-                    _ => {}
+                    continue;
                 }
-                if matches!(p.role, Role::Chariot | Role::Horse | Role::Cannon) && n_mobile < 12 {
-                    mobile[n_mobile] = (sq.index() as u8, p.role, c as u8);
-                    n_mobile += 1;
+            };
+            let on_their_half = !sq.is_own_half(color);
+            match role {
+                Role::King => continue,
+                Role::Advisor => {
+                    guards[c] += i32::from(sq.is_palace(color));
+                    score[c] += w.advisor;
+                }
+                Role::Elephant => {
+                    guards[c] += i32::from(!on_their_half);
+                    score[c] += w.elephant;
+                }
+                Role::Chariot => {
+                    score[c] += w.chariot
+                        + w.pst(color, role, sq)
+                        + w.mobility_chariot * line_mobility(s, false, occ, own);
+                    attack[them] += if on_their_half { 3 } else { 0 };
+                }
+                Role::Cannon => {
+                    score[c] += w.cannon
+                        + w.pst(color, role, sq)
+                        + w.mobility_cannon * line_mobility(s, true, occ, own);
+                    attack[them] += if on_their_half { 2 } else { 0 };
+                }
+                Role::Horse => {
+                    score[c] += w.horse
+                        + w.pst(color, role, sq)
+                        + w.mobility_horse * horse_mobility(s, occ, own);
+                    attack[them] += if on_their_half { 2 } else { 0 };
+                }
+                Role::Pawn => {
+                    score[c] += w.piece(color, role, sq) + w.pst(color, role, sq);
+                    // Near the enemy palace: ranks 6..=9 from its own side, files c–g.
+                    let adv = if color == Color::Red {
+                        sq.rank()
+                    } else {
+                        9 - sq.rank()
+                    };
+                    if adv >= 6 && (2..=6).contains(&sq.file()) {
+                        attack[them] += 1;
+                    }
                 }
             }
         }
     }
-    if want_mobility {
-        for &(s, role, us) in &mobile[..n_mobile] {
-            let weight = match role {
-                Role::Chariot => w.mobility_chariot,
-                Role::Horse => w.mobility_horse,
-                _ => w.mobility_cannon,
-            };
-            score[us as usize] += weight * mobility(&board, s as usize, role, us as usize);
+    for color in Color::ALL {
+        let i = color.index();
+        if n_hidden[i] > 0 {
+            score[i] += n_hidden[i] * w.hidden(pos.pool(color));
         }
-    }
-    for c in Color::ALL {
-        if pos.king(c).is_some() {
-            let i = c.index();
+        if pos.king(color).is_some() {
             let missing = (4 - guards[i]).max(0);
             score[i] -= w.king_attack * attack[i] + w.king_attack_open * attack[i] * missing;
         }
     }
     let us = pos.turn().index();
     score[us] - score[1 - us] + w.tempo
+}
+
+const CHARIOT: usize = Role::Chariot.index();
+const HORSE_K: usize = Role::Horse.index();
+const CANNON: usize = Role::Cannon.index();
+/// Table index of a hidden piece (after the seven roles).
+const HIDDEN_K: usize = 7;
+
+/// [`evaluate`] with the weight-dependent parts tabulated once: per side, kind (role or hidden)
+/// and square, the material plus piece-square value, the king-attack units and the guard count.
+/// The per-piece work is then a few table reads, plus mobility for chariots, horses and cannons.
+/// Build it once per search (not per node); it gives exactly the values of [`evaluate`].
+#[derive(Clone, Debug)]
+pub struct Evaluator {
+    weights: EvalWeights,
+    /// `[side][kind][square]`: material + piece-square value (0 for kings and hidden pieces).
+    base: [[[i32; 90]; 8]; 2],
+    /// `[side][kind][square]`: attack units against the enemy king, plus 16 × guards.
+    aux: [[[u8; 90]; 8]; 2],
+}
+
+impl Evaluator {
+    /// Tabulates `weights`.
+    pub fn new(weights: &EvalWeights) -> Evaluator {
+        let mut e = Evaluator {
+            weights: weights.clone(),
+            base: [[[0; 90]; 8]; 2],
+            aux: [[[0; 90]; 8]; 2],
+        };
+        for color in Color::ALL {
+            let c = color.index();
+            for sq in Square::all() {
+                let s = sq.index();
+                let on_their_half = !sq.is_own_half(color);
+                for role in Role::ALL {
+                    let k = role.index();
+                    if role == Role::King {
+                        continue;
+                    }
+                    e.base[c][k][s] = weights.piece(color, role, sq) + weights.pst(color, role, sq);
+                    let guard = match role {
+                        Role::Advisor => sq.is_palace(color),
+                        Role::Elephant => !on_their_half,
+                        _ => false,
+                    };
+                    let attack = match role {
+                        Role::Chariot if on_their_half => 3,
+                        Role::Horse | Role::Cannon if on_their_half => 2,
+                        Role::Pawn => {
+                            // Near the enemy palace: ranks 6..=9 from its own side, files c–g.
+                            let adv = if color == Color::Red {
+                                sq.rank()
+                            } else {
+                                9 - sq.rank()
+                            };
+                            u8::from(adv >= 6 && (2..=6).contains(&sq.file()))
+                        }
+                        _ => 0,
+                    };
+                    e.aux[c][k][s] = attack + 16 * u8::from(guard);
+                }
+                let hidden_guard = matches!(
+                    jieqi_core::start_role(sq),
+                    Some(Role::Advisor | Role::Elephant)
+                );
+                e.aux[c][HIDDEN_K][s] = 16 * u8::from(hidden_guard);
+            }
+        }
+        e
+    }
+
+    /// The weights this evaluator was built from.
+    pub fn weights(&self) -> &EvalWeights {
+        &self.weights
+    }
+
+    /// Evaluates `pos` from the side to move's point of view (the value of [`evaluate`]).
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let w = &self.weights;
+        let occ_by = [pos.occupied(Color::Red), pos.occupied(Color::Black)];
+        let occ = occ_by[0] | occ_by[1];
+        let mut score = [0i32; 2];
+        let mut n_hidden = [0i32; 2];
+        let mut attack = [0i32; 2];
+        let mut guards = [0i32; 2];
+        for c in 0..2 {
+            let them = 1 - c;
+            let own = occ_by[c];
+            let (base, aux) = (&self.base[c], &self.aux[c]);
+            let mut bits = own;
+            while bits != 0 {
+                let s = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let kind = match pos.occupant(Square::from_index(s)) {
+                    Some(Occupant::Revealed(p)) => p.role.index(),
+                    _ => HIDDEN_K,
+                };
+                score[c] += base[kind][s];
+                let a = aux[kind][s];
+                attack[them] += i32::from(a & 15);
+                guards[c] += i32::from(a >> 4);
+                n_hidden[c] += i32::from(kind == HIDDEN_K);
+                score[c] += match kind {
+                    CHARIOT => w.mobility_chariot * line_mobility(s, false, occ, own),
+                    CANNON => w.mobility_cannon * line_mobility(s, true, occ, own),
+                    HORSE_K => w.mobility_horse * horse_mobility(s, occ, own),
+                    _ => 0,
+                };
+            }
+        }
+        for color in Color::ALL {
+            let i = color.index();
+            if n_hidden[i] > 0 {
+                score[i] += n_hidden[i] * w.hidden(pos.pool(color));
+            }
+            if pos.king(color).is_some() {
+                let missing = (4 - guards[i]).max(0);
+                score[i] -= w.king_attack * attack[i] + w.king_attack_open * attack[i] * missing;
+            }
+        }
+        let us = pos.turn().index();
+        score[us] - score[1 - us] + w.tempo
+    }
+}
+
+/// The per-piece terms of the evaluation, kept up to date along a search's make/unmake (see
+/// [`Evaluator::update`]): per side, the sum of the tabulated material + piece-square values,
+/// the king-attack units against it, its guards, its hidden pieces, and bitboards of its face-up
+/// chariots, cannons and horses (for mobility); and per pool the sum of its identities' values,
+/// its size and its mean (the value of a hidden piece, recomputed only when the pool changes).
+/// Mobility is computed at evaluation time ([`Evaluator::evaluate_with`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Incremental {
+    base: [i32; 2],
+    attack: [i32; 2],
+    guards: [i32; 2],
+    hidden: [i32; 2],
+    /// `[side][0 chariots, 1 cannons, 2 horses]`.
+    mobile: [[u128; 3]; 2],
+    pool_sum: [i64; 2],
+    pool_len: [i64; 2],
+    /// [`EvalWeights::hidden`] of each pool.
+    pool_mean: [i32; 2],
+}
+
+impl Incremental {
+    /// Sets the pool mean of side `c` from its sum and size (as [`EvalWeights::hidden`] does).
+    #[inline]
+    fn set_mean(&mut self, c: usize) {
+        self.pool_mean[c] = if self.pool_len[c] == 0 {
+            0
+        } else {
+            (self.pool_sum[c] / self.pool_len[c]) as i32
+        };
+    }
+}
+
+/// Table kind of what stands on square `s` (a role index, or [`HIDDEN_K`]), if anything.
+#[inline]
+fn kind_at(pos: &Position, s: usize) -> Option<usize> {
+    match pos.occupant(Square::from_index(s)) {
+        None => None,
+        Some(Occupant::Revealed(p)) => Some(p.role.index()),
+        Some(Occupant::Hidden(_)) => Some(HIDDEN_K),
+    }
+}
+
+impl Evaluator {
+    #[inline]
+    fn add(&self, inc: &mut Incremental, c: usize, kind: usize, s: usize, sign: i32) {
+        inc.base[c] += sign * self.base[c][kind][s];
+        let a = self.aux[c][kind][s];
+        inc.attack[1 - c] += sign * i32::from(a & 15);
+        inc.guards[c] += sign * i32::from(a >> 4);
+        inc.hidden[c] += sign * i32::from(kind == HIDDEN_K);
+        let slot = match kind {
+            CHARIOT => 0,
+            CANNON => 1,
+            HORSE_K => 2,
+            _ => return,
+        };
+        // Toggle: a piece is added where none stands and removed where it stands.
+        inc.mobile[c][slot] ^= 1u128 << s;
+    }
+
+    /// The per-piece terms of `pos`, from scratch.
+    pub fn incremental(&self, pos: &Position) -> Incremental {
+        let mut inc = Incremental::default();
+        for color in Color::ALL {
+            let c = color.index();
+            let mut bits = pos.occupied(color);
+            while bits != 0 {
+                let s = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if let Some(kind) = kind_at(pos, s) {
+                    self.add(&mut inc, c, kind, s, 1);
+                }
+            }
+            let pool = pos.pool(color);
+            inc.pool_sum[c] = Role::ALL
+                .iter()
+                .map(|&r| self.weights.identity(r) as i64 * pool.get(r) as i64)
+                .sum();
+            inc.pool_len[c] = i64::from(pool.total());
+            inc.set_mean(c);
+        }
+        inc
+    }
+
+    /// Updates `inc`, the terms of `pos`, to those of the position after `pos.make(pm)`. Call it
+    /// *before* making the move; to take the move back, restore the saved copy.
+    #[inline]
+    pub fn update(&self, inc: &mut Incremental, pos: &Position, pm: PlayedMove) {
+        let (from, to) = (pm.mv.from.index(), pm.mv.to.index());
+        let us = pos.turn().index();
+        let Some(moving) = kind_at(pos, from) else {
+            return;
+        };
+        if from != to {
+            if let Some(captured) = kind_at(pos, to) {
+                self.add(inc, 1 - us, captured, to, -1);
+            }
+        }
+        if let Some(r) = pm.capture {
+            let them = 1 - us;
+            inc.pool_sum[them] -= i64::from(self.weights.identity(r));
+            inc.pool_len[them] -= 1;
+            inc.set_mean(them);
+        }
+        if let Some(r) = pm.reveal {
+            inc.pool_sum[us] -= i64::from(self.weights.identity(r));
+            inc.pool_len[us] -= 1;
+            inc.set_mean(us);
+        }
+        let landed = pm.reveal.map_or(moving, Role::index);
+        self.add(inc, us, moving, from, -1);
+        self.add(inc, us, landed, to, 1);
+    }
+
+    /// Evaluates `pos` given its per-piece terms `inc` (the value of [`evaluate`]).
+    pub fn evaluate_with(&self, pos: &Position, inc: &Incremental) -> i32 {
+        let w = &self.weights;
+        let occ_by = [pos.occupied(Color::Red), pos.occupied(Color::Black)];
+        let occ = occ_by[0] | occ_by[1];
+        let mut score = inc.base;
+        for color in Color::ALL {
+            let c = color.index();
+            let own = occ_by[c];
+            let [chariots, cannons, horses] = inc.mobile[c];
+            let mut m = 0;
+            let mut bits = chariots;
+            while bits != 0 {
+                let s = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                m += w.mobility_chariot * line_mobility(s, false, occ, own);
+            }
+            let mut bits = cannons;
+            while bits != 0 {
+                let s = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                m += w.mobility_cannon * line_mobility(s, true, occ, own);
+            }
+            let mut bits = horses;
+            while bits != 0 {
+                let s = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                m += w.mobility_horse * horse_mobility(s, occ, own);
+            }
+            score[c] += m;
+            score[c] += inc.hidden[c] * inc.pool_mean[c];
+            if pos.king(color).is_some() {
+                let missing = (4 - inc.guards[c]).max(0);
+                score[c] -=
+                    w.king_attack * inc.attack[c] + w.king_attack_open * inc.attack[c] * missing;
+            }
+        }
+        let us = pos.turn().index();
+        score[us] - score[1 - us] + w.tempo
+    }
 }
 
 /// Material only (face-up pieces by role, hidden pieces at their pool mean), from the side to
