@@ -82,7 +82,7 @@ use crate::eval::{EvalWeights, Evaluator, Incremental, evaluate};
 pub const NAME: &str = "alphabeta";
 
 /// Help text.
-pub const HELP: &str = "negamax alpha-beta over the public game tree of the view: chance nodes at \
+pub const HELP: &str = "Negamax alpha-beta over the public game tree of the view: chance nodes at \
 every hidden-piece move (expectiminimax, Star1 with Ballard bounds, optional Star2 probing), \
 iterative deepening, transposition table (decision nodes only), quiescence on captures, TT / \
 MVV-LVA / killer / history ordering, repetition detection with contempt. Nodes = make() calls. \
