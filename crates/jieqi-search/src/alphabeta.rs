@@ -45,8 +45,11 @@
 //! `halfmoves` of them), each previous position is the current board with the move taken back,
 //! rebuilt through [`Setup`] and [`Position::from_setup`] (which recomputes its hash). A position
 //! that already occurred since the last irreversible move (same side to move) is scored as a draw,
-//! as is reaching the rules' no-capture limit. Perpetual check is not detected (a perpetual-check
-//! cycle is scored as a draw). A draw is worth `−contempt` to the engine's own side and
+//! as is reaching the rules' no-capture limit. Under `perpetual_check: loses` (the mainstream
+//! rule) each entry also records whether its side to move is in check, and a cycle in which one
+//! side gave check with every one of its moves is scored as that side's loss (both checking: a
+//! draw) — the referee's rule, applied to the cycle between two occurrences instead of three. A
+//! draw is worth `−contempt` to the engine's own side and
 //! `+contempt` to the opponent (seed 001): a leading engine avoids repetition; a losing one seeks
 //! it.
 //!
@@ -413,8 +416,10 @@ struct Searcher<'a> {
     node_limit: u64,
     deadline: Option<Instant>,
     stopped: bool,
-    /// Hashes: game positions since the last irreversible move, then the search path.
-    path: Vec<u64>,
+    /// Game positions since the last irreversible move, then the search path.
+    path: Vec<PathEntry>,
+    /// Whether entries record check (`rules.check` and perpetual check loses).
+    track_checks: bool,
     /// Index into `path` of the first position after the last irreversible move.
     rep_floor: usize,
     killers: [[u16; 2]; MAX_PLY + 1],
@@ -470,10 +475,14 @@ const SCORE_KILLER: i32 = 1 << 22;
 
 #[allow(clippy::too_many_arguments)]
 impl<'a> Searcher<'a> {
-    fn new(pos: Position, opts: &'a Options, tt: Option<&'a mut Tt>, past: Vec<u64>) -> Self {
+    fn new(pos: Position, opts: &'a Options, tt: Option<&'a mut Tt>, past: Vec<PathEntry>) -> Self {
         let root_color = pos.turn();
+        let track_checks = tracks_checks(pos.rules());
         let mut path = past;
-        path.push(pos.hash());
+        path.push(PathEntry {
+            hash: pos.hash(),
+            in_check: track_checks && pos.in_check(),
+        });
         let evaluator = Evaluator::new(&opts.eval);
         Searcher {
             opts,
@@ -485,6 +494,7 @@ impl<'a> Searcher<'a> {
             stopped: false,
             rep_floor: 0,
             path,
+            track_checks,
             killers: [[0; 2]; MAX_PLY + 1],
             history: vec![0; 2 * 90 * 90],
             root_best: None,
@@ -519,18 +529,17 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Pushes the position just made onto the path (`irreversible`: it follows a capture or a
+    /// reveal, so no cycle reaches back across it and its check flag is never read).
     #[inline]
-    fn is_repetition(&self) -> bool {
-        let n = self.path.len();
-        let h = self.path[n - 1];
-        let mut i = n - 1;
-        while i >= self.rep_floor + 2 {
-            i -= 2;
-            if self.path[i] == h {
-                return true;
-            }
+    fn push_path(&mut self, irreversible: bool) {
+        self.path.push(PathEntry {
+            hash: self.pos.hash(),
+            in_check: self.track_checks && !irreversible && self.pos.in_check(),
+        });
+        if irreversible {
+            self.rep_floor = self.path.len() - 1;
         }
-        false
     }
 
     #[inline]
@@ -618,11 +627,8 @@ impl<'a> Searcher<'a> {
         self.evaluator.update(&mut self.inc, &self.pos, pm);
         let undo = self.pos.make(pm);
         self.tick();
-        self.path.push(self.pos.hash());
         let floor = self.rep_floor;
-        if irreversible {
-            self.rep_floor = self.path.len() - 1;
-        }
+        self.push_path(irreversible);
         let v = if self.stopped {
             0
         } else if quiesce {
@@ -776,11 +782,8 @@ impl<'a> Searcher<'a> {
         self.evaluator.update(&mut self.inc, &self.pos, pm);
         let undo = self.pos.make(pm);
         self.tick();
-        self.path.push(self.pos.hash());
         let floor = self.rep_floor;
-        if irreversible {
-            self.rep_floor = self.path.len() - 1;
-        }
+        self.push_path(irreversible);
         let cply = ply + 1;
         let result = 'probe: {
             if self.stopped {
@@ -831,11 +834,16 @@ impl<'a> Searcher<'a> {
         if self.pos.king_lost(self.pos.turn()) {
             return Some(-(MATE - ply as i32));
         }
-        if self.is_repetition() || no_capture_draw(&self.pos) {
+        let repetition = repetition(&self.path, self.rep_floor);
+        if repetition.is_some() || no_capture_draw(&self.pos) {
             if !self.pos.has_legal_move() {
                 return Some(-(MATE - ply as i32));
             }
-            return Some(self.draw_score());
+            return Some(match repetition {
+                Some(Repetition::SideToMoveWins) => MATE - ply as i32,
+                Some(Repetition::SideToMoveLoses) => -(MATE - ply as i32),
+                Some(Repetition::Draw) | None => self.draw_score(),
+            });
         }
         None
     }
@@ -1130,9 +1138,67 @@ fn star1_window(aw: i64, bw: i64, s_lo: i64, s_hi: i64, lo: i32, hi: i32, w: i64
     (a, b)
 }
 
+/// One position on the repetition path: its hash, and whether its side to move is in check
+/// (recorded only when [`tracks_checks`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct PathEntry {
+    hash: u64,
+    in_check: bool,
+}
+
+/// Whether the search must know which moves gave check: the rules have check, and a perpetual
+/// checker loses.
+fn tracks_checks(rules: &jieqi_core::Rules) -> bool {
+    rules.check && rules.perpetual_check == jieqi_core::PerpetualCheck::Loses
+}
+
+/// What a repetition means for the side to move at the end of the path.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Repetition {
+    /// An ordinary repetition (or both sides checked throughout): a draw.
+    Draw,
+    /// The opponent gave check with every one of its moves in the cycle, and the side to move did
+    /// not: the opponent loses.
+    SideToMoveWins,
+    /// The side to move gave check with every one of its moves in the cycle, and the opponent did
+    /// not.
+    SideToMoveLoses,
+}
+
+/// Whether the last position of `path` already occurred (same side to move) at or after index
+/// `floor`, and what the cycle between the two occurrences means. Check flags are `false` unless
+/// recorded, so without [`tracks_checks`] every repetition is a draw.
+fn repetition(path: &[PathEntry], floor: usize) -> Option<Repetition> {
+    let n = path.len();
+    let h = path[n - 1].hash;
+    let mut i = n - 1;
+    while i >= floor + 2 {
+        i -= 2;
+        if path[i].hash == h {
+            // Entry j's flag says the move into j gave check. Its mover is the opponent of the
+            // side to move at the end when n - 1 - j is even, the side to move itself when odd.
+            let (mut by_opponent, mut by_us) = (true, true);
+            for (j, e) in path.iter().enumerate().skip(i + 1) {
+                if (n - 1 - j) % 2 == 0 {
+                    by_opponent &= e.in_check;
+                } else {
+                    by_us &= e.in_check;
+                }
+            }
+            return Some(match (by_opponent, by_us) {
+                (true, false) => Repetition::SideToMoveWins,
+                (false, true) => Repetition::SideToMoveLoses,
+                _ => Repetition::Draw,
+            });
+        }
+    }
+    None
+}
+
 /// Positions of the game since its last irreversible move (capture or reveal), oldest first,
-/// excluding the current one: rebuilt by taking back the view's trailing quiet moves.
-fn past_hashes(view: &View) -> Vec<u64> {
+/// excluding the current one, with their check flags (when [`tracks_checks`]): rebuilt by taking
+/// back the view's trailing quiet moves.
+fn past_hashes(view: &View) -> Vec<PathEntry> {
     let pos = view.position();
     let history = view.history();
     let mut k = 0;
@@ -1158,7 +1224,10 @@ fn past_hashes(view: &View) -> Vec<u64> {
             setup.fullmoves = setup.fullmoves.saturating_sub(1).max(1);
         }
         match Position::from_setup(&setup, pos.rules()) {
-            Ok(p) => out.push(p.hash()),
+            Ok(p) => out.push(PathEntry {
+                hash: p.hash(),
+                in_check: tracks_checks(pos.rules()) && p.in_check(),
+            }),
             Err(_) => break,
         }
     }
@@ -1308,6 +1377,73 @@ mod tests {
     use jieqi_core::{Deal, Game, Rules, uniform_below};
     use rand_chacha::ChaCha8Rng;
     use rand_core::SeedableRng;
+
+    /// A path of positions with hashes `hashes` and check flags `checks`.
+    fn path(hashes: &[u64], checks: &[bool]) -> Vec<PathEntry> {
+        hashes
+            .iter()
+            .zip(checks)
+            .map(|(&hash, &in_check)| PathEntry { hash, in_check })
+            .collect()
+    }
+
+    #[test]
+    fn repetition_classifies_perpetual_check() {
+        // A four-ply cycle A B C D A; the side to move at the end (at A) moved into B and D, the
+        // opponent into C and A.
+        let h = [1, 2, 3, 4, 1];
+        let none = [false; 5];
+        assert_eq!(repetition(&path(&h, &none), 0), Some(Repetition::Draw));
+        // The opponent checked with both its moves (into C and A): it loses.
+        let opp = [false, false, true, false, true];
+        assert_eq!(
+            repetition(&path(&h, &opp), 0),
+            Some(Repetition::SideToMoveWins)
+        );
+        // Only one of its moves checked: an ordinary repetition.
+        let once = [false, false, true, false, false];
+        assert_eq!(repetition(&path(&h, &once), 0), Some(Repetition::Draw));
+        // The side to move checked with both of its moves (into B and D): it loses.
+        let us = [false, true, false, true, false];
+        assert_eq!(
+            repetition(&path(&h, &us), 0),
+            Some(Repetition::SideToMoveLoses)
+        );
+        // Both sides checked throughout: a draw.
+        assert_eq!(
+            repetition(&path(&h, &[false, true, true, true, true]), 0),
+            Some(Repetition::Draw)
+        );
+        // The first occurrence's own flag (the move into it) is outside the cycle.
+        let first = [true, false, true, false, true];
+        assert_eq!(
+            repetition(&path(&h, &first), 0),
+            Some(Repetition::SideToMoveWins)
+        );
+        // No repetition: a different position, an odd distance, or one behind the floor.
+        assert_eq!(repetition(&path(&[1, 2, 3, 4, 5], &none), 0), None);
+        assert_eq!(repetition(&path(&[1, 2, 3, 1], &none[..4]), 0), None);
+        assert_eq!(repetition(&path(&h, &none), 1), None);
+        // The nearest earlier occurrence decides: A B A C A with checks only into the last cycle.
+        let h2 = [1, 2, 1, 3, 1];
+        let late = [false, false, false, true, false];
+        assert_eq!(
+            repetition(&path(&h2, &late), 0),
+            Some(Repetition::SideToMoveLoses)
+        );
+    }
+
+    #[test]
+    fn only_check_rules_with_perpetual_loss_track_checks() {
+        assert!(tracks_checks(&Rules::standard()));
+        assert!(tracks_checks(&Rules::xiangqi()));
+        assert!(!tracks_checks(&Rules::simple()));
+        let draws = Rules {
+            perpetual_check: jieqi_core::PerpetualCheck::Draws,
+            ..Rules::standard()
+        };
+        assert!(!tracks_checks(&draws));
+    }
 
     /// Searches positions along seeded random games of every preset (star2 on and off, so that
     /// probes make moves too); in test builds `Searcher::eval` asserts that the incremental
