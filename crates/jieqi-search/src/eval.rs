@@ -408,6 +408,20 @@ pub fn evaluate(pos: &Position, w: &EvalWeights) -> i32 {
             }
         }
     }
+    finish(pos, w, score, n_hidden, attack, guards)
+}
+
+/// The terms both evaluation paths end with: hidden pieces at their pool's mean, king safety, and
+/// the difference from the side to move's point of view plus the tempo bonus.
+#[inline]
+fn finish(
+    pos: &Position,
+    w: &EvalWeights,
+    mut score: [i32; 2],
+    n_hidden: [i32; 2],
+    attack: [i32; 2],
+    guards: [i32; 2],
+) -> i32 {
     for color in Color::ALL {
         let i = color.index();
         if n_hidden[i] > 0 {
@@ -530,18 +544,7 @@ impl Evaluator {
                 };
             }
         }
-        for color in Color::ALL {
-            let i = color.index();
-            if n_hidden[i] > 0 {
-                score[i] += n_hidden[i] * w.hidden(pos.pool(color));
-            }
-            if pos.king(color).is_some() {
-                let missing = (4 - guards[i]).max(0);
-                score[i] -= w.king_attack * attack[i] + w.king_attack_open * attack[i] * missing;
-            }
-        }
-        let us = pos.turn().index();
-        score[us] - score[1 - us] + w.tempo
+        finish(pos, w, score, n_hidden, attack, guards)
     }
 }
 
