@@ -1,5 +1,6 @@
 //! Playout and MCTS speed, single-threaded:
-//! `cargo bench -p jieqi-search --bench playouts [-- SECONDS]`.
+//! `cargo bench -p jieqi-search --bench playouts [-- SECONDS] [FILTER]` (FILTER: run only the lines
+//! whose name contains it, e.g. `simple random`).
 //!
 //! Prints plies/s and playouts/s of random (and capture-biased) playouts from the `simple` and
 //! `standard` start positions (a fresh deal and a fresh determinization per playout, as the engines
@@ -13,7 +14,10 @@ use jieqi_search::playout::{PlayoutConfig, PlayoutPolicy, playout};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
-fn playouts(name: &str, rules: Rules, policy: PlayoutPolicy, seconds: f64) {
+fn playouts(name: &str, rules: Rules, policy: PlayoutPolicy, seconds: f64, filter: &str) {
+    if !name.contains(filter) {
+        return;
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let cfg = PlayoutConfig {
         policy,
@@ -49,7 +53,10 @@ fn playouts(name: &str, rules: Rules, policy: PlayoutPolicy, seconds: f64) {
     );
 }
 
-fn engine_speed(spec: &str, rules: Rules, iters: u64) {
+fn engine_speed(spec: &str, rules: Rules, iters: u64, filter: &str) {
+    if !format!("{spec} ({})", rules.name).contains(filter) {
+        return;
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let game = Game::new(rules, Deal::shuffled_for(&rules, &mut rng));
     let view = game.view(Color::Red);
@@ -80,33 +87,43 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(3.0);
+    let filter = std::env::args()
+        .skip(1)
+        .filter(|a| a.parse::<f64>().is_err() && !a.starts_with('-'))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let filter = filter.as_str();
     playouts(
         "simple random",
         Rules::simple(),
         PlayoutPolicy::Random,
         seconds,
+        filter,
     );
     playouts(
         "standard random",
         Rules::standard(),
         PlayoutPolicy::Random,
         seconds,
+        filter,
     );
     playouts(
         "simple capture",
         Rules::simple(),
         PlayoutPolicy::CaptureBiased,
         seconds,
+        filter,
     );
     playouts(
         "standard capture",
         Rules::standard(),
         PlayoutPolicy::CaptureBiased,
         seconds,
+        filter,
     );
     for rules in [Rules::simple(), Rules::standard()] {
-        engine_speed("flat-uct", rules, 20_000);
-        engine_speed("ismcts", rules, 20_000);
-        engine_speed("ismcts:cutoff=0", rules, 20_000);
+        engine_speed("flat-uct", rules, 20_000, filter);
+        engine_speed("ismcts", rules, 20_000, filter);
+        engine_speed("ismcts:cutoff=0", rules, 20_000, filter);
     }
 }

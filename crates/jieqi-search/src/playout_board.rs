@@ -74,19 +74,41 @@ const T_KING: u8 = 8;
 const T_KING_PALACE: u8 = 9; // + colour
 const T_PAWN: u8 = 11; // + colour
 const T_STEP: u8 = 13;
-const NT: usize = 14;
+/// The line table with the cannon's capture rule (a capture needs exactly one screen).
+const T_CANNON: u8 = 14;
+const NT: usize = 15;
 const MAXC: usize = 17;
 /// The off-board cell (index 90), always empty: the auxiliary square of candidates without one.
 const OFF: u8 = 90;
 
-/// Candidate targets with their auxiliary square (horse leg, elephant eye; [`OFF`] for the other
-/// kinds), and for the line table the squares strictly between.
+/// The empty line: [`PlayoutBoard::lines`]'s always-empty entry, the line of candidates that
+/// pass over no square.
+const NO_LINE: u32 = 19;
+
+/// A candidate packed in one word, so a proposal reads one table entry: bits 0–7 the target,
+/// 8–15 the auxiliary square (horse leg, elephant eye; [`OFF`] for the other kinds), 16–20 the
+/// line the piece slides along (rank `r` is line `r`, file `f` is line `10 + f`; [`NO_LINE`] for
+/// pieces that do not slide), 21–30 the squares strictly between as bits of that line (by file
+/// on a rank, by rank on a file), bit 31 set for a cannon (a capture needs exactly one screen).
+const fn pack(to: u8, aux: u8, line: u32, between: u32, cannon: bool) -> u32 {
+    to as u32 | (aux as u32) << 8 | line << 16 | between << 21 | (cannon as u32) << 31
+}
+
+#[inline(always)]
+const fn target(e: u32) -> usize {
+    (e & 0xff) as usize
+}
+
+#[inline(always)]
+const fn aux(e: u32) -> usize {
+    ((e >> 8) & 0xff) as usize
+}
+
+/// Candidate targets per table and square (see [`pack`]), and the attack tables.
 struct Tables {
-    /// `[table][square][i] = (target, aux)`.
-    cand: [[[[u8; 2]; MAXC]; 90]; NT],
+    /// `[table][square][i]`: a packed candidate.
+    cand: [[[u32; MAXC]; 90]; NT],
     len: [[u8; 90]; NT],
-    /// Row 90 is all zero (for pieces that do not slide).
-    between: [[u128; MAXC]; 91],
     /// Orthogonal rays, nearest first: up, down, right, left (the core's order).
     rays: [[[u8; 9]; 4]; 90],
     ray_len: [[u8; 4]; 90],
@@ -111,9 +133,8 @@ const fn own_half(r: i32, color: usize) -> bool {
 
 const fn build() -> Tables {
     let mut t = Tables {
-        cand: [[[[0; 2]; MAXC]; 90]; NT],
+        cand: [[[0; MAXC]; 90]; NT],
         len: [[0; 90]; NT],
-        between: [[0; MAXC]; 91],
         rays: [[[0; 9]; 4]; 90],
         ray_len: [[0; 4]; 90],
         horse_att: [[[0; 2]; 8]; 90],
@@ -155,17 +176,20 @@ const fn build() -> Tables {
         while d < 4 {
             let (df, dr) = ortho[d];
             let (mut nf, mut nr) = (f + df, r + dr);
-            let mut between = 0u128;
+            // Up and down run along the file, right and left along the rank.
+            let line = if d < 2 { 10 + f as u32 } else { r as u32 };
+            let mut between = 0u32;
             while on(nf, nr) {
                 let to = (nr * 9 + nf) as usize;
                 let n = t.ray_len[s][d] as usize;
                 t.rays[s][d][n] = to as u8;
                 t.ray_len[s][d] += 1;
                 let i = t.len[T_LINE as usize][s] as usize;
-                t.cand[T_LINE as usize][s][i] = [to as u8, OFF];
-                t.between[s][i] = between;
+                t.cand[T_LINE as usize][s][i] = pack(to as u8, OFF, line, between, false);
+                t.cand[T_CANNON as usize][s][i] = pack(to as u8, OFF, line, between, true);
                 t.len[T_LINE as usize][s] += 1;
-                between |= 1u128 << to;
+                t.len[T_CANNON as usize][s] += 1;
+                between |= 1 << if d < 2 { nr } else { nf };
                 nf += df;
                 nr += dr;
             }
@@ -183,7 +207,7 @@ const fn build() -> Tables {
             if on(f + df, r + dr) {
                 let to = ((r + dr) * 9 + f + df) as u8;
                 let n = t.len[T_HORSE as usize][s] as usize;
-                t.cand[T_HORSE as usize][s][n] = [to, (lr * 9 + lf) as u8];
+                t.cand[T_HORSE as usize][s][n] = pack(to, (lr * 9 + lf) as u8, NO_LINE, 0, false);
                 t.len[T_HORSE as usize][s] += 1;
                 // A horse on `to` attacks `s` through the leg next to it.
                 let (af, ar) = (f + df, r + dr);
@@ -207,14 +231,14 @@ const fn build() -> Tables {
                 let to = (tr * 9 + tf) as u8;
                 let mut k = T_ADVISOR as usize;
                 let n = t.len[k][s] as usize;
-                t.cand[k][s][n] = [to, OFF];
+                t.cand[k][s][n] = pack(to, OFF, NO_LINE, 0, false);
                 t.len[k][s] += 1;
                 let mut c = 0;
                 while c < 2 {
                     if palace(tf, tr, c) {
                         k = T_ADVISOR_PALACE as usize + c;
                         let n = t.len[k][s] as usize;
-                        t.cand[k][s][n] = [to, OFF];
+                        t.cand[k][s][n] = pack(to, OFF, NO_LINE, 0, false);
                         t.len[k][s] += 1;
                     }
                     c += 1;
@@ -226,14 +250,14 @@ const fn build() -> Tables {
                 let eye = ((r + dr) * 9 + f + df) as u8;
                 let mut k = T_ELEPHANT as usize;
                 let n = t.len[k][s] as usize;
-                t.cand[k][s][n] = [to, eye];
+                t.cand[k][s][n] = pack(to, eye, NO_LINE, 0, false);
                 t.len[k][s] += 1;
                 let mut c = 0;
                 while c < 2 {
                     if own_half(tr, c) {
                         k = T_ELEPHANT_OWN as usize + c;
                         let n = t.len[k][s] as usize;
-                        t.cand[k][s][n] = [to, eye];
+                        t.cand[k][s][n] = pack(to, eye, NO_LINE, 0, false);
                         t.len[k][s] += 1;
                     }
                     c += 1;
@@ -242,7 +266,7 @@ const fn build() -> Tables {
             i += 1;
         }
         // Orthogonal steps: king, pawns, the seed-000 hidden step.
-        t.cand[T_STEP as usize][s][0] = [s as u8, OFF];
+        t.cand[T_STEP as usize][s][0] = pack(s as u8, OFF, NO_LINE, 0, false);
         t.len[T_STEP as usize][s] = 1;
         let mut i = 0;
         while i < 4 {
@@ -266,7 +290,7 @@ const fn build() -> Tables {
                 while k < NT {
                     if push[k] {
                         let n = t.len[k][s] as usize;
-                        t.cand[k][s][n] = [to, OFF];
+                        t.cand[k][s][n] = pack(to, OFF, NO_LINE, 0, false);
                         t.len[k][s] += 1;
                     }
                     k += 1;
@@ -299,7 +323,9 @@ pub struct PlayoutBoard {
     cell: [u8; 91],
     /// Identity (role index) of the hidden piece on each square; stale elsewhere.
     ids: [u8; 90],
-    occ: u128,
+    /// Occupancy of each rank (`lines[r]`, a bit per file) and file (`lines[10 + f]`, a bit per
+    /// rank); `lines[NO_LINE]` stays empty.
+    lines: [u16; 20],
     /// Face-up king squares, 255 when none.
     kings: [u8; 2],
     turn: usize,
@@ -332,7 +358,7 @@ impl PlayoutBoard {
         let mut b = PlayoutBoard {
             cell: [EMPTY; 91],
             ids: [0; 90],
-            occ: 0,
+            lines: [0; 20],
             kings: [255; 2],
             turn: pos.turn().index(),
             halfmoves: pos.halfmoves(),
@@ -360,7 +386,7 @@ impl PlayoutBoard {
                 }
             };
             b.cell[si] = c;
-            b.occ |= 1u128 << si;
+            b.set(si);
             if kind_of(c) == KING {
                 b.kings[color] = si as u8;
             }
@@ -413,7 +439,8 @@ impl PlayoutBoard {
         let sw = &self.sw;
         let c = color as u8;
         match mover {
-            CHARIOT | CANNON => T_LINE,
+            CHARIOT => T_LINE,
+            CANNON => T_CANNON,
             HORSE => T_HORSE,
             ELEPHANT if sw.confine_elephants => T_ELEPHANT_OWN + c,
             ELEPHANT => T_ELEPHANT,
@@ -435,18 +462,32 @@ impl PlayoutBoard {
     fn pseudo(&self, p: usize, i: usize) -> (bool, usize) {
         let us = self.turn;
         let s = self.sq[us][p] as usize;
-        let mover = self.mover[us][p];
-        let [to, aux] = T.cand[self.table[us][p] as usize][s][i];
-        let (to, aux) = (to as usize, aux as usize);
+        let e = T.cand[self.table[us][p] as usize][s][i];
+        let to = target(e);
         let tc = self.cell[to];
         let own = (tc != EMPTY) & (color_of(tc) == us) & (to != s);
-        let line = (mover == CHARIOT) | (mover == CANNON);
-        let between = T.between[if line { s } else { OFF as usize }][i] & self.occ;
+        let between = self.lines[((e >> 16) & 31) as usize] & ((e >> 21) & 0x3ff) as u16;
         let none = between == 0;
         let one = !none & (between & between.wrapping_sub(1) == 0);
-        let screen = (mover == CANNON) & (tc != EMPTY);
+        let screen = (e >> 31 != 0) & (tc != EMPTY);
         let count_ok = if screen { one } else { none };
-        (!own & count_ok & (self.cell[aux] == EMPTY), to)
+        (!own & count_ok & (self.cell[aux(e)] == EMPTY), to)
+    }
+
+    /// Marks square `s` occupied in its rank and file.
+    #[inline(always)]
+    fn set(&mut self, s: usize) {
+        let (f, r) = (s % 9, s / 9);
+        self.lines[r] |= 1 << f;
+        self.lines[10 + f] |= 1 << r;
+    }
+
+    /// Marks square `s` empty in its rank and file.
+    #[inline(always)]
+    fn clear(&mut self, s: usize) {
+        let (f, r) = (s % 9, s / 9);
+        self.lines[r] &= !(1 << f);
+        self.lines[10 + f] &= !(1 << r);
     }
 
     /// Whether the pseudo-legal move `from`→`to` keeps the own king safe (always under rules
@@ -543,36 +584,30 @@ impl PlayoutBoard {
         let advisor = code(by, ADVISOR);
         let hidden = code(by, HIDDEN);
         let diag = T_ADVISOR as usize;
-        for &[t, _] in &T.cand[diag][s][..T.len[diag][s] as usize] {
-            let c = board[t as usize];
+        for &e in &T.cand[diag][s][..T.len[diag][s] as usize] {
+            let t = target(e);
+            let c = board[t];
             if c == advisor {
                 if !sw.confine_advisors || palace(sf, sr, by) {
                     return true;
                 }
-            } else if c == hidden
-                && start_square
-                && T.start[t as usize] == ADVISOR
-                && palace(sf, sr, by)
-            {
+            } else if c == hidden && start_square && T.start[t] == ADVISOR && palace(sf, sr, by) {
                 return true;
             }
         }
         let elephant = code(by, ELEPHANT);
         let el = T_ELEPHANT as usize;
-        for &[t, eye] in &T.cand[el][s][..T.len[el][s] as usize] {
-            let c = board[t as usize];
-            if board[eye as usize] != EMPTY || c == EMPTY {
+        for &e in &T.cand[el][s][..T.len[el][s] as usize] {
+            let t = target(e);
+            let c = board[t];
+            if board[aux(e)] != EMPTY || c == EMPTY {
                 continue;
             }
             if c == elephant {
                 if !sw.confine_elephants || own_half(sr, by) {
                     return true;
                 }
-            } else if c == hidden
-                && start_square
-                && T.start[t as usize] == ELEPHANT
-                && own_half(sr, by)
-            {
+            } else if c == hidden && start_square && T.start[t] == ELEPHANT && own_half(sr, by) {
                 return true;
             }
         }
@@ -663,7 +698,6 @@ impl PlayoutBoard {
             self.cnt[them][last] = 0;
             self.idx[self.sq[them][j] as usize] = j as u8;
             self.n[them] = last;
-            self.occ &= !(1u128 << to);
             self.halfmoves = 0;
         } else {
             self.halfmoves += 1;
@@ -682,7 +716,10 @@ impl PlayoutBoard {
         }
         self.cell[from] = EMPTY;
         self.cell[to] = landed;
-        self.occ = (self.occ & !(1u128 << from)) | (1u128 << to);
+        if from != to {
+            self.clear(from);
+            self.set(to);
+        }
         self.sq[us][p] = to as u8;
         self.idx[to] = p as u8;
         self.turn = them;
