@@ -2,12 +2,12 @@
 //! the result for one player.
 //!
 //! A playout runs on a [`Determinization`] — every hidden identity fixed — so each move resolves its
-//! reveal and capture at once. It never unmakes. A random playout that is not cut off plays on a
+//! reveal and capture at once. It never unmakes. A random playout draws and plays its moves on a
 //! [`PlayoutBoard`](crate::playout_board::PlayoutBoard) copied from the determinization (no hash,
-//! pools or undo records; legal moves exactly the position's) and leaves `det` unchanged; the
-//! capture-biased policy and cut-off playouts, which need a full [`Position`] for capture values
-//! and the evaluation, play with [`Determinization::make`] and leave `det` at the final position.
-//! Nothing is allocated per ply: move lists are fixed-size stack arrays.
+//! pools or undo records; legal moves exactly the position's); only when it is cut off does `det`
+//! follow it move by move, for the evaluation at the cutoff. The capture-biased policy, which
+//! needs a full [`Position`] for capture values, plays with [`Determinization::make`]. Nothing is
+//! allocated per ply: move lists are fixed-size stack arrays.
 //!
 //! Terminal rules, in the referee's order ([`jieqi_core::Game`]):
 //! 1. the move just played took a king (a face-up king, or a hidden piece whose identity in this
@@ -245,16 +245,11 @@ pub fn playout<R: Rng + ?Sized>(
             };
         }
     }
-    if cfg.policy == PlayoutPolicy::Random && cfg.cutoff.is_none() {
-        return fast_random_playout(det, perspective, stop, limit, rng);
+    if cfg.policy == PlayoutPolicy::Random {
+        let cutoff = cfg.cutoff.map(|_| &cfg.weights);
+        return random_playout(det, perspective, stop, limit, cutoff, rng);
     }
-    let rejection = cfg.policy == PlayoutPolicy::Random;
     let mut first_move = None;
-    let mut pieces = if rejection {
-        Pieces::new(det.position())
-    } else {
-        Pieces::EMPTY
-    };
     let mut plies = 0u32;
     loop {
         let pos = det.position();
@@ -278,25 +273,15 @@ pub fn playout<R: Rng + ?Sized>(
                 first_move,
             };
         }
-        let chosen = if rejection {
-            pieces.propose(pos, rng)
-        } else {
-            None
-        };
-        let m = match chosen {
-            Some(m) => m,
-            None => {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    return Playout {
-                        score: result_for(Some(!pos.turn()), perspective),
-                        plies,
-                        first_move,
-                    };
-                }
-                pick(pos, &moves, cfg, rng)
-            }
-        };
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Playout {
+                score: result_for(Some(!pos.turn()), perspective),
+                plies,
+                first_move,
+            };
+        }
+        let m = pick(pos, &moves, cfg, rng);
         let mover = pos.turn();
         first_move.get_or_insert(m);
         let (pm, undo) = det.make(m);
@@ -308,19 +293,18 @@ pub fn playout<R: Rng + ?Sized>(
                 first_move,
             };
         }
-        if rejection {
-            pieces.update(mover, &pm, undo.captured().is_some());
-        }
     }
 }
 
-/// A uniformly random playout without cutoff on a [`PlayoutBoard`] (same terminal rules as
-/// [`playout`]); `det` is not touched.
-fn fast_random_playout<R: Rng + ?Sized>(
-    det: &Determinization,
+/// A uniformly random playout on a [`PlayoutBoard`] (same terminal rules as [`playout`]). With
+/// `cutoff` (the evaluation weights) `det` follows every move and a playout stopped before the
+/// no-capture limit is scored by the evaluation; without it `det` is not touched.
+fn random_playout<R: Rng + ?Sized>(
+    det: &mut Determinization,
     perspective: Color,
     stop: u32,
     limit: u32,
+    cutoff: Option<&EvalWeights>,
     rng: &mut R,
 ) -> Playout {
     let mut board = PlayoutBoard::new(det);
@@ -331,6 +315,8 @@ fn fast_random_playout<R: Rng + ?Sized>(
             // Still a loss if the side to move has no move at all.
             let score = if board.legal_moves().is_empty() {
                 result_for(Some(!board.turn()), perspective)
+            } else if let Some(w) = cutoff.filter(|_| board.halfmoves() < limit) {
+                eval_score(det.position(), perspective, w)
             } else {
                 0.5
             };
@@ -350,6 +336,9 @@ fn fast_random_playout<R: Rng + ?Sized>(
         };
         first_move.get_or_insert(m);
         plies += 1;
+        if cutoff.is_some() {
+            det.make(m);
+        }
         if board.make(m) {
             return Playout {
                 score: result_for(Some(mover), perspective),
@@ -357,200 +346,6 @@ fn fast_random_playout<R: Rng + ?Sized>(
                 first_move,
             };
         }
-    }
-}
-
-/// Proposals before a rejection-sampling ply falls back to full move generation.
-const MAX_TRIALS: u32 = 24;
-
-/// Candidate-set kinds: where a piece could go on an empty board.
-const LINE: u8 = 0; // chariot, cannon: the four rays
-const HORSE: u8 = 1;
-const ELEPHANT: u8 = 2;
-const DIAG: u8 = 3; // advisor
-const ORTHO: u8 = 4; // king, pawn
-const STEP: u8 = 5; // seed-000 hidden piece: flip in place or one orthogonal step
-const KINDS: usize = 6;
-
-/// Candidate target squares per kind and square (a superset of the pseudo-legal targets).
-struct Candidates {
-    to: [[[u8; 17]; 90]; KINDS],
-    len: [[u8; 90]; KINDS],
-}
-
-const fn build_candidates() -> Candidates {
-    let mut c = Candidates {
-        to: [[[0; 17]; 90]; KINDS],
-        len: [[0; 90]; KINDS],
-    };
-    let line: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-    let horse: [(i32, i32); 8] = [
-        (1, 2),
-        (-1, 2),
-        (1, -2),
-        (-1, -2),
-        (2, 1),
-        (-2, 1),
-        (2, -1),
-        (-2, -1),
-    ];
-    let elephant: [(i32, i32); 4] = [(2, 2), (-2, 2), (2, -2), (-2, -2)];
-    let diag: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
-    let mut s = 0;
-    while s < 90 {
-        let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-        let mut k = 0;
-        while k < KINDS {
-            let mut n = 0usize;
-            if k == STEP as usize {
-                c.to[k][s][n] = s as u8;
-                n += 1;
-            }
-            let (dirs, count, slide): (&[(i32, i32)], usize, bool) = match k as u8 {
-                LINE => (&line, 4, true),
-                HORSE => (&horse, 8, false),
-                ELEPHANT => (&elephant, 4, false),
-                DIAG => (&diag, 4, false),
-                _ => (&line, 4, false),
-            };
-            let mut d = 0;
-            while d < count {
-                let (df, dr) = dirs[d];
-                let (mut tf, mut tr) = (f + df, r + dr);
-                while tf >= 0 && tf < 9 && tr >= 0 && tr < 10 {
-                    c.to[k][s][n] = (tr * 9 + tf) as u8;
-                    n += 1;
-                    if !slide {
-                        break;
-                    }
-                    tf += df;
-                    tr += dr;
-                }
-                d += 1;
-            }
-            c.len[k][s] = n as u8;
-            k += 1;
-        }
-        s += 1;
-    }
-    c
-}
-
-static CANDIDATES: Candidates = build_candidates();
-
-/// Candidate kind of a face-up role.
-#[inline]
-fn role_kind(role: Role) -> u8 {
-    match role {
-        Role::Chariot | Role::Cannon => LINE,
-        Role::Horse => HORSE,
-        Role::Elephant => ELEPHANT,
-        Role::Advisor => DIAG,
-        Role::King | Role::Pawn => ORTHO,
-    }
-}
-
-/// Each side's pieces (square and candidate kind), kept up to date move by move so that a
-/// rejection-sampling ply never scans the board.
-struct Pieces {
-    sq: [[u8; 16]; 2],
-    kind: [[u8; 16]; 2],
-    n: [usize; 2],
-    /// Index of the piece on a square in its side's list.
-    idx: [u8; 90],
-}
-
-impl Pieces {
-    const EMPTY: Pieces = Pieces {
-        sq: [[0; 16]; 2],
-        kind: [[0; 16]; 2],
-        n: [0; 2],
-        idx: [0; 90],
-    };
-
-    fn new(pos: &Position) -> Pieces {
-        let mut p = Pieces::EMPTY;
-        let step = pos.has_flips();
-        for s in jieqi_core::Square::all() {
-            let (color, kind) = match pos.occupant(s) {
-                None => continue,
-                Some(Occupant::Revealed(pc)) => (pc.color, role_kind(pc.role)),
-                Some(Occupant::Hidden(c)) if step => (c, STEP),
-                Some(Occupant::Hidden(c)) => {
-                    // Hidden pieces move as their start square's piece.
-                    let role =
-                        jieqi_core::start_role(s).expect("hidden pieces stand on start squares");
-                    (c, role_kind(role))
-                }
-            };
-            let ci = color.index();
-            let i = p.n[ci];
-            p.sq[ci][i] = s.index() as u8;
-            p.kind[ci][i] = kind;
-            p.idx[s.index()] = i as u8;
-            p.n[ci] += 1;
-        }
-        p
-    }
-
-    /// Follows a move made by `mover`.
-    #[inline]
-    fn update(&mut self, mover: Color, pm: &PlayedMove, captured: bool) {
-        let (from, to) = (pm.mv.from.index(), pm.mv.to.index());
-        let us = mover.index();
-        if captured {
-            let them = 1 - us;
-            let i = self.idx[to] as usize;
-            let last = self.n[them] - 1;
-            self.sq[them][i] = self.sq[them][last];
-            self.kind[them][i] = self.kind[them][last];
-            self.idx[self.sq[them][i] as usize] = i as u8;
-            self.n[them] = last;
-        }
-        let i = self.idx[from] as usize;
-        self.sq[us][i] = to as u8;
-        self.idx[to] = i as u8;
-        if let Some(r) = pm.reveal {
-            self.kind[us][i] = role_kind(r);
-        }
-    }
-
-    /// A uniformly random legal move of the side to move by rejection, or `None` after
-    /// [`MAX_TRIALS`] rejections.
-    #[inline]
-    fn propose<R: Rng + ?Sized>(&self, pos: &Position, rng: &mut R) -> Option<Move> {
-        let us = pos.turn().index();
-        let n = self.n[us];
-        let mut cum = [0u32; 16];
-        let mut total = 0u32;
-        for (c, (&k, &s)) in cum
-            .iter_mut()
-            .zip(self.kind[us][..n].iter().zip(&self.sq[us][..n]))
-        {
-            total += CANDIDATES.len[k as usize][s as usize] as u32;
-            *c = total;
-        }
-        if total == 0 {
-            return None;
-        }
-        for _ in 0..MAX_TRIALS {
-            let r = below(rng, total);
-            let mut i = 0;
-            while cum[i] <= r {
-                i += 1;
-            }
-            let start = if i == 0 { 0 } else { cum[i - 1] };
-            let s = self.sq[us][i] as usize;
-            let to = CANDIDATES.to[self.kind[us][i] as usize][s][(r - start) as usize];
-            let m = Move::new(
-                jieqi_core::Square::from_index(s),
-                jieqi_core::Square::from_index(to as usize),
-            );
-            if pos.is_legal(m) {
-                return Some(m);
-            }
-        }
-        None
     }
 }
 
