@@ -26,6 +26,8 @@ pub enum EngineArgError {
         /// What is wrong.
         message: String,
     },
+    /// An external engine that does not start or does not answer the UCI handshake.
+    Start(String),
     /// No engine of this name exists.
     Unknown {
         /// The spec as given.
@@ -38,6 +40,7 @@ impl core::fmt::Display for EngineArgError {
         match self {
             EngineArgError::Spec(e) => write!(f, "{e}"),
             EngineArgError::File { path, message } => write!(f, "engine file '{path}': {message}"),
+            EngineArgError::Start(message) => f.write_str(message),
             EngineArgError::Unknown { spec } => write!(
                 f,
                 "engine spec '{spec}': no engine of that name (known: {}; or a JSON file in configs/engines/)",
@@ -58,8 +61,14 @@ pub fn names() -> Vec<&'static str> {
 pub fn help() -> Vec<(&'static str, &'static str)> {
     let mut all = jieqi_baselines::ENGINES.to_vec();
     all.extend_from_slice(jieqi_search::ENGINES);
+    all.push((crate::uci_engine::NAME, crate::uci_engine::HELP));
     all.push((FAULTY, FAULTY_HELP));
     all
+}
+
+/// Whether the entry is an external process (which can never get an omniscient view).
+pub fn is_external(entry: &EngineEntry) -> bool {
+    entry.spec.name == crate::uci_engine::NAME
 }
 
 const FAULTY: &str = "faulty";
@@ -77,11 +86,12 @@ struct Faulty {
 }
 
 impl Engine for Faulty {
-    fn go(
+    fn search(
         &mut self,
         view: &jieqi_core::View,
         _limits: &jieqi_engine::Limits,
         seed: u64,
+        _control: &jieqi_engine::Control<'_>,
     ) -> Result<jieqi_engine::Choice, jieqi_engine::EngineError> {
         self.moves += 1;
         let moves = view.legal_moves();
@@ -90,8 +100,8 @@ impl Engine for Faulty {
             match self.mode {
                 "panic" => panic!("faulty engine panics on purpose"),
                 "error" => {
-                    return Err(jieqi_engine::EngineError(
-                        "faulty engine fails on purpose".into(),
+                    return Err(jieqi_engine::EngineError::new(
+                        "faulty engine fails on purpose",
                     ));
                 }
                 "illegal" => {
@@ -143,6 +153,9 @@ pub fn parse_arg(arg: &str) -> Result<EngineEntry, EngineArgError> {
         }
     };
     build(&entry)?;
+    if is_external(&entry) {
+        crate::uci_engine::probe(&entry.spec).map_err(EngineArgError::Start)?;
+    }
     Ok(entry)
 }
 
@@ -204,6 +217,9 @@ fn from_file(path: &str) -> Result<EngineEntry, EngineArgError> {
 pub fn build(entry: &EngineEntry) -> Result<Box<dyn Engine>, EngineArgError> {
     if entry.spec.name == FAULTY {
         return faulty(&entry.spec).map_err(EngineArgError::Spec);
+    }
+    if is_external(entry) {
+        return crate::uci_engine::from_spec(&entry.spec).map_err(EngineArgError::Spec);
     }
     match jieqi_baselines::from_spec(&entry.spec).or_else(|| jieqi_search::from_spec(&entry.spec)) {
         Some(result) => result.map_err(EngineArgError::Spec),

@@ -11,7 +11,7 @@ use std::sync::Once;
 use std::time::{Duration, Instant};
 
 use jieqi_core::{ByColor, Color, Deal, Game, PlayedMove, Reason, Record, Rules, View};
-use jieqi_engine::{Choice, Limits, SearchInfo, mix};
+use jieqi_engine::{Choice, Failure, Limits, SearchInfo, mix};
 
 use crate::engines::{EngineEntry, build};
 
@@ -54,8 +54,13 @@ pub enum Termination {
     EnginePanic,
     /// The loser's engine returned an error.
     EngineError,
-    /// The loser's engine exceeded the move timeout.
+    /// The loser's engine exceeded the move timeout (or, an external engine, did not answer
+    /// within its hard time limit).
     Timeout,
+    /// The loser's external engine process died or closed its output.
+    EngineCrash,
+    /// The loser's external engine broke the protocol (a malformed answer).
+    ProtocolError,
 }
 
 /// [`Reason`] with an order, for counting.
@@ -92,6 +97,8 @@ impl Termination {
             Termination::EnginePanic => "engine-panic",
             Termination::EngineError => "engine-error",
             Termination::Timeout => "timeout",
+            Termination::EngineCrash => "engine-crash",
+            Termination::ProtocolError => "protocol-error",
         }
     }
 
@@ -107,6 +114,8 @@ impl Termination {
                 "engine-panic" => Some(Termination::EnginePanic),
                 "engine-error" => Some(Termination::EngineError),
                 "timeout" => Some(Termination::Timeout),
+                "engine-crash" => Some(Termination::EngineCrash),
+                "protocol-error" => Some(Termination::ProtocolError),
                 _ => None,
             })
     }
@@ -119,6 +128,8 @@ impl Termination {
                 | Termination::EnginePanic
                 | Termination::EngineError
                 | Termination::Timeout
+                | Termination::EngineCrash
+                | Termination::ProtocolError
         )
     }
 }
@@ -269,7 +280,13 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
                 break;
             }
             Ok(Err(e)) => {
-                failure(&mut out, Termination::EngineError, e.to_string());
+                let t = match e.failure {
+                    Failure::Error => Termination::EngineError,
+                    Failure::Crash => Termination::EngineCrash,
+                    Failure::Timeout => Termination::Timeout,
+                    Failure::Protocol => Termination::ProtocolError,
+                };
+                failure(&mut out, t, e.message);
                 break;
             }
             Ok(Ok(choice)) => choice,

@@ -27,5 +27,6 @@ pub mod rules_arg;
 pub mod show;
 pub mod stats;
 pub mod stats_cmd;
+pub mod uci_engine;
 
 pub use deal_seed::deal_for_seed;

@@ -506,7 +506,7 @@ fn summary_text(plan: &MatchPlan, tally: &Tally, wall: Duration, played_now: u64
         })
         .collect();
     s.push_str(&format!(
-        "Engine failures (illegal move, panic, error, timeout): {}\n",
+        "Engine failures (illegal move, panic, error, timeout, crash, protocol error): {}\n",
         failures.join(", ")
     ));
     if plan.omniscient != Omniscient::None {

@@ -350,6 +350,19 @@ fn match_plan(args: MatchArgs) -> Result<MatchPlan, PlanError> {
             ));
         }
     };
+    for (side, entry) in [(Omniscient::A, &a), (Omniscient::B, &b)] {
+        if (omniscient == side || omniscient == Omniscient::Both) && engines::is_external(entry) {
+            return Err(arg_err(
+                "--omniscient",
+                format!(
+                    "engine '{}' is an external process: it only ever gets its side's \
+                     information over UCI, so it cannot play omniscient (measure leaks with an \
+                     in-process engine)",
+                    entry.label
+                ),
+            ));
+        }
+    }
     let rules = rules_arg::resolve(&args.rules.rules)?;
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     let out = match args.out {

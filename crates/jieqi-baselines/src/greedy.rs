@@ -2,7 +2,7 @@
 //! else move at random.
 
 use jieqi_core::{Move, MoveList, Occupant, View};
-use jieqi_engine::{Choice, Engine, EngineError, Limits, Score, Spec, SpecError};
+use jieqi_engine::{Choice, Control, Engine, EngineError, Limits, Score, Spec, SpecError};
 
 use crate::random::{choice, no_moves, pick, seeded, unit};
 use crate::tactics::wins_for_sure;
@@ -82,7 +82,13 @@ impl<K: PartialOrd> Best<K> {
 }
 
 impl Engine for Greedy {
-    fn go(&mut self, view: &View, _limits: &Limits, seed: u64) -> Result<Choice, EngineError> {
+    fn search(
+        &mut self,
+        view: &View,
+        _limits: &Limits,
+        seed: u64,
+        _control: &Control<'_>,
+    ) -> Result<Choice, EngineError> {
         let moves = view.legal_moves();
         if moves.is_empty() {
             return Err(no_moves());

@@ -2,7 +2,7 @@
 //! opponent's best capture after our captures, evaluation noise and a reveal ("flip") eagerness.
 
 use jieqi_core::{Move, MoveList, Occupant, Position, Role, View};
-use jieqi_engine::{Choice, Engine, EngineError, Limits, Score, Spec, SpecError};
+use jieqi_engine::{Choice, Control, Engine, EngineError, Limits, Score, Spec, SpecError};
 
 use crate::random::{choice, no_moves, seeded, unit};
 use crate::tactics::{Reveals, best_reply_win, side_to_move_lost};
@@ -206,7 +206,13 @@ fn best_capture(pos: &Position, replies: &MoveList) -> f64 {
 }
 
 impl Engine for Level {
-    fn go(&mut self, view: &View, _limits: &Limits, seed: u64) -> Result<Choice, EngineError> {
+    fn search(
+        &mut self,
+        view: &View,
+        _limits: &Limits,
+        seed: u64,
+        _control: &Control<'_>,
+    ) -> Result<Choice, EngineError> {
         let moves = view.legal_moves();
         if moves.is_empty() {
             return Err(no_moves());

@@ -1,7 +1,9 @@
 //! `Random`: a uniformly random legal move. Also the seeded randomness every baseline shares.
 
 use jieqi_core::{Move, View, uniform_below};
-use jieqi_engine::{Choice, Engine, EngineError, Limits, Score, SearchInfo, Spec, SpecError};
+use jieqi_engine::{
+    Choice, Control, Engine, EngineError, Limits, Score, SearchInfo, Spec, SpecError,
+};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
@@ -25,7 +27,7 @@ pub(crate) fn pick<R: Rng + ?Sized>(rng: &mut R, moves: &[Move]) -> Move {
 
 /// The error for a view whose side has no legal move (the game is already over).
 pub(crate) fn no_moves() -> EngineError {
-    EngineError("no legal move: the game is over".into())
+    EngineError::new("no legal move: the game is over")
 }
 
 /// The choice of one move with the given info fields.
@@ -62,7 +64,13 @@ impl Random {
 }
 
 impl Engine for Random {
-    fn go(&mut self, view: &View, _limits: &Limits, seed: u64) -> Result<Choice, EngineError> {
+    fn search(
+        &mut self,
+        view: &View,
+        _limits: &Limits,
+        seed: u64,
+        _control: &Control<'_>,
+    ) -> Result<Choice, EngineError> {
         let moves = view.legal_moves();
         if moves.is_empty() {
             return Err(no_moves());

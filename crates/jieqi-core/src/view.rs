@@ -58,6 +58,18 @@ impl View {
         })
     }
 
+    /// [`View::from_setup`] for `player`, who need not be the side to move: how a protocol front
+    /// end builds the view of the side that moves after the game's moves (`position fen … moves
+    /// …`, then [`View::apply`] for each). The captured field is taken as what `player` learned.
+    ///
+    /// # Errors
+    /// The setup is not a legal position.
+    pub fn from_setup_as(setup: &Setup, rules: &Rules, player: Color) -> Result<View, FenError> {
+        let mut view = View::from_setup(setup, rules)?;
+        view.player = player;
+        Ok(view)
+    }
+
     /// The player whose knowledge this is.
     pub fn player(&self) -> Color {
         self.player

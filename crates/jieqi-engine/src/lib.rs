@@ -13,6 +13,7 @@
 #![deny(missing_docs)]
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use jieqi_core::{Move, View};
@@ -100,28 +101,121 @@ pub struct Choice {
     pub info: SearchInfo,
 }
 
+/// How an engine failed to answer.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Failure {
+    /// It reported an error (no legal move, a bad setting…).
+    Error,
+    /// Its process died or closed its output.
+    Crash,
+    /// It did not answer within the hard time limit.
+    Timeout,
+    /// It answered something the protocol does not allow (a malformed `bestmove`, say).
+    Protocol,
+}
+
 /// An engine that could not answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineError(pub String);
+pub struct EngineError {
+    /// How it failed.
+    pub failure: Failure,
+    /// What happened, for people.
+    pub message: String,
+}
+
+impl EngineError {
+    /// An engine's own error ([`Failure::Error`]).
+    pub fn new(message: impl Into<String>) -> EngineError {
+        EngineError::of(Failure::Error, message)
+    }
+
+    /// A failure of the given kind.
+    pub fn of(failure: Failure, message: impl Into<String>) -> EngineError {
+        EngineError {
+            failure,
+            message: message.into(),
+        }
+    }
+}
 
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
 impl std::error::Error for EngineError {}
 
+/// What a front end (a protocol adapter such as `jieqi-uci`) can do to a running search: stop it
+/// from another thread, and hear its progress. The default stops never and hears nothing.
+#[derive(Clone, Copy, Default)]
+pub struct Control<'a> {
+    stop: Option<&'a AtomicBool>,
+    report: Option<&'a (dyn Fn(&SearchInfo) + Sync)>,
+}
+
+impl<'a> Control<'a> {
+    /// A control that ends the search once `stop` is set; the engine then answers the best move
+    /// it has.
+    pub fn with_stop(mut self, stop: &'a AtomicBool) -> Control<'a> {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// A control that passes interim search info (after each completed depth, say) to `report`.
+    pub fn with_report(mut self, report: &'a (dyn Fn(&SearchInfo) + Sync)) -> Control<'a> {
+        self.report = Some(report);
+        self
+    }
+
+    /// Whether the search has been told to stop.
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// Reports interim search info if anyone listens (`info` is only called then).
+    pub fn report(&self, info: impl FnOnce() -> SearchInfo) {
+        if let Some(r) = self.report {
+            r(&info());
+        }
+    }
+}
+
+impl fmt::Debug for Control<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Control")
+            .field("stopped", &self.stopped())
+            .field("reports", &self.report.is_some())
+            .finish()
+    }
+}
+
 /// A player. The arena makes a fresh engine for every game and calls [`Engine::go`] once per move
 /// of its side. Object safe: the arena holds `Box<dyn Engine>`.
 pub trait Engine: Send {
-    /// Chooses a move for the side to move in `view` (which is this engine's player). All
-    /// randomness must come from `seed`, so that the same view, limits and seed give the same
-    /// move (unless a movetime limit cuts the search).
+    /// Chooses a move for the side to move in `view` (which is this engine's player), within
+    /// `limits` and until `control` says stop. All randomness must come from `seed`, so that the
+    /// same view, limits and seed give the same move (unless a movetime limit or a stop cuts the
+    /// search).
     ///
     /// # Errors
     /// The engine cannot answer (for example, an external process died).
-    fn go(&mut self, view: &View, limits: &Limits, seed: u64) -> Result<Choice, EngineError>;
+    fn search(
+        &mut self,
+        view: &View,
+        limits: &Limits,
+        seed: u64,
+        control: &Control<'_>,
+    ) -> Result<Choice, EngineError>;
+
+    /// [`Engine::search`] with nobody to stop it or listen.
+    ///
+    /// # Errors
+    /// As [`Engine::search`].
+    fn go(&mut self, view: &View, limits: &Limits, seed: u64) -> Result<Choice, EngineError> {
+        self.search(view, limits, seed, &Control::default())
+    }
 }
 
 /// A parsed engine spec: `name` or `name:key=value,key=value`.

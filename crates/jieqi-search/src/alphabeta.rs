@@ -77,7 +77,9 @@
 use std::time::{Duration, Instant};
 
 use jieqi_core::{Color, Move, MoveList, PlayedMove, Position, Role, Setup, Square, View};
-use jieqi_engine::{Choice, Engine, EngineError, Limits, Score, SearchInfo, Spec, SpecError};
+use jieqi_engine::{
+    Choice, Control, Engine, EngineError, Limits, Score, SearchInfo, Spec, SpecError,
+};
 
 use crate::eval::{EvalWeights, Evaluator, Incremental, evaluate};
 
@@ -415,6 +417,8 @@ struct Searcher<'a> {
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
+    /// Stop requests and progress reports from a front end.
+    control: Control<'a>,
     stopped: bool,
     /// Game positions since the last irreversible move, then the search path.
     path: Vec<PathEntry>,
@@ -491,6 +495,7 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
+            control: Control::default(),
             stopped: false,
             rep_floor: 0,
             path,
@@ -607,6 +612,9 @@ impl<'a> Searcher<'a> {
                 if Instant::now() >= d {
                     self.stopped = true;
                 }
+            }
+            if self.control.stopped() {
+                self.stopped = true;
             }
         }
     }
@@ -1090,6 +1098,15 @@ impl<'a> Searcher<'a> {
             }
             completed = d;
             self.root_score = v;
+            if let Some(mv) = self.root_best {
+                let control = self.control;
+                control.report(|| SearchInfo {
+                    nodes: self.nodes,
+                    depth: Some(d),
+                    score: Some(to_score(v)),
+                    pv: self.pv(mv, d as usize),
+                });
+            }
         }
         completed
     }
@@ -1281,12 +1298,18 @@ fn to_score(v: i32) -> Score {
 }
 
 impl Engine for AlphaBeta {
-    fn go(&mut self, view: &View, limits: &Limits, _seed: u64) -> Result<Choice, EngineError> {
+    fn search(
+        &mut self,
+        view: &View,
+        limits: &Limits,
+        _seed: u64,
+        control: &Control<'_>,
+    ) -> Result<Choice, EngineError> {
         let start = Instant::now();
         let pos = view.position();
         let legal = pos.legal_moves();
         if legal.is_empty() {
-            return Err(EngineError("alphabeta: no legal move".into()));
+            return Err(EngineError::new("alphabeta: no legal move"));
         }
         let max_depth = match (limits.depth, self.depth) {
             (Some(d), _) | (None, Some(d)) => d.max(1),
@@ -1299,6 +1322,7 @@ impl Engine for AlphaBeta {
         let past = past_hashes(view);
         let mut s = Searcher::new(pos.clone(), &self.opts, self.tt.as_mut(), past);
         s.rep_floor = 0;
+        s.control = *control;
         s.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
         s.deadline = limits
             .movetime

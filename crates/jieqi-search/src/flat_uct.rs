@@ -13,7 +13,9 @@
 //! top (the clock is read after every simulation).
 
 use jieqi_core::{Color, MoveList, View};
-use jieqi_engine::{Choice, Engine, EngineError, Limits, Score, SearchInfo, Spec, SpecError};
+use jieqi_engine::{
+    Choice, Control, Engine, EngineError, Limits, Score, SearchInfo, Spec, SpecError,
+};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
@@ -88,10 +90,16 @@ impl FlatUct {
     }
 
     /// Runs the search.
-    fn search(&self, view: &View, limits: &Limits, seed: u64) -> Result<Choice, EngineError> {
+    fn run(
+        &self,
+        view: &View,
+        limits: &Limits,
+        seed: u64,
+        control: &Control<'_>,
+    ) -> Result<Choice, EngineError> {
         let moves: MoveList = view.legal_moves();
         if moves.is_empty() {
-            return Err(EngineError("flat-uct: no legal move".into()));
+            return Err(EngineError::new("flat-uct: no legal move"));
         }
         if moves.len() == 1 {
             return Ok(Choice {
@@ -119,7 +127,7 @@ impl FlatUct {
         }
         let mut wins = vec![0f64; n];
         let mut visits = vec![0u64; n];
-        let budget = Budget::new(limits, self.sims, DEFAULT_SIMS);
+        let budget = Budget::new(limits, self.sims, DEFAULT_SIMS, *control);
         let mut done = 0u64;
         while !budget.exhausted(done) {
             let i = if (done as usize) < n {
@@ -172,7 +180,13 @@ impl FlatUct {
 }
 
 impl Engine for FlatUct {
-    fn go(&mut self, view: &View, limits: &Limits, seed: u64) -> Result<Choice, EngineError> {
-        self.search(view, limits, seed)
+    fn search(
+        &mut self,
+        view: &View,
+        limits: &Limits,
+        seed: u64,
+        control: &Control<'_>,
+    ) -> Result<Choice, EngineError> {
+        self.run(view, limits, seed, control)
     }
 }

@@ -51,7 +51,9 @@
 //! Repetition is not detected in the tree or the playouts; the no-capture limit is.
 
 use jieqi_core::{Color, Determinization, Move, View};
-use jieqi_engine::{Choice, Engine, EngineError, Limits, Score, SearchInfo, Spec, SpecError};
+use jieqi_engine::{
+    Choice, Control, Engine, EngineError, Limits, Score, SearchInfo, Spec, SpecError,
+};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
@@ -304,15 +306,21 @@ impl Ismcts {
         Some(tree.extract(node))
     }
 
-    fn search(&mut self, view: &View, limits: &Limits, seed: u64) -> Result<Choice, EngineError> {
+    fn run(
+        &mut self,
+        view: &View,
+        limits: &Limits,
+        seed: u64,
+        control: &Control<'_>,
+    ) -> Result<Choice, EngineError> {
         let root_moves = view.legal_moves();
         if root_moves.is_empty() {
-            return Err(EngineError("ismcts: no legal move".into()));
+            return Err(EngineError::new("ismcts: no legal move"));
         }
         let us = view.position().turn();
         let mut tree = self.reused_tree(view).unwrap_or_else(|| Tree::new(!us));
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let budget = Budget::new(limits, self.iters, DEFAULT_ITERS);
+        let budget = Budget::new(limits, self.iters, DEFAULT_ITERS, *control);
         let limit = view.rules().no_capture_plies.unwrap_or(u32::MAX);
         let mut done = 0u64;
         let mut max_depth = 0u32;
@@ -498,7 +506,13 @@ fn principal_variation(tree: &Tree, first: Move) -> Vec<Move> {
 }
 
 impl Engine for Ismcts {
-    fn go(&mut self, view: &View, limits: &Limits, seed: u64) -> Result<Choice, EngineError> {
-        self.search(view, limits, seed)
+    fn search(
+        &mut self,
+        view: &View,
+        limits: &Limits,
+        seed: u64,
+        control: &Control<'_>,
+    ) -> Result<Choice, EngineError> {
+        self.run(view, limits, seed, control)
     }
 }

@@ -389,17 +389,19 @@ pub(crate) fn spec_error(spec: &jieqi_engine::Spec, message: String) -> jieqi_en
 /// else the spec's own budget if written, else — under a movetime limit — as many as fit, else the
 /// engine's default. A movetime limit always applies on top.
 #[derive(Copy, Clone, Debug)]
-pub(crate) struct Budget {
+pub(crate) struct Budget<'a> {
     iterations: Option<u64>,
     deadline: Option<std::time::Instant>,
+    control: jieqi_engine::Control<'a>,
 }
 
-impl Budget {
+impl<'a> Budget<'a> {
     pub(crate) fn new(
         limits: &jieqi_engine::Limits,
         spec_budget: Option<u64>,
         default: u64,
-    ) -> Budget {
+        control: jieqi_engine::Control<'a>,
+    ) -> Budget<'a> {
         let start = std::time::Instant::now();
         let iterations = limits
             .nodes
@@ -412,14 +414,19 @@ impl Budget {
         Budget {
             iterations,
             deadline: limits.movetime.map(|t| start + t),
+            control,
         }
     }
 
-    /// Whether the search must stop after `done` iterations (always runs at least one).
+    /// Whether the search must stop after `done` iterations (always runs at least one): the
+    /// iterations are spent, the time is up or the front end said stop.
     #[inline]
     pub(crate) fn exhausted(&self, done: u64) -> bool {
         if done == 0 {
             return false;
+        }
+        if self.control.stopped() {
+            return true;
         }
         if self.iterations.is_some_and(|n| done >= n) {
             return true;

@@ -1,0 +1,456 @@
+//! External engines: a process speaking UCI (the Pikafish dialect) as a player.
+//!
+//! One process per game: it is started at the game's first move (`uci`, the `option.*`
+//! settings, `isready`, `ucinewgame`) and told to quit when the game ends, so a process that
+//! crashed or hung is replaced for the next game. Each move it gets `position fen START moves …`
+//! with the moves as its side saw them — the reveal suffix on every hidden-piece move, a captured
+//! hidden identity only when its side captured it (the view's history) — then `setoption name
+//! Seed` if it declares such an option, then `go` with the limits. No answer within the hard time
+//! limit, a dead process or a malformed answer is an [`EngineError`] of the matching
+//! [`Failure`]; the referee also refuses an illegal move. Every failure loses that game only.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use jieqi_core::{Move, Position, View};
+use jieqi_engine::{
+    Choice, Control, Engine, EngineError, Failure, Limits, Score, SearchInfo, Spec, SpecError,
+};
+
+/// The spec name.
+pub const NAME: &str = "uci";
+
+/// `arena engines` help.
+pub const HELP: &str = "An external engine process speaking UCI (the Pikafish dialect: jieqi-uci, \
+Pikafish's jieqi branch…), one process per game. Keys: path (the executable, required), \
+option.NAME=VALUE (sent as setoption after the handshake, e.g. option.Hash=64), timeout (ms, the \
+hard limit for one move; default movetime + 1000, or 60000 without a movetime), init_timeout (ms \
+for the uci and isready handshake, default 10000). Without any limit it is sent `go movetime \
+1000`. A process that dies, hangs or answers garbage loses the game (engine-crash, timeout, \
+protocol-error; an illegal move is illegal-move) and is restarted for the next one. It only ever \
+learns what its side may know, so omniscient mode is refused. Example: \
+uci:path=target/release/jieqi-uci,option.Engine=alphabeta.";
+
+/// Settings read from the spec.
+#[derive(Clone, Debug)]
+struct Settings {
+    path: String,
+    options: Vec<(String, String)>,
+    timeout: Option<Duration>,
+    init_timeout: Duration,
+}
+
+impl Settings {
+    fn parse(spec: &Spec) -> Result<Settings, SpecError> {
+        let err = |message: String| SpecError {
+            spec: spec.to_string(),
+            message,
+        };
+        let ms = |key: &str, v: &str| {
+            v.parse::<u64>().map(Duration::from_millis).map_err(|_| {
+                err(format!(
+                    "parameter '{key}': '{v}' is not a whole number of ms"
+                ))
+            })
+        };
+        let mut s = Settings {
+            path: String::new(),
+            options: Vec::new(),
+            timeout: None,
+            init_timeout: Duration::from_secs(10),
+        };
+        for (k, v) in &spec.params {
+            match k.as_str() {
+                "path" => s.path = v.clone(),
+                "timeout" => s.timeout = Some(ms(k, v)?),
+                "init_timeout" => s.init_timeout = ms(k, v)?,
+                _ => match k.strip_prefix("option.") {
+                    Some(name) if !name.is_empty() => s.options.push((name.into(), v.clone())),
+                    _ => {
+                        return Err(err(format!(
+                            "unknown parameter '{k}' for engine 'uci' (known: path, option.NAME, timeout, init_timeout)"
+                        )));
+                    }
+                },
+            }
+        }
+        if s.path.is_empty() {
+            return Err(err(
+                "the executable is missing: uci:path=/path/to/engine".into()
+            ));
+        }
+        Ok(s)
+    }
+}
+
+/// A running engine process.
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// Option names it declared, lowercased.
+    declared: Vec<String>,
+}
+
+impl Process {
+    /// Starts the process and runs the handshake.
+    fn start(s: &Settings) -> Result<Process, EngineError> {
+        let mut child = Command::new(&s.path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| {
+                EngineError::of(Failure::Crash, format!("cannot start '{}': {e}", s.path))
+            })?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match r.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf).trim().to_string();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let mut p = Process {
+            child,
+            stdin,
+            lines,
+            declared: Vec::new(),
+        };
+        let deadline = Instant::now() + s.init_timeout;
+        p.send("uci")?;
+        let mut declared = Vec::new();
+        p.wait_for(deadline, "uciok", |line| {
+            if let Some(rest) = line.strip_prefix("option name ") {
+                let name = rest.split(" type ").next().unwrap_or(rest);
+                declared.push(name.trim().to_ascii_lowercase());
+            }
+            line == "uciok"
+        })?;
+        p.declared = declared;
+        for (name, value) in &s.options {
+            p.send(&format!("setoption name {name} value {value}"))?;
+        }
+        p.send("ucinewgame")?;
+        p.send("isready")?;
+        p.wait_for(deadline, "readyok", |line| line == "readyok")?;
+        Ok(p)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| self.died(&format!("writing '{line}' failed: {e}")))
+    }
+
+    /// The failure for a process that went away, with its exit status if known.
+    fn died(&mut self, what: &str) -> EngineError {
+        let status = match self.child.try_wait() {
+            Ok(Some(st)) => format!(" ({st})"),
+            _ => String::new(),
+        };
+        EngineError::of(
+            Failure::Crash,
+            format!("the engine process died{status}: {what}"),
+        )
+    }
+
+    /// Reads lines until `done` accepts one (it sees every line), or the deadline passes.
+    fn wait_for(
+        &mut self,
+        deadline: Instant,
+        what: &str,
+        mut done: impl FnMut(&str) -> bool,
+    ) -> Result<String, EngineError> {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    if done(&line) {
+                        return Ok(line);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(EngineError::of(
+                        Failure::Timeout,
+                        format!("no '{what}' within the time limit"),
+                    ));
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    // Give the exit status a moment to be known.
+                    std::thread::sleep(Duration::from_millis(5));
+                    return Err(self.died(&format!("output closed while waiting for '{what}'")));
+                }
+            }
+        }
+    }
+
+    fn declares(&self, option: &str) -> bool {
+        self.declared.iter().any(|d| d == option)
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
+        let until = Instant::now() + Duration::from_millis(300);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An external engine (see the module documentation).
+pub struct UciEngine {
+    settings: Settings,
+    process: Option<Process>,
+    /// The first failure: every later move of the game fails the same way.
+    failed: Option<EngineError>,
+}
+
+/// Builds the engine from its spec without starting the process.
+///
+/// # Errors
+/// A missing path or a bad key.
+pub fn from_spec(spec: &Spec) -> Result<Box<dyn Engine>, SpecError> {
+    Ok(Box::new(UciEngine {
+        settings: Settings::parse(spec)?,
+        process: None,
+        failed: None,
+    }))
+}
+
+/// Starts the engine once and runs the handshake, so that a wrong path or an engine that does
+/// not speak UCI is reported before a match starts.
+///
+/// # Errors
+/// The spec is bad, or the process cannot start or does not answer `uciok` and `readyok`.
+pub fn probe(spec: &Spec) -> Result<(), String> {
+    let settings = Settings::parse(spec).map_err(|e| e.to_string())?;
+    Process::start(&settings)
+        .map(drop)
+        .map_err(|e| format!("engine spec '{spec}': {e}"))
+}
+
+/// The `UCI_Variant` value for a rule set: `jieqi` for the mainstream rules, else the preset name.
+fn variant(view: &View) -> String {
+    match view.rules().name.as_str() {
+        "standard" => "jieqi".into(),
+        other => other.into(),
+    }
+}
+
+/// `position fen START moves …` for the view: the game's start position and the moves as this
+/// side saw them.
+fn position_command(view: &View) -> String {
+    let start = Position::start(view.rules());
+    let mut cmd = format!("position fen {}", start.fen());
+    if !view.history().is_empty() {
+        cmd.push_str(" moves");
+        let mut mover = start.turn();
+        for pm in view.history() {
+            cmd.push(' ');
+            cmd.push_str(&pm.to_text(mover));
+            mover = !mover;
+        }
+    }
+    cmd
+}
+
+/// `go` with the limits.
+fn go_command(limits: &Limits) -> String {
+    let mut cmd = String::from("go");
+    if let Some(n) = limits.nodes {
+        cmd.push_str(&format!(" nodes {n}"));
+    }
+    if let Some(d) = limits.depth {
+        cmd.push_str(&format!(" depth {d}"));
+    }
+    if let Some(t) = limits.movetime {
+        cmd.push_str(&format!(" movetime {}", t.as_millis()));
+    }
+    if limits.is_unlimited() {
+        cmd.push_str(" movetime 1000");
+    }
+    cmd
+}
+
+/// Folds one `info` line into the search info.
+fn read_info(line: &str, info: &mut SearchInfo) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut i = 1;
+    while i < words.len() {
+        let next = words.get(i + 1).copied().unwrap_or("");
+        match words[i] {
+            "depth" => info.depth = next.parse().ok().or(info.depth),
+            "nodes" => info.nodes = next.parse().unwrap_or(info.nodes),
+            "score" => {
+                let value = words.get(i + 2).and_then(|v| v.parse::<i32>().ok());
+                match (next, value) {
+                    ("cp", Some(v)) => info.score = Some(Score::Cp(v)),
+                    ("mate", Some(v)) => info.score = Some(Score::Mate(v)),
+                    _ => {}
+                }
+                i += 1;
+            }
+            "pv" => {
+                info.pv = words[i + 1..]
+                    .iter()
+                    .map_while(|w| w.get(..4).and_then(|m| Move::from_text(m).ok()))
+                    .collect();
+                return;
+            }
+            "string" => return,
+            _ => {}
+        }
+        i += 2;
+    }
+}
+
+impl UciEngine {
+    fn play(&mut self, view: &View, limits: &Limits, seed: u64) -> Result<Choice, EngineError> {
+        if self.process.is_none() {
+            let mut p = Process::start(&self.settings)?;
+            if p.declares("uci_variant") {
+                p.send(&format!(
+                    "setoption name UCI_Variant value {}",
+                    variant(view)
+                ))?;
+            }
+            self.process = Some(p);
+        }
+        let p = self.process.as_mut().expect("started");
+        if p.declares("seed") {
+            p.send(&format!("setoption name Seed value {seed}"))?;
+        }
+        p.send(&position_command(view))?;
+        let started = Instant::now();
+        p.send(&go_command(limits))?;
+        let hard = self
+            .settings
+            .timeout
+            .unwrap_or_else(|| match limits.movetime {
+                Some(t) => t + Duration::from_millis(1000),
+                None => Duration::from_secs(60),
+            });
+        let mut info = SearchInfo::default();
+        let answer = p.wait_for(started + hard, "bestmove", |line| {
+            if line.starts_with("info ") {
+                read_info(line, &mut info);
+            }
+            line.starts_with("bestmove")
+        });
+        let line = match answer {
+            Ok(line) => line,
+            Err(e) => {
+                if e.failure == Failure::Timeout {
+                    let _ = p.send("stop");
+                }
+                return Err(e);
+            }
+        };
+        let word = line.split_whitespace().nth(1).unwrap_or("");
+        let mv = word
+            .get(..4)
+            .and_then(|m| Move::from_text(m).ok())
+            .filter(|_| (4..=6).contains(&word.len()))
+            .ok_or_else(|| {
+                EngineError::of(Failure::Protocol, format!("malformed answer '{line}'"))
+            })?;
+        if info.pv.first() != Some(&mv) {
+            info.pv = vec![mv];
+        }
+        Ok(Choice { mv, info })
+    }
+}
+
+impl Engine for UciEngine {
+    fn search(
+        &mut self,
+        view: &View,
+        limits: &Limits,
+        seed: u64,
+        _control: &Control<'_>,
+    ) -> Result<Choice, EngineError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        debug_assert!(
+            !view.is_omniscient(),
+            "omniscient views are refused at planning"
+        );
+        let result = self.play(view, limits, seed);
+        if let Err(e) = &result {
+            // The process is of no further use in this game.
+            self.failed = Some(e.clone());
+            self.process = None;
+        }
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_are_read() {
+        let mut info = SearchInfo::default();
+        read_info(
+            "info depth 7 seldepth 9 score cp -35 nodes 12345 nps 100 time 5 pv b0c2 h9g7 c3c4",
+            &mut info,
+        );
+        assert_eq!(info.depth, Some(7));
+        assert_eq!(info.nodes, 12345);
+        assert_eq!(info.score, Some(Score::Cp(-35)));
+        assert_eq!(info.pv.len(), 3);
+        read_info("info depth 8 score mate -3 nodes 20000", &mut info);
+        assert_eq!(info.score, Some(Score::Mate(-3)));
+        read_info("info string depth 99", &mut info);
+        assert_eq!(info.depth, Some(8));
+    }
+
+    #[test]
+    fn specs_are_checked() {
+        let bad = |s: &str| {
+            Settings::parse(&Spec::parse(s).unwrap())
+                .unwrap_err()
+                .message
+        };
+        assert!(bad("uci").contains("executable is missing"));
+        assert!(bad("uci:path=x,timeout=soon").contains("'timeout'"));
+        assert!(bad("uci:path=x,hash=3").contains("unknown parameter 'hash'"));
+        let s = Settings::parse(&Spec::parse("uci:path=x,option.Hash=64,timeout=500").unwrap())
+            .unwrap();
+        assert_eq!(s.options, vec![("Hash".to_string(), "64".to_string())]);
+        assert_eq!(s.timeout, Some(Duration::from_millis(500)));
+    }
+
+    #[test]
+    fn go_commands_carry_the_limits() {
+        let l = Limits {
+            nodes: Some(500),
+            ..Limits::default()
+        };
+        assert_eq!(go_command(&l), "go nodes 500");
+        assert_eq!(go_command(&Limits::default()), "go movetime 1000");
+    }
+}

@@ -1,0 +1,248 @@
+//! The UCI options: which of our engines plays, its parameters, the rules, and the seed.
+//!
+//! Every option maps onto the engine spec strings the arena uses (`alphabeta:hash=64`), so an
+//! engine behaves the same here as in-process, and a bad value is refused with the spec error.
+
+use jieqi_core::Rules;
+use jieqi_engine::{Engine, Spec};
+
+/// Engines a GUI can choose (`Engine` option), strongest first.
+pub const ENGINES: [&str; 6] = [
+    "alphabeta",
+    "ismcts",
+    "flat-uct",
+    "level",
+    "greedy",
+    "random",
+];
+
+/// Rule presets by their `UCI_Variant` name: `jieqi` is the mainstream rules.
+pub const VARIANTS: [(&str, &str); 3] = [
+    ("jieqi", "standard"),
+    ("xiangqi", "xiangqi"),
+    ("simple", "simple"),
+];
+
+/// The current option values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// `Engine`: one of [`ENGINES`].
+    pub engine: String,
+    /// `EngineOptions`: more spec parameters, `key=value,key=value`.
+    pub engine_options: String,
+    /// `Hash` (MB), for `alphabeta`.
+    pub hash: u32,
+    /// `Contempt` (centipawns), for `alphabeta`.
+    pub contempt: i32,
+    /// `UCI_Variant`: one of [`VARIANTS`].
+    pub variant: String,
+    /// `Seed`: the seed of every following search (an arena sets it before each `go` to
+    /// reproduce its in-process games).
+    pub seed: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            engine: ENGINES[0].into(),
+            engine_options: String::new(),
+            hash: 16,
+            contempt: 20,
+            variant: VARIANTS[0].0.into(),
+            seed: 0,
+        }
+    }
+}
+
+/// The `option` lines of the `uci` answer.
+pub fn declarations() -> Vec<String> {
+    let d = Options::default();
+    let engines: String = ENGINES.iter().map(|e| format!(" var {e}")).collect();
+    let variants: String = VARIANTS.iter().map(|(v, _)| format!(" var {v}")).collect();
+    vec![
+        format!(
+            "option name Engine type combo default {}{engines}",
+            d.engine
+        ),
+        "option name EngineOptions type string default <empty>".into(),
+        format!(
+            "option name Hash type spin default {} min 1 max 65536",
+            d.hash
+        ),
+        "option name Threads type spin default 1 min 1 max 1".into(),
+        format!(
+            "option name Contempt type spin default {} min -1000 max 1000",
+            d.contempt
+        ),
+        format!(
+            "option name UCI_Variant type combo default {}{variants}",
+            d.variant
+        ),
+        format!("option name Seed type string default {}", d.seed),
+    ]
+}
+
+impl Options {
+    /// Sets an option by its (case-insensitive) name. Returns whether the engine must be built
+    /// anew (every option but `Seed`).
+    ///
+    /// # Errors
+    /// An unknown option or a value it does not take, described for an `info string`.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<bool, String> {
+        let value = value.unwrap_or("").trim();
+        let mut next = self.clone();
+        match name.to_ascii_lowercase().as_str() {
+            "engine" => {
+                let e = ENGINES
+                    .iter()
+                    .find(|e| e.eq_ignore_ascii_case(value))
+                    .ok_or_else(|| {
+                        format!("Engine: '{value}' is not one of {}", ENGINES.join(", "))
+                    })?;
+                next.engine = (*e).into();
+            }
+            "engineoptions" => {
+                next.engine_options = if value == "<empty>" { "" } else { value }.into();
+            }
+            "hash" => next.hash = spin(name, value, 1, 65536)? as u32,
+            "threads" => {
+                spin(name, value, 1, 1)?;
+            }
+            "contempt" => next.contempt = spin(name, value, -1000, 1000)? as i32,
+            "uci_variant" => {
+                let v = VARIANTS
+                    .iter()
+                    .find(|(v, _)| v.eq_ignore_ascii_case(value))
+                    .ok_or_else(|| {
+                        let names: Vec<&str> = VARIANTS.iter().map(|(v, _)| *v).collect();
+                        format!("UCI_Variant: '{value}' is not one of {}", names.join(", "))
+                    })?;
+                next.variant = v.0.into();
+            }
+            "seed" => {
+                next.seed = value
+                    .parse()
+                    .map_err(|_| format!("Seed: '{value}' is not a number in [0, 2^64)"))?;
+                *self = next;
+                return Ok(false);
+            }
+            _ => return Err(format!("no option named '{name}'")),
+        }
+        next.spec()?;
+        *self = next;
+        Ok(true)
+    }
+
+    /// The rules of the selected variant.
+    pub fn rules(&self) -> Rules {
+        let preset = VARIANTS
+            .iter()
+            .find(|(v, _)| *v == self.variant)
+            .map_or("standard", |(_, p)| p);
+        Rules::preset(preset).expect("the variants name presets")
+    }
+
+    /// The engine spec the options describe: the engine, `Hash` and `Contempt` where it takes
+    /// them (unless `EngineOptions` sets them), then `EngineOptions`.
+    ///
+    /// # Errors
+    /// `EngineOptions` does not parse, or the engine rejects a parameter.
+    pub fn spec(&self) -> Result<Spec, String> {
+        let mut text = self.engine.clone();
+        if !self.engine_options.is_empty() {
+            text = format!("{text}:{}", self.engine_options);
+        }
+        let mut spec = Spec::parse(&text).map_err(|e| e.to_string())?;
+        if spec.name == "alphabeta" {
+            for (key, value) in [
+                ("hash", self.hash.to_string()),
+                ("contempt", self.contempt.to_string()),
+            ] {
+                if !spec.params.iter().any(|(k, _)| k == key) {
+                    spec.params.push((key.into(), value));
+                }
+            }
+        }
+        build(&spec)?;
+        Ok(spec)
+    }
+}
+
+/// Builds one of our engines from a spec.
+///
+/// # Errors
+/// An unknown engine or a bad parameter.
+pub fn build(spec: &Spec) -> Result<Box<dyn Engine>, String> {
+    jieqi_baselines::from_spec(spec)
+        .or_else(|| jieqi_search::from_spec(spec))
+        .unwrap_or_else(|| {
+            Err(jieqi_engine::SpecError {
+                spec: spec.to_string(),
+                message: "no such engine".into(),
+            })
+        })
+        .map_err(|e| e.to_string())
+}
+
+fn spin(name: &str, value: &str, min: i64, max: i64) -> Result<i64, String> {
+    let v: i64 = value
+        .parse()
+        .map_err(|_| format!("{name}: '{value}' is not a whole number"))?;
+    if !(min..=max).contains(&v) {
+        return Err(format!("{name}: {v} is outside [{min}, {max}]"));
+    }
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_become_specs() {
+        let mut o = Options::default();
+        assert_eq!(
+            o.spec().unwrap().to_string(),
+            "alphabeta:hash=16,contempt=20"
+        );
+        assert!(o.set("hash", Some("64")).unwrap());
+        assert!(
+            o.set("ENGINEOPTIONS", Some("contempt=0,star2=true"))
+                .unwrap()
+        );
+        assert_eq!(
+            o.spec().unwrap().to_string(),
+            "alphabeta:contempt=0,star2=true,hash=64"
+        );
+        assert!(
+            o.set("Engine", Some("ismcts")).is_err(),
+            "star2 is not an ismcts key"
+        );
+        assert!(o.set("EngineOptions", Some("<empty>")).unwrap());
+        assert!(o.set("Engine", Some("ismcts")).unwrap());
+        assert_eq!(o.spec().unwrap().to_string(), "ismcts");
+        assert!(!o.set("Seed", Some("18446744073709551615")).unwrap());
+        assert_eq!(o.seed, u64::MAX);
+        assert!(o.set("UCI_Variant", Some("simple")).unwrap());
+        assert_eq!(o.rules(), Rules::simple());
+    }
+
+    #[test]
+    fn bad_values_are_refused_and_change_nothing() {
+        let mut o = Options::default();
+        let before = o.clone();
+        for (name, value, says) in [
+            ("Hash", "0", "outside [1, 65536]"),
+            ("Threads", "4", "outside [1, 1]"),
+            ("Engine", "stockfish", "not one of"),
+            ("UCI_Variant", "chess", "not one of"),
+            ("EngineOptions", "depth=deep", "'depth'"),
+            ("Seed", "-1", "not a number"),
+            ("Colour", "red", "no option named"),
+        ] {
+            let e = o.set(name, Some(value)).unwrap_err();
+            assert!(e.contains(says), "{name}={value}: {e}");
+        }
+        assert_eq!(o, before);
+    }
+}

@@ -1,0 +1,427 @@
+//! One UCI session: the options, the position (as the view of the side to move), the engine, and
+//! the running search.
+//!
+//! The search runs on its own thread so that `isready` is answered at once and `stop` is heard
+//! during it; the thread owns the engine while it searches and hands it back when it ends. As in
+//! Stockfish, a command that needs the engine or the position (`go`, `position`, `setoption`,
+//! `ucinewgame`, `uci`, `go perft`) waits for a running search to answer first — so a script
+//! can pipe `go depth 8` and more commands — except that an infinite search, which would never
+//! answer, is stopped.
+
+use std::io::Write;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use jieqi_core::{Color, Occupant, PlayedMove, Position, Square, View, fen, perft};
+use jieqi_engine::{Control, Engine, Limits, Score, SearchInfo};
+
+use crate::command::{self, Command, Go};
+use crate::options::{self, Options};
+
+/// Where answers go: shared by the session and its search thread, one whole line at a time.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    /// Wraps a writer (standard output, or a buffer in tests).
+    pub fn new(w: Box<dyn Write + Send>) -> Output {
+        Output(Arc::new(Mutex::new(w)))
+    }
+
+    /// Writes one line and flushes it. A closed output is not an error worth dying for.
+    pub fn say(&self, line: &str) {
+        let mut w = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let _ = writeln!(w, "{line}");
+        let _ = w.flush();
+    }
+}
+
+/// Whether to keep reading commands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Go on.
+    Continue,
+    /// `quit` was read.
+    Quit,
+}
+
+/// A search in progress.
+struct Running {
+    stop: Arc<AtomicBool>,
+    /// `go infinite`: it only ends when stopped.
+    infinite: bool,
+    /// Gives the engine back (`None` if it panicked).
+    handle: JoinHandle<Option<Box<dyn Engine>>>,
+}
+
+/// The engine side of the protocol.
+pub struct Session {
+    out: Output,
+    options: Options,
+    /// Built at the first `go` after a new game or an option change.
+    engine: Option<Box<dyn Engine>>,
+    /// The position as the side to move knows it; `None` after a `position` command that failed.
+    view: Option<View>,
+    search: Option<Running>,
+}
+
+impl Session {
+    /// A session at the start position of the default variant, answering on `out`.
+    pub fn new(out: Output) -> Session {
+        let options = Options::default();
+        let view = Some(start_view(&options));
+        Session {
+            out,
+            options,
+            engine: None,
+            view,
+            search: None,
+        }
+    }
+
+    /// Handles one command line. Malformed lines are answered with an `info string` saying what
+    /// is wrong; nothing a GUI sends makes the session fail.
+    pub fn handle(&mut self, line: &str) -> Flow {
+        let cmd = match command::parse(line) {
+            Ok(Some(cmd)) => cmd,
+            Ok(None) => return Flow::Continue,
+            Err(e) => {
+                self.out.say(&format!("info string {e}"));
+                return Flow::Continue;
+            }
+        };
+        match cmd {
+            Command::IsReady => self.out.say("readyok"),
+            Command::PonderHit => {}
+            Command::Stop => self.finish_search(true),
+            Command::Quit => {
+                self.finish_search(true);
+                return Flow::Quit;
+            }
+            Command::Display => self.display(),
+            other => {
+                self.finish_search(false);
+                self.run(other);
+            }
+        }
+        Flow::Continue
+    }
+
+    /// Waits until a running search answers (an infinite one is stopped): what the binary does
+    /// at the end of its input, so that `echo "go depth 3" | jieqi-uci` prints the full search.
+    pub fn wait(&mut self) {
+        self.finish_search(false);
+    }
+
+    fn run(&mut self, cmd: Command) {
+        match cmd {
+            Command::Uci => {
+                self.out.say(&format!(
+                    "id name jieqi-uci {} ({})",
+                    env!("CARGO_PKG_VERSION"),
+                    self.options.engine
+                ));
+                self.out.say("id author the jieqi authors");
+                for line in options::declarations() {
+                    self.out.say(&line);
+                }
+                self.out.say("uciok");
+            }
+            Command::NewGame => {
+                self.engine = None;
+                self.view = Some(start_view(&self.options));
+            }
+            Command::SetOption { name, value } => match self.options.set(&name, value.as_deref()) {
+                Ok(rebuild) => {
+                    if rebuild {
+                        self.engine = None;
+                    }
+                    if name.eq_ignore_ascii_case("UCI_Variant") {
+                        self.view = Some(start_view(&self.options));
+                    }
+                }
+                Err(e) => self.out.say(&format!("info string setoption refused: {e}")),
+            },
+            Command::Position { fen, moves } => {
+                self.view = match set_position(&self.options, fen.as_deref(), &moves) {
+                    Ok(view) => Some(view),
+                    Err(e) => {
+                        self.out.say(&format!(
+                            "info string position refused ({e}); 'go' has no position until a valid 'position'"
+                        ));
+                        None
+                    }
+                };
+            }
+            Command::Go(go) => self.go(&go),
+            Command::Perft(depth) => self.perft(depth),
+            Command::IsReady
+            | Command::PonderHit
+            | Command::Stop
+            | Command::Quit
+            | Command::Display => unreachable!("handled without stopping the search"),
+        }
+    }
+
+    /// Waits for the running search, if any, to answer its `bestmove`; with `stop` (or when it
+    /// is infinite) tells it to stop first.
+    fn finish_search(&mut self, stop: bool) {
+        if let Some(run) = self.search.take() {
+            if stop || run.infinite {
+                run.stop.store(true, Ordering::Relaxed);
+            }
+            self.engine = run.handle.join().ok().flatten();
+        }
+    }
+
+    fn go(&mut self, go: &Go) {
+        let Some(view) = self.view.clone() else {
+            self.out
+                .say("info string no valid position (the last 'position' was refused)");
+            self.out.say("bestmove (none)");
+            return;
+        };
+        let pos = view.position();
+        if pos.king_lost(pos.turn()) || pos.legal_moves().is_empty() {
+            self.out.say("info depth 0 score mate 0");
+            self.out.say("bestmove (none)");
+            return;
+        }
+        let mut engine = match self.engine.take() {
+            Some(e) => e,
+            None => match self.options.spec().and_then(|s| options::build(&s)) {
+                Ok(e) => e,
+                Err(e) => {
+                    self.out
+                        .say(&format!("info string cannot build the engine: {e}"));
+                    self.out.say("bestmove (none)");
+                    return;
+                }
+            },
+        };
+        let limits = limits(go, pos.turn());
+        let infinite = go.infinite;
+        let seed = self.options.seed;
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let out = self.out.clone();
+        let handle = std::thread::spawn(move || {
+            let started = Instant::now();
+            let last = Mutex::new(None);
+            let report = |info: &SearchInfo| {
+                out.say(&info_line(info, started.elapsed(), &view));
+                *last.lock().unwrap_or_else(|p| p.into_inner()) = Some(info.clone());
+            };
+            let control = Control::default().with_stop(&flag).with_report(&report);
+            let answer = catch_unwind(AssertUnwindSafe(|| {
+                engine.search(&view, &limits, seed, &control)
+            }));
+            let (engine, best) = match answer {
+                Ok(Ok(choice)) => {
+                    // The final info, unless the last interim report said it all.
+                    if last.into_inner().ok().flatten().as_ref() != Some(&choice.info) {
+                        out.say(&info_line(&choice.info, started.elapsed(), &view));
+                    }
+                    (Some(engine), Some(choice.mv))
+                }
+                Ok(Err(e)) => {
+                    out.say(&format!("info string the engine failed: {e}"));
+                    (Some(engine), None)
+                }
+                Err(_) => {
+                    out.say("info string the engine panicked; it is rebuilt for the next search");
+                    (None, None)
+                }
+            };
+            // In infinite mode the answer waits for `stop`.
+            while infinite && !flag.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            match best {
+                Some(mv) => out.say(&format!("bestmove {mv}")),
+                None => out.say("bestmove (none)"),
+            }
+            engine
+        });
+        self.search = Some(Running {
+            stop,
+            infinite,
+            handle,
+        });
+    }
+
+    fn perft(&mut self, depth: u32) {
+        let Some(view) = &self.view else {
+            self.out.say("info string no valid position");
+            return;
+        };
+        let mut pos = view.position().clone();
+        let started = Instant::now();
+        let mut total = 0;
+        for (pm, n) in perft::divide(&mut pos, depth) {
+            self.out
+                .say(&format!("{}: {n}", pm.to_text(view.position().turn())));
+            total += n;
+        }
+        self.out.say("");
+        self.out.say(&format!("Nodes searched: {total}"));
+        self.out.say(&format!(
+            "info string perft {depth}: {total} nodes in {} ms (public tree; a hidden mover counts once per identity)",
+            started.elapsed().as_millis()
+        ));
+    }
+
+    fn display(&self) {
+        let Some(view) = &self.view else {
+            self.out.say("info string no valid position");
+            return;
+        };
+        let pos = view.position();
+        self.out.say(" +-------------------+");
+        for rank in (0..10).rev() {
+            let mut row = format!("{rank}|");
+            for file in 0..9 {
+                let sq = Square::from_index(rank * 9 + file);
+                let c = match pos.occupant(sq) {
+                    None => '.',
+                    Some(Occupant::Hidden(Color::Red)) => 'X',
+                    Some(Occupant::Hidden(Color::Black)) => 'x',
+                    Some(Occupant::Revealed(p)) if p.color == Color::Red => p.role.upper_char(),
+                    Some(Occupant::Revealed(p)) => p.role.char(),
+                };
+                row.push(' ');
+                row.push(c);
+            }
+            row.push_str(" |");
+            self.out.say(&row);
+        }
+        self.out.say(" +-------------------+");
+        self.out.say("   a b c d e f g h i");
+        self.out.say("");
+        self.out.say(&format!("Fen: {}", pos.fen()));
+        self.out.say(&format!(
+            "Side to move: {}; {} legal moves; rules: {}",
+            pos.turn(),
+            pos.legal_moves().len(),
+            self.options.variant
+        ));
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.finish_search(true);
+    }
+}
+
+/// The start position of the selected variant, as Red (to move) knows it.
+fn start_view(options: &Options) -> View {
+    let rules = options.rules();
+    View::from_setup(&Position::start(&rules).to_setup(), &rules)
+        .expect("the start position is legal")
+}
+
+/// The view of the side to move after `moves` from `fen` (or the start position).
+fn set_position(options: &Options, fen: Option<&str>, moves: &[String]) -> Result<View, String> {
+    let rules = options.rules();
+    let setup = match fen {
+        None => Position::start(&rules).to_setup(),
+        Some(text) => fen::parse(text).map_err(|e| e.to_string())?,
+    };
+    let player = if moves.len() % 2 == 0 {
+        setup.turn
+    } else {
+        !setup.turn
+    };
+    let mut view = View::from_setup_as(&setup, &rules, player).map_err(|e| e.to_string())?;
+    for (i, text) in moves.iter().enumerate() {
+        let mover = view.position().turn();
+        let pm = PlayedMove::from_text(text, mover)
+            .map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
+        view.apply(pm)
+            .map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
+    }
+    Ok(view)
+}
+
+/// A safety margin kept on the clock for the protocol's round trips.
+const OVERHEAD: Duration = Duration::from_millis(30);
+
+/// The engine limits of a `go` for the side `turn`: node, depth and movetime limits as given;
+/// with a clock, a movetime of the remaining time over the moves to go (at most 30) plus three
+/// quarters of the increment, never more than the time left minus [`OVERHEAD`]; `infinite` runs
+/// until `stop`.
+pub fn limits(go: &Go, turn: Color) -> Limits {
+    let mut limits = Limits {
+        nodes: go.nodes,
+        depth: go.depth,
+        movetime: go.movetime,
+    };
+    let side = turn.index();
+    if let Some(left) = go.time[side] {
+        let inc = go.inc[side].unwrap_or(Duration::ZERO);
+        let moves = go.movestogo.unwrap_or(30).clamp(1, 30);
+        let share = left / moves + inc * 3 / 4;
+        let cap = left.saturating_sub(OVERHEAD).max(Duration::from_millis(1));
+        let t = share.min(cap);
+        limits.movetime = Some(limits.movetime.map_or(t, |m| m.min(t)));
+    }
+    if go.infinite {
+        limits = Limits {
+            movetime: Some(Duration::from_secs(24 * 3600)),
+            ..Limits::default()
+        };
+    }
+    limits
+}
+
+/// An `info` line: depth, score, nodes, nps, time and the pv, cut after its first hidden-piece
+/// move (what follows depends on an identity nobody knows yet).
+pub fn info_line(info: &SearchInfo, elapsed: Duration, view: &View) -> String {
+    let ms = elapsed.as_millis().max(1) as u64;
+    let mut s = format!("info depth {}", info.depth.unwrap_or(1).max(1));
+    match info.score {
+        Some(Score::Cp(cp)) => s.push_str(&format!(" score cp {cp}")),
+        Some(Score::Mate(m)) => s.push_str(&format!(" score mate {m}")),
+        Some(Score::WinRate(w)) => {
+            // The inverse of the evaluation's logistic curve (+400 cp ≈ 91 %).
+            let w = w.clamp(0.001, 0.999);
+            let cp = (400.0 * (w / (1.0 - w)).log10()).round() as i32;
+            s.push_str(&format!(" score cp {cp}"));
+        }
+        None => {}
+    }
+    s.push_str(&format!(
+        " nodes {} nps {} time {ms}",
+        info.nodes,
+        info.nodes * 1000 / ms
+    ));
+    let pv = public_pv(view.position(), &info.pv);
+    if !pv.is_empty() {
+        s.push_str(" pv");
+        for m in pv {
+            s.push_str(&format!(" {m}"));
+        }
+    }
+    s
+}
+
+/// The legal prefix of `pv` from `pos`, ending at (and including) its first hidden-piece move.
+fn public_pv(pos: &Position, pv: &[jieqi_core::Move]) -> Vec<jieqi_core::Move> {
+    let mut pos = pos.clone();
+    let mut out = Vec::new();
+    for &m in pv {
+        if !pos.legal_moves().contains(&m) {
+            break;
+        }
+        out.push(m);
+        if pos.is_hidden(m.from) {
+            break;
+        }
+        pos.make(PlayedMove::plain(m));
+    }
+    out
+}

@@ -1,0 +1,115 @@
+//! The arena plays `jieqi-uci` — our binary, as an external process — against in-process
+//! engines; with node limits every game is the same game as in-process play of the same specs.
+
+use jieqi_core::{ByColor, Rules};
+use jieqi_engine::Limits;
+
+use arena::engines::{EngineEntry, parse_arg};
+use arena::game_runner::{GameSpec, PlayedGame, play_game};
+
+fn uci(engine: &str) -> EngineEntry {
+    parse_arg(&format!(
+        "uci:path={},option.Engine={engine}",
+        env!("CARGO_BIN_EXE_jieqi-uci")
+    ))
+    .expect("jieqi-uci starts and answers the handshake")
+}
+
+fn game(red: &EngineEntry, black: &EngineEntry, deal_seed: u64, nodes: u64) -> PlayedGame {
+    let rules = Rules::standard();
+    play_game(
+        &GameSpec {
+            rules: &rules,
+            deal_seed,
+            red,
+            black,
+            limits: Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            },
+            max_plies: 160,
+            omniscient: ByColor {
+                red: false,
+                black: false,
+            },
+            move_timeout: None,
+        },
+        None,
+    )
+}
+
+fn moves(g: &PlayedGame) -> Vec<String> {
+    g.plies.iter().map(|p| p.text()).collect()
+}
+
+#[test]
+fn node_limited_games_over_uci_equal_in_process_games() {
+    let opponent = parse_arg("greedy").unwrap();
+    for (engine, nodes, seeds) in [
+        ("alphabeta", 3000, [11u64, 12]),
+        ("ismcts", 150, [13, 14]),
+        ("flat-uct", 120, [15, 16]),
+    ] {
+        let external = uci(engine);
+        let inside = parse_arg(engine).unwrap();
+        for seed in seeds {
+            for external_is_red in [true, false] {
+                let (a, b) = if external_is_red {
+                    (
+                        game(&external, &opponent, seed, nodes),
+                        game(&inside, &opponent, seed, nodes),
+                    )
+                } else {
+                    (
+                        game(&opponent, &external, seed, nodes),
+                        game(&opponent, &inside, seed, nodes),
+                    )
+                };
+                assert!(
+                    !a.termination.is_failure(),
+                    "{engine}: {:?} {:?}",
+                    a.termination,
+                    a.detail
+                );
+                assert_eq!(
+                    moves(&a),
+                    moves(&b),
+                    "{engine}, deal {seed}, uci red {external_is_red}"
+                );
+                assert_eq!((a.winner, a.termination), (b.winner, b.termination));
+                // The search info came back over the protocol too.
+                let side = usize::from(!external_is_red);
+                let nodes_seen: u64 = a
+                    .plies
+                    .iter()
+                    .skip(side)
+                    .step_by(2)
+                    .map(|p| p.info.nodes)
+                    .sum();
+                assert!(nodes_seen > 0, "{engine}: nodes reported in info lines");
+            }
+        }
+    }
+}
+
+#[test]
+fn external_engines_are_never_omniscient() {
+    use clap::Parser;
+    let spec = format!("uci:path={}", env!("CARGO_BIN_EXE_jieqi-uci"));
+    let cli = arena::cli::Cli::try_parse_from([
+        "arena",
+        "match",
+        "--engine",
+        spec.as_str(),
+        "--engine",
+        "greedy",
+        "--omniscient",
+        "A",
+    ])
+    .unwrap();
+    let Err(e) = arena::plan::Plan::from_cli(cli, false) else {
+        panic!("an omniscient external engine is refused");
+    };
+    let message = e.to_string();
+    assert!(message.contains("external process"), "{message}");
+}

@@ -1,0 +1,318 @@
+//! The `jieqi-uci` binary driven the way JieqiBox and a Pikafish-style match runner drive an
+//! engine: every answer is checked, including the moves' suffixes, a 6-field FEN, `stop` and
+//! `isready` during a search, and malformed lines.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use jieqi_core::{Color, Move, PlayedMove, Position, Rules, View, fen, perft};
+
+/// The binary under test, with its output read on a thread.
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_jieqi-uci"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the jieqi-uci binary starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first one `last` accepts; fails after `within`.
+    fn until(&mut self, within: Duration, last: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + within;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = last(&line);
+                    got.push(line);
+                    if done {
+                        return got;
+                    }
+                }
+                Err(e) => panic!("no expected line within {within:?} ({e}); got {got:#?}"),
+            }
+        }
+    }
+
+    fn bestmove(&mut self, within: Duration) -> (Vec<String>, String) {
+        let lines = self.until(within, |l| l.starts_with("bestmove"));
+        let best = lines
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_string();
+        (lines, best)
+    }
+
+    fn ready(&mut self) {
+        self.send("isready");
+        self.until(Duration::from_secs(5), |l| l == "readyok");
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let _ = self.child.wait();
+    }
+}
+
+/// The view of the side to move after `moves` from `fen`, built with the library.
+fn view_after(fen_text: &str, moves: &[&str], rules: &Rules) -> View {
+    let setup = fen::parse(fen_text).unwrap();
+    let player = if moves.len() % 2 == 0 {
+        setup.turn
+    } else {
+        !setup.turn
+    };
+    let mut view = View::from_setup_as(&setup, rules, player).unwrap();
+    for m in moves {
+        let pm = PlayedMove::from_text(m, view.position().turn()).unwrap();
+        view.apply(pm).unwrap();
+    }
+    view
+}
+
+fn assert_legal(best: &str, view: &View) {
+    let mv = Move::from_text(best).unwrap_or_else(|e| panic!("bestmove '{best}': {e}"));
+    assert!(
+        view.legal_moves().contains(&mv),
+        "bestmove {best} is not legal in {}",
+        view.position().fen()
+    );
+}
+
+const START: &str =
+    "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w A2B2N2R2C2P5a2b2n2r2c2p5 0 1";
+
+#[test]
+fn jieqibox_session() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(Duration::from_secs(5), |l| l == "uciok");
+    assert!(lines[0].starts_with("id name jieqi-uci"), "{lines:?}");
+    for option in [
+        "Engine",
+        "Hash",
+        "Threads",
+        "UCI_Variant",
+        "Seed",
+        "Contempt",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type"))),
+            "option {option} declared: {lines:#?}"
+        );
+    }
+    // What JieqiBox sends after loading an engine.
+    e.send("setoption name Threads value 1");
+    e.send("setoption name Hash value 64");
+    e.ready();
+    e.send("ucinewgame");
+    e.ready();
+    // A 6-field FEN (captured-hidden field `-`) and moves with reveal suffixes; the red cannon-
+    // square piece takes the black hidden horse-square piece and learns what it was (6 letters).
+    let six = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w A2B2N2R2C2P5a2b2n2r2c2p5 - 0 1";
+    let moves = ["h2h9Rn", "i9h9r"];
+    e.send(&format!("position fen {six} moves {}", moves.join(" ")));
+    e.send("go movetime 300");
+    let (lines, best) = e.bestmove(Duration::from_secs(5));
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("an info line: {lines:#?}"));
+    for field in [" depth ", " score ", " nodes ", " nps ", " time ", " pv "] {
+        assert!(info.contains(field), "'{field}' in {info}");
+    }
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "no complaint: {lines:#?}"
+    );
+    let view = view_after(six, &moves, &Rules::standard());
+    assert_eq!(view.player(), Color::Red);
+    assert_eq!(view.learned().black.get(jieqi_core::Role::Horse), 1);
+    assert_legal(&best, &view);
+    // `bestmove` alone: no ponder move after a hidden-piece move (we never send one).
+    assert_eq!(lines.last().unwrap().split_whitespace().count(), 2);
+    // The same game as Black saw it: the captured identity is not sent to the side that lost it.
+    e.send(&format!("position fen {START} moves h2h9R"));
+    e.send("go nodes 2000");
+    let (_, best) = e.bestmove(Duration::from_secs(10));
+    assert_legal(&best, &view_after(START, &["h2h9R"], &Rules::standard()));
+}
+
+#[test]
+fn match_runner_session() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until(Duration::from_secs(5), |l| l == "uciok");
+    e.send("setoption name Engine value ismcts");
+    e.send("setoption name UCI_Variant value jieqi");
+    e.send("setoption name Seed value 42");
+    e.ready();
+    e.send("ucinewgame");
+    // Clock-based search from the start position, the way cutechess-style runners send it.
+    e.send("position startpos");
+    let t = Instant::now();
+    e.send("go wtime 2000 btime 2000 winc 20 binc 20");
+    let (_, best) = e.bestmove(Duration::from_secs(2));
+    assert!(
+        t.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_legal(&best, &view_after(START, &[], &Rules::standard()));
+    // The same node-limited search twice from a new game: the same move (reproducible with a
+    // seed).
+    e.send("ucinewgame");
+    e.send(&format!("position startpos moves {best}"));
+    e.send("go nodes 300");
+    let (_, first) = e.bestmove(Duration::from_secs(10));
+    e.send("ucinewgame");
+    e.send(&format!("position startpos moves {best}"));
+    e.send("go nodes 300");
+    let (_, second) = e.bestmove(Duration::from_secs(10));
+    assert_eq!(first, second);
+}
+
+#[test]
+fn stop_and_isready_are_heard_during_a_search() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("isready");
+    let lines = e.until(Duration::from_secs(1), |l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "no bestmove before stop in infinite mode: {lines:#?}"
+    );
+    let t = Instant::now();
+    e.send("stop");
+    let (_, best) = e.bestmove(Duration::from_secs(2));
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_legal(&best, &view_after(START, &[], &Rules::standard()));
+}
+
+#[test]
+fn malformed_lines_are_explained_and_ignored() {
+    let mut e = Engine::start();
+    for (line, says) in [
+        ("hello", "unknown command 'hello'"),
+        ("go depth deep", "is not a valid number"),
+        ("setoption name Hash value -5", "setoption refused"),
+        ("setoption name Engine value stockfish", "not one of"),
+        ("position fen 9/9/9 w", "position refused"),
+        ("position startpos moves a0a5", "position refused"),
+    ] {
+        e.send(line);
+        let got = e.until(Duration::from_secs(5), |l| l.starts_with("info string"));
+        assert!(got.last().unwrap().contains(says), "{line}: {got:?}");
+    }
+    // No valid position now: `go` says so and answers (none) instead of guessing.
+    e.send("go depth 1");
+    let (lines, best) = e.bestmove(Duration::from_secs(5));
+    assert_eq!(best, "(none)", "{lines:?}");
+    // Still alive and well.
+    e.ready();
+    e.send("position startpos");
+    e.send("go depth 2");
+    let (_, best) = e.bestmove(Duration::from_secs(10));
+    assert_legal(&best, &view_after(START, &[], &Rules::standard()));
+}
+
+#[test]
+fn perft_display_and_finished_games() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go perft 2");
+    let lines = e.until(Duration::from_secs(30), |l| l.starts_with("Nodes searched"));
+    let total: u64 = lines.last().unwrap()["Nodes searched: ".len()..]
+        .parse()
+        .unwrap();
+    let mut pos = Position::start(&Rules::standard());
+    assert_eq!(total, perft::perft(&mut pos, 2));
+    let divided = lines
+        .iter()
+        .filter(|l| l.contains(": ") && !l.starts_with("Nodes"))
+        .count();
+    assert_eq!(divided, perft::divide(&mut pos, 2).len());
+    e.send("d");
+    let lines = e.until(Duration::from_secs(5), |l| l.starts_with("Fen: "));
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!("Fen: {}", Position::start(&Rules::standard()).fen())
+    );
+    assert!(
+        lines.iter().any(|l| l == "0| X X X X K X X X X |"),
+        "{lines:#?}"
+    );
+    // Mated (plain Xiangqi): no move to give.
+    e.send("setoption name UCI_Variant value xiangqi");
+    e.send("position fen 3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1");
+    e.send("go depth 3");
+    let (lines, best) = e.bestmove(Duration::from_secs(5));
+    assert_eq!(best, "(none)");
+    assert!(
+        lines.iter().any(|l| l == "info depth 0 score mate 0"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn commands_during_a_finite_search_wait_for_its_answer() {
+    let mut e = Engine::start();
+    e.send("position startpos moves h2e2N");
+    e.send("go depth 2");
+    // Sent at once, as a script pipes them: the depth-2 search still completes first.
+    e.send("position startpos");
+    e.send("go depth 1");
+    let (first, _) = e.bestmove(Duration::from_secs(20));
+    assert!(
+        first.iter().any(|l| l.starts_with("info depth 2 ")),
+        "{first:#?}"
+    );
+    let (_, best) = e.bestmove(Duration::from_secs(20));
+    assert_legal(&best, &view_after(START, &[], &Rules::standard()));
+}
