@@ -92,16 +92,34 @@ pub fn run(plan: &BenchPlan, w: &mut dyn Write) -> std::io::Result<()> {
         "perft_nps".into(),
         serde_json::json!((nodes as f64 / secs).round()),
     );
-    // Random playouts (seed 000's 200-ply cap) from the start positions, single-threaded.
+    // Random playouts (seed 000's 200-ply cap) from the start positions, single-threaded: a fresh
+    // determinization per playout as the engines draw them, and the seed-000 peer's setup
+    // (`seed000_peer.py playouts`: every playout from a copy of one fixed deal).
     let mut playouts = serde_json::Map::new();
-    for rules in [Rules::simple(), Rules::standard()] {
+    for (rules, fixed) in [
+        (Rules::simple(), false),
+        (Rules::standard(), false),
+        (Rules::simple(), true),
+    ] {
+        let (label, key) = if fixed {
+            (
+                format!("{} start, one fixed deal (as seed000_peer.py)", rules.name),
+                format!("{}_fixed_deal", rules.name),
+            )
+        } else {
+            (format!("{} start", rules.name), rules.name.to_string())
+        };
         let view = Game::new(rules, crate::deal_for_seed(0, &rules)).view(Color::Red);
         let cfg = jieqi_search::playout::PlayoutConfig::default();
         let mut rng = <rand_chacha::ChaCha8Rng as rand_core::SeedableRng>::seed_from_u64(1);
+        let one = fixed.then(|| view.sample(&mut rng));
         let (mut n, mut plies) = (0u64, 0u64);
         let t = Instant::now();
         while n < plan.playouts {
-            let mut det = view.sample(&mut rng);
+            let mut det = match &one {
+                Some(det) => det.clone(),
+                None => view.sample(&mut rng),
+            };
             plies += u64::from(
                 jieqi_search::playout::playout(&mut det, Color::Red, &cfg, &mut rng).plies,
             );
@@ -110,44 +128,13 @@ pub fn run(plan: &BenchPlan, w: &mut dyn Write) -> std::io::Result<()> {
         let secs = t.elapsed().as_secs_f64();
         writeln!(
             w,
-            "random playouts, {} start: {n} playouts, {:.1} plies each, {:.0} playouts/s, {:.2} M plies/s",
-            rules.name,
+            "random playouts, {label}: {n} playouts, {:.1} plies each, {:.0} playouts/s, {:.2} M plies/s",
             plies as f64 / n as f64,
             n as f64 / secs,
             plies as f64 / secs / 1e6
         )?;
         playouts.insert(
-            rules.name.to_string(),
-            serde_json::json!({"playouts_per_s": (n as f64 / secs).round(), "plies_per_s": (plies as f64 / secs).round()}),
-        );
-    }
-    // The seed-000 peer's setup (`seed000_peer.py playouts`): every playout from a copy of one
-    // fixed deal, no determinization sampled per playout.
-    {
-        let rules = Rules::simple();
-        let view = Game::new(rules, crate::deal_for_seed(0, &rules)).view(Color::Red);
-        let cfg = jieqi_search::playout::PlayoutConfig::default();
-        let mut rng = <rand_chacha::ChaCha8Rng as rand_core::SeedableRng>::seed_from_u64(1);
-        let det = view.sample(&mut rng);
-        let (mut n, mut plies) = (0u64, 0u64);
-        let t = Instant::now();
-        while n < plan.playouts {
-            let mut copy = det.clone();
-            plies += u64::from(
-                jieqi_search::playout::playout(&mut copy, Color::Red, &cfg, &mut rng).plies,
-            );
-            n += 1;
-        }
-        let secs = t.elapsed().as_secs_f64();
-        writeln!(
-            w,
-            "random playouts, simple start, one fixed deal (as seed000_peer.py): {n} playouts, {:.1} plies each, {:.0} playouts/s, {:.2} M plies/s",
-            plies as f64 / n as f64,
-            n as f64 / secs,
-            plies as f64 / secs / 1e6
-        )?;
-        playouts.insert(
-            "simple_fixed_deal".into(),
+            key,
             serde_json::json!({"playouts_per_s": (n as f64 / secs).round(), "plies_per_s": (plies as f64 / secs).round()}),
         );
     }

@@ -88,10 +88,11 @@ impl FlatUct {
         p.finish(&["sims", "c", "policy", "cutoff", "max_plies"])?;
         Ok(FlatUct { sims, c, playout })
     }
+}
 
-    /// Runs the search.
-    fn run(
-        &self,
+impl Engine for FlatUct {
+    fn search(
+        &mut self,
         view: &View,
         limits: &Limits,
         seed: u64,
@@ -176,17 +177,5 @@ impl FlatUct {
                 pv: vec![mv],
             },
         })
-    }
-}
-
-impl Engine for FlatUct {
-    fn search(
-        &mut self,
-        view: &View,
-        limits: &Limits,
-        seed: u64,
-        control: &Control<'_>,
-    ) -> Result<Choice, EngineError> {
-        self.run(view, limits, seed, control)
     }
 }

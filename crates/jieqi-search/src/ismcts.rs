@@ -306,63 +306,6 @@ impl Ismcts {
         Some(tree.extract(node))
     }
 
-    fn run(
-        &mut self,
-        view: &View,
-        limits: &Limits,
-        seed: u64,
-        control: &Control<'_>,
-    ) -> Result<Choice, EngineError> {
-        let root_moves = view.legal_moves();
-        if root_moves.is_empty() {
-            return Err(EngineError::new("ismcts: no legal move"));
-        }
-        let us = view.position().turn();
-        let mut tree = self.reused_tree(view).unwrap_or_else(|| Tree::new(!us));
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let budget = Budget::new(limits, self.iters, DEFAULT_ITERS, *control);
-        let limit = view.rules().no_capture_plies.unwrap_or(u32::MAX);
-        let mut done = 0u64;
-        let mut max_depth = 0u32;
-        if root_moves.len() > 1 {
-            while !budget.exhausted(done) {
-                let mut det = view.sample(&mut rng);
-                let depth = self.iterate(&mut tree, &mut det, us, limit, &mut rng);
-                max_depth = max_depth.max(depth);
-                done += 1;
-            }
-        }
-        // Answer: the most visited root child among the legal moves.
-        let best = tree
-            .children(0)
-            .filter(|&c| root_moves.contains(&tree.nodes[c as usize].mv))
-            .max_by(|&a, &b| {
-                let (na, nb) = (&tree.nodes[a as usize], &tree.nodes[b as usize]);
-                na.visits
-                    .cmp(&nb.visits)
-                    .then(na.mean().total_cmp(&nb.mean()))
-                    .then(b.cmp(&a))
-            });
-        let (mv, score) = match best {
-            Some(b) => {
-                let n = &tree.nodes[b as usize];
-                (n.mv, Some(Score::WinRate(n.mean())))
-            }
-            None => (root_moves[0], None),
-        };
-        let pv = principal_variation(&tree, mv);
-        self.kept = self.reuse.then(|| (view.clone(), tree));
-        Ok(Choice {
-            mv,
-            info: SearchInfo {
-                nodes: done,
-                depth: Some(max_depth),
-                score,
-                pv,
-            },
-        })
-    }
-
     /// One iteration on `det` (a fresh sample of the root view). Returns the decision depth reached.
     fn iterate(
         &mut self,
@@ -513,6 +456,53 @@ impl Engine for Ismcts {
         seed: u64,
         control: &Control<'_>,
     ) -> Result<Choice, EngineError> {
-        self.run(view, limits, seed, control)
+        let root_moves = view.legal_moves();
+        if root_moves.is_empty() {
+            return Err(EngineError::new("ismcts: no legal move"));
+        }
+        let us = view.position().turn();
+        let mut tree = self.reused_tree(view).unwrap_or_else(|| Tree::new(!us));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let budget = Budget::new(limits, self.iters, DEFAULT_ITERS, *control);
+        let limit = view.rules().no_capture_plies.unwrap_or(u32::MAX);
+        let mut done = 0u64;
+        let mut max_depth = 0u32;
+        if root_moves.len() > 1 {
+            while !budget.exhausted(done) {
+                let mut det = view.sample(&mut rng);
+                let depth = self.iterate(&mut tree, &mut det, us, limit, &mut rng);
+                max_depth = max_depth.max(depth);
+                done += 1;
+            }
+        }
+        // Answer: the most visited root child among the legal moves.
+        let best = tree
+            .children(0)
+            .filter(|&c| root_moves.contains(&tree.nodes[c as usize].mv))
+            .max_by(|&a, &b| {
+                let (na, nb) = (&tree.nodes[a as usize], &tree.nodes[b as usize]);
+                na.visits
+                    .cmp(&nb.visits)
+                    .then(na.mean().total_cmp(&nb.mean()))
+                    .then(b.cmp(&a))
+            });
+        let (mv, score) = match best {
+            Some(b) => {
+                let n = &tree.nodes[b as usize];
+                (n.mv, Some(Score::WinRate(n.mean())))
+            }
+            None => (root_moves[0], None),
+        };
+        let pv = principal_variation(&tree, mv);
+        self.kept = self.reuse.then(|| (view.clone(), tree));
+        Ok(Choice {
+            mv,
+            info: SearchInfo {
+                nodes: done,
+                depth: Some(max_depth),
+                score,
+                pv,
+            },
+        })
     }
 }
