@@ -227,11 +227,7 @@ fn stop_and_isready_are_heard_during_a_search() {
     let t = Instant::now();
     e.send("stop");
     let (_, best) = e.bestmove(Duration::from_secs(2));
-    assert!(
-        t.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        t.elapsed()
-    );
+    assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
     assert_legal(&best, &view_after(START, &[], &Rules::standard()));
 }
 
