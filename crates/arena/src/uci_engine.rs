@@ -445,6 +445,24 @@ mod tests {
     }
 
     #[test]
+    fn a_captured_hidden_identity_is_sent_to_the_capturer_only() {
+        let rules = jieqi_core::Rules::standard();
+        let mut game = jieqi_core::Game::new(rules, crate::deal_for_seed(7, &rules));
+        // The hidden red piece on h2 moves as a cannon: over the screen on h7 it takes the
+        // hidden black piece on h9.
+        game.play(Move::from_text("h2h9").unwrap()).unwrap();
+        let start = Position::start(&rules).fen();
+        let red = position_command(&game.view(jieqi_core::Color::Red));
+        let black = position_command(&game.view(jieqi_core::Color::Black));
+        let red_move = red.rsplit(' ').next().unwrap();
+        let black_move = black.rsplit(' ').next().unwrap();
+        assert_eq!(red, format!("position fen {start} moves {red_move}"));
+        assert_eq!(red_move.len(), 6, "reveal and captured identity: {red}");
+        assert_eq!(black_move.len(), 5, "the reveal only: {black}");
+        assert_eq!(red_move[..5], *black_move);
+    }
+
+    #[test]
     fn go_commands_carry_the_limits() {
         let l = Limits {
             nodes: Some(500),
