@@ -3,8 +3,8 @@
 //! A playout never unmakes a move and never needs a hash, pool counts or move records, so instead
 //! of [`Determinization::make`] (Zobrist keys, pools, an `Undo`) it plays on this board: 90 cells
 //! in the core's cell encoding (colour, face-up role or hidden), each hidden piece's identity in
-//! this determinization, an occupancy bitboard, each side's piece list with the piece's movement
-//! kind and candidate table, the face-up kings, the side to move and the no-capture counter.
+//! this determinization, the occupancy of every rank and file, each side's piece list with the
+//! piece's candidate table, the face-up kings, the side to move and the no-capture counter.
 //!
 //! Moves are drawn by rejection sampling over *candidates*: a uniformly random piece-and-target
 //! pair from per-kind tables of the squares the piece could reach on an empty board (already
@@ -331,10 +331,9 @@ pub struct PlayoutBoard {
     turn: usize,
     halfmoves: u32,
     sw: Switches,
-    /// Each side's pieces: square, movement kind, candidate table, candidate count (0 past the
-    /// end of the list).
+    /// Each side's pieces: square, candidate table, candidate count (0 past the end of the
+    /// list).
     sq: [[u8; 16]; 2],
-    mover: [[u8; 16]; 2],
     table: [[u8; 16]; 2],
     cnt: [[u32; 16]; 2],
     n: [usize; 2],
@@ -364,7 +363,6 @@ impl PlayoutBoard {
             halfmoves: pos.halfmoves(),
             sw,
             sq: [[0; 16]; 2],
-            mover: [[0; 16]; 2],
             table: [[0; 16]; 2],
             cnt: [[0; 16]; 2],
             n: [0; 2],
@@ -393,7 +391,6 @@ impl PlayoutBoard {
             let mover = b.mover_kind(c, si);
             let i = b.n[color];
             b.sq[color][i] = si as u8;
-            b.mover[color][i] = mover;
             let table = b.table_for(mover, color, kind_of(c) == HIDDEN);
             b.table[color][i] = table;
             b.cnt[color][i] = T.len[table as usize][si] as u32;
@@ -692,7 +689,6 @@ impl PlayoutBoard {
             let j = self.idx[to] as usize;
             let last = self.n[them] - 1;
             self.sq[them][j] = self.sq[them][last];
-            self.mover[them][j] = self.mover[them][last];
             self.table[them][j] = self.table[them][last];
             self.cnt[them][j] = self.cnt[them][last];
             self.cnt[them][last] = 0;
@@ -704,7 +700,6 @@ impl PlayoutBoard {
         }
         let landed = if kind_of(c) == HIDDEN {
             let role = self.ids[from];
-            self.mover[us][p] = role;
             self.table[us][p] = self.table_for(role, us, false);
             code(us, role)
         } else {

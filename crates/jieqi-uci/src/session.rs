@@ -319,9 +319,7 @@ impl Drop for Session {
 
 /// The start position of the selected variant, as Red (to move) knows it.
 fn start_view(options: &Options) -> View {
-    let rules = options.rules();
-    View::from_setup(&Position::start(&rules).to_setup(), &rules)
-        .expect("the start position is legal")
+    set_position(options, None, &[]).expect("the start position is legal")
 }
 
 /// The view of the side to move after `moves` from `fen` (or the start position).
