@@ -7,7 +7,7 @@ use std::time::Instant;
 use jieqi_core::{Color, Game, Position, Rules, View, perft};
 use jieqi_engine::{Engine, Limits, Spec};
 
-use crate::engines::{EngineEntry, build};
+use crate::engines::EngineEntry;
 
 /// The engines benchmarked when none are named.
 pub const DEFAULT_ENGINES: [&str; 6] = [
@@ -46,11 +46,9 @@ pub fn positions() -> Vec<View> {
         let mut engines: Vec<Box<dyn Engine>> = players
             .iter()
             .map(|s| {
-                let entry = EngineEntry {
-                    label: s.to_string(),
-                    spec: Spec::parse(s).expect("valid"),
-                };
-                build(&entry).expect("baseline")
+                jieqi_registry::factory(&Spec::parse(s).expect("a valid spec"))
+                    .expect("a baseline")
+                    .build()
             })
             .collect();
         while game.outcome().is_none() && game.ply() < 60 {
@@ -148,11 +146,12 @@ pub fn run(plan: &BenchPlan, w: &mut dyn Write) -> std::io::Result<()> {
     )?;
     let mut engines = serde_json::Map::new();
     for entry in &plan.engines {
-        let mut engine = build(entry).expect("validated");
+        let mut engine = entry.build();
+        let limits = crate::run::player(entry, &plan.limits, None, None, false).limits;
         let (mut nodes, mut secs) = (0u64, 0f64);
         for (i, view) in views.iter().enumerate() {
             let t = Instant::now();
-            let choice = engine.go(view, &plan.limits, i as u64);
+            let choice = engine.go(view, &limits, i as u64);
             secs += t.elapsed().as_secs_f64();
             if let Ok(c) = choice {
                 nodes += c.info.nodes;

@@ -6,7 +6,7 @@
 //! LOS: 19.41 %, DrawRatio: 42.35 %, PairsRatio: 0.88
 //! Games: 680, Wins: 248, Losses: 266, Draws: 166, Points: 331.0 (48.68 %)
 //! Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: 4.76
-//! LLR: -0.14 (-2.94, 2.94) [0.00, 2.00] normalized, alpha 0.05, beta 0.05
+//! LLR: -0.14 (4.8%) (-2.94, 2.94) [0.00, 2.00] normalized, alpha 0.05, beta 0.05
 //! ```
 //!
 //! Both are pure functions of a [`BlockInput`]; every float is computed from the integer counts
@@ -14,7 +14,7 @@
 
 use std::fmt::Write as _;
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use crate::stats::{self, Estimate, Hypothesis, Pentanomial, Sprt, Wdl};
 
@@ -59,6 +59,8 @@ struct SprtNumbers {
     sprt: Sprt,
     llr: f64,
     bounds: (f64, f64),
+    /// How far the LLR has gone towards the bound it is heading for (1 = reached).
+    progress: f64,
     verdict: Option<Hypothesis>,
 }
 
@@ -118,6 +120,7 @@ fn sprt_numbers(sprt: Sprt, llr: f64) -> SprtNumbers {
         sprt,
         llr,
         bounds: sprt.bounds(),
+        progress: sprt.progress(llr),
         verdict: sprt.verdict(llr),
     }
 }
@@ -201,8 +204,9 @@ fn render(input: &BlockInput<'_>, split: bool) -> String {
     if let Some(t) = &n.sprt {
         let _ = writeln!(
             s,
-            "LLR: {:.2} ({:.2}, {:.2}) [{:.2}, {:.2}] {}, alpha {}, beta {}",
+            "LLR: {:.2} ({:.1}%) ({:.2}, {:.2}) [{:.2}, {:.2}] {}, alpha {}, beta {}",
             t.llr,
+            t.progress * 100.0,
             t.bounds.0,
             t.bounds.1,
             t.sprt.elo0,
@@ -224,7 +228,8 @@ fn render(input: &BlockInput<'_>, split: bool) -> String {
 /// `Elo: e +/- err [lower, upper], nElo: n +/- err` (the bracket is the asymmetric 95 %
 /// interval); `LOS: …, DrawRatio: …, PairsRatio: …`; `Games: …, Wins: …, Losses: …, Draws: …,
 /// Points: p (score %)`; with pairs `Ptnml(0-2): [LL, LD, WL+DD, WD, WW], WL/DD Ratio: r`; with an
-/// SPRT `LLR: llr (A, B) [elo0, elo1] model, alpha α, beta β` and, once a bound is crossed,
+/// SPRT `LLR: llr (p%) (A, B) [elo0, elo1] model, alpha α, beta β` (p: how far the LLR has gone
+/// towards the bound it heads for, as fastchess prints it) and, once a bound is crossed,
 /// `SPRT: H1 accepted` or `SPRT: H0 accepted`.
 ///
 /// With `ptnml` the estimates are pentanomial, DrawRatio is (WL+DD)/pairs and PairsRatio is
@@ -243,89 +248,181 @@ pub fn render_block_unsplit(input: &BlockInput<'_>) -> String {
     render(input, input.ptnml.is_none())
 }
 
-/// A float as JSON: a number, or the string `"inf"` / `"-inf"` for an infinity (`null` for
-/// NaN, which the statistics never produce).
-fn num(x: f64) -> Value {
+/// Serializes a float as JSON: a number, or the string `"inf"` / `"-inf"` for an infinity (`null`
+/// for NaN, which the statistics never produce).
+fn num<S: serde::Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
     if x.is_finite() {
-        json!(x)
+        s.serialize_f64(*x)
     } else if x.is_nan() {
-        Value::Null
-    } else if x > 0.0 {
-        json!("inf")
+        s.serialize_none()
+    } else if *x > 0.0 {
+        s.serialize_str("inf")
     } else {
-        json!("-inf")
+        s.serialize_str("-inf")
     }
 }
 
-fn opt_num(x: Option<f64>) -> Value {
-    x.map_or(Value::Null, num)
+/// [`num`] for an optional float (`null` when absent).
+fn opt_num<S: serde::Serializer>(x: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match x {
+        Some(x) => num(x, s),
+        None => s.serialize_none(),
+    }
 }
 
-fn json_of(input: &BlockInput<'_>, split: bool) -> Value {
-    let n = numbers(input, split);
-    let e = &n.est;
-    let (wl, dd) = match n.ptnml {
-        Some(p) if n.split => (json!(p.wl), json!(p.dd)),
-        _ => (Value::Null, Value::Null),
-    };
-    let sprt = n.sprt.as_ref();
-    json!({
-        "a": input.a,
-        "b": input.b,
-        "context": input.context,
-        "statistic": if n.ptnml.is_some() { "pentanomial" } else { "trinomial" },
-        "elo": num(e.elo),
-        "elo_error": num(e.elo_error),
-        "elo_lower": num(e.elo_lower),
-        "elo_upper": num(e.elo_upper),
-        "nelo": num(e.nelo),
-        "nelo_error": num(e.nelo_error),
-        "los": num(e.los),
-        "draw_ratio": opt_num(n.draw_ratio),
-        "pairs_ratio": opt_num(n.pairs_ratio),
-        "wl_dd_ratio": opt_num(n.wl_dd_ratio),
-        "games": n.games,
-        "wins": n.wdl.map(|w| w.wins),
-        "losses": n.wdl.map(|w| w.losses),
-        "draws": n.wdl.map(|w| w.draws),
-        "points": num(n.points),
-        "score": num(n.score),
-        "pairs": n.ptnml.map(|p| p.pairs()),
-        "ptnml": n.ptnml.map(|p| p.counts()),
-        "ptnml_wl": wl,
-        "ptnml_dd": dd,
-        "llr": sprt.map_or(Value::Null, |t| num(t.llr)),
-        "bounds": sprt.map_or(Value::Null, |t| json!([num(t.bounds.0), num(t.bounds.1)])),
-        "elo0": sprt.map_or(Value::Null, |t| num(t.sprt.elo0)),
-        "elo1": sprt.map_or(Value::Null, |t| num(t.sprt.elo1)),
-        "alpha": sprt.map_or(Value::Null, |t| num(t.sprt.alpha)),
-        "beta": sprt.map_or(Value::Null, |t| num(t.sprt.beta)),
-        "model": sprt.map(|t| t.sprt.model.name()),
-        "verdict": sprt.and_then(|t| t.verdict).map(|h| h.to_string()),
-    })
-}
-
-/// Every number of the block as one JSON object, for `summary.json` and `arena stats --json`.
+/// Every number of a result block, for `summary.json` and `arena stats --json`.
 ///
-/// Keys: `a`, `b`, `context`; `statistic` (`"pentanomial"` or `"trinomial"`); `elo`,
-/// `elo_error`, `elo_lower`, `elo_upper`, `nelo`, `nelo_error`; `los`, `draw_ratio`,
-/// `pairs_ratio`, `wl_dd_ratio`, `score` as fractions (not percentages); `games`, `wins`,
-/// `losses`, `draws`, `points`; `pairs`, `ptnml` (`[LL, LD, WL+DD, WD, WW]`), `ptnml_wl`,
-/// `ptnml_dd`; and for the SPRT `llr`, `bounds` (`[A, B]`), `elo0`, `elo1`, `alpha`, `beta`,
-/// `model` (`"normalized"` / `"logistic"`), `verdict` (`"H0"`, `"H1"` or `null` while running).
-///
+/// Fractions (`los`, `draw_ratio`, `pairs_ratio`, `wl_dd_ratio`, `score`) are not percentages.
 /// Floats are unrounded. An infinite value is the string `"inf"` or `"-inf"` (JSON has no
 /// infinity, and `null` would lose the sign). A value that does not apply is `null`: the pair
 /// keys without pairs, `pairs_ratio` without pairs or with neither winning nor losing pairs,
 /// `wl_dd_ratio` when DD is 0, every SPRT key without an SPRT, `verdict` before a bound is
 /// crossed.
-pub fn block_json(input: &BlockInput<'_>) -> Value {
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BlockJson {
+    /// Engine A's name.
+    pub a: String,
+    /// Engine B's name.
+    pub b: String,
+    /// The header's parenthesis.
+    pub context: String,
+    /// `"pentanomial"` or `"trinomial"`.
+    pub statistic: &'static str,
+    /// Logistic Elo.
+    #[serde(serialize_with = "num")]
+    pub elo: f64,
+    /// The `+/-` of the Elo.
+    #[serde(serialize_with = "num")]
+    pub elo_error: f64,
+    /// Lower end of the 95 % interval.
+    #[serde(serialize_with = "num")]
+    pub elo_lower: f64,
+    /// Upper end of the 95 % interval.
+    #[serde(serialize_with = "num")]
+    pub elo_upper: f64,
+    /// Normalized Elo.
+    #[serde(serialize_with = "num")]
+    pub nelo: f64,
+    /// The `+/-` of the normalized Elo.
+    #[serde(serialize_with = "num")]
+    pub nelo_error: f64,
+    /// Likelihood of superiority.
+    #[serde(serialize_with = "num")]
+    pub los: f64,
+    /// Draw ratio.
+    #[serde(serialize_with = "opt_num")]
+    pub draw_ratio: Option<f64>,
+    /// Winning pairs over losing pairs.
+    #[serde(serialize_with = "opt_num")]
+    pub pairs_ratio: Option<f64>,
+    /// WL over DD pairs.
+    #[serde(serialize_with = "opt_num")]
+    pub wl_dd_ratio: Option<f64>,
+    /// Games.
+    pub games: u64,
+    /// A's wins (`null` when unknown).
+    pub wins: Option<u64>,
+    /// A's losses.
+    pub losses: Option<u64>,
+    /// Draws.
+    pub draws: Option<u64>,
+    /// A's points.
+    #[serde(serialize_with = "num")]
+    pub points: f64,
+    /// A's score, points per game.
+    #[serde(serialize_with = "num")]
+    pub score: f64,
+    /// Pairs.
+    pub pairs: Option<u64>,
+    /// `[LL, LD, WL+DD, WD, WW]`.
+    pub ptnml: Option<[u64; 5]>,
+    /// WL pairs.
+    pub ptnml_wl: Option<u64>,
+    /// DD pairs.
+    pub ptnml_dd: Option<u64>,
+    /// The SPRT's log-likelihood ratio.
+    #[serde(serialize_with = "opt_num")]
+    pub llr: Option<f64>,
+    /// Its stopping bounds `[A, B]`.
+    pub bounds: Option<[f64; 2]>,
+    /// How far the LLR has gone towards the bound it heads for (1 = reached).
+    #[serde(serialize_with = "opt_num")]
+    pub llr_progress: Option<f64>,
+    /// H0's Elo.
+    #[serde(serialize_with = "opt_num")]
+    pub elo0: Option<f64>,
+    /// H1's Elo.
+    #[serde(serialize_with = "opt_num")]
+    pub elo1: Option<f64>,
+    /// False-positive rate.
+    #[serde(serialize_with = "opt_num")]
+    pub alpha: Option<f64>,
+    /// False-negative rate.
+    #[serde(serialize_with = "opt_num")]
+    pub beta: Option<f64>,
+    /// `"normalized"` or `"logistic"`.
+    pub model: Option<&'static str>,
+    /// `"H0"`, `"H1"`, or `null` while no bound is crossed.
+    pub verdict: Option<Hypothesis>,
+}
+
+fn json_of(input: &BlockInput<'_>, split: bool) -> BlockJson {
+    let n = numbers(input, split);
+    let e = &n.est;
+    let (wl, dd) = match n.ptnml {
+        Some(p) if n.split => (Some(p.wl), Some(p.dd)),
+        _ => (None, None),
+    };
+    let sprt = n.sprt.as_ref();
+    BlockJson {
+        a: input.a.to_string(),
+        b: input.b.to_string(),
+        context: input.context.to_string(),
+        statistic: if n.ptnml.is_some() {
+            "pentanomial"
+        } else {
+            "trinomial"
+        },
+        elo: e.elo,
+        elo_error: e.elo_error,
+        elo_lower: e.elo_lower,
+        elo_upper: e.elo_upper,
+        nelo: e.nelo,
+        nelo_error: e.nelo_error,
+        los: e.los,
+        draw_ratio: n.draw_ratio,
+        pairs_ratio: n.pairs_ratio,
+        wl_dd_ratio: n.wl_dd_ratio,
+        games: n.games,
+        wins: n.wdl.map(|w| w.wins),
+        losses: n.wdl.map(|w| w.losses),
+        draws: n.wdl.map(|w| w.draws),
+        points: n.points,
+        score: n.score,
+        pairs: n.ptnml.map(|p| p.pairs()),
+        ptnml: n.ptnml.map(|p| p.counts()),
+        ptnml_wl: wl,
+        ptnml_dd: dd,
+        llr: sprt.map(|t| t.llr),
+        bounds: sprt.map(|t| [t.bounds.0, t.bounds.1]),
+        llr_progress: sprt.map(|t| t.progress),
+        elo0: sprt.map(|t| t.sprt.elo0),
+        elo1: sprt.map(|t| t.sprt.elo1),
+        alpha: sprt.map(|t| t.sprt.alpha),
+        beta: sprt.map(|t| t.sprt.beta),
+        model: sprt.map(|t| t.sprt.model.name()),
+        verdict: sprt.and_then(|t| t.verdict),
+    }
+}
+
+/// Every number of the block ([`BlockJson`]), for `summary.json` and `arena stats --json`.
+pub fn block_json(input: &BlockInput<'_>) -> BlockJson {
     json_of(input, true)
 }
 
 /// [`block_json`] for an unsplit pentanomial, as [`render_block_unsplit`]: `wins`, `losses`,
 /// `draws`, `wl_dd_ratio`, `ptnml_wl` and `ptnml_dd` are `null`.
-pub fn block_json_unsplit(input: &BlockInput<'_>) -> Value {
+pub fn block_json_unsplit(input: &BlockInput<'_>) -> BlockJson {
     json_of(input, input.ptnml.is_none())
 }
 
@@ -333,6 +430,11 @@ pub fn block_json_unsplit(input: &BlockInput<'_>) -> Value {
 mod tests {
     use super::*;
     use crate::stats::SprtModel;
+    use serde_json::Value;
+
+    fn value(b: BlockJson) -> Value {
+        serde_json::to_value(b).unwrap()
+    }
 
     fn example_ptnml() -> Pentanomial {
         Pentanomial {
@@ -374,7 +476,7 @@ Elo: -9.20 +/- 20.93 [-30.16, 11.69], nElo: -11.50 +/- 26.11
 LOS: 19.41 %, DrawRatio: 42.35 %, PairsRatio: 0.88
 Games: 680, Wins: 248, Losses: 266, Draws: 166, Points: 331.0 (48.68 %)
 Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: 4.76
-LLR: -0.14 (-2.94, 2.94) [0.00, 2.00] normalized, alpha 0.05, beta 0.05
+LLR: -0.14 (4.8%) (-2.94, 2.94) [0.00, 2.00] normalized, alpha 0.05, beta 0.05
 ";
         assert_eq!(render_block(&example(Some(sprt02()))), want);
     }
@@ -421,11 +523,11 @@ LLR: -0.14 (-2.94, 2.94) [0.00, 2.00] normalized, alpha 0.05, beta 0.05
             ..input
         });
         assert!(text.ends_with("SPRT: H0 accepted\n"), "{text}");
-        let v = block_json(&BlockInput {
+        let v = value(block_json(&BlockInput {
             ptnml: Some(weak),
             wdl: weak.wdl(),
             ..input
-        });
+        }));
         assert_eq!(v["verdict"], "H0");
     }
 
@@ -469,7 +571,7 @@ LLR: -0.14 (-2.94, 2.94) [0.00, 2.00] normalized, alpha 0.05, beta 0.05
         assert!(!text.contains("Ptnml"));
         assert!(!text.contains("PairsRatio"));
         assert_eq!(render_block_unsplit(&input), text);
-        let v = block_json(&input);
+        let v = value(block_json(&input));
         assert_eq!(v["statistic"], "trinomial");
         assert_eq!(v["ptnml"], Value::Null);
         assert_eq!(v["pairs_ratio"], Value::Null);
@@ -504,7 +606,7 @@ Games: 680, Wins: n/a, Losses: n/a, Draws: n/a, Points: 331.0 (48.68 %)
 Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
 ";
         assert_eq!(text, want);
-        let v = block_json_unsplit(&input);
+        let v = value(block_json_unsplit(&input));
         assert_eq!(v["wins"], Value::Null);
         assert_eq!(v["wl_dd_ratio"], Value::Null);
         assert_eq!(v["ptnml_dd"], Value::Null);
@@ -535,7 +637,7 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
 
     #[test]
     fn example_json() {
-        let v = block_json(&example(Some(sprt02())));
+        let v = value(block_json(&example(Some(sprt02()))));
         let f = |k: &str| v[k].as_f64().unwrap_or_else(|| panic!("{k}: {}", v[k]));
         let near = |k: &str, want: f64, tol: f64| {
             assert!((f(k) - want).abs() < tol, "{k}: {} vs {want}", f(k));
@@ -558,7 +660,7 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
         assert_eq!(v["draws"], 166);
         assert_eq!(v["points"], 331.0);
         assert_eq!(v["pairs"], 340);
-        assert_eq!(v["ptnml"], json!([43, 61, 144, 55, 37]));
+        assert_eq!(v["ptnml"], serde_json::json!([43, 61, 144, 55, 37]));
         assert_eq!(v["ptnml_wl"], 119);
         assert_eq!(v["ptnml_dd"], 25);
         assert_eq!(v["statistic"], "pentanomial");
@@ -569,9 +671,17 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
         let b = v["bounds"].as_array().expect("bounds array");
         assert!((b[0].as_f64().unwrap() + 2.944).abs() < 0.0005);
         assert!((b[1].as_f64().unwrap() - 2.944).abs() < 0.0005);
-        let none = block_json(&example(None));
+        let none = value(block_json(&example(None)));
         for k in [
-            "llr", "bounds", "elo0", "elo1", "alpha", "beta", "model", "verdict",
+            "llr",
+            "bounds",
+            "llr_progress",
+            "elo0",
+            "elo1",
+            "alpha",
+            "beta",
+            "model",
+            "verdict",
         ] {
             assert_eq!(none[k], Value::Null, "{k}");
         }
@@ -598,17 +708,17 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
             "{text}"
         );
         assert!(text.contains("LOS: 100.00 %"), "{text}");
-        let v = block_json(&input);
+        let v = value(block_json(&input));
         assert_eq!(v["elo"], "inf");
         assert_eq!(v["elo_error"], "inf");
-        let lost = block_json(&BlockInput {
+        let lost = value(block_json(&BlockInput {
             wdl: Wdl {
                 wins: 0,
                 draws: 0,
                 losses: 4,
             },
             ..input
-        });
+        }));
         assert_eq!(lost["elo"], "-inf");
         assert_eq!(lost["nelo"], "-inf");
     }
@@ -628,7 +738,7 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
             assert!(!text.to_lowercase().contains("nan"), "{text}");
             assert!(text.contains("Elo: 0.00 +/- inf [-inf, inf]"), "{text}");
             assert!(text.contains("DrawRatio: n/a"), "{text}");
-            let v = block_json(&input);
+            let v = value(block_json(&input));
             assert!(!v.to_string().contains("NaN"));
             assert_eq!(v["draw_ratio"], Value::Null);
         }

@@ -28,6 +28,17 @@ pub enum Command {
     /// as Black. Results go to --out: games.csv, games.jsonl (replayable), summary.json,
     /// summary.txt. The same command gives the same games at any --threads.
     Match(MatchArgs),
+    /// The merge gate: play pairs between NEW and BASE until the SPRT accepts H0 or H1 (or the
+    /// cap is reached), and exit with the verdict.
+    ///
+    /// A fishtest/fastchess-style sequential test on the pentanomial counts of game pairs.
+    /// Exit status: 0 = H1 accepted (NEW gains at least ELO0: merge), 1 = H0 accepted (it does
+    /// not reach ELO1: do not merge), 3 = inconclusive at --max-pairs, 2 = bad usage or
+    /// configuration, 4 or more = a runtime failure (results could not be written). The verdict
+    /// is taken on the longest finished prefix of pair indices, so with node or depth limits it
+    /// does not depend on --threads. Pairs that finished beyond the stopping point stay in
+    /// games.jsonl but are not counted.
+    Sprt(SprtCmdArgs),
     /// Replay one seeded game exactly, ply by ply, or check a game recorded in a results folder.
     Replay(ReplayArgs),
     /// Print the result block (Elo, nElo, LOS, SPRT LLR) from pentanomial or W/D/L counts alone.
@@ -59,7 +70,7 @@ pub struct BenchArgs {
     pub json: bool,
 }
 
-/// Per-move search limits, shared by `match` and `replay`.
+/// Per-move search limits, shared by `match`, `sprt`, `replay` and `bench`.
 #[derive(Debug, Args, Clone)]
 pub struct LimitArgs {
     /// Nodes (alpha-beta) or iterations (MCTS) per move. Reproducible.
@@ -73,16 +84,18 @@ pub struct LimitArgs {
     pub movetime: Option<u64>,
 }
 
-/// Arguments of `arena match`.
+/// What every game-playing command takes: the engines, the deals, the limits, the output.
 #[derive(Debug, Args)]
-pub struct MatchArgs {
+pub struct RunArgs {
     /// An engine: a spec such as `greedy:noise=0.3`, or a JSON file from configs/engines/. Give
-    /// exactly two; results are reported for the first (A) against the second (B).
+    /// exactly two; results are reported for the first against the second.
+    ///
+    /// Every spec also takes the arena's keys: name=LABEL (its name in reports; labels must be
+    /// unique) and limits for that engine alone, replacing the run's of the same kind: tc=, movetime=,
+    /// nodes=, depth= (e.g. `alphabeta:tc=5+0.05,name=half` for a time-odds match). External
+    /// engines: `uci:path=PATH,option.Hash=64`.
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<String>,
-    /// Number of game pairs (each pair is two games on one deal, colours swapped).
-    #[arg(long, value_name = "N", default_value_t = 100)]
-    pub pairs: u64,
     /// Master seed: pair p deals from mix(S, p).
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
@@ -98,27 +111,83 @@ pub struct MatchArgs {
     /// Search limits given to both engines on every move.
     #[command(flatten)]
     pub limits: LimitArgs,
+    /// A clock for both engines, fastchess style: SECONDS[+INCREMENT] or MOVES/SECONDS[+INC],
+    /// e.g. 10+0.1 or 40/60+0.6.
+    ///
+    /// Each side's clock runs while its engine thinks; in-process engines get the clocks and
+    /// decide their own move time, UCI engines get `go wtime btime winc binc [movestogo]`. A move
+    /// that takes longer than the time left (plus --timemargin) loses on time (`time-forfeit`).
+    /// Not reproducible, like --movetime.
+    #[arg(long, value_name = "TC")]
+    pub tc: Option<String>,
+    /// Milliseconds a move may overrun its clock before it loses on time (with a clock).
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub timemargin: u64,
     /// A move taking longer than this many milliseconds loses the game (reason `timeout`).
-    /// Off by default: wall-clock limits make results depend on the machine.
+    ///
+    /// The engine's stop flag is set at this limit, and an engine that does not stop is not
+    /// waited for. Default: the movetime plus 1000 ms; with a clock, the clock itself (plus
+    /// --timemargin); with neither, 60000 ms. In-process and external engines get the same.
     #[arg(long, value_name = "MS")]
     pub move_timeout: Option<u64>,
+    /// Results folder [default: results/<UTC timestamp>-<A>-vs-<B>/].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<std::path::PathBuf>,
+    /// Continue the interrupted run in --out: finished pairs are kept, the rest are played.
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Never draw a progress bar (it is only drawn when stderr is a terminal anyway).
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+/// Arguments of `arena match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// Engines, limits, output.
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Number of game pairs (each pair is two games on one deal, colours swapped).
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub pairs: u64,
     /// Give engine A, engine B or both an omniscient view (every hidden piece visible), to
     /// measure what hidden information is worth. The summary says so.
     #[arg(long, value_name = "A|B|both")]
     pub omniscient: Option<String>,
-    /// Results folder [default: results/<UTC timestamp>-<A>-vs-<B>/].
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<std::path::PathBuf>,
-    /// Continue the interrupted match in --out: finished pairs are kept, the rest are played.
-    #[arg(long, requires = "out")]
-    pub resume: bool,
-    /// Also report the SPRT log-likelihood ratio for H0: elo = ELO0 against H1: elo = ELO1
-    /// (normalized Elo, alpha = beta = 0.05, as fishtest), e.g. `--sprt 0,2`.
-    #[arg(long, value_name = "ELO0,ELO1")]
-    pub sprt: Option<String>,
-    /// Never draw a progress bar (it is only drawn when stderr is a terminal anyway).
-    #[arg(long)]
-    pub no_progress: bool,
+    /// Also report the SPRT (it does not stop the match; `arena sprt` does).
+    #[command(flatten)]
+    pub sprt: crate::sprt_args::SprtArgs,
+}
+
+/// Arguments of `arena sprt`.
+#[derive(Debug, Args)]
+pub struct SprtCmdArgs {
+    /// Engines (NEW first, then BASE), limits, output.
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// H0: NEW − BASE = ELO0 (normalized Elo unless --model logistic).
+    #[arg(
+        long,
+        value_name = "ELO",
+        default_value_t = 0.0,
+        allow_hyphen_values = true
+    )]
+    pub elo0: f64,
+    /// H1: NEW − BASE = ELO1. fishtest's short test is [0, 2], its long one [0.5, 2.5], its
+    /// non-regression test [−1.75, 0.25].
+    #[arg(
+        long,
+        value_name = "ELO",
+        default_value_t = 2.0,
+        allow_hyphen_values = true
+    )]
+    pub elo1: f64,
+    /// The test's model and error rates.
+    #[command(flatten)]
+    pub test: crate::sprt_args::SprtTestArgs,
+    /// The most pairs to play; the test is inconclusive (exit 3) if no bound is crossed by then.
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    pub max_pairs: u64,
 }
 
 /// Arguments of `arena replay`.

@@ -1,17 +1,56 @@
-//! The engine registry: the one place where engine spec strings and engine config files become
-//! engines.
+//! Engines as a run names them: the registry's in-process engines ([`jieqi_registry`]), external
+//! `uci:` processes and the `faulty` test engine. An `--engine` argument becomes an
+//! [`EngineEntry`]: a label, the spec as written, the limits it sets for itself, and a factory
+//! that builds a fresh engine for every game and cannot fail (files are read once, here).
 
+use std::collections::BTreeMap;
 use std::path::Path;
+use std::time::Duration;
 
-use jieqi_engine::{Engine, Spec, SpecError};
+use jieqi_engine::{Engine, Factory, Spec, SpecError};
+use serde::Deserialize;
 
-/// An engine as a match names it: a label for reports and the spec that builds it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+use crate::time_control::TimeControl;
+
+/// Spec keys the arena reads itself, in any engine's spec: `name` (the label) and the limits one
+/// engine gets instead of the run's.
+pub const ARENA_KEYS: [&str; 5] = ["name", "tc", "movetime", "nodes", "depth"];
+
+/// Limits an engine's spec sets for that engine alone (fastchess's per-engine `tc=`, `nodes=`…);
+/// each replaces the run's limit of the same kind, the others still apply.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineLimits {
+    /// `tc=`: a clock time control.
+    pub tc: Option<TimeControl>,
+    /// `movetime=MS`.
+    pub movetime: Option<Duration>,
+    /// `nodes=N`.
+    pub nodes: Option<u64>,
+    /// `depth=D`.
+    pub depth: Option<u32>,
+}
+
+/// An engine as a run names it.
+#[derive(Clone, Debug)]
 pub struct EngineEntry {
-    /// Name in reports: the spec string, or the `name` of a config file.
+    /// Name in reports: `name=`, the `name` of a config file, or the spec as written.
     pub label: String,
-    /// How to build it.
+    /// The spec as written, arena keys included: what records and fingerprints hold, and what
+    /// [`parse_arg`] reads back.
     pub spec: Spec,
+    /// The limits the spec sets for this engine alone.
+    pub limits: EngineLimits,
+    /// Builds a fresh engine for each game.
+    pub factory: Factory,
+    /// Whether it is an external process (which can never see more than its side's information).
+    pub external: bool,
+}
+
+impl EngineEntry {
+    /// A fresh engine.
+    pub fn build(&self) -> Box<dyn Engine> {
+        self.factory.build()
+    }
 }
 
 /// An `--engine` argument that names no usable engine.
@@ -52,32 +91,28 @@ impl core::fmt::Display for EngineArgError {
 
 impl std::error::Error for EngineArgError {}
 
-/// Names of every engine kind the registry can build.
+/// Names of every engine kind a run can use.
 pub fn names() -> Vec<&'static str> {
     help().into_iter().map(|(n, _)| n).collect()
 }
 
-/// (name, help) of every engine kind, for `arena engines`.
+/// (name, help) of every engine kind, for `arena engines`: the registry's, then the arena's own.
 pub fn help() -> Vec<(&'static str, &'static str)> {
-    let mut all = jieqi_baselines::ENGINES.to_vec();
-    all.extend_from_slice(jieqi_search::ENGINES);
+    let mut all = jieqi_registry::help();
     all.push((crate::uci_engine::NAME, crate::uci_engine::HELP));
     all.push((FAULTY, FAULTY_HELP));
     all
-}
-
-/// Whether the entry is an external process (which can never get an omniscient view).
-pub fn is_external(entry: &EngineEntry) -> bool {
-    entry.spec.name == crate::uci_engine::NAME
 }
 
 const FAULTY: &str = "faulty";
 const FAULTY_HELP: &str = "A deliberately broken engine for testing harnesses: plays seeded random \
 legal moves, then from its move number `after` (default 5) on fails as `mode` says: `panic`, \
 `illegal` (answers a move that is not legal), `error` (returns an error) or `slow` (sleeps `ms` \
-milliseconds, default 200, before answering). Example: faulty:mode=panic,after=3.";
+milliseconds, default 200, before answering, deaf to any stop: a runaway). Example: \
+faulty:mode=panic,after=3.";
 
 /// The engine behind `faulty`.
+#[derive(Clone)]
 struct Faulty {
     mode: &'static str,
     after: u64,
@@ -109,7 +144,7 @@ impl Engine for Faulty {
                     let own = view.position().king(view.player()).unwrap_or(pick.from);
                     pick = jieqi_core::Move::new(pick.from, own);
                 }
-                _ => std::thread::sleep(std::time::Duration::from_millis(self.ms)),
+                _ => std::thread::sleep(Duration::from_millis(self.ms)),
             }
         }
         Ok(jieqi_engine::Choice {
@@ -120,15 +155,20 @@ impl Engine for Faulty {
             },
         })
     }
+
+    fn stops_on_request(&self) -> bool {
+        // A slow faulty engine plays a runaway: it ignores the stop flag.
+        self.mode != "slow"
+    }
 }
 
-fn faulty(spec: &Spec) -> Result<Box<dyn Engine>, SpecError> {
+fn faulty(spec: &Spec) -> Result<Factory, SpecError> {
     let mut p = spec.params();
     let mode = p.get_choice("mode", "panic", &["panic", "illegal", "error", "slow"])?;
     let after = p.get("after", 5u64)?;
     let ms = p.get("ms", 200u64)?;
     p.finish(&["mode", "after", "ms"])?;
-    Ok(Box::new(Faulty {
+    Ok(Factory::of_clone(Faulty {
         mode,
         after,
         ms,
@@ -136,97 +176,182 @@ fn faulty(spec: &Spec) -> Result<Box<dyn Engine>, SpecError> {
     }))
 }
 
-/// Reads an `--engine` argument: a spec string (`greedy:noise=0.3`) or the path of a JSON config
-/// file (`configs/engines/greedy-noisy.json`:
-/// `{"name": "greedy-noisy", "engine": "greedy", "params": {"noise": 0.3}}`), then builds the
-/// engine once so that a bad parameter fails before any game runs.
-///
-/// # Errors
-/// A malformed spec, an unknown engine or parameter, or an unreadable file.
-pub fn parse_arg(arg: &str) -> Result<EngineEntry, EngineArgError> {
-    let entry = if arg.ends_with(".json") || Path::new(arg).is_file() {
-        from_file(arg)?
-    } else {
-        EngineEntry {
-            label: arg.to_string(),
-            spec: Spec::parse(arg).map_err(EngineArgError::Spec)?,
-        }
-    };
-    build(&entry)?;
-    if is_external(&entry) {
-        crate::uci_engine::probe(&entry.spec).map_err(EngineArgError::Start)?;
-    }
-    Ok(entry)
+/// A JSON engine config file (`configs/engines/*.json`):
+/// `{"name": "greedy-noisy", "engine": "greedy", "params": {"noise": 0.3}}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineFile {
+    /// The label in reports [default: the spec].
+    pub name: Option<String>,
+    /// The engine: a name, or a spec string with parameters.
+    pub engine: String,
+    /// More parameters, added to the spec (arena keys such as `tc` included).
+    #[serde(default)]
+    pub params: BTreeMap<String, ParamValue>,
 }
 
-fn from_file(path: &str) -> Result<EngineEntry, EngineArgError> {
+/// A parameter value in an engine file.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum ParamValue {
+    /// `"text"`.
+    Text(String),
+    /// `0.3`.
+    Number(serde_json::Number),
+    /// `true`.
+    Bool(bool),
+}
+
+impl core::fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ParamValue::Text(s) => f.write_str(s),
+            ParamValue::Number(n) => write!(f, "{n}"),
+            ParamValue::Bool(b) => write!(f, "{b}"),
+        }
+    }
+}
+
+/// The largest engine file read.
+const MAX_FILE_BYTES: u64 = 1 << 20;
+
+fn from_file(path: &str) -> Result<(String, Spec), EngineArgError> {
     let file_err = |message: String| EngineArgError::File {
         path: path.to_string(),
         message,
     };
+    let len = std::fs::metadata(path)
+        .map_err(|e| file_err(format!("cannot read it: {e}")))?
+        .len();
+    if len > MAX_FILE_BYTES {
+        return Err(file_err(format!(
+            "{len} bytes is more than an engine file may hold ({MAX_FILE_BYTES})"
+        )));
+    }
     let text =
         std::fs::read_to_string(path).map_err(|e| file_err(format!("cannot read it: {e}")))?;
-    let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| file_err(e.to_string()))?;
-    let obj = value
-        .as_object()
-        .ok_or_else(|| file_err("expected a JSON object".into()))?;
-    for key in obj.keys() {
-        if !["name", "engine", "params"].contains(&key.as_str()) {
+    let file: EngineFile = serde_json::from_str(&text).map_err(|e| file_err(e.to_string()))?;
+    let mut spec = Spec::parse(&file.engine).map_err(EngineArgError::Spec)?;
+    for (k, v) in file.params {
+        if spec.params.iter().any(|(pk, _)| *pk == k) {
             return Err(file_err(format!(
-                "unknown field '{key}' (expected name, engine, params)"
+                "params.{k}: the engine string sets it already"
             )));
         }
+        spec.params.push((k, v.to_string()));
     }
-    let engine = obj.get("engine").and_then(|v| v.as_str()).ok_or_else(|| {
-        file_err("field 'engine' (a string such as \"greedy\") is missing".into())
-    })?;
-    let mut spec = Spec::parse(engine).map_err(EngineArgError::Spec)?;
-    if let Some(params) = obj.get("params") {
-        let params = params
-            .as_object()
-            .ok_or_else(|| file_err("field 'params' must be an object".into()))?;
-        for (k, v) in params {
-            let text = match v {
-                serde_json::Value::String(s) => s.clone(),
-                serde_json::Value::Number(n) => n.to_string(),
-                serde_json::Value::Bool(b) => b.to_string(),
-                _ => {
-                    return Err(file_err(format!(
-                        "params.{k}: expected a string, number or boolean"
-                    )));
-                }
-            };
-            spec.params.push((k.clone(), text));
-        }
-    }
-    let label = match obj.get("name") {
-        Some(v) => v
-            .as_str()
-            .ok_or_else(|| file_err("field 'name' must be a string".into()))?
-            .to_string(),
-        None => spec.to_string(),
-    };
-    Ok(EngineEntry { label, spec })
+    let label = file.name.unwrap_or_else(|| spec.to_string());
+    Ok((label, spec))
 }
 
-/// Builds a fresh engine.
+/// Splits the arena's keys off a spec: the label (if `name=` is given), the engine's own limits,
+/// and the spec the engine itself reads.
+fn split_arena_keys(spec: &Spec) -> Result<(Option<String>, EngineLimits, Spec), SpecError> {
+    let err = |message: String| SpecError {
+        spec: spec.to_string(),
+        message,
+    };
+    let mut limits = EngineLimits::default();
+    let mut name = None;
+    let mut engine = Spec {
+        name: spec.name.clone(),
+        params: Vec::new(),
+    };
+    let positive = |key: &str, v: &str| -> Result<u64, SpecError> {
+        match v.parse::<u64>() {
+            Ok(n) if n > 0 => Ok(n),
+            _ => Err(err(format!(
+                "parameter '{key}': '{v}' is not a whole number of 1 or more"
+            ))),
+        }
+    };
+    for (k, v) in &spec.params {
+        match k.as_str() {
+            "name" if v.is_empty() => return Err(err("parameter 'name' is empty".into())),
+            "name" => name = Some(v.clone()),
+            "tc" => {
+                limits.tc =
+                    Some(TimeControl::parse(v).map_err(|e| err(format!("parameter 'tc': {e}")))?);
+            }
+            "movetime" => limits.movetime = Some(Duration::from_millis(positive(k, v)?)),
+            "nodes" => limits.nodes = Some(positive(k, v)?),
+            "depth" => {
+                let d = positive(k, v)?;
+                limits.depth =
+                    Some(u32::try_from(d).map_err(|_| {
+                        err(format!("parameter 'depth': {d} is not a search depth"))
+                    })?);
+            }
+            _ => engine.params.push((k.clone(), v.clone())),
+        }
+    }
+    Ok((name, limits, engine))
+}
+
+/// Reads an `--engine` argument: a spec string (`greedy:noise=0.3`, `alphabeta:tc=5+0.05,name=half`)
+/// or the path of a JSON config file ([`EngineFile`]); prepares its factory (reading any file
+/// the spec names) and, for an external engine, starts it once to check the handshake, so that a
+/// bad engine fails before any game runs.
 ///
 /// # Errors
-/// An unknown engine name or a bad parameter.
-pub fn build(entry: &EngineEntry) -> Result<Box<dyn Engine>, EngineArgError> {
-    if entry.spec.name == FAULTY {
-        return faulty(&entry.spec).map_err(EngineArgError::Spec);
+/// A malformed spec, an unknown engine or parameter, an unreadable file, or an external engine
+/// that does not start.
+pub fn parse_arg(arg: &str) -> Result<EngineEntry, EngineArgError> {
+    let entry = entry_unprobed(arg)?;
+    if entry.external {
+        crate::uci_engine::probe(
+            &split_arena_keys(&entry.spec)
+                .map_err(EngineArgError::Spec)?
+                .2,
+        )
+        .map_err(EngineArgError::Start)?;
     }
-    if is_external(entry) {
-        return crate::uci_engine::from_spec(&entry.spec).map_err(EngineArgError::Spec);
-    }
-    match jieqi_baselines::from_spec(&entry.spec).or_else(|| jieqi_search::from_spec(&entry.spec)) {
-        Some(result) => result.map_err(EngineArgError::Spec),
-        None => Err(EngineArgError::Unknown {
-            spec: entry.spec.to_string(),
-        }),
-    }
+    Ok(entry)
+}
+
+/// [`parse_arg`] without starting an external engine.
+///
+/// # Errors
+/// As [`parse_arg`], but for the handshake.
+pub fn entry_unprobed(arg: &str) -> Result<EngineEntry, EngineArgError> {
+    let (label, spec) = if arg.ends_with(".json") || Path::new(arg).is_file() {
+        from_file(arg)?
+    } else {
+        (
+            arg.to_string(),
+            Spec::parse(arg).map_err(EngineArgError::Spec)?,
+        )
+    };
+    from_spec(label, spec)
+}
+
+/// An entry from a label and a spec as written (arena keys included), e.g. as a results
+/// folder recorded them; a `name=` key overrides the label.
+///
+/// # Errors
+/// As [`parse_arg`], but for the handshake.
+pub fn from_spec(label: String, spec: Spec) -> Result<EngineEntry, EngineArgError> {
+    let (name, limits, engine) = split_arena_keys(&spec).map_err(EngineArgError::Spec)?;
+    let external = engine.name == crate::uci_engine::NAME;
+    let factory = if engine.name == FAULTY {
+        faulty(&engine).map_err(EngineArgError::Spec)?
+    } else if external {
+        crate::uci_engine::factory(&engine).map_err(EngineArgError::Spec)?
+    } else {
+        jieqi_registry::factory(&engine).map_err(|e| match e {
+            jieqi_registry::RegistryError::Unknown { .. } => EngineArgError::Unknown {
+                spec: spec.to_string(),
+            },
+            jieqi_registry::RegistryError::Spec(e) => EngineArgError::Spec(e),
+        })?
+    };
+    Ok(EngineEntry {
+        label: name.unwrap_or(label),
+        spec,
+        limits,
+        factory,
+        external,
+    })
 }
 
 /// Writes the list of engines and their parameters (`arena engines`).
@@ -243,6 +368,51 @@ pub fn write_help(w: &mut dyn std::io::Write) -> std::io::Result<()> {
     }
     writeln!(
         w,
+        "Keys every engine takes in a match: name=LABEL (its name in reports; labels must be \
+         unique), and limits for that engine alone, replacing the run's limit of the same kind: \
+         tc=10+0.1 (a clock), movetime=MS, nodes=N, depth=D. Example: \
+         alphabeta:tc=5+0.05,name=half-time.\n"
+    )?;
+    writeln!(
+        w,
         "Or a JSON file: {{\"name\": \"label\", \"engine\": \"greedy\", \"params\": {{\"noise\": 0.3}}}} (see configs/engines/)."
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arena_keys_are_split_off() {
+        let e = entry_unprobed("alphabeta:hash=8,tc=10+0.1,nodes=500,name=fast").unwrap();
+        assert_eq!(e.label, "fast");
+        assert_eq!(e.limits.tc, TimeControl::parse("10+0.1").ok());
+        assert_eq!(e.limits.nodes, Some(500));
+        assert_eq!(
+            e.spec.to_string(),
+            "alphabeta:hash=8,tc=10+0.1,nodes=500,name=fast"
+        );
+        drop(e.build());
+        let e = entry_unprobed("greedy:depth=2,movetime=50").unwrap();
+        assert_eq!(e.label, "greedy:depth=2,movetime=50");
+        assert_eq!(e.limits.depth, Some(2));
+        assert_eq!(e.limits.movetime, Some(Duration::from_millis(50)));
+    }
+
+    #[test]
+    fn bad_arena_keys_are_named() {
+        for (arg, says) in [
+            ("greedy:tc=fast", "parameter 'tc'"),
+            ("greedy:nodes=0", "parameter 'nodes'"),
+            ("greedy:movetime=-5", "parameter 'movetime'"),
+            ("greedy:depth=99999999999", "parameter 'depth'"),
+            ("greedy:name=", "'name' is empty"),
+            ("greedy:nosie=1", "unknown parameter 'nosie'"),
+            ("nosuch", "no engine of that name"),
+        ] {
+            let e = entry_unprobed(arg).unwrap_err().to_string();
+            assert!(e.contains(says), "{arg}: {e}");
+        }
+    }
 }

@@ -1,23 +1,74 @@
-//! Plays one game between two engines under the referee, from a deal seed.
+//! Plays one game between two engines under the referee, from a deal seed, with clocks and hard
+//! time limits.
 //!
 //! Seeds: the deal comes from [`crate::deal_for_seed`]`(deal_seed)`. The engine playing colour `c`
 //! gets the stream seed [`engine_seed`]`(deal_seed, c)` and, for the move at ply `k`,
 //! `mix(engine_seed, k)`. Both games of a pair share the deal seed, so each engine meets the same
 //! deal and the same per-colour seeds with each colour.
+//!
+//! Time: under a clock ([`TimeControl`]) each side's clock runs while its engine thinks; a move
+//! that takes longer than the time left plus the margin loses on time (`time-forfeit`). Every move
+//! also has a hard limit ([`Player::hard_limit`]): at that instant the engine's stop flag is set
+//! ([`Alarm`]), an engine that answers late loses (`timeout`, or `time-forfeit` under a clock), and
+//! one that ignores the flag and never returns is not waited for, if it runs on a thread of its
+//! own (engines that do not promise to stop, [`jieqi_engine::Engine::stops_on_request`]).
 
 use std::cell::{Cell, RefCell};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Once;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use jieqi_core::{ByColor, Color, Deal, Game, PlayedMove, Reason, Record, Rules, View};
-use jieqi_engine::{Choice, Failure, Limits, SearchInfo, mix};
+use jieqi_engine::{Choice, Clock, Control, Engine, EngineError, Failure, Limits, SearchInfo, mix};
 
-use crate::engines::{EngineEntry, build};
+use crate::alarm::Alarm;
+use crate::engines::EngineEntry;
+use crate::time_control::{GameClock, Punch, TimeControl};
 
 /// The seed of the random stream of the engine playing `color` in the game dealt by `deal_seed`.
 pub const fn engine_seed(deal_seed: u64, color: Color) -> u64 {
     mix(deal_seed, 1 + color as u64)
+}
+
+/// The hard limit of a move without a clock or `--move-timeout`: movetime plus this.
+pub const MOVETIME_GRACE: Duration = Duration::from_secs(1);
+
+/// The hard limit of a move with no time limit of any kind (node and depth limits only).
+pub const NO_TIME_LIMIT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How long a harness waits, past the hard limit, for an engine on its own thread to return
+/// after its stop flag was set, before it gives the engine up.
+pub const RUNAWAY_GRACE: Duration = Duration::from_millis(100);
+
+/// One side of a game: its engine and everything that limits it.
+#[derive(Clone, Debug)]
+pub struct Player<'a> {
+    /// The engine.
+    pub engine: &'a EngineEntry,
+    /// Node, depth and movetime limits for every move (the clock is added per move).
+    pub limits: Limits,
+    /// Its clock's time control, if it plays on a clock.
+    pub tc: Option<TimeControl>,
+    /// `--move-timeout`: a move taking longer loses (`timeout`).
+    pub move_timeout: Option<Duration>,
+    /// Whether it sees every hidden piece (leak measurement only).
+    pub omniscient: bool,
+}
+
+impl Player<'_> {
+    /// The per-move hard limit outside the clock: `--move-timeout` if given; else, without a
+    /// clock, the movetime plus [`MOVETIME_GRACE`], or [`NO_TIME_LIMIT_TIMEOUT`] with no time
+    /// limit at all; under a clock, none (the clock is the limit). In-process and external
+    /// engines get the same limits.
+    pub fn hard_limit(&self) -> Option<Duration> {
+        self.move_timeout.or(match (self.tc, self.limits.movetime) {
+            (Some(_), _) => None,
+            (None, Some(t)) => Some(t + MOVETIME_GRACE),
+            (None, None) => Some(NO_TIME_LIMIT_TIMEOUT),
+        })
+    }
 }
 
 /// Everything that determines a game.
@@ -27,18 +78,12 @@ pub struct GameSpec<'a> {
     pub rules: &'a Rules,
     /// The deal seed (see the module docs).
     pub deal_seed: u64,
-    /// Engine playing Red.
-    pub red: &'a EngineEntry,
-    /// Engine playing Black.
-    pub black: &'a EngineEntry,
-    /// Limits given to both engines on every move.
-    pub limits: Limits,
+    /// Red and Black.
+    pub players: ByColor<Player<'a>>,
     /// Plies after which the game is adjudicated a draw.
     pub max_plies: u32,
-    /// Which sides get an omniscient view (leak measurement only).
-    pub omniscient: ByColor<bool>,
-    /// A move taking longer than this loses the game (wall clock; `None`: no limit).
-    pub move_timeout: Option<Duration>,
+    /// `--timemargin`: how far past its clock a move may go before it loses on time.
+    pub timemargin: Duration,
 }
 
 /// How a game ended.
@@ -54,9 +99,11 @@ pub enum Termination {
     EnginePanic,
     /// The loser's engine returned an error.
     EngineError,
-    /// The loser's engine exceeded the move timeout (or, an external engine, did not answer
-    /// within its hard time limit).
+    /// The loser's engine exceeded its hard time limit for one move (`--move-timeout`, or an
+    /// external engine's own `timeout=`).
     Timeout,
+    /// The loser's clock ran out (its move took longer than its time left plus the margin).
+    TimeForfeit,
     /// The loser's external engine process died or closed its output.
     EngineCrash,
     /// The loser's external engine broke the protocol (a malformed answer).
@@ -97,6 +144,7 @@ impl Termination {
             Termination::EnginePanic => "engine-panic",
             Termination::EngineError => "engine-error",
             Termination::Timeout => "timeout",
+            Termination::TimeForfeit => "time-forfeit",
             Termination::EngineCrash => "engine-crash",
             Termination::ProtocolError => "protocol-error",
         }
@@ -114,13 +162,15 @@ impl Termination {
                 "engine-panic" => Some(Termination::EnginePanic),
                 "engine-error" => Some(Termination::EngineError),
                 "timeout" => Some(Termination::Timeout),
+                "time-forfeit" => Some(Termination::TimeForfeit),
                 "engine-crash" => Some(Termination::EngineCrash),
                 "protocol-error" => Some(Termination::ProtocolError),
                 _ => None,
             })
     }
 
-    /// Whether an engine failed (as opposed to the game ending on the board).
+    /// Whether an engine failed (as opposed to the game ending on the board). Losing on time is
+    /// not a failure of the engine: it is how clock games end.
     pub fn is_failure(self) -> bool {
         matches!(
             self,
@@ -134,6 +184,20 @@ impl Termination {
     }
 }
 
+impl serde::Serialize for Termination {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Termination {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Termination, D::Error> {
+        let text = String::deserialize(d)?;
+        Termination::from_name(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown termination '{text}'")))
+    }
+}
+
 /// One ply as recorded.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ply {
@@ -143,6 +207,8 @@ pub struct Ply {
     pub played: PlayedMove,
     /// What the engine said about its search.
     pub info: SearchInfo,
+    /// Milliseconds the engine took.
+    pub ms: f64,
 }
 
 impl Ply {
@@ -211,29 +277,112 @@ fn install_panic_hook() {
     });
 }
 
-/// Plays the game `spec` describes. Engine failures (panic, error, illegal move, timeout) lose the
-/// game for that side; they never stop the caller.
-///
-/// # Panics
-/// Panics if an engine entry cannot be built (entries are validated before a match starts).
-pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> PlayedGame {
+/// What one engine call came to.
+enum Answer {
+    /// It returned (late or not).
+    Returned(Result<Choice, EngineError>),
+    /// It panicked, with this message.
+    Panicked(String),
+    /// It ran on its own thread and did not return within the hard limit and the grace: it is
+    /// given up.
+    Abandoned,
+}
+
+/// Calls the engine with the alarm armed for `hard` (if any). An engine that promises to stop
+/// runs inline; any other runs on a thread of its own and is given up [`RUNAWAY_GRACE`] past the
+/// hard limit. The engine slot is emptied when the engine is given up.
+fn call_engine(
+    slot: &mut Option<Box<dyn Engine>>,
+    view: &View,
+    limits: &Limits,
+    seed: u64,
+    alarm: &Alarm,
+    hard: Option<Duration>,
+) -> Answer {
+    let started = Instant::now();
+    if let Some(h) = hard {
+        alarm.arm(started + h);
+    }
+    let flag = alarm.flag();
+    let answer = match slot.take() {
+        None => Answer::Abandoned,
+        Some(mut engine) if engine.stops_on_request() || hard.is_none() => {
+            let answer = guarded(|| engine.search(view, limits, seed, &control_of(&flag)));
+            *slot = Some(engine);
+            answer
+        }
+        Some(mut engine) => {
+            let (tx, rx) = mpsc::channel();
+            let view = view.clone();
+            let limits = *limits;
+            let spawned = std::thread::Builder::new()
+                .name("arena-engine".into())
+                .spawn(move || {
+                    let answer =
+                        guarded(|| engine.search(&view, &limits, seed, &control_of(&flag)));
+                    let _ = tx.send((engine, answer));
+                });
+            match spawned {
+                Err(e) => Answer::Returned(Err(EngineError::new(format!(
+                    "cannot start a thread for the engine: {e}"
+                )))),
+                Ok(_) => {
+                    let wait = hard.unwrap_or(Duration::MAX).saturating_add(RUNAWAY_GRACE);
+                    match rx.recv_timeout(wait) {
+                        Ok((engine, answer)) => {
+                            *slot = Some(engine);
+                            answer
+                        }
+                        Err(_) => Answer::Abandoned,
+                    }
+                }
+            }
+        }
+    };
+    alarm.disarm();
+    answer
+}
+
+fn control_of(flag: &AtomicBool) -> Control<'_> {
+    Control::default().with_stop(flag)
+}
+
+/// Runs an engine call, turning a panic into [`Answer::Panicked`] with its message.
+fn guarded(call: impl FnOnce() -> Result<Choice, EngineError>) -> Answer {
     install_panic_hook();
+    IN_ENGINE.with(|f| f.set(true));
+    let result = catch_unwind(AssertUnwindSafe(call));
+    IN_ENGINE.with(|f| f.set(false));
+    match result {
+        Ok(r) => Answer::Returned(r),
+        Err(_) => Answer::Panicked(
+            PANIC_MESSAGE
+                .with(|m| m.borrow_mut().take())
+                .unwrap_or_default(),
+        ),
+    }
+}
+
+/// Plays the game `spec` describes. Engine failures (panic, error, illegal move, timeout) and
+/// running out of time lose the game for that side; they never stop the caller.
+pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> PlayedGame {
     let started = Instant::now();
     let deal = crate::deal_for_seed(spec.deal_seed, spec.rules);
     let mut game = Game::new(*spec.rules, deal.clone());
-    let entries = ByColor {
-        red: spec.red,
-        black: spec.black,
-    };
-    let mut engines = ByColor::new_with(|c| build(entries[c]).expect("validated engine entry"));
+    let players = &spec.players;
+    let mut engines: ByColor<Option<Box<dyn Engine>>> =
+        ByColor::new_with(|c| Some(players[c].engine.build()));
+    let mut clocks: ByColor<Option<GameClock>> =
+        ByColor::new_with(|c| players[c].tc.map(GameClock::new));
     let mut views: ByColor<View> = ByColor::new_with(|c| {
-        if spec.omniscient[c] {
+        if players[c].omniscient {
             game.omniscient_view(c)
         } else {
             game.view(c)
         }
     });
     let seeds = ByColor::new_with(|c| engine_seed(spec.deal_seed, c));
+    let alarm = Alarm::new();
     let mut out = PlayedGame {
         deal,
         plies: Vec::new(),
@@ -257,47 +406,112 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
             break;
         }
         let us = game.turn();
+        let player = &players[us];
+        let mut limits = player.limits;
+        let time_left = clocks[us].map(|c| c.remaining());
+        if let Some(own) = clocks[us] {
+            let other = clocks[!us].unwrap_or(own);
+            let (red, black) = match us {
+                Color::Red => (own, other),
+                Color::Black => (other, own),
+            };
+            limits.clock = Some(Clock {
+                remaining: ByColor {
+                    red: red.remaining(),
+                    black: black.remaining(),
+                },
+                increment: ByColor {
+                    red: red.increment(),
+                    black: black.increment(),
+                },
+                moves_to_go: own.moves_to_go(),
+            });
+        }
+        let move_limit = player.hard_limit();
+        let hard = match (time_left.map(|t| t + spec.timemargin), move_limit) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         let seed = mix(seeds[us], game.ply() as u64);
-        let engine = &mut engines[us];
-        let view = &views[us];
         let t = Instant::now();
-        IN_ENGINE.with(|f| f.set(true));
-        let answer = catch_unwind(AssertUnwindSafe(|| engine.go(view, &spec.limits, seed)));
-        IN_ENGINE.with(|f| f.set(false));
+        let answer = call_engine(&mut engines[us], &views[us], &limits, seed, &alarm, hard);
         let elapsed = t.elapsed();
-        out.engine_ms[us] += elapsed.as_secs_f64() * 1000.0;
+        let ms = elapsed.as_secs_f64() * 1000.0;
+        out.engine_ms[us] += ms;
+        let flagged = match clocks[us].as_mut() {
+            Some(c) => match c.punch(elapsed, spec.timemargin) {
+                Punch::Flagged { left } => Some(left),
+                Punch::InTime(_) => None,
+            },
+            None => None,
+        };
+        let over_limit = move_limit.is_some_and(|l| elapsed > l);
         let failure = |out: &mut PlayedGame, t: Termination, detail: String| {
             out.winner = Some(!us);
             out.termination = t;
-            out.detail = Some(format!("{}: {detail}", us));
+            out.detail = Some(format!("{us}: {detail}"));
+        };
+        let late = |out: &mut PlayedGame| {
+            if let Some(left) = flagged {
+                failure(
+                    out,
+                    Termination::TimeForfeit,
+                    format!(
+                        "{:.0} ms for a move with {} ms on the clock",
+                        ms,
+                        left.as_millis()
+                    ),
+                );
+                true
+            } else if over_limit {
+                failure(
+                    out,
+                    Termination::Timeout,
+                    format!(
+                        "{:.0} ms for one move (hard limit {} ms)",
+                        ms,
+                        move_limit.unwrap_or_default().as_millis()
+                    ),
+                );
+                true
+            } else {
+                false
+            }
         };
         let choice = match answer {
-            Err(_) => {
-                let msg = PANIC_MESSAGE
-                    .with(|m| m.borrow_mut().take())
-                    .unwrap_or_default();
+            Answer::Panicked(msg) => {
                 failure(&mut out, Termination::EnginePanic, msg);
                 break;
             }
-            Ok(Err(e)) => {
-                let t = match e.failure {
-                    Failure::Error => Termination::EngineError,
-                    Failure::Crash => Termination::EngineCrash,
-                    Failure::Timeout => Termination::Timeout,
-                    Failure::Protocol => Termination::ProtocolError,
-                };
-                failure(&mut out, t, e.message);
+            Answer::Abandoned => {
+                if !late(&mut out) {
+                    failure(
+                        &mut out,
+                        Termination::Timeout,
+                        "the engine did not return after its stop flag was set".into(),
+                    );
+                }
+                out.detail = out
+                    .detail
+                    .map(|d| format!("{d}; the engine ignored its stop flag and was given up"));
                 break;
             }
-            Ok(Ok(choice)) => choice,
+            Answer::Returned(Err(e)) => {
+                if !(e.failure == Failure::Timeout && late(&mut out)) {
+                    let t = match e.failure {
+                        Failure::Error => Termination::EngineError,
+                        Failure::Crash => Termination::EngineCrash,
+                        Failure::Timeout => Termination::Timeout,
+                        Failure::Protocol => Termination::ProtocolError,
+                    };
+                    failure(&mut out, t, e.message);
+                }
+                break;
+            }
+            Answer::Returned(Ok(choice)) => choice,
         };
         out.nodes[us] += choice.info.nodes;
-        if spec.move_timeout.is_some_and(|limit| elapsed > limit) {
-            failure(
-                &mut out,
-                Termination::Timeout,
-                format!("{} ms for one move", elapsed.as_millis()),
-            );
+        if late(&mut out) {
             break;
         }
         let record = match game.play(choice.mv) {
@@ -312,7 +526,7 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
             }
         };
         for c in Color::ALL {
-            let seen = if spec.omniscient[c] {
+            let seen = if players[c].omniscient {
                 record.played
             } else {
                 record.seen_by(c, spec.rules.capture_reveal)
@@ -330,6 +544,7 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
             mover: us,
             played: record.played,
             info: choice.info,
+            ms,
         });
     }
     out.total_ms = started.elapsed().as_secs_f64() * 1000.0;

@@ -2,15 +2,23 @@
 //! per subcommand. `src/main.rs` only parses, validates and dispatches.
 //!
 //! - [`cli`]: the raw clap arguments; [`plan`]: validated arguments, every bad-input error found here.
-//! - [`engines`]: the registry (spec strings and config files → engines).
-//! - [`game_runner`]: one game under the referee; [`match_cmd`]: `arena match`; [`records`]: the
-//!   result files; [`replay`]: `arena replay`.
-//! - [`stats`], [`block`], [`stats_cmd`]: statistics, the result block, `arena stats`.
+//! - [`engines`]: `--engine` arguments → engine entries (the registry's engines, external `uci:`
+//!   engines, the `faulty` test engine); [`uci_engine`]: the UCI driver.
+//! - [`game_runner`]: one game under the referee, with clocks ([`time_control`]) and hard limits
+//!   ([`alarm`]).
+//! - The run core every game-playing command is a thin layer over: [`run`] (setup, execution,
+//!   stop rules), [`scheduler`] (jobs on the rayon pool), [`journal`] (`games.jsonl`, resume,
+//!   atomic writes), [`scoreboard`] (tallies per pairing of engine slots), [`report`] (summary
+//!   text and `summary.json`), [`records`] (the per-game formats).
+//! - [`match_cmd`]: `arena match`; [`sprt_cmd`]: `arena sprt`; [`replay`]: `arena replay`.
+//! - [`stats`], [`block`], [`stats_cmd`]: statistics, the result block, `arena stats`;
+//!   [`sprt_args`]: the SPRT flags they share.
 //! - [`bench_cmd`]: `arena bench`; [`perft_cmd`]: `arena perft`; [`show`], [`board_text`]: `arena show`.
 //! - [`rules_arg`]: `--rules`; [`deal_seed`]: the canonical deal seed → deal mapping ([`deal_for_seed`]).
 
 #![deny(missing_docs)]
 
+pub mod alarm;
 pub mod bench_cmd;
 pub mod block;
 pub mod board_text;
@@ -18,15 +26,23 @@ pub mod cli;
 pub mod deal_seed;
 pub mod engines;
 pub mod game_runner;
+pub mod journal;
 pub mod match_cmd;
 pub mod perft_cmd;
 pub mod plan;
 pub mod records;
 pub mod replay;
+pub mod report;
 pub mod rules_arg;
+pub mod run;
+pub mod scheduler;
+pub mod scoreboard;
 pub mod show;
+pub mod sprt_args;
+pub mod sprt_cmd;
 pub mod stats;
 pub mod stats_cmd;
+pub mod time_control;
 pub mod uci_engine;
 
 pub use deal_seed::deal_for_seed;

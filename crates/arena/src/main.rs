@@ -6,14 +6,20 @@ use std::process::ExitCode;
 
 use arena::cli::Cli;
 use arena::plan::Plan;
+use arena::run::RunError;
+use arena::sprt_cmd::GateResult;
+use arena::stats::Hypothesis;
 use clap::Parser;
 
-/// Exit status for bad input (the same clap uses for a bad command line).
+/// Exit status of `arena sprt` when H0 is accepted (do not merge).
+const EXIT_H0: u8 = 1;
+/// Exit status for bad usage or configuration (the same clap uses for a bad command line).
 const EXIT_BAD_INPUT: u8 = 2;
-/// Exit status of `arena replay DIR` when the replay differs from the record.
+/// Exit status of `arena replay DIR` when the replay differs from the record, and of `arena
+/// sprt` when the test is inconclusive at its cap.
 const EXIT_DIFFERENT: u8 = 3;
-/// Exit status when the output cannot be written.
-const EXIT_IO: u8 = 1;
+/// Exit status of a runtime failure: output or results that cannot be written.
+const EXIT_IO: u8 = 4;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -44,12 +50,20 @@ fn main() -> ExitCode {
         },
         Plan::Match(m) => match arena::match_cmd::run(m, &mut out) {
             Ok(()) => Ok(()),
-            Err(arena::match_cmd::MatchError::Io(e)) => Err(e),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(EXIT_BAD_INPUT);
-            }
+            Err(e) => return run_failed(&e),
         },
+        Plan::Sprt(s) => {
+            let result = match arena::sprt_cmd::run(s, &mut out) {
+                Ok(r) => r,
+                Err(e) => return run_failed(&e),
+            };
+            let _ = out.flush();
+            return match result {
+                GateResult::Accepted(Hypothesis::H1) => ExitCode::SUCCESS,
+                GateResult::Accepted(Hypothesis::H0) => ExitCode::from(EXIT_H0),
+                GateResult::Inconclusive => ExitCode::from(EXIT_DIFFERENT),
+            };
+        }
         Plan::Replay(r) => match arena::replay::run(r, &mut out) {
             Ok(true) => Ok(()),
             Ok(false) => {
@@ -68,5 +82,15 @@ fn main() -> ExitCode {
             eprintln!("error: writing output: {e}");
             ExitCode::from(EXIT_IO)
         }
+    }
+}
+
+/// The exit of a run that failed: bad configuration (an unusable folder or journal) is 2, a
+/// failure to write results 4.
+fn run_failed(e: &RunError) -> ExitCode {
+    eprintln!("error: {e}");
+    match e {
+        RunError::Output(_) => ExitCode::from(EXIT_BAD_INPUT),
+        RunError::Io(_) => ExitCode::from(EXIT_IO),
     }
 }

@@ -3,13 +3,15 @@
 use jieqi_core::{Color, Deal, Determinization, FenError, Position, PositionError, Rules};
 
 use crate::board_text::{BoardStyle, Glyphs};
-use crate::cli::{Cli, Command, LimitArgs, MatchArgs, PerftArgs, ReplayArgs, ShowArgs};
+use crate::cli::{
+    Cli, Command, LimitArgs, MatchArgs, PerftArgs, ReplayArgs, RunArgs, ShowArgs, SprtCmdArgs,
+};
 use crate::engines::{self, EngineEntry};
-use crate::match_cmd::{MatchPlan, Omniscient};
 use crate::replay::{self, ReplayPlan};
 use crate::rules_arg::{self, RulesArgError};
-use crate::stats::{Sprt, SprtModel};
+use crate::run::{Omniscient, RunSetup};
 use crate::stats_cmd::StatsArgs;
+use crate::time_control::TimeControl;
 use jieqi_core::ByColor;
 use jieqi_engine::Limits;
 
@@ -25,7 +27,9 @@ pub enum Plan {
     /// `arena show`.
     Show(ShowPlan),
     /// `arena match`.
-    Match(MatchPlan),
+    Match(RunSetup),
+    /// `arena sprt`.
+    Sprt(RunSetup),
     /// `arena replay`.
     Replay(ReplayPlan),
     /// `arena stats`.
@@ -142,6 +146,7 @@ impl Plan {
             Command::Perft(args) => Ok(Plan::Perft(PerftPlan::new(args)?)),
             Command::Show(args) => Ok(Plan::Show(ShowPlan::new(args, colour_ok)?)),
             Command::Match(args) => Ok(Plan::Match(match_plan(args)?)),
+            Command::Sprt(args) => Ok(Plan::Sprt(sprt_plan(args)?)),
             Command::Replay(args) => Ok(Plan::Replay(replay_plan(args, colour_ok)?)),
             Command::Stats(args) => Ok(Plan::Stats(args)),
             Command::Engines => Ok(Plan::Engines),
@@ -156,7 +161,10 @@ impl Plan {
                 };
                 Ok(Plan::Bench(crate::bench_cmd::BenchPlan {
                     perft_depth: args.perft_depth,
-                    engines: specs.iter().map(|s| engine(s)).collect::<Result<_, _>>()?,
+                    engines: specs
+                        .iter()
+                        .map(|s| engine("--engine", s))
+                        .collect::<Result<_, _>>()?,
                     limits: limits(&args.limits)?,
                     json: args.json,
                     playouts: args.playouts.max(1),
@@ -256,11 +264,12 @@ fn limits(args: &LimitArgs) -> Result<Limits, PlanError> {
         nodes: args.nodes,
         depth: args.depth,
         movetime: args.movetime.map(std::time::Duration::from_millis),
+        clock: None,
     })
 }
 
-fn engine(arg: &str) -> Result<EngineEntry, PlanError> {
-    engines::parse_arg(arg).map_err(|e| arg_err("--engine", e.to_string()))
+fn engine(flag: &'static str, arg: &str) -> Result<EngineEntry, PlanError> {
+    engines::parse_arg(arg).map_err(|e| arg_err(flag, e.to_string()))
 }
 
 /// Seconds since the Unix epoch as `YYYYMMDD-HHMMSS` (UTC), for default result folder names.
@@ -300,71 +309,70 @@ fn slug(label: &str) -> String {
     s.chars().take(40).collect()
 }
 
-fn parse_sprt(text: &str) -> Result<Sprt, PlanError> {
-    let parts: Vec<&str> = text.split(',').collect();
-    let nums: Vec<f64> = parts.iter().filter_map(|p| p.trim().parse().ok()).collect();
-    if parts.len() != 2 || nums.len() != 2 || nums[0] >= nums[1] {
-        return Err(arg_err(
-            "--sprt",
-            format!("'{text}': expected ELO0,ELO1 with ELO0 < ELO1, e.g. 0,2"),
-        ));
-    }
-    Ok(Sprt {
-        elo0: nums[0],
-        elo1: nums[1],
-        alpha: 0.05,
-        beta: 0.05,
-        model: SprtModel::Normalized,
-    })
-}
+/// The most pairs a run may ask for: 2·10^8 games, weeks of play on any machine.
+pub const MAX_PAIRS: u64 = 100_000_000;
 
-fn match_plan(args: MatchArgs) -> Result<MatchPlan, PlanError> {
+/// The most worker threads a run may ask for.
+pub const MAX_THREADS: usize = 1024;
+
+/// The parts `match` and `sprt` share: two engines with unique labels, the deals, limits, clock
+/// and output. `pairs` is the number of pairs (the cap, for `sprt`).
+fn run_setup(args: RunArgs, pairs: u64, pairs_flag: &'static str) -> Result<RunSetup, PlanError> {
     if args.engines.len() != 2 {
         return Err(arg_err(
             "--engine",
             format!("give exactly two engines (got {})", args.engines.len()),
         ));
     }
-    let a = engine(&args.engines[0])?;
-    let b = engine(&args.engines[1])?;
-    if args.pairs == 0 {
-        return Err(arg_err("--pairs", "must be at least 1"));
+    let a = engine("--engine", &args.engines[0])?;
+    let b = engine("--engine", &args.engines[1])?;
+    if a.label == b.label {
+        return Err(arg_err(
+            "--engine",
+            format!(
+                "both engines are labelled '{}': labels name engines in every report, so they \
+                 must differ; give one a name, e.g. --engine {}:name={}-2",
+                a.label, a.spec, a.spec.name
+            ),
+        ));
+    }
+    if pairs == 0 {
+        return Err(arg_err(pairs_flag, "must be at least 1"));
+    }
+    if pairs > MAX_PAIRS {
+        return Err(arg_err(
+            pairs_flag,
+            format!("{pairs} is more than the {MAX_PAIRS} pairs a run may play"),
+        ));
     }
     let threads = match args.threads {
         Some(0) => return Err(arg_err("--threads", "must be at least 1")),
+        Some(t) if t > MAX_THREADS => {
+            return Err(arg_err(
+                "--threads",
+                format!("{t} is more than the {MAX_THREADS} threads a run may use"),
+            ));
+        }
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
+    // More workers than pairs would only wait.
+    let threads = threads
+        .min(usize::try_from(pairs).unwrap_or(usize::MAX))
+        .max(1);
     if args.max_plies == 0 {
         return Err(arg_err("--max-plies", "must be at least 1"));
     }
-    let omniscient = match args.omniscient.as_deref() {
-        None => Omniscient::None,
-        Some("A" | "a") => Omniscient::A,
-        Some("B" | "b") => Omniscient::B,
-        Some("both") => Omniscient::Both,
-        Some(other) => {
-            return Err(arg_err(
-                "--omniscient",
-                format!("'{other}' is not A, B or both"),
-            ));
-        }
-    };
-    for (side, entry) in [(Omniscient::A, &a), (Omniscient::B, &b)] {
-        if (omniscient == side || omniscient == Omniscient::Both) && engines::is_external(entry) {
-            return Err(arg_err(
-                "--omniscient",
-                format!(
-                    "engine '{}' is an external process: it only ever gets its side's \
-                     information over UCI, so it cannot play omniscient (measure leaks with an \
-                     in-process engine)",
-                    entry.label
-                ),
-            ));
-        }
+    let tc = args
+        .tc
+        .as_deref()
+        .map(TimeControl::parse)
+        .transpose()
+        .map_err(|e| arg_err("--tc", e))?;
+    if args.move_timeout == Some(0) {
+        return Err(arg_err("--move-timeout", "must be at least 1 ms"));
     }
     let rules = rules_arg::resolve(&args.rules.rules)?;
-    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     let out = match args.out {
         Some(dir) => dir,
         None => {
@@ -379,22 +387,73 @@ fn match_plan(args: MatchArgs) -> Result<MatchPlan, PlanError> {
             ))
         }
     };
-    Ok(MatchPlan {
-        engines: [a, b],
-        pairs: args.pairs,
+    Ok(RunSetup {
+        engines: vec![a, b],
+        pairings: vec![(0, 1)],
+        pairs,
         seed: args.seed,
         threads,
         rules,
         max_plies: args.max_plies,
         limits: limits(&args.limits)?,
+        tc,
+        timemargin: std::time::Duration::from_millis(args.timemargin),
         move_timeout: args.move_timeout.map(std::time::Duration::from_millis),
-        omniscient,
+        omniscient: Omniscient::None,
         out,
         resume: args.resume,
-        sprt,
+        sprt: None,
+        gate: false,
         progress: !args.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr()),
         command: std::env::args().collect::<Vec<_>>().join(" "),
     })
+}
+
+fn match_plan(args: MatchArgs) -> Result<RunSetup, PlanError> {
+    let sprt = args
+        .sprt
+        .validate()
+        .map_err(|(flag, message)| arg_err(flag, message))?;
+    let omniscient = match args.omniscient.as_deref() {
+        None => Omniscient::None,
+        Some("A" | "a") => Omniscient::A,
+        Some("B" | "b") => Omniscient::B,
+        Some("both") => Omniscient::Both,
+        Some(other) => {
+            return Err(arg_err(
+                "--omniscient",
+                format!("'{other}' is not A, B or both"),
+            ));
+        }
+    };
+    let mut setup = run_setup(args.run, args.pairs, "--pairs")?;
+    for (slot, entry) in setup.engines.iter().enumerate() {
+        if omniscient.sees_all(slot) && entry.external {
+            return Err(arg_err(
+                "--omniscient",
+                format!(
+                    "engine '{}' is an external process: it only ever gets its side's \
+                     information over UCI, so it cannot play omniscient (measure leaks with an \
+                     in-process engine)",
+                    entry.label
+                ),
+            ));
+        }
+    }
+    setup.omniscient = omniscient;
+    setup.sprt = sprt;
+    Ok(setup)
+}
+
+fn sprt_plan(args: SprtCmdArgs) -> Result<RunSetup, PlanError> {
+    let sprt = args
+        .test
+        .sprt(args.elo0, args.elo1, "--elo0")
+        .map_err(|(flag, message)| arg_err(flag, message))?;
+    let mut setup = run_setup(args.run, args.max_pairs, "--max-pairs")?;
+    setup.sprt = Some(sprt);
+    setup.gate = true;
+    Ok(setup)
 }
 
 fn replay_plan(args: ReplayArgs, colour_ok: bool) -> Result<ReplayPlan, PlanError> {
@@ -426,12 +485,7 @@ fn replay_plan(args: ReplayArgs, colour_ok: bool) -> Result<ReplayPlan, PlanErro
         let b = replay::entry(&setup.engines[1].0, &setup.engines[1].1)
             .map_err(|m| arg_err("DIR", m))?;
         let (red, black) = if game == 1 { (a, b) } else { (b, a) };
-        let (oa, ob) = match setup.omniscient.as_str() {
-            "a" => (true, false),
-            "b" => (false, true),
-            "both" => (true, true),
-            _ => (false, false),
-        };
+        let (oa, ob) = (setup.omniscient.sees_all(0), setup.omniscient.sees_all(1));
         let omniscient = if game == 1 {
             ByColor { red: oa, black: ob }
         } else {
@@ -443,6 +497,9 @@ fn replay_plan(args: ReplayArgs, colour_ok: bool) -> Result<ReplayPlan, PlanErro
             black,
             deal_seed: line.seed,
             limits: setup.limits(),
+            tc: setup.tc,
+            timemargin: std::time::Duration::from_millis(setup.timemargin_ms.unwrap_or(0)),
+            move_timeout: setup.move_timeout_ms.map(std::time::Duration::from_millis),
             max_plies: setup.max_plies,
             omniscient,
             stop_at: args.ply,
@@ -457,8 +514,8 @@ fn replay_plan(args: ReplayArgs, colour_ok: bool) -> Result<ReplayPlan, PlanErro
             "give a deal seed with --red and --black, or a results folder",
         )
     })?;
-    let red = engine(args.red.as_deref().unwrap_or_default())?;
-    let black = engine(args.black.as_deref().unwrap_or_default())?;
+    let red = engine("--red", args.red.as_deref().unwrap_or_default())?;
+    let black = engine("--black", args.black.as_deref().unwrap_or_default())?;
     if args.max_plies == 0 {
         return Err(arg_err("--max-plies", "must be at least 1"));
     }
@@ -468,6 +525,9 @@ fn replay_plan(args: ReplayArgs, colour_ok: bool) -> Result<ReplayPlan, PlanErro
         black,
         deal_seed: seed,
         limits: limits(&args.limits)?,
+        tc: None,
+        timemargin: std::time::Duration::ZERO,
+        move_timeout: None,
         max_plies: args.max_plies,
         omniscient: ByColor {
             red: false,

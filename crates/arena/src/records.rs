@@ -16,6 +16,9 @@ use crate::game_runner::{PlayedGame, Termination};
 pub struct PlyInfo {
     /// Nodes.
     pub nodes: u64,
+    /// Milliseconds the engine took (absent in records of older versions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ms: Option<f64>,
     /// Depth, if the engine reported one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
@@ -63,9 +66,9 @@ pub struct GameLine {
     /// The deal.
     pub deal: DealText,
     /// `1-0`, `0-1` or `1/2-1/2`.
-    pub result: String,
+    pub result: GameResult,
     /// Termination (`checkmate`, `max-plies`, `illegal-move`, …).
-    pub reason: String,
+    pub reason: Termination,
     /// Detail of an engine failure.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
@@ -87,13 +90,52 @@ pub struct GameLine {
     pub search: Vec<PlyInfo>,
 }
 
+/// A game's result, written as PGN writes it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameResult {
+    /// Red won.
+    #[serde(rename = "1-0")]
+    RedWins,
+    /// Black won.
+    #[serde(rename = "0-1")]
+    BlackWins,
+    /// Drawn.
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+}
+
+impl GameResult {
+    /// The result of a winner (`None`: a draw).
+    pub fn of(winner: Option<Color>) -> GameResult {
+        match winner {
+            Some(Color::Red) => GameResult::RedWins,
+            Some(Color::Black) => GameResult::BlackWins,
+            None => GameResult::Draw,
+        }
+    }
+
+    /// The winner, `None` for a draw.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            GameResult::RedWins => Some(Color::Red),
+            GameResult::BlackWins => Some(Color::Black),
+            GameResult::Draw => None,
+        }
+    }
+
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn text(self) -> &'static str {
+        match self {
+            GameResult::RedWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+}
+
 /// Result text of a winner.
 pub fn result_text(winner: Option<Color>) -> &'static str {
-    match winner {
-        Some(Color::Red) => "1-0",
-        Some(Color::Black) => "0-1",
-        None => "1/2-1/2",
-    }
+    GameResult::of(winner).text()
 }
 
 impl GameLine {
@@ -118,8 +160,8 @@ impl GameLine {
                 red: g.deal.side_string(Color::Red),
                 black: g.deal.side_string(Color::Black),
             },
-            result: result_text(g.winner).to_string(),
-            reason: g.termination.name().to_string(),
+            result: GameResult::of(g.winner),
+            reason: g.termination,
             detail: g.detail.clone(),
             plies: g.plies.len() as u32,
             captures: g.captures,
@@ -139,6 +181,7 @@ impl GameLine {
                 .iter()
                 .map(|p| PlyInfo {
                     nodes: p.info.nodes,
+                    ms: Some(round3(p.ms)),
                     depth: p.info.depth,
                     score: p.info.score.map(|s| s.to_string()),
                     pv: p.info.pv.iter().map(|m| m.to_string()).collect(),
@@ -149,16 +192,7 @@ impl GameLine {
 
     /// The winner.
     pub fn winner(&self) -> Option<Color> {
-        match self.result.as_str() {
-            "1-0" => Some(Color::Red),
-            "0-1" => Some(Color::Black),
-            _ => None,
-        }
-    }
-
-    /// The termination.
-    pub fn termination(&self) -> Option<Termination> {
-        Termination::from_name(&self.reason)
+        self.result.winner()
     }
 }
 
@@ -192,8 +226,8 @@ pub fn csv_row(g: &GameLine) -> [String; 14] {
         g.seed.to_string(),
         g.red.clone(),
         g.black.clone(),
-        g.result.clone(),
-        g.reason.clone(),
+        g.result.text().to_string(),
+        g.reason.name().to_string(),
         g.plies.to_string(),
         g.captures.to_string(),
         g.reveals.to_string(),
@@ -270,17 +304,23 @@ pub fn read_jsonl(path: &Path) -> Result<(Vec<GameLine>, bool), RecordsError> {
     Ok((games, truncated))
 }
 
-/// Groups game lines into complete pairs (both games present), keyed by pair index.
-pub fn complete_pairs(games: Vec<GameLine>) -> BTreeMap<u64, [GameLine; 2]> {
-    let mut halves: BTreeMap<u64, [Option<GameLine>; 2]> = BTreeMap::new();
+/// The key of a pair: the first engine's label (Red in game 1), the second's, the pair index.
+pub type PairKey = (String, String, u64);
+
+/// Groups game lines into complete pairs (both games present), keyed by [`PairKey`].
+pub fn complete_pairs(games: Vec<GameLine>) -> BTreeMap<PairKey, [GameLine; 2]> {
+    let mut halves: BTreeMap<PairKey, [Option<GameLine>; 2]> = BTreeMap::new();
     for g in games {
-        if g.game == 1 || g.game == 2 {
-            let slot = &mut halves.entry(g.pair).or_default()[g.game as usize - 1];
-            *slot = Some(g);
-        }
+        let key = match g.game {
+            1 => (g.red.clone(), g.black.clone(), g.pair),
+            2 => (g.black.clone(), g.red.clone(), g.pair),
+            _ => continue,
+        };
+        let slot = &mut halves.entry(key).or_default()[g.game as usize - 1];
+        *slot = Some(g);
     }
     halves
         .into_iter()
-        .filter_map(|(p, [a, b])| Some((p, [a?, b?])))
+        .filter_map(|(k, [a, b])| Some((k, [a?, b?])))
         .collect()
 }

@@ -4,54 +4,17 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use std::time::Duration;
+
 use jieqi_core::{ByColor, Color, Rules};
 use jieqi_engine::{Limits, Spec};
-use serde::Deserialize;
 
 use crate::board_text::{BoardStyle, position_board, truth_board};
 use crate::engines::EngineEntry;
 use crate::game_runner::{GameSpec, play_game};
 use crate::records::{self, GameLine, result_text};
-
-/// What a match writes to `match.json` before its first game: enough to replay any of its games.
-#[derive(Clone, Debug, serde::Serialize, Deserialize)]
-pub struct MatchSetup {
-    /// Fingerprint of the match.
-    pub fingerprint: String,
-    /// Engine A then B: (label, spec string).
-    pub engines: [(String, String); 2],
-    /// Rules.
-    pub rules: Rules,
-    /// Master seed.
-    pub seed: u64,
-    /// Pairs asked for.
-    pub pairs: u64,
-    /// Per-move nodes limit.
-    pub nodes: Option<u64>,
-    /// Per-move depth limit.
-    pub depth: Option<u32>,
-    /// Per-move time limit.
-    pub movetime_ms: Option<u64>,
-    /// Move timeout.
-    pub move_timeout_ms: Option<u64>,
-    /// Adjudication cap.
-    pub max_plies: u32,
-    /// `none`, `a`, `b` or `both`.
-    pub omniscient: String,
-    /// The command line.
-    pub command: String,
-}
-
-impl MatchSetup {
-    /// The per-move limits.
-    pub fn limits(&self) -> Limits {
-        Limits {
-            nodes: self.nodes,
-            depth: self.depth,
-            movetime: self.movetime_ms.map(std::time::Duration::from_millis),
-        }
-    }
-}
+use crate::run::MatchSetup;
+use crate::time_control::TimeControl;
 
 /// A validated replay.
 #[derive(Debug)]
@@ -66,6 +29,12 @@ pub struct ReplayPlan {
     pub deal_seed: u64,
     /// Limits.
     pub limits: Limits,
+    /// The clock, as the match had it (a clock game replays only approximately).
+    pub tc: Option<TimeControl>,
+    /// The clock margin.
+    pub timemargin: Duration,
+    /// The hard limit of one move.
+    pub move_timeout: Option<Duration>,
     /// Cap.
     pub max_plies: u32,
     /// Omniscient sides.
@@ -119,12 +88,7 @@ pub fn load_recorded(
 /// The spec no longer parses or names an unknown engine.
 pub fn entry(label: &str, spec: &str) -> Result<EngineEntry, String> {
     let spec = Spec::parse(spec).map_err(|e| e.to_string())?;
-    let entry = EngineEntry {
-        label: label.to_string(),
-        spec,
-    };
-    crate::engines::build(&entry).map_err(|e| e.to_string())?;
-    Ok(entry)
+    crate::engines::from_spec(label.to_string(), spec).map_err(|e| e.to_string())
 }
 
 /// Replays and prints; with a recorded game, says "identical" or shows the first differing ply.
@@ -133,17 +97,20 @@ pub fn entry(label: &str, spec: &str) -> Result<EngineEntry, String> {
 /// # Errors
 /// Writing fails.
 pub fn run(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
+    let player = |entry, omniscient| {
+        crate::run::player(entry, &plan.limits, plan.tc, plan.move_timeout, omniscient)
+    };
     let spec = GameSpec {
         rules: &plan.rules,
         deal_seed: plan.deal_seed,
-        red: &plan.red,
-        black: &plan.black,
-        limits: plan.limits,
+        players: ByColor {
+            red: player(&plan.red, plan.omniscient.red),
+            black: player(&plan.black, plan.omniscient.black),
+        },
         max_plies: plan
             .stop_at
             .map_or(plan.max_plies, |k| (k as u32).min(plan.max_plies)),
-        omniscient: plan.omniscient,
-        move_timeout: None,
+        timemargin: plan.timemargin,
     };
     writeln!(
         w,

@@ -692,6 +692,19 @@ impl Sprt {
         }
     }
 
+    /// How far `llr` has gone towards the bound it heads for: LLR / B when positive, LLR / A
+    /// when negative (1 = the bound is reached), as fastchess prints it in per cent; 0 for NaN.
+    pub fn progress(&self, llr: f64) -> f64 {
+        let (a, b) = self.bounds();
+        if llr.is_nan() {
+            0.0
+        } else if llr < 0.0 {
+            llr / a
+        } else {
+            llr / b
+        }
+    }
+
     /// The GSPRT log-likelihood ratio over pairs: the cells `[LL, LD, WL+DD, WD, WW]`, zero
     /// counts replaced by 1e-3, with values a_k = k/4 and N = the (regularized) number of pairs.
     ///

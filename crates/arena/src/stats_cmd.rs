@@ -13,7 +13,8 @@ use std::io::Write;
 use crate::block::{
     BlockInput, block_json, block_json_unsplit, render_block, render_block_unsplit,
 };
-use crate::stats::{Pentanomial, Sprt, SprtError, SprtModel, Wdl};
+use crate::sprt_args::{SprtArgs, items};
+use crate::stats::{Pentanomial, Sprt, Wdl};
 
 /// Arguments of `arena stats`.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -34,31 +35,9 @@ pub struct StatsArgs {
     /// paired. Give this or --ptnml.
     #[arg(long, value_name = "W,D,L")]
     pub wdl: Option<String>,
-    /// Also compute the SPRT log-likelihood ratio of H0: Elo = ELO0 against H1: Elo = ELO1.
-    ///
-    /// As fishtest and fastchess (GSPRT); zero counts count as 0.001. Common bounds (normalized
-    /// Elo): fishtest STC 0,2; LTC 0.5,2.5; non-regression -1.75,0.25 (write --sprt=-1.75,0.25 or
-    /// --sprt -1.75,0.25). LLR at or above the upper bound accepts H1 (the change is good), at or
-    /// below the lower bound accepts H0.
-    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
-    pub sprt: Option<String>,
-    /// How --sprt's Elo values are read [default: normalized].
-    ///
-    /// normalized: normalized Elo, the t-value (score − ½)/σ per game scaled by 800/ln 10 — the
-    /// fishtest and fastchess default, whose bounds cost the same effort at any draw rate.
-    /// logistic: plain logistic Elo, as cutechess and older fishtest. Needs --sprt.
-    #[arg(long, value_enum, value_name = "MODEL")]
-    pub model: Option<ModelArg>,
-    /// SPRT false-positive rate: the chance of accepting H1 when H0 holds [default: 0.05].
-    ///
-    /// The upper bound is ln((1 − beta)/alpha): 2.94 for fishtest's 0.05/0.05. Needs --sprt.
-    #[arg(long, value_name = "P")]
-    pub alpha: Option<f64>,
-    /// SPRT false-negative rate: the chance of accepting H0 when H1 holds [default: 0.05].
-    ///
-    /// The lower bound is ln(beta/(1 − alpha)): −2.94 for fishtest's 0.05/0.05. Needs --sprt.
-    #[arg(long, value_name = "P")]
-    pub beta: Option<f64>,
+    /// The SPRT to compute: --sprt ELO0,ELO1, --model, --alpha, --beta.
+    #[command(flatten)]
+    pub sprt: SprtArgs,
     /// The two engines' names for the header, A first (the counts are A's) [default: A,B].
     #[arg(long, value_name = "A,B")]
     pub names: Option<String>,
@@ -66,24 +45,6 @@ pub struct StatsArgs {
     /// match's summary.json; infinities as "inf"/"-inf", fractions rather than percentages).
     #[arg(long)]
     pub json: bool,
-}
-
-/// `--model`.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ModelArg {
-    /// Normalized Elo (fishtest and fastchess default).
-    Normalized,
-    /// Logistic Elo.
-    Logistic,
-}
-
-impl From<ModelArg> for SprtModel {
-    fn from(m: ModelArg) -> SprtModel {
-        match m {
-            ModelArg::Normalized => SprtModel::Normalized,
-            ModelArg::Logistic => SprtModel::Logistic,
-        }
-    }
 }
 
 /// What went wrong in `arena stats`.
@@ -177,21 +138,10 @@ pub fn plan(args: &StatsArgs) -> Result<StatsPlan, StatsCmdError> {
         (Some(text), None) => ptnml_counts(text)?,
         (None, Some(text)) => wdl_counts(text)?,
     };
-    let sprt = match &args.sprt {
-        None => {
-            for (given, flag) in [
-                (args.model.is_some(), "--model"),
-                (args.alpha.is_some(), "--alpha"),
-                (args.beta.is_some(), "--beta"),
-            ] {
-                if given {
-                    return Err(arg_err(flag, "only means something with --sprt ELO0,ELO1"));
-                }
-            }
-            None
-        }
-        Some(text) => Some(sprt(text, args)?),
-    };
+    let sprt = args
+        .sprt
+        .validate()
+        .map_err(|(flag, message)| arg_err(flag, message))?;
     let (a, b) = names(args.names.as_deref().unwrap_or("A,B"))?;
     Ok(StatsPlan {
         a,
@@ -200,18 +150,6 @@ pub fn plan(args: &StatsArgs) -> Result<StatsPlan, StatsCmdError> {
         sprt,
         json: args.json,
     })
-}
-
-/// Splits a comma-separated list, without surrounding brackets; no items for blank text.
-fn items(text: &str) -> Vec<&str> {
-    let t = text.trim();
-    let t = t.strip_prefix('[').unwrap_or(t);
-    let t = t.strip_suffix(']').unwrap_or(t).trim();
-    if t.is_empty() {
-        Vec::new()
-    } else {
-        t.split(',').map(str::trim).collect()
-    }
 }
 
 /// Parses a count list of an allowed length; the total (and twice it, the games of that many
@@ -298,34 +236,6 @@ fn wdl_counts(text: &str) -> Result<StatsCounts, StatsCmdError> {
     }))
 }
 
-fn sprt(text: &str, args: &StatsArgs) -> Result<Sprt, StatsCmdError> {
-    let parts = items(text);
-    let nums: Vec<f64> = parts.iter().filter_map(|p| p.parse().ok()).collect();
-    if parts.len() != 2 || nums.len() != 2 {
-        return Err(arg_err(
-            "--sprt",
-            format!("expected ELO0,ELO1 (two comma-separated numbers, e.g. 0,2), got '{text}'"),
-        ));
-    }
-    let s = Sprt {
-        elo0: nums[0],
-        elo1: nums[1],
-        alpha: args.alpha.unwrap_or(0.05),
-        beta: args.beta.unwrap_or(0.05),
-        model: args.model.map_or(SprtModel::Normalized, SprtModel::from),
-    };
-    s.validate().map_err(|e| {
-        let flag = match e {
-            SprtError::EloRange { .. } | SprtError::EloOrder { .. } => "--sprt",
-            SprtError::Alpha(_) => "--alpha",
-            SprtError::Beta(_) => "--beta",
-            SprtError::AlphaBetaSum(..) => "--alpha",
-        };
-        arg_err(flag, e.to_string())
-    })?;
-    Ok(s)
-}
-
 fn names(text: &str) -> Result<(String, String), StatsCmdError> {
     match text.split(',').map(str::trim).collect::<Vec<_>>()[..] {
         [a, b] if !a.is_empty() && !b.is_empty() => Ok((a.to_string(), b.to_string())),
@@ -356,10 +266,17 @@ impl StatsPlan {
         match (self.json, split) {
             (false, true) => render_block(&input),
             (false, false) => render_block_unsplit(&input),
-            (true, true) => format!("{}\n", block_json(&input)),
-            (true, false) => format!("{}\n", block_json_unsplit(&input)),
+            (true, true) => json_line(&block_json(&input)),
+            (true, false) => json_line(&block_json_unsplit(&input)),
         }
     }
+}
+
+/// One JSON object on one line.
+fn json_line(b: &crate::block::BlockJson) -> String {
+    let mut s = serde_json::to_string(b).unwrap_or_default();
+    s.push('\n');
+    s
 }
 
 /// Runs `arena stats`: validates everything, then writes the block (or JSON) to `out`.
@@ -430,7 +347,7 @@ Elo: -9.20 +/- 20.93 [-30.16, 11.69], nElo: -11.50 +/- 26.11
 LOS: 19.41 %, DrawRatio: 42.35 %, PairsRatio: 0.88
 Games: 680, Wins: 248, Losses: 266, Draws: 166, Points: 331.0 (48.68 %)
 Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: 4.76
-LLR: -0.14 (-2.94, 2.94) [0.00, 2.00] normalized, alpha 0.05, beta 0.05
+LLR: -0.14 (4.8%) (-2.94, 2.94) [0.00, 2.00] normalized, alpha 0.05, beta 0.05
 ";
         assert_eq!(text, want);
     }
@@ -461,7 +378,7 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
         .expect("valid");
         assert!(
             text.contains(
-                "\nLLR: 2.95 (-2.94, 2.94) [0.00, 5.00] logistic, alpha 0.05, beta 0.05\n"
+                "\nLLR: 2.95 (100.1%) (-2.94, 2.94) [0.00, 5.00] logistic, alpha 0.05, beta 0.05\n"
             ),
             "{text}"
         );

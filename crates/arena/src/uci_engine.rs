@@ -1,22 +1,28 @@
 //! External engines: a process speaking UCI (the Pikafish dialect) as a player.
 //!
-//! One process per game: it is started at the game's first move (`uci`, the `option.*`
-//! settings, `isready`, `ucinewgame`) and told to quit when the game ends, so a process that
-//! crashed or hung is replaced for the next game. Each move it gets `position fen START moves …`
-//! with the moves as its side saw them — the reveal suffix on every hidden-piece move, a captured
-//! hidden identity only when its side captured it (the view's history) — then `setoption name
-//! Seed` if it declares such an option, then `go` with the limits. No answer within the hard time
-//! limit, a dead process or a malformed answer is an [`EngineError`] of the matching
-//! [`Failure`]; the referee also refuses an illegal move. Every failure loses that game only.
+//! A process is started at a game's first move (`uci`, the `option.*` settings, `ucinewgame`,
+//! `isready`) and kept for later games as fastchess does: when a game ends with the process
+//! healthy, it goes back to its engine's pool, and the next game takes it with `ucinewgame` and
+//! `isready`. A process that failed is never reused: it is told to quit (and killed after 300
+//! ms), and the next game starts a new one. Each move it gets `position fen START moves …` with
+//! the moves as its side saw them — the reveal suffix on every hidden-piece move, a captured hidden
+//! identity only when its side captured it (the view's history) — then `setoption name Seed` if
+//! it declares such an option, then `go` with the limits (`wtime btime winc binc [movestogo]`
+//! under a clock). No answer within the hard time limit (its own `timeout=`, or the harness's stop
+//! flag, after which it gets `stop` and a short grace), a dead process or a malformed answer is an
+//! [`EngineError`] of the matching [`Failure`]; the referee also refuses an illegal move. Every
+//! failure loses that game only.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use jieqi_core::{Move, Position, View};
+use jieqi_core::{Color, Move, Position, View};
 use jieqi_engine::{
-    Choice, Control, Engine, EngineError, Failure, Limits, Score, SearchInfo, Spec, SpecError,
+    Choice, Control, Engine, EngineError, Factory, Failure, Limits, Score, SearchInfo, Spec,
+    SpecError,
 };
 
 /// The spec name.
@@ -24,12 +30,13 @@ pub const NAME: &str = "uci";
 
 /// `arena engines` help.
 pub const HELP: &str = "An external engine process speaking UCI (the Pikafish dialect: jieqi-uci, \
-Pikafish's jieqi branch…), one process per game. Keys: path (the executable, required), \
+Pikafish's jieqi branch…), a process kept across games while it is healthy. Keys: path (the executable, required), \
 option.NAME=VALUE (sent as setoption after the handshake, e.g. option.Hash=64), timeout (ms, the \
-hard limit for one move; default movetime + 1000, or 60000 without a movetime), init_timeout (ms \
-for the uci and isready handshake, default 10000). Without any limit it is sent `go movetime \
-1000`. A process that dies, hangs or answers garbage loses the game (engine-crash, timeout, \
-protocol-error; an illegal move is illegal-move) and is restarted for the next one. It only ever \
+hard limit for one move, on top of the match's --move-timeout and clock), init_timeout (ms for \
+the uci and isready handshake, default 10000). Without any limit it is sent `go movetime \
+1000`; under --tc it gets `go wtime btime winc binc [movestogo]`. A process that dies, hangs or \
+answers garbage loses the game (engine-crash, timeout, protocol-error; an illegal move is \
+illegal-move) and is replaced for the next one. It only ever \
 learns what its side may know, so omniscient mode is refused. Example: \
 uci:path=target/release/jieqi-uci,option.Engine=alphabeta.";
 
@@ -92,6 +99,8 @@ struct Process {
     lines: Receiver<String>,
     /// Option names it declared, lowercased.
     declared: Vec<String>,
+    /// The `UCI_Variant` it was set to.
+    variant: Option<String>,
 }
 
 impl Process {
@@ -129,6 +138,7 @@ impl Process {
             stdin,
             lines,
             declared: Vec::new(),
+            variant: None,
         };
         let deadline = Instant::now() + s.init_timeout;
         p.send("uci")?;
@@ -198,6 +208,16 @@ impl Process {
         }
     }
 
+    /// Starts a new game on a kept process: `ucinewgame`, then `isready` answered in time.
+    fn new_game(&mut self, s: &Settings) -> Result<(), EngineError> {
+        self.send("ucinewgame")?;
+        self.send("isready")?;
+        self.wait_for(Instant::now() + s.init_timeout, "readyok", |line| {
+            line == "readyok"
+        })
+        .map(drop)
+    }
+
     fn declares(&self, option: &str) -> bool {
         self.declared.iter().any(|d| d == option)
     }
@@ -218,23 +238,42 @@ impl Drop for Process {
     }
 }
 
+/// Healthy processes between games.
+type Pool = Arc<Mutex<Vec<Process>>>;
+
 /// An external engine (see the module documentation).
 pub struct UciEngine {
-    settings: Settings,
+    settings: Arc<Settings>,
+    pool: Pool,
     process: Option<Process>,
     /// The first failure: every later move of the game fails the same way.
     failed: Option<EngineError>,
 }
 
-/// Builds the engine from its spec without starting the process.
+impl Drop for UciEngine {
+    fn drop(&mut self) {
+        if let Some(mut p) = self.process.take() {
+            if self.failed.is_none() && matches!(p.child.try_wait(), Ok(None)) {
+                self.pool.lock().unwrap_or_else(|e| e.into_inner()).push(p);
+            }
+        }
+    }
+}
+
+/// The factory of an external engine: every engine it builds shares one pool of processes.
 ///
 /// # Errors
 /// A missing path or a bad key.
-pub fn from_spec(spec: &Spec) -> Result<Box<dyn Engine>, SpecError> {
-    Ok(Box::new(UciEngine {
-        settings: Settings::parse(spec)?,
-        process: None,
-        failed: None,
+pub fn factory(spec: &Spec) -> Result<Factory, SpecError> {
+    let settings = Arc::new(Settings::parse(spec)?);
+    let pool: Pool = Arc::default();
+    Ok(Factory::new(move || {
+        Box::new(UciEngine {
+            settings: Arc::clone(&settings),
+            pool: Arc::clone(&pool),
+            process: None,
+            failed: None,
+        })
     }))
 }
 
@@ -248,14 +287,6 @@ pub fn probe(spec: &Spec) -> Result<(), String> {
     Process::start(&settings)
         .map(drop)
         .map_err(|e| format!("engine spec '{spec}': {e}"))
-}
-
-/// The `UCI_Variant` value for a rule set: `jieqi` for the mainstream rules, else the preset name.
-fn variant(view: &View) -> String {
-    match view.rules().name.as_str() {
-        "standard" => "jieqi".into(),
-        other => other.into(),
-    }
 }
 
 /// `position fen START moves …` for the view: the game's start position and the moves as this
@@ -275,9 +306,22 @@ fn position_command(view: &View) -> String {
     cmd
 }
 
-/// `go` with the limits.
+/// `go` with the limits: a clock as `wtime btime winc binc [movestogo]` (Red is "white").
 fn go_command(limits: &Limits) -> String {
     let mut cmd = String::from("go");
+    if let Some(c) = limits.clock {
+        let ms = |d: Duration| d.as_millis();
+        cmd.push_str(&format!(
+            " wtime {} btime {} winc {} binc {}",
+            ms(c.remaining[Color::Red]),
+            ms(c.remaining[Color::Black]),
+            ms(c.increment[Color::Red]),
+            ms(c.increment[Color::Black])
+        ));
+        if let Some(m) = c.moves_to_go {
+            cmd.push_str(&format!(" movestogo {m}"));
+        }
+    }
     if let Some(n) = limits.nodes {
         cmd.push_str(&format!(" nodes {n}"));
     }
@@ -326,47 +370,48 @@ fn read_info(line: &str, info: &mut SearchInfo) {
 }
 
 impl UciEngine {
-    fn play(&mut self, view: &View, limits: &Limits, seed: u64) -> Result<Choice, EngineError> {
-        if self.process.is_none() {
-            let mut p = Process::start(&self.settings)?;
-            if p.declares("uci_variant") {
-                p.send(&format!(
-                    "setoption name UCI_Variant value {}",
-                    variant(view)
-                ))?;
+    /// A process for a new game: a healthy one from the pool (after `ucinewgame` and
+    /// `isready`), else a new one.
+    fn take_process(&self) -> Result<Process, EngineError> {
+        loop {
+            let kept = self.pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
+            match kept {
+                Some(mut p) => {
+                    if p.new_game(&self.settings).is_ok() {
+                        return Ok(p);
+                    }
+                    // Dropping it tells it to quit, and kills it if it does not.
+                }
+                None => return Process::start(&self.settings),
             }
-            self.process = Some(p);
         }
-        let p = self.process.as_mut().expect("started");
+    }
+
+    fn play(
+        &mut self,
+        view: &View,
+        limits: &Limits,
+        seed: u64,
+        control: &Control<'_>,
+    ) -> Result<Choice, EngineError> {
+        if self.process.is_none() {
+            self.process = Some(self.take_process()?);
+        }
+        let p = self.process.as_mut().expect("taken");
+        let variant = jieqi_registry::uci_variant(view.rules());
+        if p.declares("uci_variant") && p.variant.as_deref() != Some(variant) {
+            p.send(&format!("setoption name UCI_Variant value {variant}"))?;
+            p.variant = Some(variant.to_string());
+        }
         if p.declares("seed") {
             p.send(&format!("setoption name Seed value {seed}"))?;
         }
         p.send(&position_command(view))?;
         let started = Instant::now();
         p.send(&go_command(limits))?;
-        let hard = self
-            .settings
-            .timeout
-            .unwrap_or_else(|| match limits.movetime {
-                Some(t) => t + Duration::from_millis(1000),
-                None => Duration::from_secs(60),
-            });
+        let deadline = self.settings.timeout.map(|t| started + t);
         let mut info = SearchInfo::default();
-        let answer = p.wait_for(started + hard, "bestmove", |line| {
-            if line.starts_with("info ") {
-                read_info(line, &mut info);
-            }
-            line.starts_with("bestmove")
-        });
-        let line = match answer {
-            Ok(line) => line,
-            Err(e) => {
-                if e.failure == Failure::Timeout {
-                    let _ = p.send("stop");
-                }
-                return Err(e);
-            }
-        };
+        let line = p.wait_bestmove(deadline, control, &mut info)?;
         let word = line.split_whitespace().nth(1).unwrap_or("");
         let mv = word
             .get(..4)
@@ -382,13 +427,57 @@ impl UciEngine {
     }
 }
 
+/// How often a process waiting for `bestmove` looks at its stop flag.
+const POLL: Duration = Duration::from_millis(5);
+
+impl Process {
+    /// Waits for `bestmove`, folding `info` lines into `info`. At `deadline` (its own
+    /// `timeout=`) or when `control` says stop (the harness's hard limit) it sends `stop` and
+    /// fails with [`Failure::Timeout`]; the process is then of no further use.
+    fn wait_bestmove(
+        &mut self,
+        deadline: Option<Instant>,
+        control: &Control<'_>,
+        info: &mut SearchInfo,
+    ) -> Result<String, EngineError> {
+        loop {
+            let late = deadline.is_some_and(|d| Instant::now() >= d);
+            if late || control.stopped() {
+                let _ = self.send("stop");
+                return Err(EngineError::of(
+                    Failure::Timeout,
+                    if late {
+                        "no 'bestmove' within its timeout".to_string()
+                    } else {
+                        "no 'bestmove' within the hard time limit".to_string()
+                    },
+                ));
+            }
+            match self.lines.recv_timeout(POLL) {
+                Ok(line) if line.starts_with("bestmove") => return Ok(line),
+                Ok(line) => {
+                    if line.starts_with("info ") {
+                        read_info(&line, info);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    // Give the exit status a moment to be known.
+                    std::thread::sleep(Duration::from_millis(5));
+                    return Err(self.died("output closed while waiting for 'bestmove'"));
+                }
+            }
+        }
+    }
+}
+
 impl Engine for UciEngine {
     fn search(
         &mut self,
         view: &View,
         limits: &Limits,
         seed: u64,
-        _control: &Control<'_>,
+        control: &Control<'_>,
     ) -> Result<Choice, EngineError> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
@@ -397,13 +486,18 @@ impl Engine for UciEngine {
             !view.is_omniscient(),
             "omniscient views are refused at planning"
         );
-        let result = self.play(view, limits, seed);
+        let result = self.play(view, limits, seed, control);
         if let Err(e) = &result {
-            // The process is of no further use in this game.
+            // The process is of no further use.
             self.failed = Some(e.clone());
             self.process = None;
         }
         result
+    }
+
+    /// It waits for the process in slices and gives up when told to stop.
+    fn stops_on_request(&self) -> bool {
+        true
     }
 }
 

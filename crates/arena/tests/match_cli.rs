@@ -220,6 +220,52 @@ fn bad_match_arguments_fail_before_any_game() {
             vec!["match", "--engine", "missing.json", "--engine", "random"],
             "missing.json",
         ),
+        (
+            vec!["match", "--engine", "greedy", "--engine", "greedy"],
+            "both engines are labelled 'greedy'",
+        ),
+        (
+            vec![
+                "match", "--engine", "greedy", "--engine", "random", "--alpha", "0.01",
+            ],
+            "--alpha: only means something with --sprt",
+        ),
+        (
+            vec![
+                "match", "--engine", "greedy", "--engine", "random", "--sprt", "0,500",
+            ],
+            "--sprt: elo0 and elo1",
+        ),
+        (
+            vec![
+                "match", "--engine", "greedy", "--engine", "random", "--tc", "10+x",
+            ],
+            "--tc: '10+x': the increment",
+        ),
+        (
+            vec![
+                "match",
+                "--engine",
+                "greedy",
+                "--engine",
+                "random",
+                "--pairs",
+                "18446744073709551615",
+            ],
+            "--pairs: 18446744073709551615 is more than",
+        ),
+        (
+            vec![
+                "match",
+                "--engine",
+                "greedy",
+                "--engine",
+                "random",
+                "--threads",
+                "100000",
+            ],
+            "--threads: 100000 is more than",
+        ),
     ] {
         let o = arena(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -308,7 +354,7 @@ fn omniscient_runs_are_labelled() {
     let out = ok(&[
         "match",
         "--engine",
-        "greedy",
+        "greedy:name=seer",
         "--engine",
         "greedy",
         "--pairs",

@@ -82,6 +82,11 @@ impl<K: PartialOrd> Best<K> {
 }
 
 impl Engine for Greedy {
+    /// It answers within microseconds.
+    fn stops_on_request(&self) -> bool {
+        true
+    }
+
     fn search(
         &mut self,
         view: &View,

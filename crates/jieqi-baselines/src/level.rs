@@ -206,6 +206,11 @@ fn best_capture(pos: &Position, replies: &MoveList) -> f64 {
 }
 
 impl Engine for Level {
+    /// It answers within microseconds.
+    fn stops_on_request(&self) -> bool {
+        true
+    }
+
     fn search(
         &mut self,
         view: &View,

@@ -25,7 +25,7 @@ pub use level::{Level, MAX_FLIP, MAX_NOISE, REVEAL_CREDIT};
 pub use random::Random;
 pub use values::Eval;
 
-use jieqi_engine::{Engine, Spec, SpecError};
+use jieqi_engine::{Engine, Factory, Spec, SpecError};
 
 /// The baselines by spec name, with a one-paragraph help each (parameters and defaults), for
 /// engine listings.
@@ -57,19 +57,24 @@ pub const ENGINES: &[(&str, &str)] = &[
     ),
 ];
 
-/// Builds the baseline a spec names: `None` when `spec.name` is not a baseline (`random`,
-/// `greedy`, `level`), so a caller can try other engine families.
+/// The factory of the baseline a spec names: `None` when `spec.name` is not a baseline
+/// (`random`, `greedy`, `level`), so a caller can try other engine families.
 ///
 /// # Errors
 /// Inside the `Some`: an unknown parameter, or a value that does not parse or is out of range.
-pub fn from_spec(spec: &Spec) -> Option<Result<Box<dyn Engine>, SpecError>> {
-    fn boxed<E: Engine + 'static>(r: Result<E, SpecError>) -> Result<Box<dyn Engine>, SpecError> {
-        r.map(|e| Box::new(e) as Box<dyn Engine>)
-    }
+pub fn factory(spec: &Spec) -> Option<Result<Factory, SpecError>> {
     Some(match spec.name.as_str() {
-        "random" => boxed(Random::from_spec(spec)),
-        "greedy" => boxed(Greedy::from_spec(spec)),
-        "level" => boxed(Level::from_spec(spec)),
+        "random" => Random::from_spec(spec).map(Factory::of_clone),
+        "greedy" => Greedy::from_spec(spec).map(Factory::of_clone),
+        "level" => Level::from_spec(spec).map(Factory::of_clone),
         _ => return None,
     })
+}
+
+/// Builds the baseline a spec names: [`factory`], then one engine.
+///
+/// # Errors
+/// As [`factory`].
+pub fn from_spec(spec: &Spec) -> Option<Result<Box<dyn Engine>, SpecError>> {
+    factory(spec).map(|r| r.map(|f| f.build()))
 }

@@ -64,6 +64,11 @@ impl Random {
 }
 
 impl Engine for Random {
+    /// It answers within microseconds.
+    fn stops_on_request(&self) -> bool {
+        true
+    }
+
     fn search(
         &mut self,
         view: &View,

@@ -13,14 +13,15 @@
 #![deny(missing_docs)]
 
 use std::fmt;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use jieqi_core::{Move, View};
+use jieqi_core::{ByColor, Color, Move, View};
 
 /// How much an engine may think about one move. `None` means "no limit of this kind"; an engine
-/// with no limit at all uses its own default. Node and depth limits make play reproducible; a
-/// movetime limit does not.
+/// with no limit at all uses its own default. Node and depth limits make play reproducible;
+/// movetime and clock limits do not.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Nodes (alpha-beta) or iterations / simulations (MCTS).
@@ -29,12 +30,85 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Wall-clock time for this move.
     pub movetime: Option<Duration>,
+    /// The game clocks, under a clock time control: the engine decides its own move time
+    /// ([`Limits::budget`]).
+    pub clock: Option<Clock>,
 }
+
+/// Both sides' clocks at the moment a move is asked for, as UCI's `go wtime btime winc binc
+/// movestogo` states them.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left on each side's clock.
+    pub remaining: ByColor<Duration>,
+    /// What each side's clock gains after each of its moves.
+    pub increment: ByColor<Duration>,
+    /// Moves the side to move must still make before its clock is refilled (`None`: sudden
+    /// death, with or without increment).
+    pub moves_to_go: Option<u32>,
+}
+
+/// How long an engine should think about one move: it should not start new work (another
+/// iteration) once `soft` has passed and must answer by `hard`. Both are measured from the
+/// moment it was asked.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// The time it aims to use.
+    pub soft: Duration,
+    /// The time it must not exceed.
+    pub hard: Duration,
+}
+
+/// Time kept on the clock for what happens outside the search (the protocol's round trips, the
+/// harness), plus [`CLOCK_RESERVE_PERCENT`] of the time left.
+pub const CLOCK_OVERHEAD: Duration = Duration::from_millis(20);
+
+/// Share of the time left that a clock budget never touches, in per cent.
+pub const CLOCK_RESERVE_PERCENT: u32 = 5;
+
+/// Moves a sudden-death clock is spread over.
+pub const CLOCK_HORIZON: u32 = 30;
 
 impl Limits {
     /// Whether no limit is set.
     pub fn is_unlimited(&self) -> bool {
-        self.nodes.is_none() && self.depth.is_none() && self.movetime.is_none()
+        self.nodes.is_none()
+            && self.depth.is_none()
+            && self.movetime.is_none()
+            && self.clock.is_none()
+    }
+
+    /// The time budget of the side `side` for this move, `None` without a movetime or clock.
+    ///
+    /// A movetime gives `soft = hard = movetime`. A clock with `left` on it and increment `inc`
+    /// gives `soft = left / moves + ¾ inc` with moves = the moves to go (at most 50) or
+    /// [`CLOCK_HORIZON`] in sudden death, and `hard = 3 · soft`; both are capped at `left` less
+    /// [`CLOCK_OVERHEAD`] and [`CLOCK_RESERVE_PERCENT`] % of `left` (at least 1 ms), so an engine
+    /// that keeps to its budget never runs out of time on its own. With both, each bound is the
+    /// smaller of the two.
+    pub fn budget(&self, side: Color) -> Option<Budget> {
+        let from_clock = self.clock.map(|c| {
+            let left = c.remaining[side];
+            let inc = c.increment[side];
+            let moves = c.moves_to_go.map_or(CLOCK_HORIZON, |m| m.clamp(1, 50));
+            let reserve = CLOCK_OVERHEAD + left * CLOCK_RESERVE_PERCENT / 100;
+            let usable = left.saturating_sub(reserve).max(Duration::from_millis(1));
+            let soft = (left / moves + inc * 3 / 4)
+                .min(usable)
+                .max(Duration::from_millis(1));
+            Budget {
+                soft,
+                hard: (soft * 3).min(usable),
+            }
+        });
+        match (self.movetime, from_clock) {
+            (None, b) => b,
+            (Some(t), None) => Some(Budget { soft: t, hard: t }),
+            (Some(t), Some(b)) => Some(Budget {
+                soft: b.soft.min(t),
+                hard: b.hard.min(t),
+            }),
+        }
     }
 }
 
@@ -49,6 +123,9 @@ impl fmt::Display for Limits {
         }
         if let Some(t) = self.movetime {
             parts.push(format!("movetime={}ms", t.as_millis()));
+        }
+        if self.clock.is_some() {
+            parts.push("clock".to_string());
         }
         if parts.is_empty() {
             f.write_str("engine defaults")
@@ -191,8 +268,8 @@ impl fmt::Debug for Control<'_> {
     }
 }
 
-/// A player. The arena makes a fresh engine for every game and calls [`Engine::go`] once per move
-/// of its side. Object safe: the arena holds `Box<dyn Engine>`.
+/// A player. The arena makes a fresh engine for every game (from a [`Factory`]) and calls
+/// [`Engine::search`] once per move of its side. Object safe: the arena holds `Box<dyn Engine>`.
 pub trait Engine: Send {
     /// Chooses a move for the side to move in `view` (which is this engine's player), within
     /// `limits` and until `control` says stop. All randomness must come from `seed`, so that the
@@ -209,12 +286,49 @@ pub trait Engine: Send {
         control: &Control<'_>,
     ) -> Result<Choice, EngineError>;
 
+    /// Whether the engine stops promptly once its [`Control`] says stop (or always answers
+    /// within milliseconds). A harness runs such an engine inline and stops it by the flag at
+    /// its hard time limit; an engine that says no (the default) is run on a thread of its own,
+    /// so that a runaway search cannot hold the harness up.
+    fn stops_on_request(&self) -> bool {
+        false
+    }
+
     /// [`Engine::search`] with nobody to stop it or listen.
     ///
     /// # Errors
     /// As [`Engine::search`].
     fn go(&mut self, view: &View, limits: &Limits, seed: u64) -> Result<Choice, EngineError> {
         self.search(view, limits, seed, &Control::default())
+    }
+}
+
+/// Makes fresh engines of one configuration. Whatever the configuration needed from outside
+/// (an evaluation weights file, say) was read when the factory was made, so building an engine
+/// cannot fail; the configuration is shared, not copied per engine. Cheap to clone.
+#[derive(Clone)]
+pub struct Factory(Arc<dyn Fn() -> Box<dyn Engine> + Send + Sync>);
+
+impl Factory {
+    /// A factory calling `make` for each engine.
+    pub fn new(make: impl Fn() -> Box<dyn Engine> + Send + Sync + 'static) -> Factory {
+        Factory(Arc::new(make))
+    }
+
+    /// A factory of clones of `engine` (for engines whose value is their configuration).
+    pub fn of_clone<E: Engine + Clone + Sync + 'static>(engine: E) -> Factory {
+        Factory::new(move || Box::new(engine.clone()))
+    }
+
+    /// A fresh engine.
+    pub fn build(&self) -> Box<dyn Engine> {
+        (self.0)()
+    }
+}
+
+impl fmt::Debug for Factory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Factory")
     }
 }
 
@@ -468,6 +582,65 @@ mod tests {
         assert!(e.to_string().contains("unknown parameter 'nosie'"), "{e}");
         let s = Spec::parse("greedy:noise=2").unwrap();
         assert!(s.params().get_f64_in("noise", 0.0, 0.0, 1.0).is_err());
+    }
+
+    #[test]
+    fn budgets_from_movetime_and_clock() {
+        let ms = Duration::from_millis;
+        assert_eq!(Limits::default().budget(Color::Red), None);
+        let fixed = Limits {
+            movetime: Some(ms(100)),
+            ..Limits::default()
+        };
+        assert_eq!(
+            fixed.budget(Color::Black),
+            Some(Budget {
+                soft: ms(100),
+                hard: ms(100)
+            })
+        );
+        // 10+0.1: 10 s / 30 + 75 ms, three times that at most.
+        let clock = Clock {
+            remaining: ByColor {
+                red: ms(10_000),
+                black: ms(1_000),
+            },
+            increment: ByColor {
+                red: ms(100),
+                black: ms(100),
+            },
+            moves_to_go: None,
+        };
+        let tc = Limits {
+            clock: Some(clock),
+            ..Limits::default()
+        };
+        let b = tc.budget(Color::Red).unwrap();
+        assert_eq!(b.soft, ms(333) + ms(75) + Duration::from_nanos(333_333));
+        assert_eq!(b.hard, b.soft * 3);
+        // The last move before a refill may use the clock, less the reserve, never all of it.
+        let last = Limits {
+            clock: Some(Clock {
+                moves_to_go: Some(1),
+                ..clock
+            }),
+            ..Limits::default()
+        };
+        let b = last.budget(Color::Black).unwrap();
+        assert_eq!(b.hard, ms(1_000 - 20 - 50));
+        assert_eq!(b.soft, b.hard);
+        // Nothing left: still a positive budget, the smallest one.
+        let empty = Limits {
+            clock: Some(Clock::default()),
+            ..Limits::default()
+        };
+        assert_eq!(empty.budget(Color::Red).unwrap().hard, ms(1));
+        // A movetime below the clock's budget wins.
+        let both = Limits {
+            movetime: Some(ms(50)),
+            ..tc
+        };
+        assert_eq!(both.budget(Color::Red).unwrap().hard, ms(50));
     }
 
     #[test]

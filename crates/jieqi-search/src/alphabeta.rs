@@ -71,14 +71,16 @@
 //!
 //! # Nodes and limits
 //! A node is one [`Position::make`] call. A node limit stops the search exactly when the counter
-//! reaches it (deterministic); a movetime limit is checked every 1024 nodes. The best move of the
+//! reaches it (deterministic); a time limit (movetime, or the hard budget of a clock, see
+//! [`Limits::budget`]) is checked every 1024 nodes, and under a clock no iteration starts after half
+//! the soft budget. The best move of the
 //! last completed iteration is kept, updated by root moves that completed in the interrupted one.
 
 use std::time::{Duration, Instant};
 
 use jieqi_core::{Color, Move, MoveList, PlayedMove, Position, Role, Setup, Square, View};
 use jieqi_engine::{
-    Choice, Control, Engine, EngineError, Limits, Score, SearchInfo, Spec, SpecError,
+    Choice, Control, Engine, EngineError, Factory, Limits, Score, SearchInfo, Spec, SpecError,
 };
 
 use crate::eval::{EvalWeights, Evaluator, Incremental, evaluate};
@@ -417,6 +419,8 @@ struct Searcher<'a> {
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
+    /// No new iteration starts after this instant (a clock budget's share).
+    soft_deadline: Option<Instant>,
     /// Stop requests and progress reports from a front end.
     control: Control<'a>,
     stopped: bool,
@@ -495,6 +499,7 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
+            soft_deadline: None,
             control: Control::default(),
             stopped: false,
             rep_floor: 0,
@@ -1098,6 +1103,7 @@ impl<'a> Searcher<'a> {
             }
             completed = d;
             self.root_score = v;
+            let out_of_time = self.soft_deadline.is_some_and(|t| Instant::now() >= t);
             if let Some(mv) = self.root_best {
                 let control = self.control;
                 control.report(|| SearchInfo {
@@ -1106,6 +1112,9 @@ impl<'a> Searcher<'a> {
                     score: Some(to_score(v)),
                     pv: self.pv(mv, d as usize),
                 });
+            }
+            if out_of_time {
+                break;
             }
         }
         completed
@@ -1298,6 +1307,11 @@ fn to_score(v: i32) -> Score {
 }
 
 impl Engine for AlphaBeta {
+    /// It checks the stop flag as it searches.
+    fn stops_on_request(&self) -> bool {
+        true
+    }
+
     fn search(
         &mut self,
         view: &View,
@@ -1311,9 +1325,10 @@ impl Engine for AlphaBeta {
         if legal.is_empty() {
             return Err(EngineError::new("alphabeta: no legal move"));
         }
+        let budget = limits.budget(view.player());
         let max_depth = match (limits.depth, self.depth) {
             (Some(d), _) | (None, Some(d)) => d.max(1),
-            (None, None) if limits.nodes.is_none() && limits.movetime.is_none() => DEFAULT_DEPTH,
+            (None, None) if limits.nodes.is_none() && budget.is_none() => DEFAULT_DEPTH,
             (None, None) => MAX_PLY as u32 - 8,
         };
         if let Some(tt) = self.tt.as_mut() {
@@ -1324,9 +1339,12 @@ impl Engine for AlphaBeta {
         s.rep_floor = 0;
         s.control = *control;
         s.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
-        s.deadline = limits
-            .movetime
-            .map(|t| start + t.saturating_sub(Duration::from_millis(1)));
+        s.deadline = budget.map(|b| start + b.hard.saturating_sub(Duration::from_millis(1)));
+        // Under a clock, an iteration that would end past the soft budget is not started: the next
+        // one takes longer than all before it together. A fixed movetime is searched in full.
+        s.soft_deadline = budget
+            .filter(|b| b.soft < b.hard)
+            .map(|b| start + b.soft / 2);
         let completed = s.iterate(max_depth);
         let mv = s.root_best.unwrap_or(legal[0]);
         let score = s.root_score;
@@ -1348,6 +1366,24 @@ impl Engine for AlphaBeta {
 /// # Errors
 /// A malformed value, an unreadable eval file or an unknown key.
 pub fn from_spec(spec: &Spec) -> Result<Box<dyn Engine>, SpecError> {
+    factory(spec).map(|f| f.build())
+}
+
+/// The factory of engines of a spec (keys in [`HELP`]): the spec, and the eval file it names,
+/// are read once here; each engine built gets its own transposition table.
+///
+/// # Errors
+/// A malformed value, an unreadable eval file or an unknown key.
+pub fn factory(spec: &Spec) -> Result<Factory, SpecError> {
+    let (opts, depth) = options_from_spec(spec)?;
+    let opts = std::sync::Arc::new(opts);
+    Ok(Factory::new(move || {
+        Box::new(AlphaBeta::new(Options::clone(&opts), depth))
+    }))
+}
+
+/// Reads a spec into search options and the default depth.
+fn options_from_spec(spec: &Spec) -> Result<(Options, Option<u32>), SpecError> {
     let mut p = spec.params();
     let depth: u32 = p.get("depth", 0)?;
     let hash_mb: usize = p.get("hash", 16)?;
@@ -1392,7 +1428,7 @@ pub fn from_spec(spec: &Spec) -> Result<Box<dyn Engine>, SpecError> {
         contempt,
         eval,
     };
-    Ok(Box::new(AlphaBeta::new(opts, (depth > 0).then_some(depth))))
+    Ok((opts, (depth > 0).then_some(depth)))
 }
 
 #[cfg(test)]

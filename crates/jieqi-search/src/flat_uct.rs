@@ -30,7 +30,7 @@ pub const NAME: &str = "flat-uct";
 pub const HELP: &str = "Flat UCT (seed 000 done right): root-only UCB1 over the legal moves, each \
 simulation samples a fresh determinization from the player's view, plays the move and a playout \
 (draw = 1/2); plays the best mean. Keys: sims (simulations, default 300; Limits.nodes overrides, and \
-under a movetime limit without sims it runs until the time is up), c (UCB1 exploration, default 0.8), \
+under a movetime or clock limit without sims it runs until its time budget is spent), c (UCB1 exploration, default 0.8), \
 policy (random|capture, default random), cutoff (plies before scoring by the evaluation, 0 = none, \
 default 0), max_plies (playout cap, default 200).";
 
@@ -91,6 +91,11 @@ impl FlatUct {
 }
 
 impl Engine for FlatUct {
+    /// It checks the stop flag as it searches.
+    fn stops_on_request(&self) -> bool {
+        true
+    }
+
     fn search(
         &mut self,
         view: &View,
@@ -128,7 +133,13 @@ impl Engine for FlatUct {
         }
         let mut wins = vec![0f64; n];
         let mut visits = vec![0u64; n];
-        let budget = Budget::new(limits, self.sims, DEFAULT_SIMS, *control);
+        let budget = Budget::new(
+            limits,
+            view.position().turn(),
+            self.sims,
+            DEFAULT_SIMS,
+            *control,
+        );
         let mut done = 0u64;
         while !budget.exhausted(done) {
             let i = if (done as usize) < n {

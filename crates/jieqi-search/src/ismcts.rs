@@ -70,7 +70,7 @@ one determinization of the player's view per iteration, one tree over public mov
 with availability-aware UCB, reveals as chance nodes keyed by the revealed identity (sampled from \
 the iteration's determinization), capture-biased or random playouts cut off and scored by the \
 evaluation, most visited move, tree reuse across moves. Keys: iters (iterations, default 20000; \
-Limits.nodes overrides, and under a movetime limit without iters it runs until the time is up), \
+Limits.nodes overrides, and under a movetime or clock limit without iters it runs until its time budget is spent), \
 c (exploration, default 0.7), policy (random|capture, default capture), cutoff (playout plies \
 before the evaluation scores it, 0 = play to the end, default 10), max_plies (playout cap, default \
 200), reuse (keep the tree between moves, default true).";
@@ -449,6 +449,11 @@ fn principal_variation(tree: &Tree, first: Move) -> Vec<Move> {
 }
 
 impl Engine for Ismcts {
+    /// It checks the stop flag as it searches.
+    fn stops_on_request(&self) -> bool {
+        true
+    }
+
     fn search(
         &mut self,
         view: &View,
@@ -463,7 +468,7 @@ impl Engine for Ismcts {
         let us = view.position().turn();
         let mut tree = self.reused_tree(view).unwrap_or_else(|| Tree::new(!us));
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let budget = Budget::new(limits, self.iters, DEFAULT_ITERS, *control);
+        let budget = Budget::new(limits, us, self.iters, DEFAULT_ITERS, *control);
         let limit = view.rules().no_capture_plies.unwrap_or(u32::MAX);
         let mut done = 0u64;
         let mut max_depth = 0u32;

@@ -12,7 +12,7 @@ pub mod ismcts;
 pub mod playout;
 pub mod playout_board;
 
-use jieqi_engine::{Engine, Spec, SpecError};
+use jieqi_engine::{Engine, Factory, Spec, SpecError};
 
 /// (name, help) of every engine in this crate, for `arena engines`.
 pub const ENGINES: &[(&str, &str)] = &[
@@ -21,12 +21,24 @@ pub const ENGINES: &[(&str, &str)] = &[
     (alphabeta::NAME, alphabeta::HELP),
 ];
 
-/// Builds the engine a spec names, or `None` when the name is not one of this crate's.
-pub fn from_spec(spec: &Spec) -> Option<Result<Box<dyn Engine>, SpecError>> {
+/// The factory of the engine a spec names (files such as `alphabeta`'s `eval=` are read here,
+/// once), or `None` when the name is not one of this crate's.
+///
+/// # Errors
+/// Inside the `Some`: an unknown key, a bad value or an unreadable file.
+pub fn factory(spec: &Spec) -> Option<Result<Factory, SpecError>> {
     match spec.name.as_str() {
-        flat_uct::NAME => Some(flat_uct::from_spec(spec)),
-        ismcts::NAME => Some(ismcts::from_spec(spec)),
-        alphabeta::NAME => Some(alphabeta::from_spec(spec)),
+        flat_uct::NAME => Some(flat_uct::FlatUct::from_spec(spec).map(Factory::of_clone)),
+        ismcts::NAME => Some(ismcts::Ismcts::from_spec(spec).map(Factory::of_clone)),
+        alphabeta::NAME => Some(alphabeta::factory(spec)),
         _ => None,
     }
+}
+
+/// Builds the engine a spec names: [`factory`], then one engine.
+///
+/// # Errors
+/// As [`factory`].
+pub fn from_spec(spec: &Spec) -> Option<Result<Box<dyn Engine>, SpecError>> {
+    factory(spec).map(|r| r.map(|f| f.build()))
 }

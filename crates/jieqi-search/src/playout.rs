@@ -386,8 +386,9 @@ pub(crate) fn spec_error(spec: &jieqi_engine::Spec, message: String) -> jieqi_en
 }
 
 /// How many simulations / iterations a search may run and until when: `Limits.nodes` if given,
-/// else the spec's own budget if written, else — under a movetime limit — as many as fit, else the
-/// engine's default. A movetime limit always applies on top.
+/// else the spec's own budget if written, else — under a movetime or clock limit — as many as fit
+/// in the soft time budget ([`jieqi_engine::Limits::budget`]), else the engine's default. A time
+/// budget always applies on top.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Budget<'a> {
     iterations: Option<u64>,
@@ -398,22 +399,21 @@ pub(crate) struct Budget<'a> {
 impl<'a> Budget<'a> {
     pub(crate) fn new(
         limits: &jieqi_engine::Limits,
+        side: jieqi_core::Color,
         spec_budget: Option<u64>,
         default: u64,
         control: jieqi_engine::Control<'a>,
     ) -> Budget<'a> {
         let start = std::time::Instant::now();
-        let iterations = limits
-            .nodes
-            .or(spec_budget)
-            .or(if limits.movetime.is_some() {
-                None
-            } else {
-                Some(default)
-            });
+        let time = limits.budget(side);
+        let iterations =
+            limits
+                .nodes
+                .or(spec_budget)
+                .or(if time.is_some() { None } else { Some(default) });
         Budget {
             iterations,
-            deadline: limits.movetime.map(|t| start + t),
+            deadline: time.map(|b| start + b.soft),
             control,
         }
     }

@@ -284,6 +284,7 @@ fn never_an_illegal_move_in_seeded_games() {
                 depth: Some(2),
                 nodes: Some(3_000),
                 movetime: None,
+                clock: None,
             };
             while game.outcome().is_none() && game.ply() < 160 {
                 let side = game.turn();

@@ -5,28 +5,12 @@
 
 use jieqi_core::Rules;
 use jieqi_engine::{Engine, Spec};
-
-/// Engines a GUI can choose (`Engine` option), strongest first.
-pub const ENGINES: [&str; 6] = [
-    "alphabeta",
-    "ismcts",
-    "flat-uct",
-    "level",
-    "greedy",
-    "random",
-];
-
-/// Rule presets by their `UCI_Variant` name: `jieqi` is the mainstream rules.
-pub const VARIANTS: [(&str, &str); 3] = [
-    ("jieqi", "standard"),
-    ("xiangqi", "xiangqi"),
-    ("simple", "simple"),
-];
+use jieqi_registry::{KINDS as ENGINES, UCI_VARIANTS as VARIANTS};
 
 /// The current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// `Engine`: one of [`ENGINES`].
+    /// `Engine`: one of the registry's engines ([`jieqi_registry::KINDS`]).
     pub engine: String,
     /// `EngineOptions`: more spec parameters, `key=value,key=value`.
     pub engine_options: String,
@@ -34,7 +18,7 @@ pub struct Options {
     pub hash: u32,
     /// `Contempt` (centipawns), for `alphabeta`.
     pub contempt: i32,
-    /// `UCI_Variant`: one of [`VARIANTS`].
+    /// `UCI_Variant`: one of [`jieqi_registry::UCI_VARIANTS`].
     pub variant: String,
     /// `Seed`: the seed of every following search (an arena sets it before each `go` to
     /// reproduce its in-process games).
@@ -135,11 +119,7 @@ impl Options {
 
     /// The rules of the selected variant.
     pub fn rules(&self) -> Rules {
-        let preset = VARIANTS
-            .iter()
-            .find(|(v, _)| *v == self.variant)
-            .map_or("standard", |(_, p)| p);
-        Rules::preset(preset).expect("the variants name presets")
+        jieqi_registry::rules_of_uci_variant(&self.variant).unwrap_or_else(Rules::standard)
     }
 
     /// The engine spec the options describe: the engine, `Hash` and `Contempt` where it takes
@@ -168,19 +148,13 @@ impl Options {
     }
 }
 
-/// Builds one of our engines from a spec.
+/// Builds one of our engines from a spec, through the registry the arena uses too.
 ///
 /// # Errors
-/// An unknown engine or a bad parameter.
+/// An unknown engine, a bad parameter or an unreadable file.
 pub fn build(spec: &Spec) -> Result<Box<dyn Engine>, String> {
-    jieqi_baselines::from_spec(spec)
-        .or_else(|| jieqi_search::from_spec(spec))
-        .unwrap_or_else(|| {
-            Err(jieqi_engine::SpecError {
-                spec: spec.to_string(),
-                message: "no such engine".into(),
-            })
-        })
+    jieqi_registry::factory(spec)
+        .map(|f| f.build())
         .map_err(|e| e.to_string())
 }
 

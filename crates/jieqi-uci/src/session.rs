@@ -15,8 +15,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use jieqi_core::{Color, Occupant, PlayedMove, Position, Square, View, fen, perft};
-use jieqi_engine::{Control, Engine, Limits, Score, SearchInfo};
+use jieqi_core::{ByColor, Color, Occupant, PlayedMove, Position, Square, View, fen, perft};
+use jieqi_engine::{Clock, Control, Engine, Limits, Score, SearchInfo};
 
 use crate::command::{self, Command, Go};
 use crate::options::{self, Options};
@@ -345,27 +345,22 @@ fn set_position(options: &Options, fen: Option<&str>, moves: &[String]) -> Resul
     Ok(view)
 }
 
-/// A safety margin kept on the clock for the protocol's round trips.
-const OVERHEAD: Duration = Duration::from_millis(30);
-
 /// The engine limits of a `go` for the side `turn`: node, depth and movetime limits as given;
-/// with a clock, a movetime of the remaining time over the moves to go (at most 30) plus three
-/// quarters of the increment, never more than the time left minus [`OVERHEAD`]; `infinite` runs
-/// until `stop`.
+/// `wtime`/`btime` (with `winc`/`binc`, `movestogo`) become the engine's clock, from which its own
+/// time manager ([`Limits::budget`]) decides how long to think; `infinite` runs until `stop`.
 pub fn limits(go: &Go, turn: Color) -> Limits {
     let mut limits = Limits {
         nodes: go.nodes,
         depth: go.depth,
         movetime: go.movetime,
+        clock: None,
     };
-    let side = turn.index();
-    if let Some(left) = go.time[side] {
-        let inc = go.inc[side].unwrap_or(Duration::ZERO);
-        let moves = go.movestogo.unwrap_or(30).clamp(1, 30);
-        let share = left / moves + inc * 3 / 4;
-        let cap = left.saturating_sub(OVERHEAD).max(Duration::from_millis(1));
-        let t = share.min(cap);
-        limits.movetime = Some(limits.movetime.map_or(t, |m| m.min(t)));
+    if go.time[turn.index()].is_some() {
+        limits.clock = Some(Clock {
+            remaining: ByColor::new_with(|c| go.time[c.index()].unwrap_or(Duration::ZERO)),
+            increment: ByColor::new_with(|c| go.inc[c.index()].unwrap_or(Duration::ZERO)),
+            moves_to_go: go.movestogo,
+        });
     }
     if go.infinite {
         limits = Limits {

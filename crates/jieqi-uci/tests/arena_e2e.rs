@@ -6,6 +6,7 @@ use jieqi_engine::Limits;
 
 use arena::engines::{EngineEntry, parse_arg};
 use arena::game_runner::{GameSpec, PlayedGame, play_game};
+use arena::run::player;
 
 fn uci(engine: &str) -> EngineEntry {
     parse_arg(&format!(
@@ -17,22 +18,20 @@ fn uci(engine: &str) -> EngineEntry {
 
 fn game(red: &EngineEntry, black: &EngineEntry, deal_seed: u64, nodes: u64) -> PlayedGame {
     let rules = Rules::standard();
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
     play_game(
         &GameSpec {
             rules: &rules,
             deal_seed,
-            red,
-            black,
-            limits: Limits {
-                nodes: Some(nodes),
-                ..Limits::default()
+            players: ByColor {
+                red: player(red, &limits, None, None, false),
+                black: player(black, &limits, None, None, false),
             },
             max_plies: 160,
-            omniscient: ByColor {
-                red: false,
-                black: false,
-            },
-            move_timeout: None,
+            timemargin: std::time::Duration::ZERO,
         },
         None,
     )

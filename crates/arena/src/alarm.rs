@@ -1,0 +1,140 @@
+//! The alarm that ends a move at its hard time limit: one watchdog thread for the process wakes
+//! every [`TICK`] and sets the stop flag of every armed alarm whose deadline has passed. Arming and
+//! disarming are two atomic stores, so a move costs no system call; the stop reaches the engine
+//! through its [`jieqi_engine::Control`].
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::time::{Duration, Instant};
+
+/// How often the watchdog looks at the clock: the precision of a hard limit.
+pub const TICK: Duration = Duration::from_millis(2);
+
+/// Deadline value of a disarmed alarm.
+const DISARMED: u64 = u64::MAX;
+
+#[derive(Debug)]
+struct Slot {
+    /// Nanoseconds after [`epoch`] at which to stop, or [`DISARMED`].
+    deadline: AtomicU64,
+    stop: Arc<AtomicBool>,
+}
+
+/// The instant alarm deadlines are counted from.
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+fn nanos_since_epoch(t: Instant) -> u64 {
+    u64::try_from(t.saturating_duration_since(epoch()).as_nanos()).unwrap_or(DISARMED - 1)
+}
+
+/// The armed-or-not alarms the watchdog looks at.
+fn slots() -> &'static Mutex<Vec<Weak<Slot>>> {
+    static SLOTS: OnceLock<Mutex<Vec<Weak<Slot>>>> = OnceLock::new();
+    SLOTS.get_or_init(|| {
+        std::thread::Builder::new()
+            .name("arena-watchdog".into())
+            .spawn(watch)
+            .expect("cannot start the watchdog thread");
+        Mutex::new(Vec::new())
+    })
+}
+
+fn watch() {
+    loop {
+        std::thread::sleep(TICK);
+        let now = nanos_since_epoch(Instant::now());
+        let mut list = slots().lock().unwrap_or_else(|p| p.into_inner());
+        list.retain(|w| match w.upgrade() {
+            Some(slot) => {
+                if slot.deadline.load(Ordering::Relaxed) <= now {
+                    slot.stop.store(true, Ordering::Relaxed);
+                }
+                true
+            }
+            None => false,
+        });
+    }
+}
+
+/// One alarm, for one game's engine calls in turn.
+#[derive(Debug)]
+pub struct Alarm {
+    slot: Arc<Slot>,
+}
+
+impl Alarm {
+    /// A disarmed alarm, watched from now on until it is dropped.
+    pub fn new() -> Alarm {
+        let slot = Arc::new(Slot {
+            deadline: AtomicU64::new(DISARMED),
+            stop: Arc::new(AtomicBool::new(false)),
+        });
+        epoch();
+        slots()
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(Arc::downgrade(&slot));
+        Alarm { slot }
+    }
+
+    /// Clears the stop flag and sets it again at `deadline`.
+    pub fn arm(&self, deadline: Instant) {
+        self.slot.stop.store(false, Ordering::Relaxed);
+        self.slot
+            .deadline
+            .store(nanos_since_epoch(deadline), Ordering::Relaxed);
+    }
+
+    /// Stops watching (the flag keeps its value).
+    pub fn disarm(&self) {
+        self.slot.deadline.store(DISARMED, Ordering::Relaxed);
+    }
+
+    /// The stop flag, for a [`jieqi_engine::Control`]; shared, so that a search on another
+    /// thread can hold it.
+    pub fn flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.slot.stop)
+    }
+
+    /// Whether the alarm went off since it was last armed.
+    pub fn rang(&self) -> bool {
+        self.slot.stop.load(Ordering::Relaxed)
+    }
+}
+
+impl Default for Alarm {
+    fn default() -> Alarm {
+        Alarm::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_armed_alarm_rings_at_its_deadline_and_not_before() {
+        let alarm = Alarm::new();
+        alarm.arm(Instant::now() + Duration::from_secs(3600));
+        std::thread::sleep(TICK * 5);
+        assert!(!alarm.rang());
+        let t = Instant::now();
+        alarm.arm(t + Duration::from_millis(20));
+        let flag = alarm.flag();
+        while !flag.load(Ordering::Relaxed) {
+            assert!(t.elapsed() < Duration::from_secs(5), "the alarm never rang");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(t.elapsed() >= Duration::from_millis(20));
+        assert!(alarm.rang());
+        // Re-arming clears it; disarming stops the watch.
+        alarm.arm(Instant::now() + Duration::from_millis(10));
+        assert!(!alarm.rang());
+        alarm.disarm();
+        std::thread::sleep(Duration::from_millis(30));
+        assert!(!alarm.rang());
+    }
+}

@@ -1,0 +1,186 @@
+//! Results on disk: the append-only journal of finished pairs (`games.jsonl`), read back on
+//! `--resume`, and the atomic rewrite every results file goes through.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use crate::records::{self, GameLine, PairKey, RecordsError};
+
+/// Writes `bytes` to `path` so that a reader sees either the old file or the whole new one: a
+/// temporary file beside it, synced, renamed over it, and the folder synced.
+///
+/// # Errors
+/// I/O errors, naming the file.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let named =
+        |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+    let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
+    tmp_name.push(".tmp");
+    let tmp = path.with_file_name(tmp_name);
+    let mut f = File::create(&tmp).map_err(named)?;
+    f.write_all(bytes).map_err(named)?;
+    f.sync_all().map_err(named)?;
+    drop(f);
+    std::fs::rename(&tmp, path).map_err(named)?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    // Syncing a folder is not possible everywhere; the rename is done either way.
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// One JSON line per game.
+///
+/// # Errors
+/// Serialization cannot fail for these records; an error would be a bug.
+pub fn jsonl<'a>(games: impl IntoIterator<Item = &'a GameLine>) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    for g in games {
+        serde_json::to_writer(&mut out, g).map_err(std::io::Error::other)?;
+        out.push(b'\n');
+    }
+    Ok(out)
+}
+
+/// The journal of a run: finished pairs appended as they come (two lines each, flushed), so an
+/// interrupted run keeps every finished pair.
+#[derive(Debug)]
+pub struct Journal {
+    path: PathBuf,
+    file: BufWriter<File>,
+}
+
+/// What a journal held when a run resumed.
+#[derive(Debug, Default)]
+pub struct Resumed {
+    /// Complete pairs.
+    pub pairs: BTreeMap<PairKey, [GameLine; 2]>,
+    /// Whether the last line had been cut short (it is dropped and its pair replayed).
+    pub truncated: bool,
+}
+
+/// Why a journal cannot be used.
+#[derive(Debug)]
+pub enum JournalError {
+    /// It exists but `--resume` was not given.
+    Exists(PathBuf),
+    /// It holds games of another run.
+    OtherRun {
+        /// The journal.
+        path: PathBuf,
+        /// The foreign fingerprint.
+        found: String,
+        /// The pair it was found at.
+        pair: u64,
+        /// This run's fingerprint.
+        want: String,
+    },
+    /// A line is not a game record.
+    Records(RecordsError),
+    /// Reading or writing failed.
+    Io(std::io::Error),
+}
+
+impl core::fmt::Display for JournalError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            JournalError::Exists(p) => write!(
+                f,
+                "{} exists: add --resume to continue that run, or choose another --out",
+                p.display()
+            ),
+            JournalError::OtherRun {
+                path,
+                found,
+                pair,
+                want,
+            } => write!(
+                f,
+                "--resume: {} holds games of another match (fingerprint {found} at pair {pair}, \
+                 this match is {want}); the engines, rules, seed, limits or cap differ",
+                path.display()
+            ),
+            JournalError::Records(e) => write!(f, "{e}"),
+            JournalError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for JournalError {}
+
+impl Journal {
+    /// Opens `path` for a run with this fingerprint. Without `resume` the file must not exist.
+    /// With it, an existing journal is read back (every line must carry the fingerprint), and
+    /// rewritten with its complete pairs only, so half-played pairs are replayed whole.
+    ///
+    /// # Errors
+    /// See [`JournalError`].
+    pub fn open(
+        path: &Path,
+        resume: bool,
+        fingerprint: &str,
+    ) -> Result<(Journal, Resumed), JournalError> {
+        let mut resumed = Resumed::default();
+        if path.exists() {
+            if !resume {
+                return Err(JournalError::Exists(path.to_path_buf()));
+            }
+            let (lines, truncated) = records::read_jsonl(path).map_err(JournalError::Records)?;
+            if let Some(bad) = lines.iter().find(|g| g.fingerprint != fingerprint) {
+                return Err(JournalError::OtherRun {
+                    path: path.to_path_buf(),
+                    found: bad.fingerprint.clone(),
+                    pair: bad.pair,
+                    want: fingerprint.to_string(),
+                });
+            }
+            resumed.truncated = truncated;
+            resumed.pairs = records::complete_pairs(lines);
+            let kept = jsonl(resumed.pairs.values().flatten()).map_err(JournalError::Io)?;
+            write_atomically(path, &kept).map_err(JournalError::Io)?;
+        }
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| {
+                JournalError::Io(std::io::Error::new(
+                    e.kind(),
+                    format!("{}: {e}", path.display()),
+                ))
+            })?;
+        Ok((
+            Journal {
+                path: path.to_path_buf(),
+                file: BufWriter::new(file),
+            },
+            resumed,
+        ))
+    }
+
+    /// Appends a finished pair and flushes it.
+    ///
+    /// # Errors
+    /// I/O errors.
+    pub fn append(&mut self, pair: &[GameLine; 2]) -> std::io::Result<()> {
+        self.file.write_all(&jsonl(pair)?)?;
+        self.file.flush()
+    }
+
+    /// Rewrites the journal atomically with `games`, in the order given (at the end of a run:
+    /// job order).
+    ///
+    /// # Errors
+    /// I/O errors.
+    pub fn finish<'a>(self, games: impl IntoIterator<Item = &'a GameLine>) -> std::io::Result<()> {
+        let path = self.path;
+        drop(self.file);
+        write_atomically(&path, &jsonl(games)?)
+    }
+}

@@ -1,0 +1,600 @@
+//! One run of paired games — the core every game-playing command is a thin layer over: `match`
+//! (two engines, a fixed number of pairs) and `sprt` (two engines, until the test decides).
+//!
+//! A [`RunSetup`] names engine slots, pairings of slots, limits and an output folder.
+//! [`execute`] plays the jobs — job `j` is pair `j / n` of pairing `j % n` for `n` pairings, so
+//! every pairing plays pair `p` on the same deal — through the [`crate::scheduler`], journals
+//! each finished pair, tallies the finished prefix of jobs on a [`Scoreboard`] and asks a
+//! [`StopRule`] after each job joins it, then writes the results ([`crate::report`]).
+//!
+//! Pair `p` deals from the seed [`pair_seed`]`(S, p)`; game 1 of a pairing gives its first engine
+//! Red, game 2 Black, on the same deal. Every number comes from the finished prefix, in job order,
+//! so the same setup gives the same games and the same statistics at any thread count (the timing
+//! columns aside), and a stop rule stops after the same number of pairs.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use jieqi_core::{ByColor, Rules};
+use jieqi_engine::{Limits, mix};
+use serde::{Deserialize, Serialize};
+
+use crate::engines::EngineEntry;
+use crate::game_runner::{GameSpec, Player, play_game};
+use crate::journal::{Journal, JournalError, write_atomically};
+use crate::records::{self, GameLine};
+use crate::scheduler::{self, Flow, Prefix, SchedulerError};
+use crate::scoreboard::Scoreboard;
+use crate::stats::Sprt;
+use crate::time_control::TimeControl;
+
+/// The deal seed of pair `p` in a run with master seed `seed`.
+pub const fn pair_seed(seed: u64, p: u64) -> u64 {
+    mix(seed, p)
+}
+
+/// Which engines of a two-engine run see everything (leak measurement).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Omniscient {
+    /// Both fair.
+    #[default]
+    None,
+    /// The first engine omniscient.
+    A,
+    /// The second engine omniscient.
+    B,
+    /// Both omniscient.
+    Both,
+}
+
+impl Omniscient {
+    /// Whether slot `slot` (0 or 1) sees everything.
+    pub fn sees_all(self, slot: usize) -> bool {
+        matches!(
+            (self, slot),
+            (Omniscient::A, 0) | (Omniscient::B, 1) | (Omniscient::Both, _)
+        )
+    }
+
+    /// The name in `match.json` and `summary.json`: `none`, `a`, `b`, `both`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Omniscient::None => "none",
+            Omniscient::A => "a",
+            Omniscient::B => "b",
+            Omniscient::Both => "both",
+        }
+    }
+}
+
+/// A validated run.
+#[derive(Debug)]
+pub struct RunSetup {
+    /// The engines, by slot; labels are unique.
+    pub engines: Vec<EngineEntry>,
+    /// Pairings of slots, `(a, b)`: `a` has Red in game 1 of every pair.
+    pub pairings: Vec<(usize, usize)>,
+    /// Pairs per pairing (for a stopping run, the most it may play).
+    pub pairs: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Rules.
+    pub rules: Rules,
+    /// Adjudication cap.
+    pub max_plies: u32,
+    /// Node, depth and movetime limits for every engine that does not set its own.
+    pub limits: Limits,
+    /// The clock for every engine that does not set its own.
+    pub tc: Option<TimeControl>,
+    /// How far past its clock a move may go.
+    pub timemargin: Duration,
+    /// The hard limit of one move (`--move-timeout`).
+    pub move_timeout: Option<Duration>,
+    /// Omniscient slots (of the first pairing).
+    pub omniscient: Omniscient,
+    /// Output folder.
+    pub out: PathBuf,
+    /// Continue an interrupted run in `out`.
+    pub resume: bool,
+    /// The SPRT to report (and, with `gate`, to stop by).
+    pub sprt: Option<Sprt>,
+    /// Whether this is a gate (`arena sprt`): the SPRT stops the run and its verdict is the
+    /// outcome.
+    pub gate: bool,
+    /// Show a progress bar.
+    pub progress: bool,
+    /// The command line, for the summary.
+    pub command: String,
+}
+
+/// What `match.json` records before the first game: enough to replay any game of the run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct MatchSetup {
+    /// Fingerprint of the run.
+    pub fingerprint: String,
+    /// Engine A then B: (label, spec as written).
+    pub engines: [(String, String); 2],
+    /// Rules.
+    pub rules: Rules,
+    /// Master seed.
+    pub seed: u64,
+    /// Pairs asked for.
+    pub pairs: u64,
+    /// Per-move nodes limit.
+    pub nodes: Option<u64>,
+    /// Per-move depth limit.
+    pub depth: Option<u32>,
+    /// Per-move time limit.
+    pub movetime_ms: Option<u64>,
+    /// Move timeout.
+    pub move_timeout_ms: Option<u64>,
+    /// Clock time control.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tc: Option<TimeControl>,
+    /// Clock margin (with a clock).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timemargin_ms: Option<u64>,
+    /// Adjudication cap.
+    pub max_plies: u32,
+    /// Omniscient engines.
+    pub omniscient: Omniscient,
+    /// The command line.
+    pub command: String,
+}
+
+impl MatchSetup {
+    /// The per-move limits.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            nodes: self.nodes,
+            depth: self.depth,
+            movetime: self.movetime_ms.map(Duration::from_millis),
+            clock: None,
+        }
+    }
+}
+
+/// What identifies the games of a run, hashed into its fingerprint. Keys in alphabetical order,
+/// and the newer ones only when set, so that older results keep their fingerprints.
+#[derive(Serialize)]
+struct FingerprintInput<'a> {
+    a: String,
+    b: String,
+    harness: &'static str,
+    limits: String,
+    max_plies: u32,
+    omniscient: &'static str,
+    rules: &'a Rules,
+    seed: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tc: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timemargin_ms: Option<u64>,
+}
+
+/// A run that could not run or finish.
+#[derive(Debug)]
+pub enum RunError {
+    /// The output folder or its journal is unusable (bad input: exit 2).
+    Output(String),
+    /// Writing results failed (a runtime failure).
+    Io(std::io::Error),
+}
+
+impl core::fmt::Display for RunError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            RunError::Output(m) => write!(f, "{m}"),
+            RunError::Io(e) => write!(f, "writing results: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+impl From<std::io::Error> for RunError {
+    fn from(e: std::io::Error) -> RunError {
+        RunError::Io(e)
+    }
+}
+
+/// Decides after each finished pair whether a run stops.
+pub trait StopRule {
+    /// Called each time a job joins the finished prefix, with the board of exactly that prefix
+    /// (`pairs` jobs); `true` stops the run there.
+    fn stop(&mut self, board: &Scoreboard, pairs: u64) -> bool;
+
+    /// A short live status for the progress bar, if the rule has one.
+    fn status(&self, _board: &Scoreboard) -> Option<String> {
+        None
+    }
+}
+
+/// The rule of a fixed number of pairs: never stop early.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct PlayAll;
+
+impl StopRule for PlayAll {
+    fn stop(&mut self, _: &Scoreboard, _: u64) -> bool {
+        false
+    }
+}
+
+/// What a run came to.
+#[derive(Debug)]
+pub struct RunOutcome {
+    /// The counted jobs' tally.
+    pub board: Scoreboard,
+    /// Jobs counted: the finished prefix, up to where the rule stopped it.
+    pub counted: u64,
+    /// Jobs that finished beyond that: kept in the journal, never counted.
+    pub beyond: u64,
+    /// Whether the stop rule stopped the run.
+    pub stopped: bool,
+    /// Games played by this process (not resumed).
+    pub played_now: u64,
+    /// Wall time of this process's play.
+    pub wall: Duration,
+    /// The fingerprint.
+    pub fingerprint: String,
+}
+
+impl RunSetup {
+    /// Jobs in all.
+    pub fn jobs(&self) -> u64 {
+        self.pairs.saturating_mul(self.pairings.len() as u64)
+    }
+
+    /// (pairing, pair) of a job.
+    pub fn job(&self, job: u64) -> (usize, u64) {
+        let n = self.pairings.len() as u64;
+        ((job % n) as usize, job / n)
+    }
+
+    /// The first engine of the first pairing (the one a two-engine run reports for).
+    pub fn a(&self) -> &EngineEntry {
+        &self.engines[self.pairings[0].0]
+    }
+
+    /// The second engine of the first pairing.
+    pub fn b(&self) -> &EngineEntry {
+        &self.engines[self.pairings[0].1]
+    }
+
+    /// The fingerprint: a hash of harness version, engine specs, rules, seed, limits, cap,
+    /// clock and omniscience. Runs with the same fingerprint may be resumed or merged.
+    pub fn fingerprint(&self) -> String {
+        let input = FingerprintInput {
+            a: self.a().spec.to_string(),
+            b: self.b().spec.to_string(),
+            harness: env!("CARGO_PKG_VERSION"),
+            limits: self.limits.to_string(),
+            max_plies: self.max_plies,
+            omniscient: match self.omniscient {
+                Omniscient::None => "None",
+                Omniscient::A => "A",
+                Omniscient::B => "B",
+                Omniscient::Both => "Both",
+            },
+            rules: &self.rules,
+            seed: self.seed,
+            tc: self.tc.map(|t| t.to_string()),
+            timemargin_ms: self.tc.map(|_| self.timemargin.as_millis() as u64),
+        };
+        // Through a `Value`, whose maps sort their keys: the text older versions hashed.
+        let text = serde_json::to_value(&input)
+            .map(|v| v.to_string())
+            .unwrap_or_default();
+        // FNV-1a, 64 bits: stable across platforms and Rust versions.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in text.bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        format!("{h:016x}")
+    }
+
+    /// What `match.json` records.
+    pub fn match_setup(&self, fingerprint: &str) -> MatchSetup {
+        let ms = |d: Duration| d.as_millis() as u64;
+        MatchSetup {
+            fingerprint: fingerprint.to_string(),
+            engines: [
+                (self.a().label.clone(), self.a().spec.to_string()),
+                (self.b().label.clone(), self.b().spec.to_string()),
+            ],
+            rules: self.rules,
+            seed: self.seed,
+            pairs: self.pairs,
+            nodes: self.limits.nodes,
+            depth: self.limits.depth,
+            movetime_ms: self.limits.movetime.map(ms),
+            move_timeout_ms: self.move_timeout.map(ms),
+            tc: self.tc,
+            timemargin_ms: self.tc.map(|_| ms(self.timemargin)),
+            max_plies: self.max_plies,
+            omniscient: self.omniscient,
+            command: self.command.clone(),
+        }
+    }
+
+    /// The limits, clock and hard limit of the engine in slot `slot`: its own where its spec
+    /// sets them, the run's otherwise.
+    pub fn player(&self, slot: usize) -> Player<'_> {
+        player(
+            &self.engines[slot],
+            &self.limits,
+            self.tc,
+            self.move_timeout,
+            self.omniscient.sees_all(slot),
+        )
+    }
+
+    /// What the block's header says in parentheses: limits, threads, seed, rules, pairs.
+    pub fn context(&self) -> String {
+        let limits = match self.tc {
+            Some(tc) if self.limits.is_unlimited() => format!("tc={tc}"),
+            Some(tc) => format!("{}, tc={tc}", self.limits),
+            None => self.limits.to_string(),
+        };
+        format!(
+            "{limits}, {} threads, seed {}, rules {}, {} pairs",
+            self.threads, self.seed, self.rules.name, self.pairs
+        )
+    }
+
+    /// Plays job `job`: both games of its pair.
+    fn play_job(&self, job: u64, fingerprint: &str) -> [GameLine; 2] {
+        let (pairing, p) = self.job(job);
+        let (a, b) = self.pairings[pairing];
+        let seed = pair_seed(self.seed, p);
+        let game = |number: u8, red: usize, black: usize| {
+            let spec = GameSpec {
+                rules: &self.rules,
+                deal_seed: seed,
+                players: ByColor {
+                    red: self.player(red),
+                    black: self.player(black),
+                },
+                max_plies: self.max_plies,
+                timemargin: self.timemargin,
+            };
+            let played = play_game(&spec, None);
+            GameLine::new(
+                fingerprint,
+                p,
+                number,
+                seed,
+                &self.engines[red].label,
+                &self.engines[black].label,
+                &played,
+            )
+        };
+        [game(1, a, b), game(2, b, a)]
+    }
+
+    /// The job of a recorded pair, if it belongs to this run.
+    fn job_of(&self, key: &records::PairKey) -> Option<u64> {
+        let (a, b, p) = key;
+        let pairing = self
+            .pairings
+            .iter()
+            .position(|&(x, y)| self.engines[x].label == *a && self.engines[y].label == *b)?;
+        (*p < self.pairs).then(|| p * self.pairings.len() as u64 + pairing as u64)
+    }
+}
+
+/// A player from an engine entry and the run's limits: the entry's own limits replace the run's
+/// of the same kind.
+pub fn player<'a>(
+    entry: &'a EngineEntry,
+    run: &Limits,
+    tc: Option<TimeControl>,
+    move_timeout: Option<Duration>,
+    omniscient: bool,
+) -> Player<'a> {
+    let own = &entry.limits;
+    Player {
+        engine: entry,
+        limits: Limits {
+            nodes: own.nodes.or(run.nodes),
+            depth: own.depth.or(run.depth),
+            movetime: own.movetime.or(run.movetime),
+            clock: None,
+        },
+        tc: own.tc.or(tc),
+        move_timeout,
+        omniscient,
+    }
+}
+
+/// Plays the run: journals every finished pair, tallies the finished prefix, asks `rule` after
+/// each pair that joins it, and writes the results files ([`crate::report::write`]). Returns what
+/// the run came to; the caller prints it.
+///
+/// # Errors
+/// The output folder or journal is unusable, or writing fails.
+pub fn execute(setup: &RunSetup, rule: &mut dyn StopRule) -> Result<RunOutcome, RunError> {
+    let fingerprint = setup.fingerprint();
+    std::fs::create_dir_all(&setup.out)
+        .map_err(|e| RunError::Output(format!("cannot create {}: {e}", setup.out.display())))?;
+    let journal_path = setup.out.join("games.jsonl");
+    let (mut journal, resumed) =
+        Journal::open(&journal_path, setup.resume, &fingerprint).map_err(|e| match e {
+            JournalError::Io(e) => RunError::Io(e),
+            other => RunError::Output(other.to_string()),
+        })?;
+    if resumed.truncated {
+        eprintln!(
+            "note: the last line of {} was cut short and is replayed",
+            journal_path.display()
+        );
+    }
+    let mut setup_json = serde_json::to_vec_pretty(&setup.match_setup(&fingerprint))
+        .map_err(std::io::Error::other)?;
+    setup_json.push(b'\n');
+    write_atomically(&setup.out.join("match.json"), &setup_json)?;
+
+    let done: BTreeMap<u64, [GameLine; 2]> = resumed
+        .pairs
+        .into_iter()
+        .filter_map(|(key, pair)| Some((setup.job_of(&key)?, pair)))
+        .collect();
+    let total = setup.jobs();
+    let mut tally = Tally {
+        board: Scoreboard::new(&setup.pairings),
+        prefix: Prefix::new(),
+        finished: BTreeMap::new(),
+        counted: 0,
+        stopped: false,
+    };
+    let bar = progress_bar(setup, done.len() as u64);
+    for (job, pair) in &done {
+        tally.push(*job, pair.clone(), rule);
+    }
+    bar.set_message(live_message(&tally.board, rule));
+    let started = Instant::now();
+    let mut played_now = 0u64;
+    if !tally.stopped && (done.len() as u64) < total {
+        let fp = fingerprint.as_str();
+        let result = scheduler::run(
+            total,
+            setup.threads,
+            &|job| done.contains_key(&job),
+            &|job| setup.play_job(job, fp),
+            |job, pair: [GameLine; 2]| -> Result<Flow, std::io::Error> {
+                journal.append(&pair)?;
+                played_now += 2;
+                bar.inc(2);
+                tally.push(job, pair, rule);
+                bar.set_message(live_message(&tally.board, rule));
+                Ok(if tally.stopped {
+                    Flow::Stop
+                } else {
+                    Flow::Continue
+                })
+            },
+        );
+        match result {
+            Ok(()) => {}
+            Err(SchedulerError::Pool(m)) => return Err(RunError::Output(m)),
+            Err(SchedulerError::Caller(e)) => return Err(RunError::Io(e)),
+        }
+    }
+    bar.finish_and_clear();
+    let wall = started.elapsed();
+
+    // Final files, in job order: the journal keeps every finished pair, the rest only counted ones.
+    journal.finish(tally.finished.values().flatten())?;
+    let counted: Vec<GameLine> = tally
+        .finished
+        .range(..tally.counted)
+        .flat_map(|(_, pair)| pair.iter().cloned())
+        .collect();
+    records::write_csv(&setup.out.join("games.csv"), &counted)?;
+    Ok(RunOutcome {
+        beyond: tally.finished.len() as u64 - tally.counted,
+        counted: tally.counted,
+        board: tally.board,
+        stopped: tally.stopped,
+        played_now,
+        wall,
+        fingerprint,
+    })
+}
+
+/// The running tally: finished jobs, the prefix, the board of the counted prefix.
+struct Tally {
+    board: Scoreboard,
+    prefix: Prefix<()>,
+    finished: BTreeMap<u64, [GameLine; 2]>,
+    /// Jobs counted (the prefix up to a stop).
+    counted: u64,
+    stopped: bool,
+}
+
+impl Tally {
+    fn push(&mut self, job: u64, pair: [GameLine; 2], rule: &mut dyn StopRule) {
+        let pairings = self.board.pairings().len() as u64;
+        self.finished.insert(job, pair);
+        for (j, ()) in self.prefix.push(job, ()) {
+            if self.stopped {
+                continue;
+            }
+            let pair = &self.finished[&j];
+            self.board.add_pair((j % pairings) as usize, pair);
+            self.counted = j + 1;
+            if rule.stop(&self.board, self.counted) {
+                self.stopped = true;
+            }
+        }
+    }
+}
+
+fn progress_bar(setup: &RunSetup, done_pairs: u64) -> ProgressBar {
+    if !setup.progress {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(setup.jobs().saturating_mul(2));
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:32.cyan/blue} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta_precise}]",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar.set_position(done_pairs * 2);
+    bar.enable_steady_tick(Duration::from_millis(250));
+    bar
+}
+
+fn live_message(board: &Scoreboard, rule: &dyn StopRule) -> String {
+    let p = &board.pairings()[0];
+    let e = crate::stats::pentanomial(&p.ptnml);
+    let mut s = format!(
+        "W {} D {} L {}  Elo {} ± {}",
+        p.wdl.wins,
+        p.wdl.draws,
+        p.wdl.losses,
+        fmt_elo(e.elo),
+        fmt_elo(e.elo_error)
+    );
+    if let Some(status) = rule.status(board) {
+        s.push_str("  ");
+        s.push_str(&status);
+    }
+    s
+}
+
+fn fmt_elo(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.1}")
+    } else if x > 0.0 {
+        "inf".into()
+    } else {
+        "-inf".into()
+    }
+}
+
+/// Prints a run's summary to `out` and writes `summary.txt` and `summary.json`: what every
+/// run command ends with.
+///
+/// # Errors
+/// Writing fails.
+pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Result<(), RunError> {
+    let text = crate::report::summary_text(setup, outcome);
+    write_atomically(&setup.out.join("summary.txt"), text.as_bytes())?;
+    let summary = crate::report::summary(setup, outcome);
+    let mut json = serde_json::to_vec_pretty(&summary).map_err(std::io::Error::other)?;
+    json.push(b'\n');
+    write_atomically(&setup.out.join("summary.json"), &json)?;
+    out.write_all(text.as_bytes())?;
+    writeln!(out, "Results in {}", setup.out.display())?;
+    Ok(())
+}

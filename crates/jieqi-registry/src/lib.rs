@@ -1,0 +1,142 @@
+//! The engine registry: every in-process engine by name, with its help text and its factory, and
+//! the names the rule presets have as UCI variants. The arena and `jieqi-uci` both read engines
+//! from here, so a new engine is added once: its crate's `ENGINES` list and `factory`, and a line
+//! in [`KINDS`].
+
+#![deny(missing_docs)]
+
+use core::fmt;
+
+use jieqi_core::Rules;
+use jieqi_engine::{Factory, Spec, SpecError};
+
+/// Every engine kind, strongest first (the order `jieqi-uci` offers them in).
+pub const KINDS: [&str; 6] = [
+    "alphabeta",
+    "ismcts",
+    "flat-uct",
+    "level",
+    "greedy",
+    "random",
+];
+
+/// Rule presets by their `UCI_Variant` name: `jieqi` is the mainstream rules (`standard`).
+pub const UCI_VARIANTS: [(&str, &str); 3] = [
+    ("jieqi", "standard"),
+    ("xiangqi", "xiangqi"),
+    ("simple", "simple"),
+];
+
+/// (name, help) of every engine kind, in [`KINDS`] order.
+pub fn help() -> Vec<(&'static str, &'static str)> {
+    let all: Vec<(&'static str, &'static str)> = jieqi_search::ENGINES
+        .iter()
+        .chain(jieqi_baselines::ENGINES)
+        .copied()
+        .collect();
+    KINDS
+        .iter()
+        .filter_map(|k| all.iter().find(|(n, _)| n == k).copied())
+        .collect()
+}
+
+/// A spec that names no usable engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RegistryError {
+    /// No engine of this name.
+    Unknown {
+        /// The spec as written.
+        spec: String,
+    },
+    /// The engine refuses a parameter, or a file it names cannot be read.
+    Spec(SpecError),
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RegistryError::Unknown { spec } => write!(
+                f,
+                "engine spec '{spec}': no engine of that name (known: {})",
+                KINDS.join(", ")
+            ),
+            RegistryError::Spec(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for RegistryError {}
+
+/// The factory of the engine a spec names. Everything the spec needs from outside (an `eval=`
+/// weights file) is read here, once; building engines from the factory cannot fail.
+///
+/// # Errors
+/// An unknown engine, a bad parameter or an unreadable file.
+pub fn factory(spec: &Spec) -> Result<Factory, RegistryError> {
+    jieqi_search::factory(spec)
+        .or_else(|| jieqi_baselines::factory(spec))
+        .ok_or_else(|| RegistryError::Unknown {
+            spec: spec.to_string(),
+        })?
+        .map_err(RegistryError::Spec)
+}
+
+/// The `UCI_Variant` name of a rule set: `jieqi` for the mainstream rules, else the rules' name.
+pub fn uci_variant(rules: &Rules) -> &str {
+    let name = rules.name.as_str();
+    UCI_VARIANTS
+        .iter()
+        .find(|(_, preset)| *preset == name)
+        .map_or(name, |(variant, _)| variant)
+}
+
+/// The rule preset of a `UCI_Variant` name (case-insensitive), if it is one of [`UCI_VARIANTS`].
+pub fn rules_of_uci_variant(variant: &str) -> Option<Rules> {
+    UCI_VARIANTS
+        .iter()
+        .find(|(v, _)| v.eq_ignore_ascii_case(variant))
+        .and_then(|(_, preset)| Rules::preset(preset))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_has_help_and_builds_with_defaults() {
+        let help = help();
+        assert_eq!(
+            help.len(),
+            KINDS.len(),
+            "a kind without help, or help without a kind"
+        );
+        for (name, text) in help {
+            assert!(!text.is_empty());
+            let f = factory(&Spec::parse(name).unwrap()).unwrap_or_else(|e| panic!("{e}"));
+            drop(f.build());
+        }
+        // Every engine the crates list is a kind.
+        for (name, _) in jieqi_search::ENGINES.iter().chain(jieqi_baselines::ENGINES) {
+            assert!(KINDS.contains(name), "{name} is missing from KINDS");
+        }
+    }
+
+    #[test]
+    fn bad_specs_are_named() {
+        let e = factory(&Spec::parse("stockfish").unwrap()).unwrap_err();
+        assert!(e.to_string().contains("no engine of that name"), "{e}");
+        let e = factory(&Spec::parse("alphabeta:eval=/nonexistent.json").unwrap()).unwrap_err();
+        assert!(e.to_string().contains("/nonexistent.json"), "{e}");
+    }
+
+    #[test]
+    fn variants_round_trip() {
+        for (variant, preset) in UCI_VARIANTS {
+            let rules = rules_of_uci_variant(variant).unwrap();
+            assert_eq!(rules.name.as_str(), preset);
+            assert_eq!(uci_variant(&rules), variant);
+        }
+        assert_eq!(rules_of_uci_variant("JIEQI"), Rules::preset("standard"));
+        assert_eq!(rules_of_uci_variant("chess"), None);
+    }
+}
