@@ -1,14 +1,18 @@
 //! The alarm that ends a move at its hard time limit: one watchdog thread for the process wakes
 //! every [`TICK`] and sets the stop flag of every armed alarm whose deadline has passed. Arming and
-//! disarming are two atomic stores, so a move costs no system call; the stop reaches the engine
-//! through its [`jieqi_engine::Control`].
+//! disarming are two atomic stores, so a move costs no system call (a thread hand-off per move
+//! measured about 85 µs here, more than a baseline engine's whole move); the stop reaches the
+//! engine through its [`jieqi_engine::Control`]. The price is precision: an alarm rings up to one
+//! tick late, which only delays stopping an engine that has already lost on time — engines keep
+//! to their own budgets ([`jieqi_engine::Limits::budget`]), the alarm is the backstop.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
-/// How often the watchdog looks at the clock: the precision of a hard limit.
-pub const TICK: Duration = Duration::from_millis(2);
+/// How often the watchdog looks at the clock: the precision of a hard limit. At 2 ms the
+/// watchdog's wake-ups cost a noticeable share of a 2-core machine in fast baseline matches.
+pub const TICK: Duration = Duration::from_millis(10);
 
 /// Deadline value of a disarmed alarm.
 const DISARMED: u64 = u64::MAX;

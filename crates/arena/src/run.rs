@@ -415,8 +415,8 @@ pub fn player<'a>(
 }
 
 /// Plays the run: journals every finished pair, tallies the finished prefix, asks `rule` after
-/// each pair that joins it, and writes the results files ([`crate::report::write`]). Returns what
-/// the run came to; the caller prints it.
+/// each pair that joins it, and writes `match.json`, the final `games.jsonl` and `games.csv`.
+/// Returns what the run came to; [`report`] prints it and writes the summaries.
 ///
 /// # Errors
 /// The output folder or journal is unusable, or writing fails.
@@ -542,12 +542,17 @@ fn progress_bar(setup: &RunSetup, done_pairs: u64) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(setup.jobs().saturating_mul(2));
+    // A gate stops when its test decides, long before its cap as a rule: no bar to the cap, no
+    // ETA; its message shows the LLR against its bounds.
+    let template = if setup.gate {
+        "{spinner} {pos} games  {msg}  [{elapsed_precise}]"
+    } else {
+        "{bar:32.cyan/blue} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta_precise}]"
+    };
     bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:32.cyan/blue} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta_precise}]",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> "),
+        ProgressStyle::with_template(template)
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
     );
     bar.set_position(done_pairs * 2);
     bar.enable_steady_tick(Duration::from_millis(250));

@@ -370,3 +370,116 @@ fn omniscient_runs_are_labelled() {
     assert_eq!(summary["omniscient"], "a");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_slow_engine_loses_on_time() {
+    // One second on the clock and 400 ms a move from the second move on: the fourth move finds
+    // 200 ms left. The faulty engine ignores its stop flag, so it is given up, not waited for.
+    let dir = tmp("forfeit");
+    let started = std::time::Instant::now();
+    let out = ok(&[
+        "match",
+        "--engine",
+        "faulty:mode=slow,after=1,ms=400",
+        "--engine",
+        "random",
+        "--pairs",
+        "1",
+        "--tc",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(8));
+    assert!(out.contains("Terminations: time-forfeit 2\n"), "{out}");
+    // Losing on time is not an engine failure.
+    assert!(
+        out.contains("faulty:mode=slow,after=1,ms=400 0, random 0"),
+        "{out}"
+    );
+    let jsonl = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    for line in jsonl.lines() {
+        let g: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(g["reason"], "time-forfeit");
+        // Three moves each; the faulty engine's fourth is too late (as Black, Red has moved 4).
+        let plies = if g["red"] == "random" { 7 } else { 6 };
+        assert_eq!(g["plies"], plies, "{line}");
+        let detail = g["detail"].as_str().unwrap();
+        assert!(detail.contains("on the clock"), "{detail}");
+        assert!(detail.contains("given up"), "{detail}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["tc"], "1");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_move_timeout_stops_a_runaway_without_waiting_for_it() {
+    // Each move would take 20 s; the hard limit gives it up after 150 ms (plus a short grace).
+    let dir = tmp("runaway");
+    let started = std::time::Instant::now();
+    let out = ok(&[
+        "match",
+        "--engine",
+        "faulty:mode=slow,after=1,ms=20000",
+        "--engine",
+        "random",
+        "--pairs",
+        "1",
+        "--move-timeout",
+        "150",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "waited {:?}",
+        started.elapsed()
+    );
+    assert!(out.contains("Terminations: timeout 2\n"), "{out}");
+    assert!(
+        out.contains("faulty:mode=slow,after=1,ms=20000 2, random 0"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn clocks_that_are_kept_lose_nothing_and_are_recorded() {
+    let dir = tmp("clock");
+    let out = ok(&[
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "random:tc=5+0.05",
+        "--pairs",
+        "2",
+        "--tc",
+        "10+0.1",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(!out.contains("time-forfeit"), "{out}");
+    assert!(out.contains("(tc=10+0.1, "), "{out}");
+    assert!(out.contains("Per move: greedy "), "{out}");
+    let first = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    let g: serde_json::Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
+    assert!(g["search"][0]["ms"].is_f64(), "{g}");
+    let setup: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("match.json")).unwrap()).unwrap();
+    assert_eq!(setup["tc"], "10+0.1");
+    assert_eq!(setup["engines"][1][1], "random:tc=5+0.05");
+    // The per-engine clock is in the spec: a replay finds it there.
+    let replayed = ok(&[
+        "replay",
+        dir.to_str().unwrap(),
+        "--pair",
+        "0",
+        "--game",
+        "1",
+    ]);
+    assert!(replayed.contains("identical"), "{replayed}");
+    let _ = std::fs::remove_dir_all(dir);
+}

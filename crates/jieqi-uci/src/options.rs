@@ -12,7 +12,8 @@ use jieqi_registry::{KINDS as ENGINES, UCI_VARIANTS as VARIANTS};
 pub struct Options {
     /// `Engine`: one of the registry's engines ([`jieqi_registry::KINDS`]).
     pub engine: String,
-    /// `EngineOptions`: more spec parameters, `key=value,key=value`.
+    /// `EngineOptions`: more spec parameters, `key=value,key=value` (or separated by `;`, which
+    /// survives inside an arena engine spec: `option.EngineOptions=hash=32;contempt=0`).
     pub engine_options: String,
     /// `Hash` (MB), for `alphabeta`.
     pub hash: u32,
@@ -86,7 +87,7 @@ impl Options {
                 next.engine = (*e).into();
             }
             "engineoptions" => {
-                next.engine_options = if value == "<empty>" { "" } else { value }.into();
+                next.engine_options = if value == "<empty>" { "" } else { value }.replace(';', ",");
             }
             "hash" => next.hash = spin(name, value, 1, 65536)? as u32,
             "threads" => {
@@ -192,6 +193,8 @@ mod tests {
             o.set("Engine", Some("ismcts")).is_err(),
             "star2 is not an ismcts key"
         );
+        assert!(o.set("EngineOptions", Some("hash=8;contempt=5")).unwrap());
+        assert_eq!(o.spec().unwrap().to_string(), "alphabeta:hash=8,contempt=5");
         assert!(o.set("EngineOptions", Some("<empty>")).unwrap());
         assert!(o.set("Engine", Some("ismcts")).unwrap());
         assert_eq!(o.spec().unwrap().to_string(), "ismcts");

@@ -1,0 +1,150 @@
+//! `arena sprt` end to end: it stops when the test decides, on the finished prefix of pairs (so
+//! the verdict and the pairs counted do not depend on the thread count), exits with the verdict,
+//! resumes, and refuses bad tests.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .output()
+        .expect("the arena binary runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-sprt-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn summary(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
+}
+
+/// games.csv without the wall-clock columns.
+fn csv_without_timing(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("games.csv"))
+        .unwrap()
+        .lines()
+        .map(|l| l.split(',').take(12).collect::<Vec<_>>().join(","))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn gate(new: &str, base: &str, threads: &str, dir: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "sprt",
+        "--engine",
+        new,
+        "--engine",
+        base,
+        "--elo0",
+        "0",
+        "--elo1",
+        "10",
+        "--seed",
+        "3",
+        "--threads",
+        threads,
+        "--out",
+        dir.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    arena(&args)
+}
+
+#[test]
+fn the_verdict_and_its_pairs_do_not_depend_on_the_thread_count() {
+    let (one, two) = (tmp("t1"), tmp("t2"));
+    let a = gate("greedy", "random", "1", &one, &[]);
+    let b = gate("greedy", "random", "2", &two, &[]);
+    for o in [&a, &b] {
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "H1 exits 0: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(text.contains("SPRT: H1 accepted"), "{text}");
+        assert!(text.contains("Gate: H1 accepted after "), "{text}");
+    }
+    let (s1, s2) = (summary(&one), summary(&two));
+    assert_eq!(s1["gate"]["verdict"], "H1");
+    assert_eq!(s1["results"]["verdict"], "H1");
+    assert_eq!(s1["gate"]["pairs"], s2["gate"]["pairs"]);
+    assert_eq!(s1["results"]["ptnml"], s2["results"]["ptnml"]);
+    assert_eq!(s1["results"]["llr"], s2["results"]["llr"]);
+    let pairs = s1["gate"]["pairs"].as_u64().unwrap();
+    assert!(pairs > 10 && pairs < 20_000, "{pairs}");
+    // games.csv holds the counted pairs only, the same at both thread counts; the journal also
+    // keeps the pairs that finished past the stop.
+    assert_eq!(csv_without_timing(&one), csv_without_timing(&two));
+    assert_eq!(
+        csv_without_timing(&one).lines().count() as u64,
+        1 + 2 * pairs
+    );
+    for (dir, s) in [(&one, &s1), (&two, &s2)] {
+        let journal = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+        let beyond = s["gate"]["pairs_beyond"].as_u64().unwrap();
+        assert_eq!(journal.lines().count() as u64, 2 * (pairs + beyond));
+    }
+    // Resuming a decided gate plays nothing and says the same.
+    let again = gate("greedy", "random", "2", &one, &["--resume"]);
+    assert_eq!(again.status.code(), Some(0));
+    let s3 = summary(&one);
+    assert_eq!(s3["gate"]["pairs"], s1["gate"]["pairs"]);
+    assert_eq!(s3["results"]["ptnml"], s1["results"]["ptnml"]);
+    assert!(String::from_utf8_lossy(&again.stdout).contains("0.0 games/s"));
+    for d in [one, two] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+#[test]
+fn h0_exits_1_and_a_cap_without_a_verdict_exits_3() {
+    let dir = tmp("h0");
+    let o = gate("random", "greedy", "2", &dir, &[]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Gate: H0 accepted after"));
+    assert_eq!(summary(&dir)["gate"]["verdict"], "H0");
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = gate("greedy", "random", "2", &dir, &["--max-pairs", "3"]);
+    assert_eq!(o.status.code(), Some(3));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("Gate: inconclusive, no bound crossed in 3 pairs (the cap is 3)"),
+        "{text}"
+    );
+    assert_eq!(summary(&dir)["gate"]["verdict"], serde_json::Value::Null);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_tests_are_refused_before_any_game() {
+    for (args, says) in [
+        (
+            vec!["--elo0", "2", "--elo1", "0"],
+            "--elo0: elo0 must be less than elo1",
+        ),
+        (vec!["--elo1", "500"], "--elo0: elo0 and elo1"),
+        (
+            vec!["--alpha", "0"],
+            "--alpha: alpha must be between 0 and 1",
+        ),
+        (vec!["--max-pairs", "0"], "--max-pairs: must be at least 1"),
+    ] {
+        let mut all = vec!["sprt", "--engine", "greedy", "--engine", "random"];
+        all.extend(args.iter());
+        let o = arena(&all);
+        assert_eq!(o.status.code(), Some(2), "{all:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "{all:?}: {err}");
+    }
+}

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# The merge gate across git revisions: does NEW gain Elo over BASE? Builds `jieqi-uci` at both
+# revisions, plays them against each other over UCI with `arena sprt`, prints the result block and
+# exits with the gate's status.
+#
+# Usage: scripts/regression.sh [--base REV] [--new REV] [--engine SPEC] [--no-build] [-- ARENA SPRT ARGS...]
+#   --base REV     the baseline revision (default: the merge-base of HEAD and main, or origin/main)
+#   --new REV      the revision under test (default: the working tree, uncommitted changes included)
+#   --engine SPEC  which of jieqi-uci's engines plays, with its options: NAME[:key=value,...]
+#                  (default alphabeta; e.g. alphabeta:hash=32,contempt=0)
+#   --no-build     use the arena binary already in target/release
+#   -- ARGS        more `arena sprt` arguments; any of the defaults below given here replaces it
+#                  (e.g. -- --tc 5+0.05 --elo0 0 --elo1 5 --max-pairs 2000 --threads 2)
+#
+# Defaults, fishtest's short test at a time control short enough for this project's engines:
+#   --tc 1+0.01 --elo0 0 --elo1 2 (normalized Elo) --alpha 0.05 --beta 0.05 --max-pairs 20000
+# Exit status (that of `arena sprt`): 0 = H1 accepted (merge), 1 = H0 accepted (do not merge),
+# 3 = inconclusive at --max-pairs, 2 = bad usage or configuration, 4 or more = a runtime failure.
+#
+# Builds are cached by commit in target/regression/<commit>/jieqi-uci (one shared cargo target
+# folder, target/regression/cargo-target, keeps rebuilds incremental); the working tree's engine is
+# built in place. Results go to target/regression/runs/<base>-vs-<new>-<UTC time>/.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+base=""
+new=""
+engine="alphabeta"
+build=1
+extra=()
+
+die() {
+    echo "regression.sh: $*" >&2
+    exit 2
+}
+
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --base) base="${2:?--base needs a revision}"; shift 2 ;;
+        --new) new="${2:?--new needs a revision}"; shift 2 ;;
+        --engine) engine="${2:?--engine needs a spec}"; shift 2 ;;
+        --no-build) build=0; shift ;;
+        --) shift; extra=("$@"); break ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) die "unknown argument '$1' (see --help)" ;;
+    esac
+done
+
+git rev-parse --git-dir >/dev/null 2>&1 || die "$root is not a git repository"
+if [[ -z "$base" ]]; then
+    for main in main origin/main; do
+        if git rev-parse --verify --quiet "$main^{commit}" >/dev/null; then
+            base="$(git merge-base HEAD "$main")"
+            break
+        fi
+    done
+    [[ -n "$base" ]] || die "no branch main or origin/main to take the merge-base with: give --base REV"
+fi
+base_commit="$(git rev-parse --verify --quiet "$base^{commit}")" || die "--base '$base' is not a revision"
+
+engine_name="${engine%%:*}"
+engine_options=""
+[[ "$engine" == *:* ]] && engine_options="${engine#*:}"
+[[ "$engine_name" =~ ^[A-Za-z0-9_-]+$ ]] || die "--engine '$engine': expected NAME[:key=value,...]"
+
+out_root="$root/target/regression"
+shared_target="$out_root/cargo-target"
+mkdir -p "$out_root/runs"
+
+# Builds jieqi-uci at a commit (once; the binary is cached) and prints the binary's path.
+build_commit() {
+    local commit="$1" dir="$out_root/$1"
+    if [[ -x "$dir/jieqi-uci" ]]; then
+        echo "$dir/jieqi-uci"
+        return
+    fi
+    git cat-file -e "$commit:crates/jieqi-uci/Cargo.toml" 2>/dev/null ||
+        die "revision $commit has no crates/jieqi-uci: it predates the UCI engine"
+    mkdir -p "$dir"
+    rm -rf "$dir/src"
+    git worktree prune
+    echo "building jieqi-uci at ${commit:0:12} ..." >&2
+    git worktree add --detach --quiet "$dir/src" "$commit" >&2
+    if ! CARGO_TARGET_DIR="$shared_target" cargo build --release --quiet -p jieqi-uci \
+        --manifest-path "$dir/src/Cargo.toml" >&2; then
+        git worktree remove --force "$dir/src" >&2 || true
+        die "cannot build jieqi-uci at $commit"
+    fi
+    cp "$shared_target/release/jieqi-uci" "$dir/jieqi-uci.tmp"
+    mv "$dir/jieqi-uci.tmp" "$dir/jieqi-uci"
+    git worktree remove --force "$dir/src" >&2
+    echo "$dir/jieqi-uci"
+}
+
+if [[ $build -eq 1 ]]; then
+    echo "building arena and jieqi-uci in the working tree ..." >&2
+    cargo build --release --quiet -p arena -p jieqi-uci >&2
+fi
+arena="$root/target/release/arena"
+[[ -x "$arena" ]] || die "$arena is missing (run without --no-build)"
+
+base_bin="$(build_commit "$base_commit")"
+if [[ -z "$new" ]]; then
+    new_label="worktree"
+    # The working tree's engine, copied so that a rebuild during the run cannot change it.
+    new_bin="$out_root/worktree-jieqi-uci"
+    cp "$root/target/release/jieqi-uci" "$new_bin.tmp"
+    mv "$new_bin.tmp" "$new_bin"
+    [[ -n "$(git status --porcelain --untracked-files=no)" ]] && new_label="worktree+dirty"
+    new_label="$new_label-$(git rev-parse --short=12 HEAD)"
+else
+    new_commit="$(git rev-parse --verify --quiet "$new^{commit}")" || die "--new '$new' is not a revision"
+    new_bin="$(build_commit "$new_commit")"
+    new_label="${new_commit:0:12}"
+fi
+base_label="${base_commit:0:12}"
+[[ "$new_label" != "$base_label" ]] || die "--base and --new are the same commit ($base_label)"
+
+spec() {
+    local bin="$1" label="$2"
+    local s="uci:path=$bin,option.Engine=$engine_name,name=$label"
+    # jieqi-uci reads ';' in EngineOptions as ','; a ',' here would split the arena spec.
+    [[ -n "$engine_options" ]] && s="$s,option.EngineOptions=${engine_options//,/;}"
+    echo "$s"
+}
+
+# The defaults, unless the extra arguments give the same flag.
+args=()
+has() {
+    local flag="$1" a
+    for a in "${extra[@]+"${extra[@]}"}"; do
+        [[ "$a" == "$flag" || "$a" == "$flag="* ]] && return 0
+    done
+    return 1
+}
+has --tc || args+=(--tc 1+0.01)
+has --elo0 || args+=(--elo0 0)
+has --elo1 || args+=(--elo1 2)
+has --max-pairs || args+=(--max-pairs 20000)
+out="$out_root/runs/$base_label-vs-$new_label-$(date -u +%Y%m%d-%H%M%S)"
+has --out || args+=(--out "$out")
+
+echo "gate: $engine, new $new_label against base $base_label" >&2
+set +e
+"$arena" sprt \
+    --engine "$(spec "$new_bin" "new-$new_label")" \
+    --engine "$(spec "$base_bin" "base-$base_label")" \
+    "${args[@]}" "${extra[@]+"${extra[@]}"}"
+status=$?
+set -e
+case $status in
+    0) echo "regression.sh: H1 accepted: new gains on base (merge)" >&2 ;;
+    1) echo "regression.sh: H0 accepted: new does not gain on base (do not merge)" >&2 ;;
+    3) echo "regression.sh: inconclusive at the cap" >&2 ;;
+    *) echo "regression.sh: arena sprt failed (exit $status)" >&2 ;;
+esac
+exit $status
