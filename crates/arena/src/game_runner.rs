@@ -307,7 +307,9 @@ fn call_engine(
     let answer = match slot.take() {
         None => Answer::Abandoned,
         Some(mut engine) if engine.stops_on_request() || hard.is_none() => {
-            let answer = guarded(|| engine.search(view, limits, seed, &control_of(&flag)));
+            let answer = answer(guarded(|| {
+                engine.search(view, limits, seed, &control_of(&flag))
+            }));
             *slot = Some(engine);
             answer
         }
@@ -318,8 +320,9 @@ fn call_engine(
             let spawned = std::thread::Builder::new()
                 .name("arena-engine".into())
                 .spawn(move || {
-                    let answer =
-                        guarded(|| engine.search(&view, &limits, seed, &control_of(&flag)));
+                    let answer = answer(guarded(|| {
+                        engine.search(&view, &limits, seed, &control_of(&flag))
+                    }));
                     let _ = tx.send((engine, answer));
                 });
             match spawned {
@@ -343,23 +346,38 @@ fn call_engine(
     answer
 }
 
+/// The termination of an engine failure.
+fn termination_of(f: Failure) -> Termination {
+    match f {
+        Failure::Error => Termination::EngineError,
+        Failure::Crash => Termination::EngineCrash,
+        Failure::Timeout => Termination::Timeout,
+        Failure::Protocol => Termination::ProtocolError,
+    }
+}
+
 fn control_of(flag: &AtomicBool) -> Control<'_> {
     Control::default().with_stop(flag)
 }
 
-/// Runs an engine call, turning a panic into [`Answer::Panicked`] with its message.
-fn guarded(call: impl FnOnce() -> Result<Choice, EngineError>) -> Answer {
+/// Runs an engine call; a panic becomes `Err` with its message.
+fn guarded<T>(call: impl FnOnce() -> T) -> Result<T, String> {
     install_panic_hook();
     IN_ENGINE.with(|f| f.set(true));
     let result = catch_unwind(AssertUnwindSafe(call));
     IN_ENGINE.with(|f| f.set(false));
+    result.map_err(|_| {
+        PANIC_MESSAGE
+            .with(|m| m.borrow_mut().take())
+            .unwrap_or_default()
+    })
+}
+
+/// A guarded search as an [`Answer`].
+fn answer(result: Result<Result<Choice, EngineError>, String>) -> Answer {
     match result {
         Ok(r) => Answer::Returned(r),
-        Err(_) => Answer::Panicked(
-            PANIC_MESSAGE
-                .with(|m| m.borrow_mut().take())
-                .unwrap_or_default(),
-        ),
+        Err(msg) => Answer::Panicked(msg),
     }
 }
 
@@ -395,6 +413,22 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
         engine_ms: ByColor::default(),
         total_ms: 0.0,
     };
+    // Engines get ready outside the clock; one that cannot loses before its first move.
+    for c in Color::ALL {
+        let Some(engine) = engines[c].as_mut() else {
+            continue;
+        };
+        let (t, detail) = match guarded(|| engine.prepare(spec.rules)) {
+            Ok(Ok(())) => continue,
+            Ok(Err(e)) => (termination_of(e.failure), e.message),
+            Err(msg) => (Termination::EnginePanic, msg),
+        };
+        out.winner = Some(!c);
+        out.termination = t;
+        out.detail = Some(format!("{c}: {detail}"));
+        out.total_ms = started.elapsed().as_secs_f64() * 1000.0;
+        return out;
+    }
     loop {
         if let Some(o) = game.outcome() {
             out.winner = o.winner;
@@ -498,13 +532,7 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
             }
             Answer::Returned(Err(e)) => {
                 if !(e.failure == Failure::Timeout && late(&mut out)) {
-                    let t = match e.failure {
-                        Failure::Error => Termination::EngineError,
-                        Failure::Crash => Termination::EngineCrash,
-                        Failure::Timeout => Termination::Timeout,
-                        Failure::Protocol => Termination::ProtocolError,
-                    };
-                    failure(&mut out, t, e.message);
+                    failure(&mut out, termination_of(e.failure), e.message);
                 }
                 break;
             }

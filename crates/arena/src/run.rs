@@ -336,7 +336,8 @@ impl RunSetup {
         )
     }
 
-    /// What the block's header says in parentheses: limits, threads, seed, rules, pairs.
+    /// What the block's header says in parentheses: limits, threads, seed, rules, pairs (the cap,
+    /// for a gate).
     pub fn context(&self) -> String {
         let limits = match self.tc {
             Some(tc) if self.limits.is_unlimited() => format!("tc={tc}"),
@@ -344,8 +345,12 @@ impl RunSetup {
             None => self.limits.to_string(),
         };
         format!(
-            "{limits}, {} threads, seed {}, rules {}, {} pairs",
-            self.threads, self.seed, self.rules.name, self.pairs
+            "{limits}, {} threads, seed {}, rules {}, {}{} pairs",
+            self.threads,
+            self.seed,
+            self.rules.name,
+            if self.gate { "at most " } else { "" },
+            self.pairs
         )
     }
 

@@ -1,6 +1,6 @@
 //! External engines: a process speaking UCI (the Pikafish dialect) as a player.
 //!
-//! A process is started at a game's first move (`uci`, the `option.*` settings, `ucinewgame`,
+//! A process is started before a game's first move, outside the clock (`uci`, the `option.*` settings, `ucinewgame`,
 //! `isready`) and kept for later games as fastchess does: when a game ends with the process
 //! healthy, it goes back to its engine's pool, and the next game takes it with `ucinewgame` and
 //! `isready`. A process that failed is never reused: it is told to quit (and killed after 300
@@ -387,6 +387,20 @@ impl UciEngine {
         }
     }
 
+    /// Takes a process for the game if it has none, and sets its variant.
+    fn ready(&mut self, rules: &jieqi_core::Rules) -> Result<&mut Process, EngineError> {
+        if self.process.is_none() {
+            self.process = Some(self.take_process()?);
+        }
+        let p = self.process.as_mut().expect("taken");
+        let variant = jieqi_registry::uci_variant(rules);
+        if p.declares("uci_variant") && p.variant.as_deref() != Some(variant) {
+            p.send(&format!("setoption name UCI_Variant value {variant}"))?;
+            p.variant = Some(variant.to_string());
+        }
+        Ok(p)
+    }
+
     fn play(
         &mut self,
         view: &View,
@@ -394,22 +408,15 @@ impl UciEngine {
         seed: u64,
         control: &Control<'_>,
     ) -> Result<Choice, EngineError> {
-        if self.process.is_none() {
-            self.process = Some(self.take_process()?);
-        }
-        let p = self.process.as_mut().expect("taken");
-        let variant = jieqi_registry::uci_variant(view.rules());
-        if p.declares("uci_variant") && p.variant.as_deref() != Some(variant) {
-            p.send(&format!("setoption name UCI_Variant value {variant}"))?;
-            p.variant = Some(variant.to_string());
-        }
+        let timeout = self.settings.timeout;
+        let p = self.ready(view.rules())?;
         if p.declares("seed") {
             p.send(&format!("setoption name Seed value {seed}"))?;
         }
         p.send(&position_command(view))?;
         let started = Instant::now();
         p.send(&go_command(limits))?;
-        let deadline = self.settings.timeout.map(|t| started + t);
+        let deadline = timeout.map(|t| started + t);
         let mut info = SearchInfo::default();
         let line = p.wait_bestmove(deadline, control, &mut info)?;
         let word = line.split_whitespace().nth(1).unwrap_or("");
@@ -498,6 +505,19 @@ impl Engine for UciEngine {
     /// It waits for the process in slices and gives up when told to stop.
     fn stops_on_request(&self) -> bool {
         true
+    }
+
+    /// Starts the process (or takes one from the pool) before the game's clock runs.
+    fn prepare(&mut self, rules: &jieqi_core::Rules) -> Result<(), EngineError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        let result = self.ready(rules).map(drop);
+        if let Err(e) = &result {
+            self.failed = Some(e.clone());
+            self.process = None;
+        }
+        result
     }
 }
 

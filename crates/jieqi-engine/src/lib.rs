@@ -286,6 +286,15 @@ pub trait Engine: Send {
         control: &Control<'_>,
     ) -> Result<Choice, EngineError>;
 
+    /// Gets ready for a game under `rules` before its first move, outside any clock: an external
+    /// process is started (or taken from a pool) here. The default does nothing.
+    ///
+    /// # Errors
+    /// The engine cannot play (its process does not start, say).
+    fn prepare(&mut self, _rules: &jieqi_core::Rules) -> Result<(), EngineError> {
+        Ok(())
+    }
+
     /// Whether the engine stops promptly once its [`Control`] says stop (or always answers
     /// within milliseconds). A harness runs such an engine inline and stops it by the flag at
     /// its hard time limit; an engine that says no (the default) is run on a thread of its own,

@@ -112,3 +112,71 @@ fn external_engines_are_never_omniscient() {
     let message = e.to_string();
     assert!(message.contains("external process"), "{message}");
 }
+
+#[cfg(unix)]
+#[test]
+fn clock_games_send_both_clocks_and_keep_one_process() {
+    use std::os::unix::fs::PermissionsExt;
+    // A wrapper that logs what the arena says to jieqi-uci.
+    let dir = std::env::temp_dir().join(format!("arena-e2e-clock-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("stdin.log");
+    let wrapper = dir.join("engine.sh");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\ntee -a '{}' | exec '{}'\n",
+            log.display(),
+            env!("CARGO_BIN_EXE_jieqi-uci")
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let external = parse_arg(&format!(
+        "uci:path={},option.Engine=greedy",
+        wrapper.display()
+    ))
+    .unwrap();
+    let opponent = parse_arg("greedy").unwrap();
+    let tc = arena::time_control::TimeControl::parse("3+0.05").ok();
+    let rules = Rules::standard();
+    for (red, black) in [(&external, &opponent), (&opponent, &external)] {
+        let g = play_game(
+            &GameSpec {
+                rules: &rules,
+                deal_seed: 5,
+                players: ByColor {
+                    red: player(red, &Limits::default(), tc, None, false),
+                    black: player(black, &Limits::default(), tc, None, false),
+                },
+                max_plies: 60,
+                timemargin: std::time::Duration::ZERO,
+            },
+            None,
+        );
+        assert!(
+            !g.termination.is_failure(),
+            "{:?} {:?}",
+            g.termination,
+            g.detail
+        );
+        assert_ne!(g.termination.name(), "time-forfeit");
+    }
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let go = sent
+        .lines()
+        .find(|l| l.starts_with("go "))
+        .expect("a go command");
+    assert!(
+        go.starts_with("go wtime ") && go.contains(" btime ") && go.ends_with(" winc 50 binc 50"),
+        "{go}"
+    );
+    // Both games went to one process: two handshakes (the check when the engine was named, then
+    // the process that played), one quit (the check's), a new game announced for each game.
+    let count = |what: &str| sent.lines().filter(|l| *l == what).count();
+    assert_eq!(count("uci"), 2, "{sent}");
+    assert_eq!(count("quit"), 1, "{sent}");
+    assert_eq!(count("ucinewgame"), 3, "{sent}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
