@@ -32,8 +32,8 @@ pub enum Command {
     /// cap is reached), and exit with the verdict.
     ///
     /// A fishtest/fastchess-style sequential test on the pentanomial counts of game pairs.
-    /// Exit status: 0 = H1 accepted (NEW gains at least ELO0: merge), 1 = H0 accepted (it does
-    /// not reach ELO1: do not merge), 3 = inconclusive at --max-pairs, 2 = bad usage or
+    /// Exit status: 0 = H1 accepted (the test passed: merge), 1 = H0 accepted (it failed: do
+    /// not merge), 3 = inconclusive at --max-pairs, 2 = bad usage or
     /// configuration, 4 or more = a runtime failure (results could not be written). The verdict
     /// is taken on the longest finished prefix of pair indices, so with node or depth limits it
     /// does not depend on --threads. Pairs that finished beyond the stopping point stay in

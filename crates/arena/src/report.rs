@@ -95,8 +95,8 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
             Some(h) => s.push_str(&format!(
                 "Gate: {h} accepted after {pairs} pairs ({}){}\n",
                 match h {
-                    Hypothesis::H1 => "merge: the change gains at least the lower bound",
-                    Hypothesis::H0 => "do not merge: the change does not reach the upper bound",
+                    Hypothesis::H1 => "the test passed: merge",
+                    Hypothesis::H0 => "the test failed: do not merge",
                 },
                 beyond_text(outcome.beyond)
             )),
