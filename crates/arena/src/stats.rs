@@ -494,9 +494,8 @@ impl fmt::Display for Hypothesis {
     }
 }
 
-/// The largest |elo0|, |elo1| [`Sprt::validate`] allows. The normalized model's fit (fishtest's
-/// fixed-point iteration from a uniform start) is only known to converge for moderate
-/// hypotheses; engine tests use single digits.
+/// The largest |elo0|, |elo1| [`Sprt::validate`] allows: the range over which the LLR fits are
+/// tested; engine tests use single digits.
 pub const SPRT_MAX_ELO: f64 = 200.0;
 
 /// A generalized sequential probability ratio test of H0: Elo = elo0 against H1: Elo = elo1.
@@ -630,14 +629,20 @@ impl Sprt {
     /// LLR = N Σ p̂_k ln(p_k⁽¹⁾ / p_k⁽⁰⁾), where p⁽ʲ⁾ is the distribution closest to p̂ (maximum
     /// likelihood) under hypothesis j. Logistic: mean s_j = 1/(1 + 10^(−elo_j/400)), and
     /// p_k⁽ʲ⁾ = p̂_k / (1 + θ (a_k − s_j)) with θ solving Σ p̂_k (a_k − s_j)/(1 + θ (a_k − s_j)) = 0.
-    /// Normalized: t-value (μ − ½)/σ = t_j = √2 · elo_j / (800/ln 10), by fishtest's fixed-point
-    /// iteration from the uniform distribution on φ_k = a_k − ½ − t_j σ (1 + ((μ − a_k)/σ)²)/2,
-    /// each step the same θ-fit with φ in place of a − s. θ is found by bisection on its whole
-    /// valid interval (−1/max φ, −1/min φ), where the equation is strictly decreasing.
+    /// θ is found by bisection on its whole valid interval, where every 1 + θ (a_k − s_j) > 0
+    /// and the equation is strictly decreasing. Normalized: t-value (μ − ½)/σ = t_j = √2 · elo_j /
+    /// (800/ln 10); the fit is the same θ-fit with φ_k = a_k − ½ − t_j σ (1 + ((μ − a_k)/σ)²)/2
+    /// in place of a_k − s_j, for μ = ½ + t_j σ and the σ found by a scan and bisection over σ
+    /// (see `mle_t_value`) rather than by fishtest's fixed-point iteration, which can fail to
+    /// settle on lopsided samples.
     ///
-    /// Should the exact fit fail (only possible for hypotheses [`Sprt::validate`] refuses), the
-    /// approximations of fishtest's `LLR_alt` / `LLR_normalized_alt` are returned instead; the
-    /// result is always a finite number for finite parameters.
+    /// Should an exact fit fail, the approximations of fishtest's `LLR_alt` /
+    /// `LLR_normalized_alt` are returned instead. That happens only where the fit is beyond
+    /// double precision: a regularized cell share near 1e-16 or below (an empty cell beside some
+    /// 10¹³ pairs or games, for either model), or hypotheses far beyond the ±200 that
+    /// [`Sprt::validate`] allows (logistic: elo above about 6400, where s_j rounds to 1;
+    /// normalized pentanomial: |elo| of order 10⁵). The result is always a finite number for
+    /// finite parameters.
     pub fn llr_pentanomial(&self, p: &Pentanomial) -> f64 {
         self.llr(&p.counts(), core::f64::consts::SQRT_2)
     }
@@ -709,9 +714,26 @@ impl Sprt {
     }
 }
 
+/// Bisects (lo, hi) down to adjacent floats for where `positive` turns from true to false (it
+/// must be true just above lo and false just below hi); `None` if `positive` gives `None`.
+fn bisect(mut lo: f64, mut hi: f64, positive: impl Fn(f64) -> Option<bool>) -> Option<f64> {
+    for _ in 0..4096 {
+        let mid = 0.5 * (lo + hi);
+        if !(mid > lo && mid < hi) {
+            break;
+        }
+        if positive(mid)? {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(0.5 * (lo + hi))
+}
+
 /// Solves the secular equation Σ p̂_i φ_i / (1 + θ φ_i) = 0 for θ in (−1/max φ, −1/min φ), the
 /// interval where every 1 + θ φ_i > 0. The left side falls strictly from +∞ to −∞ there, so
-/// bisection to the last representable midpoint finds the root. `None` unless φ has both signs.
+/// bisection finds the root. `None` unless φ has both signs.
 fn secular(phi: &[f64], ph: &[f64]) -> Option<f64> {
     let v = phi.iter().copied().fold(f64::INFINITY, f64::min);
     let w = phi.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -724,27 +746,12 @@ fn secular(phi: &[f64], ph: &[f64]) -> Option<f64> {
             .map(|(fi, pi)| pi * fi / (1.0 + x * fi))
             .sum()
     };
-    let (mut lo, mut hi) = (-1.0 / w, -1.0 / v);
-    for _ in 0..4096 {
-        let mid = 0.5 * (lo + hi);
-        if mid <= lo || mid >= hi {
-            break;
-        }
-        let y = f(mid);
-        if y > 0.0 {
-            lo = mid;
-        } else if y < 0.0 {
-            hi = mid;
-        } else {
-            return Some(mid);
-        }
-    }
-    let root = 0.5 * (lo + hi);
-    root.is_finite().then_some(root)
+    bisect(-1.0 / w, -1.0 / v, |x| Some(f(x) > 0.0)).filter(|root| root.is_finite())
 }
 
-/// The distribution p_i = p̂_i / (1 + θ φ_i) for the θ solving the secular equation; `None` if
-/// it has no solution or gives a non-positive probability.
+/// The distribution p_i = p̂_i / (1 + θ φ_i) for the θ solving the secular equation: the
+/// maximum likelihood distribution under the one linear constraint Σ p_i φ_i = 0. `None` if it
+/// has no solution or gives a non-positive probability.
 fn tilt(phi: &[f64], ph: &[f64]) -> Option<Vec<f64>> {
     let theta = secular(phi, ph)?;
     let p: Vec<f64> = ph
@@ -762,36 +769,113 @@ fn mle_expected(a: &[f64], ph: &[f64], s: f64) -> Option<Vec<f64>> {
     tilt(&phi, ph)
 }
 
+/// Geometric step of the σ scan in [`mle_t_value`]. In a random search over lopsided samples,
+/// adjacent roots of G were never closer than 4 %; a pair of roots inside one 1 % step would go
+/// unseen.
+const SIGMA_STEP: f64 = 1.01;
+
 /// Maximum likelihood distribution on values `a` with t-value (μ − ref)/σ = `t`, given the
-/// observed `ph` (van den Bergh, "normalized_elo_practical", Section 4.1): fishtest's fixed-point
-/// iteration from the uniform distribution, run until no probability moves by 1e-13 (or at most
-/// 1000 steps, then accepted if within 1e-9).
+/// observed `ph` (fishtest's `MLE_tvalue`, solved without its fixed-point iteration).
+///
+/// With centred values x = a − ref and t > 0 (t < 0 is the mirror image x ↦ −x; t = 0 is the
+/// mean constraint μ = ref), the optimum p is stationary for Σ p̂ ln p under Σ p = 1 and the
+/// constraint, so p = [`tilt`] of φ_k(σ) = x_k − t (σ² + (x_k − tσ)²)/(2σ) for its own σ (van
+/// den Bergh, "normalized_elo_practical", Section 4.1). Conversely, for any σ the tilt p(σ) has
+/// mean tσ exactly when its second moment about tσ is σ², so the candidates are the roots of the
+/// one-dimensional G(σ) = Σ p_k(σ) (x_k − tσ)² − σ². [`sigma_bracket`] gives an interval with
+/// G > 0 near its low end and G < 0 near its high end; the non-convex problem can have several
+/// local optima there (data piled on one cell), so G is scanned in steps of 1 %, every fall from
+/// positive to negative is bisected, and the root of highest likelihood wins.
 fn mle_t_value(a: &[f64], ph: &[f64], reference: f64, t: f64) -> Option<Vec<f64>> {
-    let mut p = vec![1.0 / a.len() as f64; a.len()];
-    let mut moved = f64::INFINITY;
-    for _ in 0..1000 {
-        let mu: f64 = a.iter().zip(&p).map(|(x, q)| q * x).sum();
-        let var: f64 = a.iter().zip(&p).map(|(x, q)| q * (x - mu).powi(2)).sum();
-        let sigma = var.sqrt();
-        if sigma.is_nan() || sigma <= 0.0 {
-            return None;
-        }
-        let phi: Vec<f64> = a
-            .iter()
-            .map(|x| x - reference - t * sigma * (1.0 + ((mu - x) / sigma).powi(2)) / 2.0)
-            .collect();
-        let next = tilt(&phi, ph)?;
-        moved = next
-            .iter()
-            .zip(&p)
-            .map(|(u, v)| (u - v).abs())
-            .fold(0.0, f64::max);
-        p = next;
-        if moved < 1e-13 {
-            break;
-        }
+    let mirror = if t < 0.0 { -1.0 } else { 1.0 };
+    let x: Vec<f64> = a.iter().map(|v| mirror * (v - reference)).collect();
+    let t = t.abs();
+    if t == 0.0 {
+        return tilt(&x, ph);
     }
-    (moved < 1e-9).then_some(p)
+    let (lo, hi) = sigma_bracket(&x, ph, t)?;
+    let g_positive = |sigma: f64| sigma_fit(&x, ph, t, sigma).map(|(_, g)| g > 0.0);
+    let steps = ((hi / lo).ln() / SIGMA_STEP.ln())
+        .ceil()
+        .clamp(1.0, 10_000.0) as usize;
+    let mut best: Option<(f64, Vec<f64>)> = None;
+    let (mut left, mut left_positive) = (lo, true);
+    for i in 1..=steps {
+        let (sigma, positive) = if i == steps {
+            (hi, false)
+        } else {
+            let sigma = lo * (hi / lo).powf(i as f64 / steps as f64);
+            match g_positive(sigma) {
+                Some(positive) => (sigma, positive),
+                None => continue,
+            }
+        };
+        if left_positive && !positive {
+            let fit = bisect(left, sigma, g_positive).and_then(|r| sigma_fit(&x, ph, t, r));
+            if let Some((p, _)) = fit {
+                let ll: f64 = ph.iter().zip(&p).map(|(q, u)| q * u.ln()).sum();
+                if best.as_ref().is_none_or(|(b, _)| ll > *b) {
+                    best = Some((ll, p));
+                }
+            }
+        }
+        (left, left_positive) = (sigma, positive);
+    }
+    best.map(|(_, p)| p)
+}
+
+/// The tilt p(σ) of [`mle_t_value`] for centred values `x` and t > 0, with G(σ) = Σ p_k (x_k −
+/// tσ)² − σ²; `None` where the tilt does not exist.
+fn sigma_fit(x: &[f64], ph: &[f64], t: f64, sigma: f64) -> Option<(Vec<f64>, f64)> {
+    let m = t * sigma;
+    let phi: Vec<f64> = x
+        .iter()
+        .map(|xk| xk - t * (sigma * sigma + (xk - m).powi(2)) / (2.0 * sigma))
+        .collect();
+    let p = tilt(&phi, ph)?;
+    let g = p
+        .iter()
+        .zip(x)
+        .map(|(q, xk)| q * (xk - m).powi(2))
+        .sum::<f64>()
+        - sigma * sigma;
+    Some((p, g))
+}
+
+/// The σ interval [`mle_t_value`] scans, for centred values `x` and t > 0: G > 0 near its low end
+/// and G < 0 near its high end, with every root inside.
+///
+/// With d = Σ p̂ x, v = Σ p̂ x² and h(σ) = Σ p̂ φ_k(σ), the multiplier θ of the tilt has the sign
+/// of h, and dL/dσ ∝ −θ G for L(σ) = Σ p̂ ln p(σ). If p̂'s own t-value is above t (d² > t² v /
+/// (1 + t²), d > 0), θ > 0 exactly between the roots of σ h(σ), a quadratic, where L falls from
+/// and climbs back to L(p̂); any root there is the global optimum (the optimum over the convex set
+/// t-value ≤ t, which each slice Σ p φ_k(σ) = 0 bounds from outside). Otherwise θ < 0 wherever the tilt exists, that is where some
+/// φ_k > 0, σ ∈ (x_k/t)(1 ∓ 1/√(1 + t²)) for an x_k > 0, and L falls to −∞ at both ends. The
+/// high end is capped at half the range of x, which no feasible σ reaches.
+fn sigma_bracket(x: &[f64], ph: &[f64], t: f64) -> Option<(f64, f64)> {
+    let d: f64 = x.iter().zip(ph).map(|(xk, q)| q * xk).sum();
+    let v: f64 = x.iter().zip(ph).map(|(xk, q)| q * xk * xk).sum();
+    let u2 = 1.0 + t * t;
+    let disc = d * d - t * t * v / u2;
+    let (lo, hi) = if d > 0.0 && disc > 0.0 {
+        let hi = (d + disc.sqrt()) / t;
+        // The product of the two roots is v / (1 + t²): no cancellation for small t.
+        (v / (u2 * hi), hi)
+    } else {
+        let u = u2.sqrt();
+        let positive = x.iter().copied().filter(|&xk| xk > 0.0);
+        let smallest = positive.clone().fold(f64::INFINITY, f64::min);
+        let largest = positive.fold(0.0, f64::max);
+        // (x/t)(1 − 1/u) written without cancellation.
+        (
+            smallest * t / (u * (u + 1.0)),
+            largest * (1.0 + 1.0 / u) / t,
+        )
+    };
+    let max = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let min = x.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = hi.min((max - min) / 2.0);
+    (lo > 0.0 && lo < hi && hi.is_finite()).then_some((lo, hi))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1272,6 +1356,73 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The normalized LLR of `counts` (`[L, D, W]` or the pentanomial cells) computed here from
+    /// the exact fits, which must exist, and fishtest's `LLR_normalized_alt` of the same data.
+    fn normalized_exact_and_approx(s: &Sprt, counts: &[u64]) -> (f64, f64) {
+        let reg: Vec<f64> = counts
+            .iter()
+            .map(|&c| if c == 0 { REGULARIZE_EPSILON } else { c as f64 })
+            .collect();
+        let n: f64 = reg.iter().sum();
+        let ph: Vec<f64> = reg.iter().map(|c| c / n).collect();
+        let top = (counts.len() - 1) as f64;
+        let a: Vec<f64> = (0..counts.len()).map(|k| k as f64 / top).collect();
+        let factor = if counts.len() == 5 {
+            core::f64::consts::SQRT_2
+        } else {
+            1.0
+        };
+        let fit = |elo: f64| mle_t_value(&a, &ph, 0.5, factor * elo / NELO_SCALE).unwrap();
+        let (p0, p1) = (fit(s.elo0), fit(s.elo1));
+        let exact = n * ph
+            .iter()
+            .zip(p0.iter().zip(&p1))
+            .map(|(q, (u0, u1))| q * (u1.ln() - u0.ln()))
+            .sum::<f64>();
+        (exact, s.llr_approx(&a, &ph, n, factor))
+    }
+
+    #[test]
+    fn normalized_llr_on_near_degenerate_samples() {
+        // fishtest's fixed-point iteration ends up stepping by about 1e-9 forever on these, and
+        // its fallback `LLR_normalized_alt` is far off (−0.33 for the first). The values are the
+        // constrained maximum likelihood, cross-checked by a brute-force profile over σ.
+        let trinomial_cases = [
+            ((0.0, 5.0), wdl(0, 0, 103_002), "-1492.93", Hypothesis::H0),
+            ((0.5, 2.5), wdl(0, 0, 91_924), "-531.44", Hypothesis::H0),
+            // 6307.677: the reference table's "6307.67" is not its rounding.
+            (
+                (-10.0, 10.0),
+                wdl(109_036, 1112, 0),
+                "6307.68",
+                Hypothesis::H1,
+            ),
+        ];
+        for ((e0, e1), w, want, verdict) in trinomial_cases {
+            let s = sprt(e0, e1, SprtModel::Normalized);
+            let llr = s.llr_trinomial(&w);
+            printed(llr, 2, want);
+            assert_eq!(s.verdict(llr), Some(verdict));
+            let (exact, approx) = normalized_exact_and_approx(&s, &[w.losses, w.draws, w.wins]);
+            assert_eq!(llr, exact, "{w:?}: not the exact fit");
+            assert!(
+                (llr - approx).abs() > 1.0,
+                "{w:?}: {llr} vs fallback {approx}"
+            );
+        }
+        let s = sprt(0.0, 5.0, SprtModel::Normalized);
+        let p = ptnml5([41_882, 7, 37, 1718, 0]);
+        let llr = s.llr_pentanomial(&p);
+        printed(llr, 2, "-869.98");
+        assert_eq!(s.verdict(llr), Some(Hypothesis::H0));
+        let (exact, approx) = normalized_exact_and_approx(&s, &p.counts());
+        assert_eq!(llr, exact);
+        assert!((llr - approx).abs() > 1.0, "{llr} vs fallback {approx}");
+        // The first case's fallback value, as the old code printed it.
+        let (_, approx) = normalized_exact_and_approx(&s, &[103_002, 0, 0]);
+        printed(approx, 2, "-0.33");
     }
 
     #[test]
