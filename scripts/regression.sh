@@ -15,7 +15,8 @@
 # Defaults, fishtest's short test at a time control short enough for this project's engines:
 #   --tc 1+0.01 --elo0 0 --elo1 2 (normalized Elo) --alpha 0.05 --beta 0.05 --max-pairs 20000
 # Exit status (that of `arena sprt`): 0 = H1 accepted (merge), 1 = H0 accepted (do not merge),
-# 3 = inconclusive at --max-pairs, 2 = bad usage or configuration, 4 or more = a runtime failure.
+# 3 = inconclusive at --max-pairs, 5 = an engine failed (crash, hang, protocol error; add
+# -- --recover to count failures as losses), 2 = bad usage or configuration, 4 = results not written.
 #
 # Builds are cached by commit in target/regression/<commit>/jieqi-uci (one shared cargo target
 # folder, target/regression/cargo-target, keeps rebuilds incremental); the working tree's engine is
@@ -153,6 +154,7 @@ case $status in
     0) echo "regression.sh: H1 accepted: new gains on base (merge)" >&2 ;;
     1) echo "regression.sh: H0 accepted: new does not gain on base (do not merge)" >&2 ;;
     3) echo "regression.sh: inconclusive at the cap" >&2 ;;
+    5) echo "regression.sh: an engine failed; no verdict (see the results folder)" >&2 ;;
     *) echo "regression.sh: arena sprt failed (exit $status)" >&2 ;;
 esac
 exit $status

@@ -125,6 +125,15 @@ fn sprt_numbers(sprt: Sprt, llr: f64) -> SprtNumbers {
     }
 }
 
+/// `x` to two places, a value that rounds to zero as `0.00` (never `-0.00`); `inf` / `-inf`.
+fn f2(x: f64) -> String {
+    if x.abs() < 0.005 {
+        "0.00".into()
+    } else {
+        format!("{x:.2}")
+    }
+}
+
 /// `x` to two places (`inf` / `-inf` for infinities), or `n/a`.
 fn opt2(x: Option<f64>) -> String {
     x.map_or_else(|| "n/a".to_string(), |x| format!("{x:.2}"))
@@ -148,13 +157,12 @@ fn render(input: &BlockInput<'_>, split: bool) -> String {
     let _ = writeln!(s, "Results of {} vs {}{header_context}:", input.a, input.b);
     let _ = writeln!(
         s,
-        "Elo: {:.2} +/- {:.2} [{:.2}, {:.2}], nElo: {:.2} +/- {:.2}",
-        // `+ 0.0` turns an exact -0.0 into 0.0, so an even score prints as 0.00.
-        e.elo + 0.0,
+        "Elo: {} +/- {:.2} [{}, {}], nElo: {} +/- {:.2}",
+        f2(e.elo),
         e.elo_error,
-        e.elo_lower,
-        e.elo_upper,
-        e.nelo + 0.0,
+        f2(e.elo_lower),
+        f2(e.elo_upper),
+        f2(e.nelo),
         e.nelo_error
     );
     if n.ptnml.is_some() {
@@ -204,8 +212,8 @@ fn render(input: &BlockInput<'_>, split: bool) -> String {
     if let Some(t) = &n.sprt {
         let _ = writeln!(
             s,
-            "LLR: {:.2} ({:.1}%) ({:.2}, {:.2}) [{:.2}, {:.2}] {}, alpha {}, beta {}",
-            t.llr,
+            "LLR: {} ({:.1}%) ({:.2}, {:.2}) [{:.2}, {:.2}] {}, alpha {}, beta {}",
+            f2(t.llr),
             t.progress * 100.0,
             t.bounds.0,
             t.bounds.1,

@@ -33,8 +33,8 @@ pub enum Command {
     ///
     /// A fishtest/fastchess-style sequential test on the pentanomial counts of game pairs.
     /// Exit status: 0 = H1 accepted (the test passed: merge), 1 = H0 accepted (it failed: do
-    /// not merge), 3 = inconclusive at --max-pairs, 2 = bad usage or
-    /// configuration, 4 or more = a runtime failure (results could not be written). The verdict
+    /// not merge), 3 = inconclusive at --max-pairs, 5 = an engine failed (without --recover),
+    /// 2 = bad usage or configuration, 4 = results could not be written. The verdict
     /// is taken on the longest finished prefix of pair indices, so with node or depth limits it
     /// does not depend on --threads. Pairs that finished beyond the stopping point stay in
     /// games.jsonl but are not counted.
@@ -188,6 +188,11 @@ pub struct SprtCmdArgs {
     /// The most pairs to play; the test is inconclusive (exit 3) if no bound is crossed by then.
     #[arg(long, value_name = "N", default_value_t = 20_000)]
     pub max_pairs: u64,
+    /// Count engine failures (crash, hang, protocol error, illegal move…) as losses and go on,
+    /// as fastchess's -recover. Without it the gate stops at the first failure with exit 5: a
+    /// verdict resting on a broken engine means nothing.
+    #[arg(long)]
+    pub recover: bool,
 }
 
 /// Arguments of `arena replay`.

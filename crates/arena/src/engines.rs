@@ -314,7 +314,11 @@ pub fn parse_arg(arg: &str) -> Result<EngineEntry, EngineArgError> {
 /// # Errors
 /// As [`parse_arg`], but for the handshake.
 pub fn entry_unprobed(arg: &str) -> Result<EngineEntry, EngineArgError> {
-    let (label, spec) = if arg.ends_with(".json") || Path::new(arg).is_file() {
+    // A file if one is there; a missing `*.json` is reported as a file too, unless it reads as a
+    // spec (`alphabeta:eval=weights.json`).
+    let file = Path::new(arg).is_file()
+        || (arg.ends_with(".json") && !arg.contains(':') && !arg.contains('='));
+    let (label, spec) = if file {
         from_file(arg)?
     } else {
         (
@@ -345,8 +349,17 @@ pub fn from_spec(label: String, spec: Spec) -> Result<EngineEntry, EngineArgErro
             jieqi_registry::RegistryError::Spec(e) => EngineArgError::Spec(e),
         })?
     };
+    let label = name.unwrap_or(label);
+    if label.is_empty() || label.chars().any(char::is_control) {
+        return Err(EngineArgError::Spec(SpecError {
+            spec: spec.to_string(),
+            message: format!(
+                "the label {label:?} is empty or has control characters (give name=LABEL)"
+            ),
+        }));
+    }
     Ok(EngineEntry {
-        label: name.unwrap_or(label),
+        label,
         spec,
         limits,
         factory,
@@ -394,6 +407,13 @@ mod tests {
             "alphabeta:hash=8,tc=10+0.1,nodes=500,name=fast"
         );
         drop(e.build());
+        // A spec naming a .json file is a spec, not a file.
+        let e = entry_unprobed(&format!(
+            "alphabeta:eval={}/../../configs/eval/default.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        assert!(e.label.starts_with("alphabeta:eval="));
         let e = entry_unprobed("greedy:depth=2,movetime=50").unwrap();
         assert_eq!(e.label, "greedy:depth=2,movetime=50");
         assert_eq!(e.limits.depth, Some(2));
@@ -410,6 +430,7 @@ mod tests {
             ("greedy:name=", "'name' is empty"),
             ("greedy:nosie=1", "unknown parameter 'nosie'"),
             ("nosuch", "no engine of that name"),
+            ("greedy:name=a\u{7}b", "control characters"),
         ] {
             let e = entry_unprobed(arg).unwrap_err().to_string();
             assert!(e.contains(says), "{arg}: {e}");

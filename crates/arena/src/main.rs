@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use arena::cli::Cli;
 use arena::plan::Plan;
+use arena::report::GateResult;
 use arena::run::RunError;
-use arena::sprt_cmd::GateResult;
 use arena::stats::Hypothesis;
 use clap::Parser;
 
@@ -20,6 +20,8 @@ const EXIT_BAD_INPUT: u8 = 2;
 const EXIT_DIFFERENT: u8 = 3;
 /// Exit status of a runtime failure: output or results that cannot be written.
 const EXIT_IO: u8 = 4;
+/// Exit status of `arena sprt` stopped by an engine failure (without `--recover`).
+const EXIT_ENGINE_FAILURE: u8 = 5;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -62,6 +64,7 @@ fn main() -> ExitCode {
                 GateResult::Accepted(Hypothesis::H1) => ExitCode::SUCCESS,
                 GateResult::Accepted(Hypothesis::H0) => ExitCode::from(EXIT_H0),
                 GateResult::Inconclusive => ExitCode::from(EXIT_DIFFERENT),
+                GateResult::EngineFailure => ExitCode::from(EXIT_ENGINE_FAILURE),
             };
         }
         Plan::Replay(r) => match arena::replay::run(r, &mut out) {

@@ -331,8 +331,11 @@ fn run_setup(args: RunArgs, pairs: u64, pairs_flag: &'static str) -> Result<RunS
             "--engine",
             format!(
                 "both engines are labelled '{}': labels name engines in every report, so they \
-                 must differ; give one a name, e.g. --engine {}:name={}-2",
-                a.label, a.spec, a.spec.name
+                 must differ; give one a name, e.g. --engine {}{}name={}-2",
+                a.label,
+                a.spec,
+                if a.spec.params.is_empty() { ":" } else { "," },
+                a.spec.name
             ),
         ));
     }
@@ -404,6 +407,7 @@ fn run_setup(args: RunArgs, pairs: u64, pairs_flag: &'static str) -> Result<RunS
         resume: args.resume,
         sprt: None,
         gate: false,
+        recover: true,
         progress: !args.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr()),
         command: std::env::args().collect::<Vec<_>>().join(" "),
     })
@@ -448,11 +452,12 @@ fn match_plan(args: MatchArgs) -> Result<RunSetup, PlanError> {
 fn sprt_plan(args: SprtCmdArgs) -> Result<RunSetup, PlanError> {
     let sprt = args
         .test
-        .sprt(args.elo0, args.elo1, "--elo0")
+        .sprt(args.elo0, args.elo1, "--elo0/--elo1")
         .map_err(|(flag, message)| arg_err(flag, message))?;
     let mut setup = run_setup(args.run, args.max_pairs, "--max-pairs")?;
     setup.sprt = Some(sprt);
     setup.gate = true;
+    setup.recover = args.recover;
     Ok(setup)
 }
 

@@ -238,17 +238,20 @@ pub fn csv_row(g: &GameLine) -> [String; 14] {
     ]
 }
 
-/// Writes `games.csv` (rows in the order given).
+/// Writes `games.csv` (rows in the order given), atomically.
 ///
 /// # Errors
-/// I/O errors.
+/// I/O errors, naming the file.
 pub fn write_csv(path: &Path, games: &[GameLine]) -> std::io::Result<()> {
-    let mut w = csv::Writer::from_path(path)?;
+    let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(CSV_HEADER)?;
     for g in games {
         w.write_record(csv_row(g))?;
     }
-    w.flush()
+    let bytes = w
+        .into_inner()
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    crate::journal::write_atomically(path, &bytes)
 }
 
 /// A results file that cannot be read back.

@@ -219,10 +219,35 @@ pub fn run(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
     let Some((expected, path)) = &plan.expected else {
         return Ok(true);
     };
+    if plan.tc.is_some() || plan.red.limits.tc.is_some() || plan.black.limits.tc.is_some() {
+        writeln!(
+            w,
+            "note: this game was played on a clock; engines that use their clock think for as \
+             long as the machine lets them, so a replay may differ"
+        )?;
+    }
     let upto = plan.stop_at.unwrap_or(usize::MAX);
     let want: Vec<&String> = expected.moves.iter().take(upto).collect();
     let got: Vec<&String> = moves.iter().take(upto).collect();
+    let whole = plan.stop_at.is_none_or(|k| k >= want.len().max(got.len()));
+    let ending = (expected.result, expected.reason);
+    let replayed = (
+        crate::records::GameResult::of(played.winner),
+        played.termination,
+    );
     match want.iter().zip(&got).position(|(a, b)| a != b) {
+        None if want.len() == got.len() && whole && ending != replayed => {
+            writeln!(
+                w,
+                "DIFFERENT: the same {} plies, but the record ends {} ({}) and the replay {} ({})",
+                got.len(),
+                ending.0.text(),
+                ending.1.name(),
+                replayed.0.text(),
+                replayed.1.name()
+            )?;
+            Ok(false)
+        }
         None if want.len() == got.len() => {
             writeln!(
                 w,

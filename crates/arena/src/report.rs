@@ -30,8 +30,12 @@ fn block_input<'a>(setup: &'a RunSetup, outcome: &RunOutcome, context: &'a str) 
     }
 }
 
-/// `12.3 ms, 4512 nodes, depth 3.2` (no depth part when none was reported).
+/// `12.3 ms, 4512 nodes, depth 3.2` (no depth part when none was reported; `no moves` for an
+/// engine that never completed one).
 fn per_move_text(m: &MoveStats) -> String {
+    if m.moves == 0 {
+        return "no moves".into();
+    }
     let mut s = format!("{:.1} ms, {:.0} nodes", m.ms_per_move(), m.nodes_per_move());
     if let Some(d) = m.depth_per_move() {
         s.push_str(&format!(", depth {d:.1}"));
@@ -39,13 +43,43 @@ fn per_move_text(m: &MoveStats) -> String {
     s
 }
 
-/// The verdict of a gate run (`arena sprt`): the hypothesis accepted, if any.
-pub fn gate_verdict(setup: &RunSetup, outcome: &RunOutcome) -> Option<Hypothesis> {
-    let sprt = setup.sprt?;
-    if !outcome.stopped {
-        return None;
+/// How a gate (`arena sprt`) ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GateResult {
+    /// The test accepted a hypothesis: H1 passes (merge), H0 fails.
+    Accepted(Hypothesis),
+    /// The cap came first.
+    Inconclusive,
+    /// An engine failed (crashed, hung, broke the protocol, played an illegal move…) and the
+    /// gate was not told to `--recover`: a verdict resting on failures would mean nothing.
+    EngineFailure,
+}
+
+impl GateResult {
+    /// `H1`, `H0`, `inconclusive` or `engine-failure`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GateResult::Accepted(Hypothesis::H1) => "H1",
+            GateResult::Accepted(Hypothesis::H0) => "H0",
+            GateResult::Inconclusive => "inconclusive",
+            GateResult::EngineFailure => "engine-failure",
+        }
     }
-    sprt.verdict(sprt.llr_pentanomial(&first(outcome).ptnml))
+}
+
+/// How a gate run ended (`None` for a run that is not a gate). Decided from the counted pairs
+/// alone, as the stop rule decided.
+pub fn gate_result(setup: &RunSetup, outcome: &RunOutcome) -> Option<GateResult> {
+    let sprt = setup.sprt.filter(|_| setup.gate)?;
+    let p = first(outcome);
+    if !setup.recover && p.failures.iter().sum::<u64>() > 0 {
+        return Some(GateResult::EngineFailure);
+    }
+    Some(match sprt.verdict(sprt.llr_pentanomial(&p.ptnml)) {
+        Some(h) if outcome.stopped => GateResult::Accepted(h),
+        _ => GateResult::Inconclusive,
+    })
 }
 
 /// The summary as text: the result block, then one line each for the first engine's score per
@@ -76,6 +110,12 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
         "Engine failures (illegal move, panic, error, timeout, crash, protocol error): {} {}, {} {}\n",
         a.label, p.failures[0], b.label, p.failures[1]
     ));
+    if setup.has_clock() || p.forfeits.iter().sum::<u64>() > 0 {
+        s.push_str(&format!(
+            "Time forfeits: {} {}, {} {}\n",
+            a.label, p.forfeits[0], b.label, p.forfeits[1]
+        ));
+    }
     s.push_str(&format!(
         "Per move: {} {}; {} {}\n",
         a.label,
@@ -89,10 +129,10 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
             setup.omniscient
         ));
     }
-    if setup.gate {
+    if let Some(gate) = gate_result(setup, outcome) {
         let pairs = outcome.counted;
-        match gate_verdict(setup, outcome) {
-            Some(h) => s.push_str(&format!(
+        match gate {
+            GateResult::Accepted(h) => s.push_str(&format!(
                 "Gate: {h} accepted after {pairs} pairs ({}){}\n",
                 match h {
                     Hypothesis::H1 => "the test passed: merge",
@@ -100,9 +140,14 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
                 },
                 beyond_text(outcome.beyond)
             )),
-            None => s.push_str(&format!(
+            GateResult::Inconclusive => s.push_str(&format!(
                 "Gate: inconclusive, no bound crossed in {pairs} pairs (the cap is {})\n",
                 setup.pairs
+            )),
+            GateResult::EngineFailure => s.push_str(&format!(
+                "Gate: stopped after {pairs} pairs, no verdict: {} {}, {} {} engine failures \
+                 (see Terminations and games.jsonl; --recover counts them as losses and goes on)\n",
+                a.label, p.failures[0], b.label, p.failures[1]
             )),
         }
     }
@@ -191,7 +236,10 @@ impl From<&MoveStats> for PerMove {
 /// Where a gate run (`arena sprt`) stopped.
 #[derive(Clone, Debug, Serialize)]
 pub struct GateSummary {
-    /// `"H1"` (merge), `"H0"` (do not), or `null`: inconclusive at the cap.
+    /// `"H1"` (merge), `"H0"` (do not), `"inconclusive"` (the cap came first) or
+    /// `"engine-failure"` (an engine failed; no verdict).
+    pub outcome: &'static str,
+    /// The hypothesis accepted: `"H1"`, `"H0"`, or `null` without one.
     pub verdict: Option<Hypothesis>,
     /// Pairs counted (the finished prefix up to the stop).
     pub pairs: u64,
@@ -259,6 +307,8 @@ pub struct Summary {
     pub terminations: BTreeMap<&'static str, u64>,
     /// Engine failures by label.
     pub failures: BTreeMap<String, u64>,
+    /// Games lost on time, by label.
+    pub time_forfeits: BTreeMap<String, u64>,
     /// What each engine's searches reported per move, by label.
     pub per_move: BTreeMap<String, PerMove>,
     /// Where a gate stopped (`arena sprt` only).
@@ -309,12 +359,20 @@ pub fn summary(setup: &RunSetup, outcome: &RunOutcome) -> Summary {
             .into_iter()
             .map(|(e, n)| (e.label.clone(), n))
             .collect(),
+        time_forfeits: [(a, p.forfeits[0]), (b, p.forfeits[1])]
+            .into_iter()
+            .map(|(e, n)| (e.label.clone(), n))
+            .collect(),
         per_move: [(a, &p.moves[0]), (b, &p.moves[1])]
             .into_iter()
             .map(|(e, m)| (e.label.clone(), PerMove::from(m)))
             .collect(),
-        gate: setup.gate.then(|| GateSummary {
-            verdict: gate_verdict(setup, outcome),
+        gate: gate_result(setup, outcome).map(|g| GateSummary {
+            outcome: g.name(),
+            verdict: match g {
+                GateResult::Accepted(h) => Some(h),
+                _ => None,
+            },
             pairs: outcome.counted,
             max_pairs: setup.pairs,
             pairs_beyond: outcome.beyond,

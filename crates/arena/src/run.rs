@@ -107,6 +107,8 @@ pub struct RunSetup {
     /// Whether this is a gate (`arena sprt`): the SPRT stops the run and its verdict is the
     /// outcome.
     pub gate: bool,
+    /// For a gate: count engine failures as losses and go on, instead of stopping at the first.
+    pub recover: bool,
     /// Show a progress bar.
     pub progress: bool,
     /// The command line, for the summary.
@@ -144,6 +146,9 @@ pub struct MatchSetup {
     pub max_plies: u32,
     /// Omniscient engines.
     pub omniscient: Omniscient,
+    /// A gate's test (`arena sprt`), which a resumed gate must keep.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate: Option<Sprt>,
     /// The command line.
     pub command: String,
 }
@@ -246,6 +251,11 @@ pub struct RunOutcome {
 }
 
 impl RunSetup {
+    /// Whether any engine plays on a clock.
+    pub fn has_clock(&self) -> bool {
+        self.tc.is_some() || self.engines.iter().any(|e| e.limits.tc.is_some())
+    }
+
     /// Jobs in all.
     pub fn jobs(&self) -> u64 {
         self.pairs.saturating_mul(self.pairings.len() as u64)
@@ -320,6 +330,7 @@ impl RunSetup {
             timemargin_ms: self.tc.map(|_| ms(self.timemargin)),
             max_plies: self.max_plies,
             omniscient: self.omniscient,
+            gate: self.sprt.filter(|_| self.gate),
             command: self.command.clone(),
         }
     }
@@ -441,16 +452,47 @@ pub fn execute(setup: &RunSetup, rule: &mut dyn StopRule) -> Result<RunOutcome, 
             journal_path.display()
         );
     }
-    let mut setup_json = serde_json::to_vec_pretty(&setup.match_setup(&fingerprint))
-        .map_err(std::io::Error::other)?;
+    let setup_path = setup.out.join("match.json");
+    let recorded = setup.match_setup(&fingerprint);
+    if setup.resume && setup.gate {
+        // A gate's hypotheses cannot change mid-test: that would let a user shop for a verdict.
+        let before = std::fs::read_to_string(&setup_path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<MatchSetup>(&t).ok());
+        if let Some(before) = before.filter(|b| b.gate != recorded.gate) {
+            let show = |g: Option<Sprt>| {
+                g.map_or("no test".to_string(), |s| {
+                    format!(
+                        "[{}, {}] {}, alpha {}, beta {}",
+                        s.elo0, s.elo1, s.model, s.alpha, s.beta
+                    )
+                })
+            };
+            return Err(RunError::Output(format!(
+                "--resume: {} was a gate of {}; this one asks for {}: a gate's test cannot \
+                 change mid-test (start a new --out)",
+                setup_path.display(),
+                show(before.gate),
+                show(recorded.gate)
+            )));
+        }
+    }
+    let mut setup_json = serde_json::to_vec_pretty(&recorded).map_err(std::io::Error::other)?;
     setup_json.push(b'\n');
-    write_atomically(&setup.out.join("match.json"), &setup_json)?;
+    write_atomically(&setup_path, &setup_json)?;
 
-    let done: BTreeMap<u64, [GameLine; 2]> = resumed
-        .pairs
-        .into_iter()
-        .filter_map(|(key, pair)| Some((setup.job_of(&key)?, pair)))
-        .collect();
+    // Resumed pairs of this run's jobs, and the others (beyond a smaller cap): those are kept in
+    // the journal, never counted.
+    let mut done: BTreeMap<u64, [GameLine; 2]> = BTreeMap::new();
+    let mut foreign: Vec<[GameLine; 2]> = Vec::new();
+    for (key, pair) in resumed.pairs {
+        match setup.job_of(&key) {
+            Some(job) => {
+                done.insert(job, pair);
+            }
+            None => foreign.push(pair),
+        }
+    }
     let total = setup.jobs();
     let mut tally = Tally {
         board: Scoreboard::new(&setup.pairings),
@@ -496,7 +538,7 @@ pub fn execute(setup: &RunSetup, rule: &mut dyn StopRule) -> Result<RunOutcome, 
     let wall = started.elapsed();
 
     // Final files, in job order: the journal keeps every finished pair, the rest only counted ones.
-    journal.finish(tally.finished.values().flatten())?;
+    journal.finish(tally.finished.values().chain(&foreign).flatten())?;
     let counted: Vec<GameLine> = tally
         .finished
         .range(..tally.counted)
@@ -504,7 +546,7 @@ pub fn execute(setup: &RunSetup, rule: &mut dyn StopRule) -> Result<RunOutcome, 
         .collect();
     records::write_csv(&setup.out.join("games.csv"), &counted)?;
     Ok(RunOutcome {
-        beyond: tally.finished.len() as u64 - tally.counted,
+        beyond: tally.finished.len() as u64 - tally.counted + foreign.len() as u64,
         counted: tally.counted,
         board: tally.board,
         stopped: tally.stopped,

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use jieqi_core::Color;
 use serde::Serialize;
 
+use crate::game_runner::Termination;
 use crate::records::GameLine;
 use crate::stats::{GameScore, Pentanomial, Wdl};
 
@@ -89,6 +90,8 @@ pub struct PairingScore {
     /// Engine failures (illegal move, panic, error, timeout, crash, protocol error) of `a`,
     /// then of `b`.
     pub failures: [u64; 2],
+    /// Games `a`, then `b`, lost on time.
+    pub forfeits: [u64; 2],
     /// Search reports of `a`, then of `b`.
     pub moves: [MoveStats; 2],
     /// Plies played.
@@ -123,6 +126,9 @@ impl PairingScore {
             // A failure always has a winner; a malformed record without one counts against nobody.
             if let (true, Some(winner)) = (g.reason.is_failure(), g.winner()) {
                 self.failures[slot_of(!winner)] += 1;
+            }
+            if let (Termination::TimeForfeit, Some(winner)) = (g.reason, g.winner()) {
+                self.forfeits[slot_of(!winner)] += 1;
             }
             for c in Color::ALL {
                 self.moves[slot_of(c)].add(&side_moves(g, c));

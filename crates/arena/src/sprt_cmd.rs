@@ -4,15 +4,19 @@
 
 use std::io::Write;
 
+use crate::report::{GateResult, gate_result};
 use crate::run::{self, RunError, RunSetup, StopRule};
 use crate::scoreboard::Scoreboard;
-use crate::stats::{Hypothesis, Sprt};
+use crate::stats::Sprt;
 
-/// Stops a run once the SPRT on its first pairing's pentanomial counts crosses a bound.
+/// Stops a run once the SPRT on its first pairing's pentanomial counts crosses a bound — or,
+/// unless told to recover, at the first engine failure.
 #[derive(Copy, Clone, Debug)]
 pub struct SprtStop {
     /// The test.
     pub sprt: Sprt,
+    /// Count engine failures as losses and go on (fastchess's `-recover`).
+    pub recover: bool,
 }
 
 impl SprtStop {
@@ -23,22 +27,14 @@ impl SprtStop {
 
 impl StopRule for SprtStop {
     fn stop(&mut self, board: &Scoreboard, _pairs: u64) -> bool {
-        self.sprt.verdict(self.llr(board)).is_some()
+        let failed = board.pairings()[0].failures.iter().sum::<u64>() > 0;
+        (failed && !self.recover) || self.sprt.verdict(self.llr(board)).is_some()
     }
 
     fn status(&self, board: &Scoreboard) -> Option<String> {
         let (a, b) = self.sprt.bounds();
         Some(format!("LLR {:.2} ({a:.2}, {b:.2})", self.llr(board)))
     }
-}
-
-/// How a gate ended.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum GateResult {
-    /// A hypothesis was accepted.
-    Accepted(Hypothesis),
-    /// The cap was reached first.
-    Inconclusive,
 }
 
 /// Runs the gate, prints its summary to `out` (the files go to the setup's folder) and returns
@@ -50,10 +46,11 @@ pub fn run(setup: &RunSetup, out: &mut dyn Write) -> Result<GateResult, RunError
     let sprt = setup
         .sprt
         .ok_or_else(|| RunError::Output("arena sprt needs an SPRT".into()))?;
-    let outcome = run::execute(setup, &mut SprtStop { sprt })?;
+    let mut rule = SprtStop {
+        sprt,
+        recover: setup.recover,
+    };
+    let outcome = run::execute(setup, &mut rule)?;
     run::report(setup, &outcome, out)?;
-    Ok(match crate::report::gate_verdict(setup, &outcome) {
-        Some(h) => GateResult::Accepted(h),
-        None => GateResult::Inconclusive,
-    })
+    Ok(gate_result(setup, &outcome).unwrap_or(GateResult::Inconclusive))
 }

@@ -656,14 +656,7 @@ impl Sprt {
 
     /// Shared body of the LLR functions; `t_factor` is √2 for pairs, 1 for games.
     fn llr(&self, counts: &[u64], t_factor: f64) -> f64 {
-        let reg: Vec<f64> = counts
-            .iter()
-            .map(|&c| if c == 0 { REGULARIZE_EPSILON } else { c as f64 })
-            .collect();
-        let n: f64 = reg.iter().sum();
-        let ph: Vec<f64> = reg.iter().map(|c| c / n).collect();
-        let top = (counts.len() - 1) as f64;
-        let a: Vec<f64> = (0..counts.len()).map(|k| k as f64 / top).collect();
+        let (a, ph, n) = regularized(counts);
         let fits = match self.model {
             SprtModel::Logistic => {
                 let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
@@ -729,6 +722,20 @@ fn bisect(mut lo: f64, mut hi: f64, positive: impl Fn(f64) -> Option<bool>) -> O
         }
     }
     Some(0.5 * (lo + hi))
+}
+
+/// The values a_k = k/(cells − 1), the observed frequencies with zero counts replaced by
+/// [`REGULARIZE_EPSILON`], and their (regularized) total: what every LLR starts from.
+fn regularized(counts: &[u64]) -> (Vec<f64>, Vec<f64>, f64) {
+    let reg: Vec<f64> = counts
+        .iter()
+        .map(|&c| if c == 0 { REGULARIZE_EPSILON } else { c as f64 })
+        .collect();
+    let n: f64 = reg.iter().sum();
+    let ph: Vec<f64> = reg.iter().map(|c| c / n).collect();
+    let top = (counts.len() - 1) as f64;
+    let a: Vec<f64> = (0..counts.len()).map(|k| k as f64 / top).collect();
+    (a, ph, n)
 }
 
 /// Solves the secular equation Σ p̂_i φ_i / (1 + θ φ_i) = 0 for θ in (−1/max φ, −1/min φ), the
@@ -1361,14 +1368,7 @@ mod tests {
     /// The normalized LLR of `counts` (`[L, D, W]` or the pentanomial cells) computed here from
     /// the exact fits, which must exist, and fishtest's `LLR_normalized_alt` of the same data.
     fn normalized_exact_and_approx(s: &Sprt, counts: &[u64]) -> (f64, f64) {
-        let reg: Vec<f64> = counts
-            .iter()
-            .map(|&c| if c == 0 { REGULARIZE_EPSILON } else { c as f64 })
-            .collect();
-        let n: f64 = reg.iter().sum();
-        let ph: Vec<f64> = reg.iter().map(|c| c / n).collect();
-        let top = (counts.len() - 1) as f64;
-        let a: Vec<f64> = (0..counts.len()).map(|k| k as f64 / top).collect();
+        let (a, ph, n) = regularized(counts);
         let factor = if counts.len() == 5 {
             core::f64::consts::SQRT_2
         } else {

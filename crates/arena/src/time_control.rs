@@ -46,10 +46,9 @@ impl TimeControl {
         };
         let (moves, rest) = match text.split_once('/') {
             Some((m, rest)) => {
-                let m: u32 = m
-                    .trim()
-                    .parse()
-                    .map_err(|_| err("the moves per period are not a whole number"))?;
+                let m: u32 = m.trim().parse().map_err(|_| {
+                    err("the moves per period are not a whole number from 1 to 4294967295")
+                })?;
                 if m == 0 {
                     return Err(err("the moves per period must be at least 1"));
                 }
@@ -61,9 +60,11 @@ impl TimeControl {
             Some((b, i)) => (b, Some(i)),
             None => (rest, None),
         };
-        let base = seconds(base).ok_or_else(|| err("the base time is not a number of seconds"))?;
+        let base = seconds(base)
+            .ok_or_else(|| err("the base time is not a number of seconds from 0 to 86400"))?;
         let increment = match increment {
-            Some(i) => seconds(i).ok_or_else(|| err("the increment is not a number of seconds"))?,
+            Some(i) => seconds(i)
+                .ok_or_else(|| err("the increment is not a number of seconds from 0 to 86400"))?,
             None => Duration::ZERO,
         };
         if base.is_zero() && increment.is_zero() {
@@ -227,7 +228,8 @@ mod tests {
             ("0/10", "at least 1"),
             ("x/10", "whole number"),
             ("0+0", "no time"),
-            ("1e9", "base time"),
+            ("1e9", "from 0 to 86400"),
+            ("4294967296/10", "from 1 to 4294967295"),
             ("inf", "base time"),
             ("NaN+1", "base time"),
         ] {

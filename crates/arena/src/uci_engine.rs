@@ -55,12 +55,11 @@ impl Settings {
             spec: spec.to_string(),
             message,
         };
-        let ms = |key: &str, v: &str| {
-            v.parse::<u64>().map(Duration::from_millis).map_err(|_| {
-                err(format!(
-                    "parameter '{key}': '{v}' is not a whole number of ms"
-                ))
-            })
+        let ms = |key: &str, v: &str| match v.parse::<u64>() {
+            Ok(n) if n > 0 => Ok(Duration::from_millis(n)),
+            _ => Err(err(format!(
+                "parameter '{key}': '{v}' is not a whole number of ms, 1 or more"
+            ))),
         };
         let mut s = Settings {
             path: String::new(),
@@ -152,11 +151,38 @@ impl Process {
         })?;
         p.declared = declared;
         for (name, value) in &s.options {
+            if !p.declares(&name.to_ascii_lowercase()) {
+                return Err(EngineError::of(
+                    Failure::Protocol,
+                    format!(
+                        "option '{name}' is not one of the engine's options ({})",
+                        p.declared.join(", ")
+                    ),
+                ));
+            }
             p.send(&format!("setoption name {name} value {value}"))?;
         }
         p.send("ucinewgame")?;
         p.send("isready")?;
-        p.wait_for(deadline, "readyok", |line| line == "readyok")?;
+        // An engine that refuses a value says so before `readyok` (jieqi-uci: "setoption
+        // refused", Stockfish: "No such option"); playing on would compare the wrong engines.
+        let mut refused = None;
+        p.wait_for(deadline, "readyok", |line| {
+            let lower = line.to_ascii_lowercase();
+            if refused.is_none()
+                && lower.starts_with("info string")
+                && (lower.contains("refused") || lower.contains("no such option"))
+            {
+                refused = Some(line.to_string());
+            }
+            line == "readyok"
+        })?;
+        if let Some(line) = refused {
+            return Err(EngineError::of(
+                Failure::Protocol,
+                format!("the engine refused an option: {line}"),
+            ));
+        }
         Ok(p)
     }
 

@@ -166,6 +166,40 @@ fn replay_reproduces_recorded_games() {
     ]);
     assert_eq!(o.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&o.stdout).contains("DIFFERENT at ply 1"));
+    // The same moves with another recorded result are caught too.
+    let mut last: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+    let flipped = if last["result"] == "1-0" {
+        "0-1"
+    } else {
+        "1-0"
+    };
+    last["result"] = serde_json::Value::String(flipped.into());
+    let lines: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 1 {
+                last.to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    let o = arena(&[
+        "replay",
+        dir.to_str().unwrap(),
+        "--pair",
+        "0",
+        "--game",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("but the record ends"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -90,6 +90,20 @@ fn the_verdict_and_its_pairs_do_not_depend_on_the_thread_count() {
         let beyond = s["gate"]["pairs_beyond"].as_u64().unwrap();
         assert_eq!(journal.lines().count() as u64, 2 * (pairs + beyond));
     }
+    // A gate's test cannot change when it is resumed.
+    let other = gate(
+        "greedy",
+        "random",
+        "2",
+        &one,
+        &["--resume", "--alpha", "0.2"],
+    );
+    assert_eq!(other.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&other.stderr).contains("cannot change mid-test"),
+        "{}",
+        String::from_utf8_lossy(&other.stderr)
+    );
     // Resuming a decided gate plays nothing and says the same.
     let again = gate("greedy", "random", "2", &one, &["--resume"]);
     assert_eq!(again.status.code(), Some(0));
@@ -131,9 +145,9 @@ fn bad_tests_are_refused_before_any_game() {
     for (args, says) in [
         (
             vec!["--elo0", "2", "--elo1", "0"],
-            "--elo0: elo0 must be less than elo1",
+            "--elo0/--elo1: elo0 must be less than elo1",
         ),
-        (vec!["--elo1", "500"], "--elo0: elo0 and elo1"),
+        (vec!["--elo1", "500"], "--elo0/--elo1: elo0 and elo1"),
         (
             vec!["--alpha", "0"],
             "--alpha: alpha must be between 0 and 1",
@@ -147,4 +161,42 @@ fn bad_tests_are_refused_before_any_game() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains(says), "{all:?}: {err}");
     }
+}
+
+#[test]
+fn an_engine_failure_stops_the_gate_unless_it_recovers() {
+    // The base panics from its third move on: without --recover there is no verdict (exit 5);
+    // with it the failures are losses and the new engine passes.
+    let dir = tmp("failure");
+    let o = gate("greedy", "faulty:mode=panic,after=2", "2", &dir, &[]);
+    assert_eq!(
+        o.status.code(),
+        Some(5),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("Gate: stopped after 1 pairs, no verdict"),
+        "{text}"
+    );
+    let s = summary(&dir);
+    assert_eq!(s["gate"]["outcome"], "engine-failure");
+    assert_eq!(s["gate"]["verdict"], serde_json::Value::Null);
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = gate(
+        "greedy",
+        "faulty:mode=panic,after=2",
+        "2",
+        &dir,
+        &["--recover"],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert_eq!(summary(&dir)["gate"]["outcome"], "H1");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -110,6 +110,13 @@ fn engines_that_do_not_start_are_refused_before_the_match() {
             format!("uci:path={},init_timeout=200", silent.display()),
             "no 'uciok'",
         ),
+        (
+            format!(
+                "uci:path={},option.Hsah=4",
+                script(&dir, "echo 'bestmove a0a1'")
+            ),
+            "option 'Hsah' is not one of the engine's options (hash)",
+        ),
     ] {
         let o = Command::new(env!("CARGO_BIN_EXE_arena"))
             .args([

@@ -83,8 +83,9 @@ impl Limits {
     /// A movetime gives `soft = hard = movetime`. A clock with `left` on it and increment `inc`
     /// gives `soft = left / moves + ¾ inc` with moves = the moves to go (at most 50) or
     /// [`CLOCK_HORIZON`] in sudden death, and `hard = 3 · soft`; both are capped at `left` less
-    /// [`CLOCK_OVERHEAD`] and [`CLOCK_RESERVE_PERCENT`] % of `left` (at least 1 ms), so an engine
-    /// that keeps to its budget never runs out of time on its own. With both, each bound is the
+    /// [`CLOCK_OVERHEAD`] and [`CLOCK_RESERVE_PERCENT`] % of `left`, so an engine that keeps to
+    /// its budget runs out of time only when even its least work (one iteration) costs more than
+    /// the clock has left. A budget of zero asks for that least work. With both, each bound is the
     /// smaller of the two.
     pub fn budget(&self, side: Color) -> Option<Budget> {
         let from_clock = self.clock.map(|c| {
@@ -92,10 +93,8 @@ impl Limits {
             let inc = c.increment[side];
             let moves = c.moves_to_go.map_or(CLOCK_HORIZON, |m| m.clamp(1, 50));
             let reserve = CLOCK_OVERHEAD + left * CLOCK_RESERVE_PERCENT / 100;
-            let usable = left.saturating_sub(reserve).max(Duration::from_millis(1));
-            let soft = (left / moves + inc * 3 / 4)
-                .min(usable)
-                .max(Duration::from_millis(1));
+            let usable = left.saturating_sub(reserve);
+            let soft = (left / moves + inc * 3 / 4).min(usable);
             Budget {
                 soft,
                 hard: (soft * 3).min(usable),
@@ -638,12 +637,12 @@ mod tests {
         let b = last.budget(Color::Black).unwrap();
         assert_eq!(b.hard, ms(1_000 - 20 - 50));
         assert_eq!(b.soft, b.hard);
-        // Nothing left: still a positive budget, the smallest one.
+        // Nothing left: the least work.
         let empty = Limits {
             clock: Some(Clock::default()),
             ..Limits::default()
         };
-        assert_eq!(empty.budget(Color::Red).unwrap().hard, ms(1));
+        assert_eq!(empty.budget(Color::Red).unwrap().hard, Duration::ZERO);
         // A movetime below the clock's budget wins.
         let both = Limits {
             movetime: Some(ms(50)),

@@ -92,6 +92,18 @@ fn node_limited_games_over_uci_equal_in_process_games() {
 }
 
 #[test]
+fn options_the_engine_refuses_are_refused_before_the_match() {
+    let e = parse_arg(&format!(
+        "uci:path={},option.Engine=bogus",
+        env!("CARGO_BIN_EXE_jieqi-uci")
+    ))
+    .err()
+    .expect("a refused option is an error")
+    .to_string();
+    assert!(e.contains("the engine refused an option"), "{e}");
+}
+
+#[test]
 fn external_engines_are_never_omniscient() {
     use clap::Parser;
     let spec = format!("uci:path={}", env!("CARGO_BIN_EXE_jieqi-uci"));
