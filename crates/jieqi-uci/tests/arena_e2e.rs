@@ -97,8 +97,7 @@ fn options_the_engine_refuses_are_refused_before_the_match() {
         "uci:path={},option.Engine=bogus",
         env!("CARGO_BIN_EXE_jieqi-uci")
     ))
-    .err()
-    .expect("a refused option is an error")
+    .expect_err("a refused option is an error")
     .to_string();
     assert!(e.contains("the engine refused an option"), "{e}");
 }
