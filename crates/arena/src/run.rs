@@ -355,6 +355,33 @@ impl RunSetup {
             Some(tc) => format!("{}, tc={tc}", self.limits),
             None => self.limits.to_string(),
         };
+        // Engines with limits of their own say so: `half: tc=5+0.05`.
+        let own: Vec<String> = self
+            .engines
+            .iter()
+            .filter_map(|e| {
+                let l = &e.limits;
+                let mut parts = Vec::new();
+                if let Some(tc) = l.tc {
+                    parts.push(format!("tc={tc}"));
+                }
+                if let Some(n) = l.nodes {
+                    parts.push(format!("nodes={n}"));
+                }
+                if let Some(d) = l.depth {
+                    parts.push(format!("depth={d}"));
+                }
+                if let Some(t) = l.movetime {
+                    parts.push(format!("movetime={}ms", t.as_millis()));
+                }
+                (!parts.is_empty()).then(|| format!("{}: {}", e.label, parts.join(",")))
+            })
+            .collect();
+        let limits = if own.is_empty() {
+            limits
+        } else {
+            format!("{limits} ({})", own.join("; "))
+        };
         format!(
             "{limits}, {} threads, seed {}, rules {}, {}{} pairs",
             self.threads,
