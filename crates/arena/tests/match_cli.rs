@@ -496,7 +496,10 @@ fn clocks_that_are_kept_lose_nothing_and_are_recorded() {
         dir.to_str().unwrap(),
     ]);
     assert!(!out.contains("time-forfeit"), "{out}");
-    assert!(out.contains("(tc=10+0.1 (random:tc=5+0.05: tc=5+0.05), "), "{out}");
+    assert!(
+        out.contains("(tc=10+0.1 (random:tc=5+0.05: tc=5+0.05), "),
+        "{out}"
+    );
     assert!(out.contains("Per move: greedy "), "{out}");
     let first = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
     let g: serde_json::Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
