@@ -103,6 +103,11 @@ impl Alarm {
         Arc::clone(&self.slot.stop)
     }
 
+    /// The stop flag, borrowed, for a search on the caller's thread.
+    pub fn stop_flag(&self) -> &AtomicBool {
+        &self.slot.stop
+    }
+
     /// Whether the alarm went off since it was last armed.
     pub fn rang(&self) -> bool {
         self.slot.stop.load(Ordering::Relaxed)

@@ -30,6 +30,30 @@ pub struct EngineLimits {
     pub depth: Option<u32>,
 }
 
+impl EngineLimits {
+    /// Whether the spec sets no limit of its own.
+    pub fn is_empty(&self) -> bool {
+        *self == EngineLimits::default()
+    }
+}
+
+impl core::fmt::Display for EngineLimits {
+    /// `tc=5+0.05,nodes=500` (the run's limits' form, with the clock first).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let rest = jieqi_engine::Limits {
+            nodes: self.nodes,
+            depth: self.depth,
+            movetime: self.movetime,
+            clock: None,
+        };
+        match (self.tc, rest.is_unlimited()) {
+            (Some(tc), true) => write!(f, "tc={tc}"),
+            (Some(tc), false) => write!(f, "tc={tc},{rest}"),
+            (None, _) => write!(f, "{rest}"),
+        }
+    }
+}
+
 /// An engine as a run names it.
 #[derive(Clone, Debug)]
 pub struct EngineEntry {

@@ -288,27 +288,24 @@ enum Answer {
     Abandoned,
 }
 
-/// Calls the engine with the alarm armed for `hard` (if any). An engine that promises to stop
-/// runs inline; any other runs on a thread of its own and is given up [`RUNAWAY_GRACE`] past the
-/// hard limit. The engine slot is emptied when the engine is given up.
+/// Calls the engine with the alarm armed for `hard`. An engine that promises to stop runs
+/// inline; any other runs on a thread of its own and is given up [`RUNAWAY_GRACE`] past the hard
+/// limit. The engine slot is emptied when the engine is given up.
 fn call_engine(
     slot: &mut Option<Box<dyn Engine>>,
     view: &View,
     limits: &Limits,
     seed: u64,
     alarm: &Alarm,
-    hard: Option<Duration>,
+    hard: Duration,
 ) -> Answer {
-    let started = Instant::now();
-    if let Some(h) = hard {
-        alarm.arm(started + h);
-    }
-    let flag = alarm.flag();
+    alarm.arm(Instant::now() + hard);
     let answer = match slot.take() {
         None => Answer::Abandoned,
-        Some(mut engine) if engine.stops_on_request() || hard.is_none() => {
+        Some(mut engine) if engine.stops_on_request() => {
+            let flag = alarm.stop_flag();
             let answer = answer(guarded(|| {
-                engine.search(view, limits, seed, &control_of(&flag))
+                engine.search(view, limits, seed, &control_of(flag))
             }));
             *slot = Some(engine);
             answer
@@ -317,6 +314,7 @@ fn call_engine(
             let (tx, rx) = mpsc::channel();
             let view = view.clone();
             let limits = *limits;
+            let flag = alarm.flag();
             let spawned = std::thread::Builder::new()
                 .name("arena-engine".into())
                 .spawn(move || {
@@ -329,16 +327,13 @@ fn call_engine(
                 Err(e) => Answer::Returned(Err(EngineError::new(format!(
                     "cannot start a thread for the engine: {e}"
                 )))),
-                Ok(_) => {
-                    let wait = hard.unwrap_or(Duration::MAX).saturating_add(RUNAWAY_GRACE);
-                    match rx.recv_timeout(wait) {
-                        Ok((engine, answer)) => {
-                            *slot = Some(engine);
-                            answer
-                        }
-                        Err(_) => Answer::Abandoned,
+                Ok(_) => match rx.recv_timeout(hard.saturating_add(RUNAWAY_GRACE)) {
+                    Ok((engine, answer)) => {
+                        *slot = Some(engine);
+                        answer
                     }
-                }
+                    Err(_) => Answer::Abandoned,
+                },
             }
         }
     };
@@ -462,10 +457,12 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
             });
         }
         let move_limit = player.hard_limit();
-        let hard = match (time_left.map(|t| t + spec.timemargin), move_limit) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        // The clock (plus the margin) and the per-move limit; a player always has one of them.
+        let hard = [time_left.map(|t| t + spec.timemargin), move_limit]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(NO_TIME_LIMIT_TIMEOUT);
         let seed = mix(seeds[us], game.ply() as u64);
         let t = Instant::now();
         let answer = call_engine(&mut engines[us], &views[us], &limits, seed, &alarm, hard);

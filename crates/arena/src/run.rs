@@ -174,7 +174,7 @@ struct FingerprintInput<'a> {
     harness: &'static str,
     limits: String,
     max_plies: u32,
-    omniscient: &'static str,
+    omniscient: String,
     rules: &'a Rules,
     seed: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -286,12 +286,8 @@ impl RunSetup {
             harness: env!("CARGO_PKG_VERSION"),
             limits: self.limits.to_string(),
             max_plies: self.max_plies,
-            omniscient: match self.omniscient {
-                Omniscient::None => "None",
-                Omniscient::A => "A",
-                Omniscient::B => "B",
-                Omniscient::Both => "Both",
-            },
+            // Older versions hashed the Debug name: `None`, `A`, `B`, `Both`.
+            omniscient: format!("{:?}", self.omniscient),
             rules: &self.rules,
             seed: self.seed,
             tc: self.tc.map(|t| t.to_string()),
@@ -359,23 +355,8 @@ impl RunSetup {
         let own: Vec<String> = self
             .engines
             .iter()
-            .filter_map(|e| {
-                let l = &e.limits;
-                let mut parts = Vec::new();
-                if let Some(tc) = l.tc {
-                    parts.push(format!("tc={tc}"));
-                }
-                if let Some(n) = l.nodes {
-                    parts.push(format!("nodes={n}"));
-                }
-                if let Some(d) = l.depth {
-                    parts.push(format!("depth={d}"));
-                }
-                if let Some(t) = l.movetime {
-                    parts.push(format!("movetime={}ms", t.as_millis()));
-                }
-                (!parts.is_empty()).then(|| format!("{}: {}", e.label, parts.join(",")))
-            })
+            .filter(|e| !e.limits.is_empty())
+            .map(|e| format!("{}: {}", e.label, e.limits))
             .collect();
         let limits = if own.is_empty() {
             limits

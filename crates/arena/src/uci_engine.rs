@@ -1,17 +1,18 @@
 //! External engines: a process speaking UCI (the Pikafish dialect) as a player.
 //!
-//! A process is started before a game's first move, outside the clock (`uci`, the `option.*` settings, `ucinewgame`,
-//! `isready`) and kept for later games as fastchess does: when a game ends with the process
-//! healthy, it goes back to its engine's pool, and the next game takes it with `ucinewgame` and
-//! `isready`. A process that failed is never reused: it is told to quit (and killed after 300
-//! ms), and the next game starts a new one. Each move it gets `position fen START moves …` with
-//! the moves as its side saw them — the reveal suffix on every hidden-piece move, a captured hidden
-//! identity only when its side captured it (the view's history) — then `setoption name Seed` if
-//! it declares such an option, then `go` with the limits (`wtime btime winc binc [movestogo]`
-//! under a clock). No answer within the hard time limit (its own `timeout=`, or the harness's stop
-//! flag, after which it gets `stop` and a short grace), a dead process or a malformed answer is an
-//! [`EngineError`] of the matching [`Failure`]; the referee also refuses an illegal move. Every
-//! failure loses that game only.
+//! A process is started before a game's first move, outside the clock (`uci`, the `option.*`
+//! settings — each must be one the engine declares, and a refusal it reports stops it —
+//! `ucinewgame`, `isready`) and kept for later games as fastchess does: when a game ends with the
+//! process healthy, it goes back to its engine's pool, and the next game takes it with
+//! `ucinewgame` and `isready`. A process that failed is never reused: it is told to quit (and
+//! killed after 300 ms), and the next game starts a new one. Each move it gets `position fen START
+//! moves …` with the moves as its side saw them — the reveal suffix on every hidden-piece move, a
+//! captured hidden identity only when its side captured it (the view's history) — then `setoption
+//! name Seed` if it declares such an option, then `go` with the limits (`wtime btime winc binc
+//! [movestogo]` under a clock). At the hard time limit (its own `timeout=`, or the harness's stop
+//! flag) it is sent `stop` and the move fails as a timeout; that, a dead process or a malformed
+//! answer is an [`EngineError`] of the matching [`Failure`]; the referee also refuses an illegal
+//! move. Every failure loses that game only.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
