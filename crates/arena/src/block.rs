@@ -270,6 +270,43 @@ fn num<S: serde::Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
     }
 }
 
+/// A float in JSON that keeps infinities and NaN: a number, `"inf"`, `"-inf"`, or `null` for NaN
+/// (use with `#[serde(with = "crate::block::json_f64")]`). Reading accepts the same.
+pub mod json_f64 {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes `x`.
+    ///
+    /// # Errors
+    /// The serializer's.
+    pub fn serialize<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+        super::num(x, s)
+    }
+
+    /// Reads a number, `"inf"`, `"-inf"` or `null` (NaN).
+    ///
+    /// # Errors
+    /// Anything else.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Float {
+            Number(f64),
+            Text(String),
+            Null(()),
+        }
+        match Float::deserialize(d)? {
+            Float::Number(x) => Ok(x),
+            Float::Text(t) if t == "inf" || t == "+inf" => Ok(f64::INFINITY),
+            Float::Text(t) if t == "-inf" => Ok(f64::NEG_INFINITY),
+            Float::Text(t) => Err(serde::de::Error::custom(format!(
+                "'{t}' is not a number, \"inf\" or \"-inf\""
+            ))),
+            Float::Null(()) => Ok(f64::NAN),
+        }
+    }
+}
+
 /// [`num`] for an optional float (`null` when absent).
 fn opt_num<S: serde::Serializer>(x: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
     match x {

@@ -39,6 +39,29 @@ pub enum Command {
     /// does not depend on --threads. Pairs that finished beyond the stopping point stay in
     /// games.jsonl but are not counted.
     Sprt(SprtCmdArgs),
+    /// Rate many engines: a round robin or gauntlet of seeded, colour-swapped pairs, Bradley–Terry
+    /// ratings with bootstrap intervals, and a report a person opens in a browser.
+    ///
+    /// Pair p of every pairing is played on the same deal (seed mix(S, p)). Results go to --out:
+    /// ratings.csv, ratings.json, report.md, report.html, summary.txt, games.jsonl (the
+    /// journal; --resume continues it), and under pairings/ one ordinary match folder per
+    /// pairing (`arena replay` reads them). Ratings are logistic Elo by maximum likelihood over
+    /// all games (a draw is half a point), anchored at one engine; 95 % intervals and the
+    /// likelihood of superiority of each engine over the next (CFS) come from a seeded bootstrap
+    /// over pair indices.
+    Tournament(TournamentArgs),
+    /// Put the shards of a match or tournament (run with --shard K/N on several machines) back
+    /// together: check they belong together, and write the results one machine would have.
+    ///
+    /// Refuses shards of different runs (fingerprint: harness version, engine specs, rules, seed,
+    /// limits), different N, the same shard twice, pairs recorded twice, and missing pairs
+    /// (unless --partial). Prints a chi-square homogeneity test across shards and flags a shard
+    /// whose results differ from the others by more than chance (a broken worker). Exit status:
+    /// 0 merged, 2 refused, 4 results could not be written.
+    Merge(MergeArgs),
+    /// Write DIR/index.html for a folder of nightly tournaments: links to every night, the
+    /// latest rating list, and every engine's rating over time.
+    History(HistoryArgs),
     /// Replay one seeded game exactly, ply by ply, or check a game recorded in a results folder.
     Replay(ReplayArgs),
     /// Print the result block (Elo, nElo, LOS, SPRT LLR) from pentanomial or W/D/L counts alone.
@@ -87,15 +110,6 @@ pub struct LimitArgs {
 /// What every game-playing command takes: the engines, the deals, the limits, the output.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// An engine: a spec such as `greedy:noise=0.3`, or a JSON file from configs/engines/. Give
-    /// exactly two; results are reported for the first against the second.
-    ///
-    /// Every spec also takes the arena's keys: name=LABEL (its name in reports; labels must be
-    /// unique) and limits for that engine alone, replacing the run's of the same kind: tc=, movetime=,
-    /// nodes=, depth= (e.g. `alphabeta:tc=5+0.05,name=half` for a time-odds match). External
-    /// engines: `uci:path=PATH,option.Hash=64`.
-    #[arg(long = "engine", value_name = "SPEC", required = true)]
-    pub engines: Vec<String>,
     /// Master seed: pair p deals from mix(S, p).
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
@@ -139,12 +153,23 @@ pub struct RunArgs {
     /// Never draw a progress bar (it is only drawn when stderr is a terminal anyway).
     #[arg(long)]
     pub no_progress: bool,
+    /// Play only shard K of N: the pairs p with p ≡ K (mod N), K counted from 0.
+    ///
+    /// Run the N shards on N machines (Slurm array, Kubernetes indexed job, GNU parallel: see
+    /// scripts/cluster/), then `arena merge` their folders: the merged results equal one
+    /// machine's run. The folder records the shard.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
 }
 
 /// Arguments of `arena match`.
 #[derive(Debug, Args)]
 pub struct MatchArgs {
-    /// Engines, limits, output.
+    /// An engine: a spec such as `greedy:noise=0.3`, or a JSON file from configs/engines/. Give
+    /// exactly two; results are reported for the first against the second.
+    #[arg(long = "engine", value_name = "SPEC", long_help = ENGINE_HELP_TWO)]
+    pub engines: Vec<String>,
+    /// Limits, deals, output.
     #[command(flatten)]
     pub run: RunArgs,
     /// Number of game pairs (each pair is two games on one deal, colours swapped).
@@ -162,7 +187,11 @@ pub struct MatchArgs {
 /// Arguments of `arena sprt`.
 #[derive(Debug, Args)]
 pub struct SprtCmdArgs {
-    /// Engines (NEW first, then BASE), limits, output.
+    /// An engine: NEW first, then BASE (a spec such as `alphabeta:hash=32`, or a JSON file from
+    /// configs/engines/).
+    #[arg(long = "engine", value_name = "SPEC", long_help = ENGINE_HELP_GATE)]
+    pub engines: Vec<String>,
+    /// Limits, deals, output.
     #[command(flatten)]
     pub run: RunArgs,
     /// H0: NEW − BASE = ELO0 (normalized Elo unless --model logistic).
@@ -193,6 +222,85 @@ pub struct SprtCmdArgs {
     /// verdict resting on a broken engine means nothing.
     #[arg(long)]
     pub recover: bool,
+}
+
+/// `--engine` of `match`.
+const ENGINE_HELP_TWO: &str = concat!(
+    "An engine: a spec such as `greedy:noise=0.3`, or a JSON file from configs/engines/. Give \
+     exactly two; results are reported for the first against the second.\n\n",
+    "Every spec also takes the arena's keys: name=LABEL (its name in reports; labels must be \
+     unique) and limits for that engine alone, replacing the run's of the same kind: tc=, \
+     movetime=, nodes=, depth= (e.g. `alphabeta:tc=5+0.05,name=half` for a time-odds match). \
+     External engines: `uci:path=PATH,option.Hash=64`. `arena engines` lists them all."
+);
+
+/// `--engine` of `sprt`.
+const ENGINE_HELP_GATE: &str = concat!(
+    "An engine: NEW first, then BASE (a spec such as `alphabeta:hash=32`, or a JSON file from \
+     configs/engines/). Give exactly two.\n\n",
+    "Every spec also takes the arena's keys: name=LABEL (its name in reports; labels must be \
+     unique) and limits for that engine alone: tc=, movetime=, nodes=, depth=. External \
+     engines: `uci:path=PATH,option.Hash=64`."
+);
+
+/// Arguments of `arena tournament`.
+#[derive(Debug, Args)]
+pub struct TournamentArgs {
+    /// A tournament config (JSON): engines, pairings, pairs, seed, rules, limits, anchor.
+    ///
+    /// Keys (unknown keys are refused): engines (a list of specs as --engine takes them),
+    /// gauntlet (a label), pairings (a list of [A, B] label pairs), pairs, seed, rules,
+    /// max_plies, nodes, depth, movetime_ms, tc, timemargin_ms, move_timeout_ms, anchor
+    /// ("LABEL=ELO"), bootstrap. A flag given on the command line wins over the file's value;
+    /// --engine cannot be combined with it. See configs/nightly.json.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<std::path::PathBuf>,
+    /// An engine (two or more): a spec such as `greedy:noise=0.3`, or a JSON file from
+    /// configs/engines/. Every spec also takes name=LABEL and its own tc=, movetime=, nodes=,
+    /// depth=.
+    #[arg(long = "engine", value_name = "SPEC")]
+    pub engines: Vec<String>,
+    /// A gauntlet: this engine (its label) plays each of the others, and they do not play each
+    /// other [default: a round robin, every engine against every other].
+    #[arg(long, value_name = "LABEL")]
+    pub gauntlet: Option<String>,
+    /// Game pairs per pairing (each pair is two games on one deal, colours swapped) [default: 100].
+    #[arg(long, value_name = "N")]
+    pub pairs: Option<u64>,
+    /// Fix this engine's rating: LABEL=ELO, e.g. greedy=0 [default: the first engine at 0].
+    /// Intervals are relative to it, as in Ordo.
+    #[arg(long, value_name = "LABEL=ELO")]
+    pub anchor: Option<String>,
+    /// Bootstrap resamples of pair indices for the 95 % intervals and CFS [default: 1000].
+    #[arg(long, value_name = "N")]
+    pub bootstrap: Option<usize>,
+    /// Limits, deals, output.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// Arguments of `arena merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shard folders (of `match --shard` or `tournament --shard`), every shard once.
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<std::path::PathBuf>,
+    /// The merged results folder (must not exist, or hold an earlier merge of the same run).
+    #[arg(long, value_name = "DIR")]
+    pub out: std::path::PathBuf,
+    /// Report even though pairs are missing (a shard not finished or lost); the summary says
+    /// which.
+    #[arg(long)]
+    pub partial: bool,
+}
+
+/// Arguments of `arena history`.
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// A folder of tournament folders (one per night, e.g. results/nightly/), each with a
+    /// ratings.json; writes DIR/index.html.
+    #[arg(value_name = "DIR")]
+    pub dir: std::path::PathBuf,
 }
 
 /// Arguments of `arena replay`.

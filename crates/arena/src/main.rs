@@ -9,7 +9,7 @@ use arena::plan::Plan;
 use arena::report::GateResult;
 use arena::run::RunError;
 use arena::stats::Hypothesis;
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 /// Exit status of `arena sprt` when H0 is accepted (do not merge).
 const EXIT_H0: u8 = 1;
@@ -24,12 +24,20 @@ const EXIT_IO: u8 = 4;
 const EXIT_ENGINE_FAILURE: u8 = 5;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    // Whether the subcommand's argument `id` was given on the command line (not defaulted).
+    let given = |id: &str| {
+        matches.subcommand().is_some_and(|(_, sub)| {
+            sub.try_get_raw(id).is_ok_and(|v| v.is_some())
+                && sub.value_source(id) == Some(clap::parser::ValueSource::CommandLine)
+        })
+    };
     let stdout = std::io::stdout();
     // ANSI colour only for a terminal, and never when NO_COLOR is set (https://no-color.org).
     let colour_ok =
         stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let plan = match Plan::from_cli(cli, colour_ok) {
+    let plan = match Plan::from_cli(cli, colour_ok, &given) {
         Ok(plan) => plan,
         Err(e) => {
             eprintln!("error: {e}");
@@ -67,6 +75,18 @@ fn main() -> ExitCode {
                 GateResult::EngineFailure => ExitCode::from(EXIT_ENGINE_FAILURE),
             };
         }
+        Plan::Tournament(t) => match arena::tournament::run(t, &mut out) {
+            Ok(()) => Ok(()),
+            Err(e) => return run_failed(&e),
+        },
+        Plan::Merge(m) => match arena::merge::run(m, &mut out) {
+            Ok(()) => Ok(()),
+            Err(e) => return run_failed(&e),
+        },
+        Plan::History(h) => match arena::history::run(&h.dir, &mut out) {
+            Ok(()) => Ok(()),
+            Err(e) => return run_failed(&e),
+        },
         Plan::Replay(r) => match arena::replay::run(r, &mut out) {
             Ok(true) => Ok(()),
             Ok(false) => {

@@ -4,14 +4,17 @@ use jieqi_core::{Color, Deal, Determinization, FenError, Position, PositionError
 
 use crate::board_text::{BoardStyle, Glyphs};
 use crate::cli::{
-    Cli, Command, LimitArgs, MatchArgs, PerftArgs, ReplayArgs, RunArgs, ShowArgs, SprtCmdArgs,
+    Cli, Command, HistoryArgs, LimitArgs, MatchArgs, MergeArgs, PerftArgs, ReplayArgs, RunArgs,
+    ShowArgs, SprtCmdArgs, TournamentArgs,
 };
 use crate::engines::{self, EngineEntry};
 use crate::replay::{self, ReplayPlan};
 use crate::rules_arg::{self, RulesArgError};
 use crate::run::{Omniscient, RunSetup};
+use crate::shard::Shard;
 use crate::stats_cmd::StatsArgs;
 use crate::time_control::TimeControl;
+use crate::tournament::{self, Mode, TournamentOptions};
 use jieqi_core::ByColor;
 use jieqi_engine::Limits;
 
@@ -30,6 +33,12 @@ pub enum Plan {
     Match(RunSetup),
     /// `arena sprt`.
     Sprt(RunSetup),
+    /// `arena tournament`.
+    Tournament(RunSetup),
+    /// `arena merge`.
+    Merge(MergeArgs),
+    /// `arena history`.
+    History(HistoryArgs),
     /// `arena replay`.
     Replay(ReplayPlan),
     /// `arena stats`.
@@ -137,12 +146,21 @@ impl From<RulesArgError> for PlanError {
 
 impl Plan {
     /// Validates the parsed command line. `colour_ok` says whether boards may use ANSI colour
-    /// (stdout is a terminal and the user did not ask for no colour).
+    /// (stdout is a terminal and the user did not ask for no colour); `given(id)` whether the
+    /// subcommand's argument `id` was given on the command line (not defaulted), which decides
+    /// whether it wins over a config file's value.
     ///
     /// # Errors
     /// Bad rules, a bad FEN, or a seed under rules without hidden pieces.
-    pub fn from_cli(cli: Cli, colour_ok: bool) -> Result<Plan, PlanError> {
+    pub fn from_cli(
+        cli: Cli,
+        colour_ok: bool,
+        given: &dyn Fn(&str) -> bool,
+    ) -> Result<Plan, PlanError> {
         match cli.command {
+            Command::Tournament(args) => Ok(Plan::Tournament(tournament_plan(args, given)?)),
+            Command::Merge(args) => Ok(Plan::Merge(args)),
+            Command::History(args) => Ok(Plan::History(args)),
             Command::Perft(args) => Ok(Plan::Perft(PerftPlan::new(args)?)),
             Command::Show(args) => Ok(Plan::Show(ShowPlan::new(args, colour_ok)?)),
             Command::Match(args) => Ok(Plan::Match(match_plan(args)?)),
@@ -315,30 +333,51 @@ pub const MAX_PAIRS: u64 = 100_000_000;
 /// The most worker threads a run may ask for.
 pub const MAX_THREADS: usize = 1024;
 
-/// The parts `match` and `sprt` share: two engines with unique labels, the deals, limits, clock
-/// and output. `pairs` is the number of pairs (the cap, for `sprt`).
-fn run_setup(args: RunArgs, pairs: u64, pairs_flag: &'static str) -> Result<RunSetup, PlanError> {
-    if args.engines.len() != 2 {
+/// Engines from `--engine` arguments, with unique labels.
+fn engine_list(args: &[String]) -> Result<Vec<EngineEntry>, PlanError> {
+    let engines: Vec<EngineEntry> = args
+        .iter()
+        .map(|a| engine("--engine", a))
+        .collect::<Result<_, _>>()?;
+    for (i, a) in engines.iter().enumerate() {
+        if engines[..i].iter().any(|b| b.label == a.label) {
+            return Err(arg_err(
+                "--engine",
+                format!(
+                    "two engines are labelled '{}': labels name engines in every report, so \
+                     they must differ; give one a name, e.g. --engine {}{}name={}-2",
+                    a.label,
+                    a.spec,
+                    if a.spec.params.is_empty() { ":" } else { "," },
+                    a.spec.name
+                ),
+            ));
+        }
+    }
+    Ok(engines)
+}
+
+/// Exactly two engines, for `match` and `sprt`.
+fn two_engines(args: &[String]) -> Result<Vec<EngineEntry>, PlanError> {
+    if args.len() != 2 {
         return Err(arg_err(
             "--engine",
-            format!("give exactly two engines (got {})", args.engines.len()),
+            format!("give exactly two engines (got {})", args.len()),
         ));
     }
-    let a = engine("--engine", &args.engines[0])?;
-    let b = engine("--engine", &args.engines[1])?;
-    if a.label == b.label {
-        return Err(arg_err(
-            "--engine",
-            format!(
-                "both engines are labelled '{}': labels name engines in every report, so they \
-                 must differ; give one a name, e.g. --engine {}{}name={}-2",
-                a.label,
-                a.spec,
-                if a.spec.params.is_empty() { ":" } else { "," },
-                a.spec.name
-            ),
-        ));
-    }
+    engine_list(args)
+}
+
+/// The parts every game-playing command shares: the engines, the deals, limits, clock, shard and
+/// output. `pairs` is the number of pairs per pairing (the cap, for `sprt`).
+fn run_setup(
+    engines: Vec<EngineEntry>,
+    pairings: Vec<(usize, usize)>,
+    args: RunArgs,
+    pairs: u64,
+    pairs_flag: &'static str,
+    default_out: &str,
+) -> Result<RunSetup, PlanError> {
     if pairs == 0 {
         return Err(arg_err(pairs_flag, "must be at least 1"));
     }
@@ -359,9 +398,18 @@ fn run_setup(args: RunArgs, pairs: u64, pairs_flag: &'static str) -> Result<RunS
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    // More workers than pairs would only wait.
+    let shard = args
+        .shard
+        .as_deref()
+        .map(Shard::parse)
+        .transpose()
+        .map_err(|e| arg_err("--shard", e))?;
+    // More workers than jobs would only wait.
+    let jobs = shard
+        .map_or(pairs, |s| s.pairs_of(pairs))
+        .saturating_mul(pairings.len() as u64);
     let threads = threads
-        .min(usize::try_from(pairs).unwrap_or(usize::MAX))
+        .min(usize::try_from(jobs).unwrap_or(usize::MAX))
         .max(1);
     if args.max_plies == 0 {
         return Err(arg_err("--max-plies", "must be at least 1"));
@@ -383,17 +431,18 @@ fn run_setup(args: RunArgs, pairs: u64, pairs_flag: &'static str) -> Result<RunS
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs());
             std::path::PathBuf::from("results").join(format!(
-                "{}-{}-vs-{}",
+                "{}-{default_out}{}",
                 utc_timestamp(now),
-                slug(&a.label),
-                slug(&b.label)
+                shard.map_or(String::new(), |s| format!("-shard{}of{}", s.index, s.count))
             ))
         }
     };
     Ok(RunSetup {
-        engines: vec![a, b],
-        pairings: vec![(0, 1)],
+        engines,
+        pairings,
         pairs,
+        shard,
+        tournament: None,
         seed: args.seed,
         threads,
         rules,
@@ -430,7 +479,16 @@ fn match_plan(args: MatchArgs) -> Result<RunSetup, PlanError> {
             ));
         }
     };
-    let mut setup = run_setup(args.run, args.pairs, "--pairs")?;
+    let engines = two_engines(&args.engines)?;
+    let name = format!("{}-vs-{}", slug(&engines[0].label), slug(&engines[1].label));
+    let mut setup = run_setup(
+        engines,
+        vec![(0, 1)],
+        args.run,
+        args.pairs,
+        "--pairs",
+        &name,
+    )?;
     for (slot, entry) in setup.engines.iter().enumerate() {
         if omniscient.sees_all(slot) && entry.external {
             return Err(arg_err(
@@ -454,10 +512,163 @@ fn sprt_plan(args: SprtCmdArgs) -> Result<RunSetup, PlanError> {
         .test
         .sprt(args.elo0, args.elo1, "--elo0/--elo1")
         .map_err(|(flag, message)| arg_err(flag, message))?;
-    let mut setup = run_setup(args.run, args.max_pairs, "--max-pairs")?;
+    if args.run.shard.is_some() {
+        return Err(arg_err(
+            "--shard",
+            "a gate stops when its test decides, on the pairs in order: it cannot be cut into \
+             shards (shard a fixed-length `arena match` instead)",
+        ));
+    }
+    let engines = two_engines(&args.engines)?;
+    let name = format!("{}-vs-{}", slug(&engines[0].label), slug(&engines[1].label));
+    let mut setup = run_setup(
+        engines,
+        vec![(0, 1)],
+        args.run,
+        args.max_pairs,
+        "--max-pairs",
+        &name,
+    )?;
     setup.sprt = Some(sprt);
     setup.gate = true;
     setup.recover = args.recover;
+    Ok(setup)
+}
+
+fn tournament_plan(
+    mut args: TournamentArgs,
+    given: &dyn Fn(&str) -> bool,
+) -> Result<RunSetup, PlanError> {
+    let mut listed: Option<Vec<[String; 2]>> = None;
+    if let Some(path) = &args.config {
+        if !args.engines.is_empty() {
+            return Err(arg_err(
+                "--engine",
+                "the engines come from --config; give them in one place",
+            ));
+        }
+        let c = tournament::TournamentConfig::load(path).map_err(|m| arg_err("--config", m))?;
+        // The file fills what the command line did not give.
+        let run = &mut args.run;
+        args.engines = c.engines;
+        listed = c.pairings;
+        if !given("gauntlet") {
+            args.gauntlet = args.gauntlet.or(c.gauntlet);
+        }
+        let fill = |id: &str| !given(id);
+        if fill("pairs") {
+            args.pairs = args.pairs.or(c.pairs);
+        }
+        if fill("anchor") {
+            args.anchor = args.anchor.or(c.anchor);
+        }
+        if fill("bootstrap") {
+            args.bootstrap = args.bootstrap.or(c.bootstrap);
+        }
+        if let (true, Some(v)) = (fill("seed"), c.seed) {
+            run.seed = v;
+        }
+        if let (true, Some(v)) = (fill("rules"), c.rules) {
+            run.rules.rules = v;
+        }
+        if let (true, Some(v)) = (fill("max_plies"), c.max_plies) {
+            run.max_plies = v;
+        }
+        if fill("nodes") && fill("depth") && fill("movetime") && fill("tc") {
+            run.limits.nodes = c.nodes;
+            run.limits.depth = c.depth;
+            run.limits.movetime = c.movetime_ms;
+            run.tc = c.tc;
+        }
+        if let (true, Some(v)) = (fill("timemargin"), c.timemargin_ms) {
+            run.timemargin = v;
+        }
+        if fill("move_timeout") {
+            run.move_timeout = run.move_timeout.or(c.move_timeout_ms);
+        }
+    }
+    if args.engines.len() < 2 {
+        return Err(arg_err(
+            "--engine",
+            format!(
+                "a tournament needs two engines or more (got {}); give --engine for each, or \
+                 --config",
+                args.engines.len()
+            ),
+        ));
+    }
+    let engines = engine_list(&args.engines)?;
+    let slot = |label: &str, flag: &'static str| {
+        engines
+            .iter()
+            .position(|e| e.label == label)
+            .ok_or_else(|| {
+                let labels: Vec<&str> = engines.iter().map(|e| e.label.as_str()).collect();
+                arg_err(
+                    flag,
+                    format!(
+                        "no engine is labelled '{label}' (the engines are {})",
+                        labels.join(", ")
+                    ),
+                )
+            })
+    };
+    let (mode, pairings) = match (&args.gauntlet, &listed) {
+        (Some(_), Some(_)) => {
+            return Err(arg_err(
+                "--gauntlet",
+                "a config listing its pairings cannot also be a gauntlet",
+            ));
+        }
+        (Some(g), None) => (
+            Mode::Gauntlet,
+            tournament::gauntlet(engines.len(), slot(g, "--gauntlet")?),
+        ),
+        (None, Some(list)) => {
+            let mut pairings = Vec::new();
+            for [a, b] in list {
+                let p = (
+                    slot(a, "--config: pairings")?,
+                    slot(b, "--config: pairings")?,
+                );
+                if p.0 == p.1 || pairings.iter().any(|&(x, y)| (x, y) == p || (y, x) == p) {
+                    return Err(arg_err(
+                        "--config: pairings",
+                        format!("[{a}, {b}] pairs an engine with itself or is listed twice"),
+                    ));
+                }
+                pairings.push(p);
+            }
+            if pairings.is_empty() {
+                return Err(arg_err("--config: pairings", "the list is empty"));
+            }
+            (Mode::Listed, pairings)
+        }
+        (None, None) => (Mode::RoundRobin, tournament::round_robin(engines.len())),
+    };
+    let (anchor, anchor_elo) = match &args.anchor {
+        Some(a) => {
+            let (label, elo) = tournament::parse_anchor(a).map_err(|m| arg_err("--anchor", m))?;
+            slot(&label, "--anchor")?;
+            (label, elo)
+        }
+        None => (engines[0].label.clone(), 0.0),
+    };
+    let resamples = args.bootstrap.unwrap_or(1000);
+    if resamples == 0 || resamples > tournament::MAX_RESAMPLES {
+        return Err(arg_err(
+            "--bootstrap",
+            format!("must be between 1 and {}", tournament::MAX_RESAMPLES),
+        ));
+    }
+    let pairs = args.pairs.unwrap_or(100);
+    let mut setup = run_setup(engines, pairings, args.run, pairs, "--pairs", "tournament")?;
+    setup.tournament = Some(TournamentOptions {
+        mode,
+        anchor,
+        anchor_elo,
+        resamples,
+    });
     Ok(setup)
 }
 

@@ -242,7 +242,10 @@ pub fn csv_row(g: &GameLine) -> [String; 14] {
 ///
 /// # Errors
 /// I/O errors, naming the file.
-pub fn write_csv(path: &Path, games: &[GameLine]) -> std::io::Result<()> {
+pub fn write_csv<'a>(
+    path: &Path,
+    games: impl IntoIterator<Item = &'a GameLine>,
+) -> std::io::Result<()> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(CSV_HEADER)?;
     for g in games {

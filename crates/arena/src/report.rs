@@ -151,6 +151,10 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
             )),
         }
     }
+    if outcome.played_now == 0 {
+        // Merged or resumed with nothing left to play: no time of this process to report.
+        return s;
+    }
     let secs = outcome.wall.as_secs_f64();
     let share = if p.total_ms > 0.0 {
         100.0 * p.engine_ms / p.total_ms
@@ -210,7 +214,7 @@ pub struct LimitsSummary {
 }
 
 /// What an engine's searches reported, per move.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct PerMove {
     /// Moves it made.
     pub moves: u64,
@@ -277,6 +281,9 @@ pub struct Summary {
     pub rules: Rules,
     /// Pairs asked for (the cap, for a gate).
     pub pairs: u64,
+    /// The shard these results are (`--shard K/N`); absent for a whole run or a merge.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::shard::Shard>,
     /// Master seed.
     pub seed: u64,
     /// Worker threads.
@@ -338,6 +345,7 @@ pub fn summary(setup: &RunSetup, outcome: &RunOutcome) -> Summary {
         },
         rules: setup.rules,
         pairs: setup.pairs,
+        shard: setup.shard,
         seed: setup.seed,
         threads: setup.threads,
         limits: LimitsSummary {

@@ -28,8 +28,10 @@ use crate::journal::{Journal, JournalError, write_atomically};
 use crate::records::{self, GameLine};
 use crate::scheduler::{self, Flow, Prefix, SchedulerError};
 use crate::scoreboard::Scoreboard;
+use crate::shard::Shard;
 use crate::stats::Sprt;
 use crate::time_control::TimeControl;
+use crate::tournament::TournamentOptions;
 
 /// The deal seed of pair `p` in a run with master seed `seed`.
 pub const fn pair_seed(seed: u64, p: u64) -> u64 {
@@ -72,7 +74,7 @@ impl Omniscient {
 }
 
 /// A validated run.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct RunSetup {
     /// The engines, by slot; labels are unique.
     pub engines: Vec<EngineEntry>,
@@ -80,6 +82,10 @@ pub struct RunSetup {
     pub pairings: Vec<(usize, usize)>,
     /// Pairs per pairing (for a stopping run, the most it may play).
     pub pairs: u64,
+    /// The share of the pairs this process plays (`--shard K/N`); `None`: all of them.
+    pub shard: Option<Shard>,
+    /// A tournament's options (`arena tournament`); `None` for a two-engine run.
+    pub tournament: Option<TournamentOptions>,
     /// Master seed.
     pub seed: u64,
     /// Worker threads.
@@ -149,11 +155,83 @@ pub struct MatchSetup {
     /// A gate's test (`arena sprt`), which a resumed gate must keep.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gate: Option<Sprt>,
+    /// The SPRT a match reports without stopping on it (`--sprt`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<Sprt>,
+    /// The shard this folder holds (`--shard K/N`); absent: every pair.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// Every engine and pairing of a run with more than the one pairing of `engines`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub all: Option<AllEngines>,
+    /// A tournament's options.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<TournamentOptions>,
     /// The command line.
     pub command: String,
 }
 
+/// The engines and pairings of a run of several pairings (a tournament).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AllEngines {
+    /// Every engine by slot: (label, spec as written).
+    pub engines: Vec<(String, String)>,
+    /// Pairings of slots, `(a, b)`: `a` has Red in game 1 of every pair.
+    pub pairings: Vec<(usize, usize)>,
+}
+
 impl MatchSetup {
+    /// The run this record describes, to report on pairs played elsewhere (`arena merge`):
+    /// engines rebuilt from their recorded specs (external engines are not started), every pair
+    /// (no shard), no progress bar.
+    ///
+    /// # Errors
+    /// A recorded spec that no longer names an engine.
+    pub fn run_setup(
+        &self,
+        out: PathBuf,
+        threads: usize,
+        command: String,
+    ) -> Result<RunSetup, String> {
+        let (engines, pairings) = match &self.all {
+            Some(all) => (all.engines.clone(), all.pairings.clone()),
+            None => (self.engines.to_vec(), vec![(0, 1)]),
+        };
+        let engines = engines
+            .iter()
+            .map(|(label, spec)| crate::replay::entry(label, spec))
+            .collect::<Result<Vec<_>, _>>()?;
+        if pairings
+            .iter()
+            .any(|&(a, b)| a >= engines.len() || b >= engines.len())
+        {
+            return Err("a pairing names an engine slot that is not recorded".into());
+        }
+        Ok(RunSetup {
+            engines,
+            pairings,
+            pairs: self.pairs,
+            shard: None,
+            tournament: self.tournament.clone(),
+            seed: self.seed,
+            threads,
+            rules: self.rules,
+            max_plies: self.max_plies,
+            limits: self.limits(),
+            tc: self.tc,
+            timemargin: Duration::from_millis(self.timemargin_ms.unwrap_or(0)),
+            move_timeout: self.move_timeout_ms.map(Duration::from_millis),
+            omniscient: self.omniscient,
+            out,
+            resume: false,
+            sprt: self.gate.or(self.sprt),
+            gate: self.gate.is_some(),
+            recover: true,
+            progress: false,
+            command,
+        })
+    }
+
     /// The per-move limits.
     pub fn limits(&self) -> Limits {
         Limits {
@@ -181,6 +259,12 @@ struct FingerprintInput<'a> {
     tc: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     timemargin_ms: Option<u64>,
+    /// Every engine's spec, for a run of more than the one pairing `a`–`b`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    engines: Option<Vec<String>>,
+    /// Its pairings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pairings: Option<&'a [(usize, usize)]>,
 }
 
 /// A run that could not run or finish.
@@ -248,6 +332,8 @@ pub struct RunOutcome {
     pub wall: Duration,
     /// The fingerprint.
     pub fingerprint: String,
+    /// The counted pairs, by job.
+    pub games: BTreeMap<u64, [GameLine; 2]>,
 }
 
 impl RunSetup {
@@ -256,15 +342,41 @@ impl RunSetup {
         self.tc.is_some() || self.engines.iter().any(|e| e.limits.tc.is_some())
     }
 
-    /// Jobs in all.
-    pub fn jobs(&self) -> u64 {
-        self.pairs.saturating_mul(self.pairings.len() as u64)
+    /// The pairs this process plays per pairing: all, or its shard's.
+    pub fn local_pairs(&self) -> u64 {
+        self.shard.map_or(self.pairs, |s| s.pairs_of(self.pairs))
     }
 
-    /// (pairing, pair) of a job.
+    /// Jobs in all (of this shard).
+    pub fn jobs(&self) -> u64 {
+        self.local_pairs()
+            .saturating_mul(self.pairings.len() as u64)
+    }
+
+    /// (pairing, pair index) of a job: job `j` is the `j / n`-th pair (of the shard) of pairing
+    /// `j % n`.
     pub fn job(&self, job: u64) -> (usize, u64) {
         let n = self.pairings.len() as u64;
-        ((job % n) as usize, job / n)
+        let local = job / n;
+        (
+            (job % n) as usize,
+            self.shard.map_or(local, |s| s.pair(local)),
+        )
+    }
+
+    /// The file that records the run in its folder: `match.json` for a two-engine run (what
+    /// `arena replay` reads), `tournament.json` for a tournament.
+    pub fn record_name(&self) -> &'static str {
+        if self.tournament.is_some() {
+            "tournament.json"
+        } else {
+            "match.json"
+        }
+    }
+
+    /// Whether the run is the simple two-engine one (one pairing, slots 0 against 1).
+    pub fn is_two_engine(&self) -> bool {
+        self.engines.len() == 2 && self.pairings == [(0, 1)]
     }
 
     /// The first engine of the first pairing (the one a two-engine run reports for).
@@ -292,6 +404,9 @@ impl RunSetup {
             seed: self.seed,
             tc: self.tc.map(|t| t.to_string()),
             timemargin_ms: self.tc.map(|_| self.timemargin.as_millis() as u64),
+            engines: (!self.is_two_engine())
+                .then(|| self.engines.iter().map(|e| e.spec.to_string()).collect()),
+            pairings: (!self.is_two_engine()).then_some(self.pairings.as_slice()),
         };
         // Through a `Value`, whose maps sort their keys: the text older versions hashed.
         let text = serde_json::to_value(&input)
@@ -327,6 +442,17 @@ impl RunSetup {
             max_plies: self.max_plies,
             omniscient: self.omniscient,
             gate: self.sprt.filter(|_| self.gate),
+            sprt: self.sprt.filter(|_| !self.gate),
+            shard: self.shard,
+            all: (!self.is_two_engine()).then(|| AllEngines {
+                engines: self
+                    .engines
+                    .iter()
+                    .map(|e| (e.label.clone(), e.spec.to_string()))
+                    .collect(),
+                pairings: self.pairings.clone(),
+            }),
+            tournament: self.tournament.clone(),
             command: self.command.clone(),
         }
     }
@@ -363,8 +489,11 @@ impl RunSetup {
         } else {
             format!("{limits} ({})", own.join("; "))
         };
+        let shard = self
+            .shard
+            .map_or(String::new(), |s| format!(" (shard {s})"));
         format!(
-            "{limits}, {} threads, seed {}, rules {}, {}{} pairs",
+            "{limits}, {} threads, seed {}, rules {}, {}{} pairs{shard}",
             self.threads,
             self.seed,
             self.rules.name,
@@ -404,13 +533,17 @@ impl RunSetup {
     }
 
     /// The job of a recorded pair, if it belongs to this run.
-    fn job_of(&self, key: &records::PairKey) -> Option<u64> {
+    pub fn job_of(&self, key: &records::PairKey) -> Option<u64> {
         let (a, b, p) = key;
         let pairing = self
             .pairings
             .iter()
             .position(|&(x, y)| self.engines[x].label == *a && self.engines[y].label == *b)?;
-        (*p < self.pairs).then(|| p * self.pairings.len() as u64 + pairing as u64)
+        if *p >= self.pairs || self.shard.is_some_and(|s| !s.has(*p)) {
+            return None;
+        }
+        let local = self.shard.map_or(*p, |s| s.local(*p));
+        Some(local * self.pairings.len() as u64 + pairing as u64)
     }
 }
 
@@ -460,7 +593,7 @@ pub fn execute(setup: &RunSetup, rule: &mut dyn StopRule) -> Result<RunOutcome, 
             journal_path.display()
         );
     }
-    let setup_path = setup.out.join("match.json");
+    let setup_path = setup.out.join(setup.record_name());
     let recorded = setup.match_setup(&fingerprint);
     if setup.resume && setup.gate {
         // A gate's hypotheses cannot change mid-test: that would let a user shop for a verdict.
@@ -547,21 +680,47 @@ pub fn execute(setup: &RunSetup, rule: &mut dyn StopRule) -> Result<RunOutcome, 
 
     // Final files, in job order: the journal keeps every finished pair, the rest only counted ones.
     journal.finish(tally.finished.values().chain(&foreign).flatten())?;
-    let counted: Vec<GameLine> = tally
+    let beyond = tally.finished.len() as u64 - tally.counted + foreign.len() as u64;
+    let games: BTreeMap<u64, [GameLine; 2]> = tally
         .finished
-        .range(..tally.counted)
-        .flat_map(|(_, pair)| pair.iter().cloned())
+        .into_iter()
+        .filter(|(job, _)| *job < tally.counted)
         .collect();
-    records::write_csv(&setup.out.join("games.csv"), &counted)?;
+    records::write_csv(&setup.out.join("games.csv"), games.values().flatten())?;
     Ok(RunOutcome {
-        beyond: tally.finished.len() as u64 - tally.counted + foreign.len() as u64,
+        beyond,
         counted: tally.counted,
         board: tally.board,
         stopped: tally.stopped,
         played_now,
         wall,
         fingerprint,
+        games,
     })
+}
+
+/// The outcome of a run whose pairs were played elsewhere (`arena merge`, the per-pairing folders
+/// of a tournament): `games` tallied in job order, as [`execute`] would have tallied them.
+pub fn outcome_of(
+    setup: &RunSetup,
+    fingerprint: String,
+    games: BTreeMap<u64, [GameLine; 2]>,
+) -> RunOutcome {
+    let n = setup.pairings.len() as u64;
+    let mut board = Scoreboard::new(&setup.pairings);
+    for (job, pair) in &games {
+        board.add_pair((job % n) as usize, pair);
+    }
+    RunOutcome {
+        board,
+        counted: games.len() as u64,
+        beyond: 0,
+        stopped: false,
+        played_now: 0,
+        wall: Duration::ZERO,
+        fingerprint,
+        games,
+    }
 }
 
 /// The running tally: finished jobs, the prefix, the board of the counted prefix.

@@ -1,0 +1,58 @@
+//! `arena history DIR`: the index page of a folder of nightly tournaments (`index.html`): a link
+//! to every night, the latest night's rating list, and every engine's rating over the nights
+//! with its band.
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::journal::write_atomically;
+use crate::report_html::{self, NightLink};
+use crate::run::RunError;
+use crate::standings::{self, elo_text};
+
+/// Writes `dir/index.html` and says so on `out`.
+///
+/// # Errors
+/// No night in `dir` ([`RunError::Output`]), or writing fails.
+pub fn run(dir: &Path, out: &mut dyn Write) -> Result<(), RunError> {
+    let (nights, history, parsed) = standings::history(dir, None);
+    let Some((latest_name, latest)) = parsed.last() else {
+        return Err(RunError::Output(format!(
+            "{}: no tournament folders (subfolders with a ratings.json) in it",
+            dir.display()
+        )));
+    };
+    let links: Vec<NightLink> = parsed
+        .iter()
+        .rev()
+        .map(|(name, r)| {
+            let games: u64 = r.pairings.iter().map(|p| p.wins + p.draws + p.losses).sum();
+            let best = r.engines.first().map_or(String::new(), |e| {
+                format!(", best: {} {}", e.label, elo_text(e.elo))
+            });
+            NightLink {
+                night: name.clone(),
+                href: format!("{name}/report.html"),
+                summary: format!("{} engines, {games} games{best}", r.engines.len()),
+            }
+        })
+        .collect();
+    let page = standings::page(
+        &format!("Latest night: {latest_name}"),
+        latest,
+        nights.clone(),
+        history,
+        Vec::new(),
+    );
+    let html = report_html::index_html(&links, Some(&page));
+    let path = dir.join("index.html");
+    write_atomically(&path, html.as_bytes())?;
+    writeln!(
+        out,
+        "Wrote {} ({} night{}, latest {latest_name})",
+        path.display(),
+        nights.len(),
+        if nights.len() == 1 { "" } else { "s" }
+    )?;
+    Ok(())
+}
