@@ -15,7 +15,11 @@ use crate::standings::{self, elo_text};
 /// # Errors
 /// No night in `dir` ([`RunError::Output`]), or writing fails.
 pub fn run(dir: &Path, out: &mut dyn Write) -> Result<(), RunError> {
-    let (nights, history, parsed) = standings::history(dir, None);
+    let standings::Nights {
+        names: nights,
+        history,
+        ratings: parsed,
+    } = standings::history(dir, None);
     let Some((latest_name, latest)) = parsed.last() else {
         return Err(RunError::Output(format!(
             "{}: no tournament folders (subfolders with a ratings.json) in it",

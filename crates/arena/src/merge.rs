@@ -315,10 +315,10 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
             String::new()
         } else {
             format!(
-                " (shards {} of {count} are not given)",
+                " (not given: shard {})",
                 absent
                     .iter()
-                    .map(u64::to_string)
+                    .map(|k| format!("{k}/{count}"))
                     .collect::<Vec<_>>()
                     .join(", ")
             )
@@ -375,17 +375,17 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
         .map(|(k, (s, t))| {
             let (mut c2, mut d) = (0.0, 0u32);
             let mut wdl = stats::Wdl::default();
-            for i in 0..n {
+            for (i, own) in t.iter().enumerate() {
                 let rest: Pentanomial = tables
                     .iter()
                     .enumerate()
                     .filter(|&(j, _)| j != k)
                     .map(|(_, t)| t[i])
                     .sum();
-                let (c, dd, _) = stats::homogeneity(&[t[i], rest]);
+                let (c, dd, _) = stats::homogeneity(&[*own, rest]);
                 c2 += c;
                 d += dd;
-                let w = t[i].wdl();
+                let w = own.wdl();
                 wdl.wins += w.wins;
                 wdl.draws += w.draws;
                 wdl.losses += w.losses;

@@ -1,20 +1,585 @@
-//! STUB (replaced by the real module).
-#![allow(missing_docs, unused)]
-use std::collections::BTreeMap;
+//! Ratings of many engines from one tournament (round robin or gauntlet): Bradley–Terry ratings
+//! by maximum likelihood, with confidence intervals and Ordo-style CFS from a seeded bootstrap over
+//! pairs.
+//!
+//! **Model.** On the logistic Elo scale, engine i scores against engine j with probability
+//! p_ij = 1 / (1 + 10^((r_j − r_i)/400)) per game, a draw counting as half a point. [`fit`]
+//! maximizes the likelihood Π p_ij^{s_ij} (1 − p_ij)^{n_ij − s_ij} (s_ij = points of i against j,
+//! n_ij = games between them). It works in natural units θ = r · ln 10 / 400 with the anchor held
+//! at θ = 0, by Newton's method: the log-likelihood is concave, the Hessian (a weighted graph
+//! Laplacian with the anchor's row and column removed) is solved by Cholesky, and a backtracking
+//! line search keeps every step uphill, so the iteration converges from θ = 0. It stops when the
+//! largest change is below 1e-10 Elo (or has reached the rounding floor once below 1e-6 Elo).
+//! Should the Hessian ever be numerically singular, Hunter's (2004) MM iteration
+//! θ_i ← θ_i + ln W_i − ln E_i (W_i points, E_i expected points) finishes the job instead. At the
+//! fit every engine's expected points equal its points.
+//!
+//! **Separation.** The estimate exists only if, however the engines are split into two groups,
+//! each group scored something against the other. Otherwise it is handled exactly, without a
+//! prior: with an edge i → j whenever i scored more than 0 points against j (a draw gives edges
+//! both ways), the engines fall into strongly connected components ([`components`]). The anchor's
+//! component is fit on the games among its members only (games against a group that is infinitely
+//! weaker or stronger carry no information about the ratings inside the component). Every other
+//! component is −∞ if the anchor's component reaches it (the anchor's side scored against it, and
+//! it never scored back along any path), +∞ if it reaches the anchor's component, and NaN
+//! (unrated) if neither, e.g. an engine without games (unless it is the anchor).
+//!
+//! **Bootstrap.** A pair — one deal played twice with colours swapped — is the statistical unit,
+//! and pair index p is the same deal in every pairing. [`rate`] therefore resamples pair *indices*:
+//! each resample draws, with replacement, as many indices as there are distinct indices in the
+//! data, and a drawn index brings the pair's two games from every pairing that has it. The two
+//! games of a pair are never split (pentanomial-aware), and the correlation that a shared deal
+//! induces across pairings is kept. The stream is `ChaCha8Rng::seed_from_u64(seed)` with an
+//! unbiased Lemire draw on `next_u64`, so the result is the same on every machine.
+//!
+//! **Intervals and CFS.** The bounds are the 2.5 % and 97.5 % quantiles of each engine's
+//! resampled ratings (see [`Ratings`] for the quantile rule); CFS, as in Ordo, is the fraction of
+//! resamples in which an engine rates above the next one in the ranking.
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+
+/// Elo per natural-log unit of strength: 400 / ln 10.
+const ELO_PER_NAT: f64 = 400.0 / core::f64::consts::LN_10;
+
+/// Newton stops once the largest change of a rating is below this (Elo).
+const TOLERANCE_ELO: f64 = 1e-10;
+
+/// Below this step (Elo), a step that fails to halve the previous one means rounding noise.
+const ROUNDING_FLOOR_ELO: f64 = 1e-6;
+
+/// Newton iteration cap (it needs about ten on ordinary data).
+const MAX_NEWTON: usize = 200;
+
+/// MM iteration cap for the fallback.
+const MAX_MM: usize = 200_000;
+
+/// The lower and upper quantile levels of the bootstrap interval.
+const LOWER_Q: f64 = 0.025;
+const UPPER_Q: f64 = 0.975;
+
+// ---------------------------------------------------------------------------------------------
+// Public types
+// ---------------------------------------------------------------------------------------------
+
+/// One pairing's results: engine `a` against engine `b` (indices into the engine list),
+/// with `a`'s points in each pair, in half-points 0..=4 (two games; a draw is 1 half-point), keyed
+/// by pair index.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PairingPairs {
+    /// The first engine (whose half-points are recorded).
     pub a: usize,
+    /// The second engine.
     pub b: usize,
+    /// `a`'s half-points (0..=4) in each pair, keyed by pair index.
     pub half_points: BTreeMap<u64, u8>,
 }
+
+/// Points and games of one engine against another (aggregated input of a fit).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Duel {
+    /// The first engine.
+    pub a: usize,
+    /// The second engine.
+    pub b: usize,
+    /// `a`'s points against `b` (0 ≤ `points_a` ≤ `games`; a draw is half a point).
+    pub points_a: f64,
+    /// Games played between them.
+    pub games: f64,
+}
+
+/// A tournament's ratings with bootstrap intervals.
+///
+/// Quantile rule: an engine's resampled ratings, NaN ones left out, are sorted with
+/// [`f64::total_cmp`] into x_0 ≤ … ≤ x_{m−1}; the q-quantile is numpy's default (type 7)
+/// x_⌊h⌋ + (h − ⌊h⌋)(x_⌊h⌋+1 − x_⌊h⌋) with h = (m − 1) q, except that when either neighbour is
+/// infinite (and they differ) it is the nearest order statistic x_round(h) (halves round up), so no
+/// ∞ − ∞ arises. If every resample is NaN, the bound is NaN.
+///
+/// JSON note: serde_json writes ±∞ and NaN as `null`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Ratings {
+    /// Rating per engine (index order), anchored.
     pub elo: Vec<f64>,
+    /// 2.5 % quantile per engine over the bootstrap resamples (the anchor's is its own rating).
     pub lower: Vec<f64>,
+    /// 97.5 % quantile per engine (the anchor's is its own rating).
     pub upper: Vec<f64>,
+    /// Engine indices from best to worst (by elo; ±inf and NaN handled: +inf first, NaN last; ties
+    /// broken by index).
     pub order: Vec<usize>,
+    /// For `order[k]`, k+1 < n: the fraction of resamples in which `order[k]` rates above
+    /// `order[k+1]` (ties count half) — Ordo's CFS (likelihood of superiority of each engine over
+    /// the next). Resamples in which either of the two is unrated (NaN) are left out; NaN if none
+    /// is left. Length n−1 (empty for n ≤ 1).
     pub cfs_next: Vec<f64>,
+    /// Resamples drawn.
     pub resamples: usize,
 }
+
+// ---------------------------------------------------------------------------------------------
+// Aggregation and the comparison graph
+// ---------------------------------------------------------------------------------------------
+
+/// Aggregates every pairing into one [`Duel`]: `a`'s points are the sum of its half-points / 2,
+/// and each pair is 2 games. A pairing without pairs gives a Duel with 0 games.
+///
+/// # Panics
+/// Panics if a half-point count exceeds 4.
+pub fn duels(pairings: &[PairingPairs]) -> Vec<Duel> {
+    pairings
+        .iter()
+        .map(|p| {
+            let mut half = 0u64;
+            for &h in p.half_points.values() {
+                assert!(h <= 4, "a pair's half-points must be 0..=4, got {h}");
+                half += u64::from(h);
+            }
+            Duel {
+                a: p.a,
+                b: p.b,
+                points_a: half as f64 / 2.0,
+                games: 2.0 * p.half_points.len() as f64,
+            }
+        })
+        .collect()
+}
+
+/// Points and games of every engine against every other, n×n row-major.
+struct Tally {
+    n: usize,
+    /// `points[i * n + j]`: points of i against j.
+    points: Vec<f64>,
+    /// `games[i * n + j]`: games between i and j (symmetric).
+    games: Vec<f64>,
+}
+
+impl Tally {
+    /// Adds up the duels; duels of an engine with itself or without games are ignored.
+    fn new(n: usize, duels: &[Duel]) -> Tally {
+        let mut t = Tally {
+            n,
+            points: vec![0.0; n * n],
+            games: vec![0.0; n * n],
+        };
+        for d in duels {
+            assert!(
+                d.a < n && d.b < n,
+                "duel between engines {} and {} out of range for {n} engines",
+                d.a,
+                d.b
+            );
+            if d.a == d.b || d.games.is_nan() || d.games <= 0.0 {
+                continue;
+            }
+            t.points[d.a * n + d.b] += d.points_a;
+            t.points[d.b * n + d.a] += d.games - d.points_a;
+            t.games[d.a * n + d.b] += d.games;
+            t.games[d.b * n + d.a] += d.games;
+        }
+        t
+    }
+
+    /// Reflexive-transitive closure of "i scored more than 0 points against j", n×n row-major
+    /// (Warshall's algorithm, O(n³)).
+    fn reachability(&self) -> Vec<bool> {
+        let n = self.n;
+        let mut reach: Vec<bool> = self.points.iter().map(|&p| p > 0.0).collect();
+        for i in 0..n {
+            reach[i * n + i] = true;
+        }
+        for k in 0..n {
+            let row_k = reach[k * n..(k + 1) * n].to_vec();
+            for row in reach.chunks_mut(n) {
+                if row[k] {
+                    for (x, &y) in row.iter_mut().zip(&row_k) {
+                        *x |= y;
+                    }
+                }
+            }
+        }
+        reach
+    }
+}
+
+/// Component id per engine from a reachability matrix: the smallest engine index of its
+/// strongly connected component.
+fn component_ids(n: usize, reach: &[bool]) -> Vec<usize> {
+    (0..n)
+        .map(|i| {
+            (0..n)
+                .find(|&j| reach[i * n + j] && reach[j * n + i])
+                .unwrap_or(i)
+        })
+        .collect()
+}
+
+/// The strongly connected components of the "scored against" graph (an edge i → j when i scored
+/// more than 0 points against j; a draw gives edges both ways). The id of an engine is the smallest
+/// engine index in its component, so two engines share an id exactly when each reaches the other
+/// along a path of scoring; an engine without games (or that never scored and was never scored
+/// against) is alone in its component, with its own index as id. Ratings are finite within a
+/// component only.
+///
+/// # Panics
+/// Panics if a duel names an engine ≥ n.
+pub fn components(n: usize, duels: &[Duel]) -> Vec<usize> {
+    let tally = Tally::new(n, duels);
+    component_ids(n, &tally.reachability())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fit
+// ---------------------------------------------------------------------------------------------
+
+/// Fits ratings (logistic Elo, 400·log10 scale) by maximum likelihood of the Bradley–Terry model
+/// with a draw counted as half a point (the likelihood Π p_ij^{s_ij} (1−p_ij)^{n_ij − s_ij},
+/// p_ij = 1/(1+10^((r_j−r_i)/400))). `anchor` gets rating `anchor_elo`. Returns one rating per
+/// engine (n engines).
+///
+/// Duels add up whatever their order (a Duel (b, a) with `points_a` = x is (a, b) with
+/// `games` − x); duels of an engine with itself or with no games are ignored. Where the estimate
+/// does not exist, engines outside the anchor's strongly connected component get −∞, +∞ or NaN as
+/// the module documentation describes; an engine without games is NaN unless it is the anchor.
+/// Returns an empty vector for n = 0.
+///
+/// # Panics
+/// Panics if n > 0 and `anchor` ≥ n, or if a duel names an engine ≥ n.
+pub fn fit(n: usize, duels: &[Duel], anchor: usize, anchor_elo: f64) -> Vec<f64> {
+    if n == 0 {
+        return Vec::new();
+    }
+    assert!(anchor < n, "anchor {anchor} out of range for {n} engines");
+    let tally = Tally::new(n, duels);
+    let reach = tally.reachability();
+    let comp = component_ids(n, &reach);
+    let members: Vec<usize> = (0..n).filter(|&i| comp[i] == comp[anchor]).collect();
+    let theta = fit_component(&tally, &members, anchor);
+
+    let mut elo = vec![f64::NAN; n];
+    for (&i, &t) in members.iter().zip(&theta) {
+        elo[i] = anchor_elo + ELO_PER_NAT * t;
+    }
+    for (i, r) in elo.iter_mut().enumerate() {
+        if comp[i] == comp[anchor] {
+            continue;
+        }
+        *r = if reach[anchor * n + i] {
+            f64::NEG_INFINITY
+        } else if reach[i * n + anchor] {
+            f64::INFINITY
+        } else {
+            f64::NAN
+        };
+    }
+    elo
+}
+
+/// The games among a strongly connected set of engines, m×m row-major.
+struct Local {
+    m: usize,
+    /// The anchor's local index (held at θ = 0).
+    fixed: usize,
+    points: Vec<f64>,
+    games: Vec<f64>,
+}
+
+/// Maximum-likelihood θ (natural units, anchor 0) of the members of the anchor's component, on
+/// the games among them only.
+fn fit_component(tally: &Tally, members: &[usize], anchor: usize) -> Vec<f64> {
+    let m = members.len();
+    let n = tally.n;
+    let mut local = Local {
+        m,
+        fixed: members.iter().position(|&i| i == anchor).unwrap_or(0),
+        points: vec![0.0; m * m],
+        games: vec![0.0; m * m],
+    };
+    for (li, &i) in members.iter().enumerate() {
+        for (lj, &j) in members.iter().enumerate() {
+            local.points[li * m + lj] = tally.points[i * n + j];
+            local.games[li * m + lj] = tally.games[i * n + j];
+        }
+    }
+    if m <= 1 {
+        return vec![0.0; m];
+    }
+    newton(&local).unwrap_or_else(|| mm(&local))
+}
+
+/// σ(x) = 1 / (1 + e^−x).
+fn sigmoid(x: f64) -> f64 {
+    if x >= 0.0 {
+        1.0 / (1.0 + (-x).exp())
+    } else {
+        let e = x.exp();
+        e / (1.0 + e)
+    }
+}
+
+/// σ(x) σ(−x), without overflow.
+fn sigmoid_variance(x: f64) -> f64 {
+    let e = (-x.abs()).exp();
+    e / ((1.0 + e) * (1.0 + e))
+}
+
+/// ln σ(x) = −ln(1 + e^−x), without overflow.
+fn ln_sigmoid(x: f64) -> f64 {
+    -((-x).max(0.0) + (-x.abs()).exp().ln_1p())
+}
+
+/// The log-likelihood of θ.
+fn log_likelihood(local: &Local, theta: &[f64]) -> f64 {
+    let m = local.m;
+    let mut ll = 0.0;
+    for i in 0..m {
+        for j in i + 1..m {
+            if local.games[i * m + j] > 0.0 {
+                let x = theta[i] - theta[j];
+                ll += local.points[i * m + j] * ln_sigmoid(x)
+                    + local.points[j * m + i] * ln_sigmoid(-x);
+            }
+        }
+    }
+    ll
+}
+
+/// Damped Newton's method from θ = 0. `None` if the Hessian is numerically singular or the
+/// iteration cap is reached.
+fn newton(local: &Local) -> Option<Vec<f64>> {
+    let m = local.m;
+    // Position of each engine among the free variables (all but the anchor).
+    let pos: Vec<Option<usize>> = (0..m)
+        .map(|i| match i.cmp(&local.fixed) {
+            Ordering::Less => Some(i),
+            Ordering::Equal => None,
+            Ordering::Greater => Some(i - 1),
+        })
+        .collect();
+    let k = m - 1;
+    let total_games: f64 = local.games.iter().sum::<f64>() / 2.0;
+    // Rounding slack of the line search's comparison of log-likelihoods.
+    let ll_slack = 1e-12 * (1.0 + total_games);
+
+    let mut theta = vec![0.0; m];
+    let mut ll = log_likelihood(local, &theta);
+    let mut grad = vec![0.0; k];
+    let mut info = vec![0.0; k * k];
+    let mut candidate = vec![0.0; m];
+    let mut previous_step = f64::INFINITY;
+    for _ in 0..MAX_NEWTON {
+        // Gradient and information matrix (minus the Hessian) over the free variables.
+        grad.fill(0.0);
+        info.fill(0.0);
+        for i in 0..m {
+            for j in i + 1..m {
+                let nij = local.games[i * m + j];
+                if nij <= 0.0 {
+                    continue;
+                }
+                let x = theta[i] - theta[j];
+                let w = nij * sigmoid_variance(x);
+                if let Some(fi) = pos[i] {
+                    grad[fi] += local.points[i * m + j] - nij * sigmoid(x);
+                    info[fi * k + fi] += w;
+                }
+                if let Some(fj) = pos[j] {
+                    grad[fj] += local.points[j * m + i] - nij * sigmoid(-x);
+                    info[fj * k + fj] += w;
+                }
+                if let (Some(fi), Some(fj)) = (pos[i], pos[j]) {
+                    info[fi * k + fj] -= w;
+                    info[fj * k + fi] -= w;
+                }
+            }
+        }
+        let direction = cholesky_solve(&mut info, &grad, k)?;
+
+        // Backtracking line search: halve the step until the log-likelihood does not drop.
+        let mut t = 1.0;
+        loop {
+            for i in 0..m {
+                candidate[i] = theta[i] + pos[i].map_or(0.0, |f| t * direction[f]);
+            }
+            let candidate_ll = log_likelihood(local, &candidate);
+            if candidate_ll >= ll - ll_slack {
+                ll = candidate_ll;
+                break;
+            }
+            t *= 0.5;
+            if t < 1e-30 {
+                // Not even a tiny ascent step gains: θ is at the maximum to rounding.
+                return Some(theta);
+            }
+        }
+        std::mem::swap(&mut theta, &mut candidate);
+
+        let step = t * direction.iter().fold(0.0f64, |a, d| a.max(d.abs())) * ELO_PER_NAT;
+        if step < TOLERANCE_ELO || (step < ROUNDING_FLOOR_ELO && step >= 0.5 * previous_step) {
+            return Some(theta);
+        }
+        previous_step = step;
+    }
+    None
+}
+
+/// Solves `a x = b` for a symmetric positive definite k×k `a` (row-major, overwritten by its
+/// Cholesky factor). `None` if `a` is not numerically positive definite.
+fn cholesky_solve(a: &mut [f64], b: &[f64], k: usize) -> Option<Vec<f64>> {
+    for j in 0..k {
+        let original = a[j * k + j];
+        let mut d = original;
+        for p in 0..j {
+            d -= a[j * k + p] * a[j * k + p];
+        }
+        if !(d.is_finite() && d > original * 1e-14 && d > 0.0) {
+            return None;
+        }
+        let l = d.sqrt();
+        a[j * k + j] = l;
+        for i in j + 1..k {
+            let mut v = a[i * k + j];
+            for p in 0..j {
+                v -= a[i * k + p] * a[j * k + p];
+            }
+            a[i * k + j] = v / l;
+        }
+    }
+    // L y = b, then Lᵀ x = y.
+    let mut x = b.to_vec();
+    for i in 0..k {
+        let mut v = x[i];
+        for p in 0..i {
+            v -= a[i * k + p] * x[p];
+        }
+        x[i] = v / a[i * k + i];
+    }
+    for i in (0..k).rev() {
+        let mut v = x[i];
+        for p in i + 1..k {
+            v -= a[p * k + i] * x[p];
+        }
+        x[i] = v / a[i * k + i];
+    }
+    x.iter().all(|v| v.is_finite()).then_some(x)
+}
+
+/// Hunter's (2004) MM iteration in log form, θ_i ← θ_i + ln W_i − ln E_i (all at once), then
+/// shifted so the anchor is 0; from θ = 0 until the largest change is below the tolerance or the
+/// cap is reached. Every member of a strongly connected set of two or more engines has W_i > 0.
+fn mm(local: &Local) -> Vec<f64> {
+    let m = local.m;
+    let wins: Vec<f64> = (0..m)
+        .map(|i| local.points[i * m..(i + 1) * m].iter().sum())
+        .collect();
+    let mut theta = vec![0.0; m];
+    let mut next = vec![0.0; m];
+    for _ in 0..MAX_MM {
+        for i in 0..m {
+            let mut expected = 0.0;
+            for j in 0..m {
+                let nij = local.games[i * m + j];
+                if nij > 0.0 {
+                    expected += nij * sigmoid(theta[i] - theta[j]);
+                }
+            }
+            next[i] = theta[i] + wins[i].ln() - expected.ln();
+        }
+        let shift = next[local.fixed];
+        let mut change = 0.0f64;
+        for (t, &x) in theta.iter_mut().zip(&next) {
+            let x = x - shift;
+            change = change.max((x - *t).abs());
+            *t = x;
+        }
+        if change * ELO_PER_NAT < TOLERANCE_ELO {
+            break;
+        }
+    }
+    theta
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bootstrap
+// ---------------------------------------------------------------------------------------------
+
+/// A uniform integer in `0..n` from `next_u64` (Lemire's multiply-shift with rejection: unbiased).
+fn uniform_below<R: Rng + ?Sized>(rng: &mut R, n: u64) -> u64 {
+    assert!(n > 0, "uniform_below(0)");
+    let threshold = n.wrapping_neg() % n;
+    loop {
+        let m = u128::from(rng.next_u64()) * u128::from(n);
+        if (m as u64) >= threshold {
+            return (m >> 64) as u64;
+        }
+    }
+}
+
+/// Per distinct pair index (in increasing order), the pairings that have it with their
+/// half-points, as one flat list with offsets.
+struct PairTable {
+    /// Entries of index k are `entries[offsets[k]..offsets[k + 1]]`.
+    offsets: Vec<usize>,
+    /// (pairing, half-points).
+    entries: Vec<(u32, u8)>,
+}
+
+impl PairTable {
+    fn new(pairings: &[PairingPairs]) -> PairTable {
+        let keys: Vec<u64> = pairings
+            .iter()
+            .flat_map(|p| p.half_points.keys().copied())
+            .collect::<BTreeSet<u64>>()
+            .into_iter()
+            .collect();
+        let slot = |key: u64| keys.binary_search(&key).expect("key from the union");
+        let mut offsets = vec![0usize; keys.len() + 1];
+        for p in pairings {
+            for &key in p.half_points.keys() {
+                offsets[slot(key) + 1] += 1;
+            }
+        }
+        for k in 0..keys.len() {
+            offsets[k + 1] += offsets[k];
+        }
+        let mut fill = offsets.clone();
+        let mut entries = vec![(0u32, 0u8); offsets[keys.len()]];
+        for (pi, p) in pairings.iter().enumerate() {
+            let pi = u32::try_from(pi).expect("fewer than 2^32 pairings");
+            for (&key, &h) in &p.half_points {
+                let k = slot(key);
+                entries[fill[k]] = (pi, h);
+                fill[k] += 1;
+            }
+        }
+        PairTable { offsets, entries }
+    }
+
+    fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    fn pair(&self, k: usize) -> &[(u32, u8)] {
+        &self.entries[self.offsets[k]..self.offsets[k + 1]]
+    }
+}
+
+/// Fits the ratings on all pairs, then `resamples` bootstrap resamples: each draws, with
+/// replacement, as many pair indices as there are distinct pair indices in the data (the union
+/// over pairings), from that set; a drawn index contributes, for every pairing that has that pair,
+/// its half-points (and 2 games) — the same index is drawn across all pairings at once, because
+/// pair p shares its deal across pairings (pentanomial-aware: the two games of a pair are never
+/// split). Each resample is refit with [`fit`]. Randomness:
+/// `rand_chacha::ChaCha8Rng::seed_from_u64(seed)`, one stream, indices drawn by Lemire's unbiased
+/// method on `next_u64` (resample by resample, in order), so the result is the same on every
+/// machine.
+///
+/// # Panics
+/// Panics if n > 0 and `anchor` ≥ n, if a pairing names an engine ≥ n, or if a half-point count
+/// exceeds 4.
 pub fn rate(
     n: usize,
     pairings: &[PairingPairs],
@@ -23,12 +588,540 @@ pub fn rate(
     resamples: usize,
     seed: u64,
 ) -> Ratings {
+    let all = duels(pairings);
+    let elo = fit(n, &all, anchor, anchor_elo);
+    if n == 0 {
+        return Ratings {
+            elo,
+            lower: Vec::new(),
+            upper: Vec::new(),
+            order: Vec::new(),
+            cfs_next: Vec::new(),
+            resamples,
+        };
+    }
+
+    let table = PairTable::new(pairings);
+    let draws = table.len();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut half = vec![0u64; pairings.len()];
+    let mut pairs = vec![0u64; pairings.len()];
+    let mut resample_duels = all.clone();
+    // Row r: the ratings of resample r.
+    let mut sampled = Vec::with_capacity(resamples * n);
+    for _ in 0..resamples {
+        half.fill(0);
+        pairs.fill(0);
+        for _ in 0..draws {
+            let k = uniform_below(&mut rng, draws as u64) as usize;
+            for &(p, h) in table.pair(k) {
+                half[p as usize] += u64::from(h);
+                pairs[p as usize] += 1;
+            }
+        }
+        for ((d, &h), &c) in resample_duels.iter_mut().zip(&half).zip(&pairs) {
+            d.points_a = h as f64 / 2.0;
+            d.games = 2.0 * c as f64;
+        }
+        sampled.extend(fit(n, &resample_duels, anchor, anchor_elo));
+    }
+
+    let mut lower = Vec::with_capacity(n);
+    let mut upper = Vec::with_capacity(n);
+    let mut column = Vec::with_capacity(resamples);
+    for i in 0..n {
+        if i == anchor {
+            lower.push(elo[i]);
+            upper.push(elo[i]);
+            continue;
+        }
+        column.clear();
+        column.extend(
+            sampled
+                .chunks_exact(n)
+                .map(|row| row[i])
+                .filter(|x| !x.is_nan()),
+        );
+        column.sort_by(f64::total_cmp);
+        lower.push(quantile_sorted(&column, LOWER_Q));
+        upper.push(quantile_sorted(&column, UPPER_Q));
+    }
+
+    let order = ranking(&elo);
+    let cfs_next = order
+        .windows(2)
+        .map(|w| {
+            let (mut score, mut counted) = (0.0, 0usize);
+            for row in sampled.chunks_exact(n) {
+                let (x, y) = (row[w[0]], row[w[1]]);
+                if x.is_nan() || y.is_nan() {
+                    continue;
+                }
+                counted += 1;
+                if x > y {
+                    score += 1.0;
+                } else if x == y {
+                    score += 0.5;
+                }
+            }
+            if counted == 0 {
+                f64::NAN
+            } else {
+                score / counted as f64
+            }
+        })
+        .collect();
+
     Ratings {
-        elo: vec![0.0; n],
-        lower: vec![0.0; n],
-        upper: vec![0.0; n],
-        order: (0..n).collect(),
-        cfs_next: vec![0.5; n.saturating_sub(1)],
+        elo,
+        lower,
+        upper,
+        order,
+        cfs_next,
         resamples,
+    }
+}
+
+/// The q-quantile of sorted values by the rule documented on [`Ratings`].
+fn quantile_sorted(x: &[f64], q: f64) -> f64 {
+    let Some(last) = x.len().checked_sub(1) else {
+        return f64::NAN;
+    };
+    let h = last as f64 * q;
+    let lo = (h.floor() as usize).min(last);
+    let hi = (lo + 1).min(last);
+    let frac = h - lo as f64;
+    let (a, b) = (x[lo], x[hi]);
+    if a == b {
+        a
+    } else if a.is_infinite() || b.is_infinite() {
+        if frac < 0.5 { a } else { b }
+    } else {
+        a + frac * (b - a)
+    }
+}
+
+/// Engine indices from best to worst: +∞ first, NaN last, ties by index.
+fn ranking(elo: &[f64]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..elo.len()).collect();
+    order.sort_by(|&i, &j| {
+        let (x, y) = (elo[i], elo[j]);
+        let by_rating = match (x.is_nan(), y.is_nan()) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Greater,
+            (false, true) => Ordering::Less,
+            (false, false) => y.partial_cmp(&x).unwrap_or(Ordering::Equal),
+        };
+        by_rating.then(i.cmp(&j))
+    });
+    order
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------------------------
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn duel(a: usize, b: usize, points_a: f64, games: f64) -> Duel {
+        Duel {
+            a,
+            b,
+            points_a,
+            games,
+        }
+    }
+
+    fn assert_close(x: &[f64], y: &[f64], tol: f64) {
+        assert_eq!(x.len(), y.len(), "{x:?} vs {y:?}");
+        for (a, b) in x.iter().zip(y) {
+            let same = (a.is_nan() && b.is_nan()) || a == b || (a - b).abs() <= tol;
+            assert!(same, "{x:?} vs {y:?} (tolerance {tol})");
+        }
+    }
+
+    /// Expected points of every engine at ratings `elo`, from the duels.
+    fn expected_points(n: usize, duels: &[Duel], elo: &[f64]) -> Vec<f64> {
+        let mut e = vec![0.0; n];
+        for d in duels {
+            let p = 1.0 / (1.0 + 10f64.powf((elo[d.b] - elo[d.a]) / 400.0));
+            e[d.a] += d.games * p;
+            e[d.b] += d.games * (1.0 - p);
+        }
+        e
+    }
+
+    fn pairing(a: usize, b: usize, halves: impl IntoIterator<Item = (u64, u8)>) -> PairingPairs {
+        PairingPairs {
+            a,
+            b,
+            half_points: halves.into_iter().collect(),
+        }
+    }
+
+    /// A pairing whose pair p has half-points `pattern[p % len]`, p in 0..pairs.
+    fn patterned(a: usize, b: usize, pairs: u64, pattern: &[u8]) -> PairingPairs {
+        pairing(
+            a,
+            b,
+            (0..pairs).map(|p| (p, pattern[p as usize % pattern.len()])),
+        )
+    }
+
+    fn round_robin_3() -> Vec<Duel> {
+        vec![
+            duel(0, 1, 60.0, 100.0),
+            duel(1, 2, 55.0, 100.0),
+            duel(0, 2, 70.0, 100.0),
+        ]
+    }
+
+    #[test]
+    fn two_engines_sixty_percent_is_70_44_elo() {
+        let elo = fit(2, &[duel(0, 1, 60.0, 100.0)], 1, 0.0);
+        let diff = elo[0] - elo[1];
+        assert_eq!(format!("{diff:.2}"), "70.44");
+        let closed_form = -400.0 * (1.0 / 0.6 - 1.0f64).log10();
+        assert!((diff - closed_form).abs() < 1e-9, "{diff} vs {closed_form}");
+        assert_eq!(elo[1], 0.0);
+    }
+
+    #[test]
+    fn round_robin_of_three_matches_reference_and_score_equations() {
+        let duels = round_robin_3();
+        let elo = fit(3, &duels, 0, 0.0);
+        let printed: Vec<String> = elo.iter().map(|r| format!("{r:.2}")).collect();
+        assert_eq!(printed, ["0.00", "-84.04", "-132.03"]);
+        let expected = expected_points(3, &duels, &elo);
+        assert_close(&expected, &[130.0, 95.0, 75.0], 1e-6);
+    }
+
+    #[test]
+    fn mm_fallback_agrees_with_newton() {
+        let duels = round_robin_3();
+        let tally = Tally::new(3, &duels);
+        let local_fit = |use_mm: bool| {
+            let local = Local {
+                m: 3,
+                fixed: 1,
+                points: tally.points.clone(),
+                games: tally.games.clone(),
+            };
+            if use_mm {
+                mm(&local)
+            } else {
+                newton(&local).expect("newton converges")
+            }
+        };
+        let newton_theta = local_fit(false);
+        let mm_theta = local_fit(true);
+        let to_elo = |t: &[f64]| t.iter().map(|x| x * ELO_PER_NAT).collect::<Vec<_>>();
+        assert_close(&to_elo(&newton_theta), &to_elo(&mm_theta), 1e-6);
+        assert_eq!(newton_theta[1], 0.0);
+    }
+
+    #[test]
+    fn fit_converges_on_lopsided_and_large_data() {
+        // A long chain with near-separation and large counts: still the exact MLE.
+        let duels = vec![
+            duel(0, 1, 9_999.5, 10_000.0),
+            duel(1, 2, 9_990.0, 10_000.0),
+            duel(2, 3, 5_000.0, 10_000.0),
+            duel(3, 4, 1.0, 10_000.0),
+            duel(0, 4, 123_456.0, 200_000.0),
+        ];
+        let elo = fit(5, &duels, 2, 0.0);
+        assert!(elo.iter().all(|r| r.is_finite()), "{elo:?}");
+        let expected = expected_points(5, &duels, &elo);
+        let mut points = vec![0.0; 5];
+        for d in &duels {
+            points[d.a] += d.points_a;
+            points[d.b] += d.games - d.points_a;
+        }
+        assert_close(&expected, &points, 1e-6);
+    }
+
+    #[test]
+    fn duel_order_and_splitting_do_not_change_the_fit() {
+        let base = fit(3, &round_robin_3(), 0, 0.0);
+        let swapped = [
+            duel(1, 0, 40.0, 100.0),
+            duel(2, 1, 45.0, 100.0),
+            duel(0, 2, 70.0, 100.0),
+        ];
+        assert_close(&fit(3, &swapped, 0, 0.0), &base, 1e-9);
+        let split = [
+            duel(0, 1, 25.0, 40.0),
+            duel(1, 0, 25.0, 60.0),
+            duel(1, 2, 55.0, 100.0),
+            duel(2, 0, 10.0, 30.0),
+            duel(0, 2, 50.0, 70.0),
+            duel(2, 2, 3.0, 7.0), // an engine against itself: ignored
+            duel(1, 2, 0.0, 0.0), // no games: ignored
+        ];
+        assert_close(&fit(3, &split, 0, 0.0), &base, 1e-9);
+    }
+
+    #[test]
+    fn separated_engines_are_infinite_or_unrated() {
+        // 0, 1, 2: the round robin. 3 lost every game (to 0 and 1); 4 won every game (against 2);
+        // 5 played nobody; 6 and 7 played only each other; 8 lost everything to 3 (below −∞ too).
+        let mut duels = round_robin_3();
+        duels.extend([
+            duel(3, 0, 0.0, 50.0),
+            duel(1, 3, 20.0, 20.0),
+            duel(4, 2, 30.0, 30.0),
+            duel(6, 7, 12.0, 20.0),
+            duel(8, 3, 0.0, 10.0),
+        ]);
+        let elo = fit(9, &duels, 0, 0.0);
+        let alone = fit(3, &round_robin_3(), 0, 0.0);
+        assert_close(&elo[..3], &alone, 1e-9);
+        assert_eq!(elo[3], f64::NEG_INFINITY);
+        assert_eq!(elo[4], f64::INFINITY);
+        assert!(elo[5].is_nan() && elo[6].is_nan() && elo[7].is_nan());
+        assert_eq!(elo[8], f64::NEG_INFINITY);
+        assert_eq!(
+            components(9, &duels),
+            [0, 0, 0, 3, 4, 5, 6, 6, 8],
+            "component ids are the smallest member"
+        );
+
+        // The anchor in a separated group: the others are rated relative to it.
+        let elo = fit(9, &duels, 3, 0.0);
+        assert_eq!(elo[3], 0.0);
+        assert!(elo[..3].iter().all(|&r| r == f64::INFINITY), "{elo:?}");
+        assert_eq!(elo[4], f64::INFINITY);
+        assert_eq!(elo[8], f64::NEG_INFINITY);
+        assert!(elo[5].is_nan() && elo[6].is_nan());
+
+        // An engine without games is NaN unless it is the anchor.
+        let elo = fit(9, &duels, 5, 100.0);
+        assert_eq!(elo[5], 100.0);
+        assert!(elo.iter().enumerate().all(|(i, r)| i == 5 || r.is_nan()));
+
+        // One draw is enough to join the component: finite again.
+        duels.push(duel(3, 1, 0.5, 1.0));
+        let elo = fit(9, &duels, 0, 0.0);
+        assert!(elo[3].is_finite() && elo[3] < elo[1], "{elo:?}");
+        assert_eq!(elo[8], f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn anchor_elo_shifts_every_rating() {
+        let base = fit(3, &round_robin_3(), 0, 0.0);
+        let shifted = fit(3, &round_robin_3(), 0, 1500.0);
+        let expected: Vec<f64> = base.iter().map(|r| r + 1500.0).collect();
+        assert_close(&shifted, &expected, 1e-9);
+        // Another anchor: the same differences.
+        let other = fit(3, &round_robin_3(), 2, 0.0);
+        let expected: Vec<f64> = base.iter().map(|r| r - base[2]).collect();
+        assert_close(&other, &expected, 1e-9);
+
+        let pairings = three_engine_pairings();
+        let a = rate(3, &pairings, 0, 0.0, 200, 7);
+        let b = rate(3, &pairings, 0, 2000.0, 200, 7);
+        for (x, y) in [(&a.elo, &b.elo), (&a.lower, &b.lower), (&a.upper, &b.upper)] {
+            let expected: Vec<f64> = x.iter().map(|r| r + 2000.0).collect();
+            assert_close(y, &expected, 1e-6);
+        }
+        assert_eq!(a.order, b.order);
+        assert_eq!(a.cfs_next, b.cfs_next);
+    }
+
+    #[test]
+    fn duels_aggregate_pairs() {
+        let p = [pairing(2, 0, [(0, 4), (3, 1), (9, 2)]), pairing(1, 2, [])];
+        assert_eq!(
+            duels(&p),
+            [duel(2, 0, 3.5, 6.0), duel(1, 2, 0.0, 0.0)],
+            "points = half-points / 2, 2 games per pair"
+        );
+    }
+
+    #[test]
+    fn quantile_rule() {
+        let x = [1.0, 2.0, 3.0, 4.0];
+        assert!((quantile_sorted(&x, 0.025) - 1.075).abs() < 1e-12);
+        assert!((quantile_sorted(&x, 0.975) - 3.925).abs() < 1e-12);
+        assert_eq!(quantile_sorted(&[5.0], 0.025), 5.0);
+        assert!(quantile_sorted(&[], 0.5).is_nan());
+        let inf = [f64::NEG_INFINITY, 1.0, 2.0, f64::INFINITY];
+        assert_eq!(quantile_sorted(&inf, 0.025), f64::NEG_INFINITY);
+        assert_eq!(quantile_sorted(&inf, 0.3), 1.0); // h = 0.9: nearest is x_1
+        assert_eq!(quantile_sorted(&inf, 0.975), f64::INFINITY);
+    }
+
+    #[test]
+    fn ranking_puts_plus_infinity_first_and_nan_last() {
+        let elo = [0.0, f64::NAN, f64::INFINITY, 0.0, f64::NEG_INFINITY, 5.0];
+        assert_eq!(ranking(&elo), [2, 5, 0, 3, 4, 1]);
+    }
+
+    #[test]
+    fn uniform_below_is_in_range_and_covers() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut seen = [0u32; 7];
+        for _ in 0..7000 {
+            seen[uniform_below(&mut rng, 7) as usize] += 1;
+        }
+        assert!(seen.iter().all(|&c| (850..1150).contains(&c)), "{seen:?}");
+        assert_eq!(uniform_below(&mut rng, 1), 0);
+    }
+
+    /// 0 is clearly stronger; 1 and 2 are identical in strength and their data are symmetric:
+    /// swapping 1 and 2 and mapping pair index p to one with p % 5 replaced by 4 − p % 5 gives the
+    /// same data back, so the bootstrap distribution of r1 − r2 is symmetric about 0.
+    fn three_engine_pairings() -> Vec<PairingPairs> {
+        let strong = [2, 3, 4, 3, 4];
+        let mut mirrored = strong;
+        mirrored.reverse();
+        vec![
+            patterned(0, 1, 1000, &strong),
+            patterned(0, 2, 1000, &mirrored),
+            patterned(1, 2, 1000, &[0, 1, 2, 3, 4]),
+        ]
+    }
+
+    #[test]
+    fn bootstrap_is_seeded_ordered_and_gives_cfs() {
+        let pairings = three_engine_pairings();
+        let r = rate(3, &pairings, 0, 0.0, 1000, 42);
+        assert_eq!(r, rate(3, &pairings, 0, 0.0, 1000, 42), "same seed");
+        let other = rate(3, &pairings, 0, 0.0, 1000, 43);
+        assert_eq!(other.elo, r.elo);
+        assert_ne!(other.lower, r.lower, "another seed, other bounds");
+        assert_ne!(other.upper, r.upper, "another seed, other bounds");
+
+        assert_eq!(r.resamples, 1000);
+        assert_eq!(r.elo, fit(3, &duels(&pairings), 0, 0.0));
+        assert_eq!(r.elo[1], r.elo[2], "symmetric data, tied ratings");
+        assert_eq!(r.order, [0, 1, 2]);
+        assert_eq!((r.lower[0], r.upper[0]), (0.0, 0.0), "the anchor's bounds");
+        for i in 1..3 {
+            assert!(
+                r.lower[i] < r.elo[i] && r.elo[i] < r.upper[i],
+                "engine {i}: {} {} {}",
+                r.lower[i],
+                r.elo[i],
+                r.upper[i]
+            );
+        }
+        assert_eq!(r.cfs_next.len(), 2);
+        assert!(r.cfs_next[0] > 0.99, "{:?}", r.cfs_next);
+        assert!((r.cfs_next[1] - 0.5).abs() < 0.06, "{:?}", r.cfs_next);
+    }
+
+    #[test]
+    fn bootstrap_interval_matches_normal_approximation() {
+        // Seeded pentanomial data for A (0) against B (1).
+        let mut rng = ChaCha8Rng::seed_from_u64(2024);
+        let cumulative = [5, 25, 65, 90, 100]; // P = 5 %, 20 %, 40 %, 25 %, 10 %
+        let pairs = 4000u64;
+        let halves: Vec<(u64, u8)> = (0..pairs)
+            .map(|p| {
+                let u = uniform_below(&mut rng, 100);
+                (p, cumulative.iter().position(|&c| u < c).unwrap() as u8)
+            })
+            .collect();
+        let pairings = [pairing(0, 1, halves.iter().copied())];
+        let r = rate(2, &pairings, 0, 0.0, 2000, 5);
+
+        // Reference: the delta method on the mean pair score s̄ (A's score per game).
+        let scores: Vec<f64> = halves.iter().map(|&(_, h)| f64::from(h) / 4.0).collect();
+        let k = scores.len() as f64;
+        let mean = scores.iter().sum::<f64>() / k;
+        let variance = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (k - 1.0);
+        let sd_mean = (variance / k).sqrt();
+        let slope = 400.0 / (std::f64::consts::LN_10 * mean * (1.0 - mean));
+        let reference_width = 2.0 * 1.959964 * sd_mean * slope;
+        let reference_elo = -400.0 * (1.0 / mean - 1.0).log10();
+
+        assert!((r.elo[0] - r.elo[1] - reference_elo).abs() < 1e-9);
+        let width = r.upper[1] - r.lower[1];
+        assert!(
+            (width / reference_width - 1.0).abs() < 0.15,
+            "bootstrap width {width} vs normal {reference_width}"
+        );
+        assert!(r.lower[1] <= r.elo[1] && r.elo[1] <= r.upper[1]);
+        assert!(r.cfs_next[0] > 0.99, "{:?}", r.cfs_next);
+    }
+
+    #[test]
+    fn a_resample_draws_the_same_index_across_pairings() {
+        // Pairings with overlapping but different pair indices; one resample, replayed by hand.
+        let pairings = [
+            pairing(0, 1, (0..10).map(|p| (p, (p % 5) as u8))),
+            pairing(1, 2, (5..15).map(|p| (p, ((p * 3) % 5) as u8))),
+            pairing(0, 2, [(2, 3), (20, 1), (21, 4), (22, 2)]),
+        ];
+        let keys: Vec<u64> = pairings
+            .iter()
+            .flat_map(|p| p.half_points.keys().copied())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        assert_eq!(keys.len(), 18);
+        let seed = 99;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut by_hand: Vec<Duel> = pairings.iter().map(|p| duel(p.a, p.b, 0.0, 0.0)).collect();
+        for _ in 0..keys.len() {
+            let key = keys[uniform_below(&mut rng, keys.len() as u64) as usize];
+            for (d, p) in by_hand.iter_mut().zip(&pairings) {
+                if let Some(&h) = p.half_points.get(&key) {
+                    d.points_a += f64::from(h) / 2.0;
+                    d.games += 2.0;
+                }
+            }
+        }
+        let expected = fit(3, &by_hand, 1, 0.0);
+        let r = rate(3, &pairings, 1, 0.0, 1, seed);
+        assert_close(&r.lower, &expected, 0.0);
+        assert_close(&r.upper, &expected, 0.0);
+        assert_close(&r.elo, &fit(3, &duels(&pairings), 1, 0.0), 0.0);
+    }
+
+    #[test]
+    fn bootstrap_with_separation_and_unrated_engines() {
+        // 2 and 4 lost every pair to 0 (tied at −∞ in every resample); 3 never played.
+        let pairings = [
+            patterned(0, 1, 200, &[1, 2, 3, 2]),
+            patterned(0, 2, 200, &[4]),
+            patterned(0, 4, 200, &[4]),
+        ];
+        let r = rate(5, &pairings, 0, 0.0, 100, 3);
+        for i in [2, 4] {
+            assert_eq!(r.elo[i], f64::NEG_INFINITY);
+            assert_eq!(
+                (r.lower[i], r.upper[i]),
+                (f64::NEG_INFINITY, f64::NEG_INFINITY)
+            );
+        }
+        assert!(r.elo[3].is_nan() && r.lower[3].is_nan() && r.upper[3].is_nan());
+        assert_eq!(r.order, [0, 1, 2, 4, 3]);
+        assert_eq!(r.cfs_next[1], 1.0, "finite over −∞");
+        assert_eq!(r.cfs_next[2], 0.5, "a tie counts half");
+        assert!(
+            r.cfs_next[3].is_nan(),
+            "no resample rates the unrated engine"
+        );
+    }
+
+    #[test]
+    fn degenerate_sizes() {
+        assert!(fit(0, &[], 0, 0.0).is_empty());
+        let r = rate(0, &[], 0, 0.0, 10, 1);
+        assert!(r.elo.is_empty() && r.order.is_empty() && r.cfs_next.is_empty());
+        let r = rate(1, &[], 0, 25.0, 10, 1);
+        assert_eq!(
+            (r.elo, r.lower, r.upper),
+            (vec![25.0], vec![25.0], vec![25.0])
+        );
+        assert!(r.cfs_next.is_empty());
+        let r = rate(2, &[], 0, 0.0, 0, 1);
+        assert!(r.elo[1].is_nan() && r.lower[1].is_nan());
+        assert!(r.cfs_next[0].is_nan());
     }
 }

@@ -774,6 +774,18 @@ fn progress_bar(setup: &RunSetup, done_pairs: u64) -> ProgressBar {
 }
 
 fn live_message(board: &Scoreboard, rule: &dyn StopRule) -> String {
+    if board.pairings().len() > 1 {
+        // A tournament: one pairing's Elo would say little; the failures say what matters.
+        let failures: u64 = board
+            .pairings()
+            .iter()
+            .map(|p| p.failures.iter().sum::<u64>())
+            .sum();
+        return format!(
+            "{} pairings, {failures} engine failures",
+            board.pairings().len()
+        );
+    }
     let p = &board.pairings()[0];
     let e = crate::stats::pentanomial(&p.ptnml);
     let mut s = format!(

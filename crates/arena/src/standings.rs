@@ -379,7 +379,8 @@ pub fn elo_text(x: f64) -> String {
     } else if x.is_infinite() {
         if x > 0.0 { "+inf" } else { "-inf" }.into()
     } else {
-        format!("{x:+.1}")
+        // `+ 0.0` turns −0 into +0.
+        format!("{:+.1}", x + 0.0)
     }
 }
 
@@ -728,16 +729,20 @@ pub fn page(
     }
 }
 
+/// The nightly tournaments in a folder.
+#[derive(Clone, Debug, Default)]
+pub struct Nights {
+    /// Their names, oldest first.
+    pub names: Vec<String>,
+    /// Each engine's rating per night, by label.
+    pub history: Vec<(String, Vec<HistoryPoint>)>,
+    /// Each night's `ratings.json`, oldest first.
+    pub ratings: Vec<(String, RatingsJson)>,
+}
+
 /// The nights in `parent` (folders holding a `ratings.json`, by name), up to and including
 /// `upto` when given, with each engine's rating per night.
-pub fn history(
-    parent: &Path,
-    upto: Option<&str>,
-) -> (
-    Vec<String>,
-    Vec<(String, Vec<HistoryPoint>)>,
-    Vec<(String, RatingsJson)>,
-) {
+pub fn history(parent: &Path, upto: Option<&str>) -> Nights {
     let mut nights: Vec<(String, RatingsJson)> = Vec::new();
     if let Ok(entries) = std::fs::read_dir(parent) {
         for entry in entries.flatten() {
@@ -771,11 +776,11 @@ pub fn history(
                 });
         }
     }
-    (
-        nights.iter().map(|(n, _)| n.clone()).collect(),
-        by_engine.into_iter().collect(),
-        nights,
-    )
+    Nights {
+        names: nights.iter().map(|(n, _)| n.clone()).collect(),
+        history: by_engine.into_iter().collect(),
+        ratings: nights,
+    }
 }
 
 /// Writes every report of a tournament and prints the rating list to `out`: the per-pairing
@@ -804,9 +809,9 @@ pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Re
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let (nights, history, _) = history(parent, Some(&name));
-    let (nights, history) = if nights.len() >= 2 && nights.last() == Some(&name) {
-        (nights, history)
+    let nights = history(parent, Some(&name));
+    let (nights, history) = if nights.names.len() >= 2 && nights.names.last() == Some(&name) {
+        (nights.names, nights.history)
     } else {
         (Vec::new(), Vec::new())
     };

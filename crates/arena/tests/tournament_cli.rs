@@ -1,0 +1,485 @@
+//! `arena tournament`, `arena merge` and `arena history` end to end: the reports and the
+//! per-pairing match folders, resuming, shards merged into exactly one machine's results, the
+//! refusals of `merge`, the homogeneity check flagging a tampered shard, and the report page as
+//! headless Chromium draws it (skipped without Chromium).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .output()
+        .expect("the arena binary runs")
+}
+
+#[track_caller]
+fn ok(args: &[&str]) -> String {
+    let o = arena(args);
+    assert!(
+        o.status.success(),
+        "arena {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// The stderr of a run that must fail with exit 2.
+#[track_caller]
+fn refused(args: &[&str]) -> String {
+    let o = arena(args);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "arena {args:?} should be refused: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    String::from_utf8(o.stderr).unwrap()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-tour-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// games.csv without the wall-clock columns.
+fn csv_without_timing(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("games.csv"))
+        .unwrap()
+        .lines()
+        .map(|l| l.split(',').take(12).collect::<Vec<_>>().join(","))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A JSON file without the keys that differ between runs of the same games (the command line,
+/// wall-clock timings).
+fn json_without_timing(path: &Path) -> serde_json::Value {
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(o) => {
+                for k in ["command", "timing", "ms"] {
+                    o.remove(k);
+                }
+                o.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    strip(&mut v);
+    v
+}
+
+const ENGINES: [&str; 6] = [
+    "--engine",
+    "greedy",
+    "--engine",
+    "level:easy",
+    "--engine",
+    "random",
+];
+
+fn tournament(out: &Path, pairs: &str, seed: &str, extra: &[&str]) -> String {
+    let mut args = vec!["tournament"];
+    args.extend_from_slice(&ENGINES);
+    args.extend_from_slice(&[
+        "--pairs",
+        pairs,
+        "--seed",
+        seed,
+        "--bootstrap",
+        "200",
+        "--out",
+    ]);
+    args.push(s(out));
+    args.extend_from_slice(extra);
+    ok(&args)
+}
+
+#[test]
+fn a_tournament_writes_ratings_reports_and_replayable_pairings() {
+    let dir = tmp("basic");
+    let out = dir.join("t");
+    let text = tournament(
+        &out,
+        "6",
+        "5",
+        &["--threads", "2", "--anchor", "random=-100"],
+    );
+    assert!(
+        text.contains("Tournament of 3 engines, round robin"),
+        "{text}"
+    );
+    assert!(text.contains("anchor random = -100"), "{text}");
+    for f in [
+        "ratings.csv",
+        "ratings.json",
+        "report.md",
+        "report.html",
+        "summary.txt",
+        "tournament.json",
+        "games.jsonl",
+        "games.csv",
+    ] {
+        assert!(out.join(f).is_file(), "{f} is missing");
+    }
+    // One row per engine, the anchor at its rating.
+    let csv = std::fs::read_to_string(out.join("ratings.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 4, "{csv}");
+    let anchor = csv.lines().find(|l| l.contains(",random,")).unwrap();
+    assert!(anchor.contains(",-100.00,"), "{anchor}");
+    let ratings = json_without_timing(&out.join("ratings.json"));
+    assert_eq!(ratings["engines"].as_array().unwrap().len(), 3);
+    assert_eq!(ratings["pairings"].as_array().unwrap().len(), 3);
+    // 3 pairings × 6 pairs × 2 games.
+    assert_eq!(
+        std::fs::read_to_string(out.join("games.csv"))
+            .unwrap()
+            .lines()
+            .count(),
+        1 + 36
+    );
+    // Each pairing is a match folder `arena replay` reads.
+    let pairing = out.join("pairings/02-greedy-vs-random");
+    assert!(pairing.join("summary.json").is_file());
+    let replay = ok(&["replay", s(&pairing), "--pair", "4", "--game", "2"]);
+    assert!(replay.contains("identical"), "{replay}");
+    // The same tournament at one thread: the same games.
+    let one = dir.join("one");
+    tournament(
+        &one,
+        "6",
+        "5",
+        &["--threads", "1", "--anchor", "random=-100"],
+    );
+    assert_eq!(csv_without_timing(&out), csv_without_timing(&one));
+    assert_eq!(
+        json_without_timing(&out.join("ratings.json"))["engines"],
+        json_without_timing(&one.join("ratings.json"))["engines"]
+    );
+}
+
+#[test]
+fn a_gauntlet_and_a_resumed_tournament() {
+    let dir = tmp("gauntlet");
+    let out = dir.join("g");
+    let text = tournament(&out, "3", "5", &["--gauntlet", "level:easy"]);
+    assert!(text.contains("gauntlet"), "{text}");
+    let r = json_without_timing(&out.join("ratings.json"));
+    let pairings = r["pairings"].as_array().unwrap();
+    assert_eq!(pairings.len(), 2);
+    assert!(pairings.iter().all(|p| p["a"] == "level:easy"));
+    // Resuming with more pairs plays only the new ones and equals a run of that many at once.
+    tournament(&out, "6", "5", &["--gauntlet", "level:easy", "--resume"]);
+    let whole = dir.join("whole");
+    tournament(&whole, "6", "5", &["--gauntlet", "level:easy"]);
+    assert_eq!(csv_without_timing(&out), csv_without_timing(&whole));
+    // Another seed is another run: refused.
+    let mut args = vec!["tournament"];
+    args.extend_from_slice(&ENGINES);
+    args.extend_from_slice(&[
+        "--gauntlet",
+        "level:easy",
+        "--seed",
+        "6",
+        "--resume",
+        "--out",
+    ]);
+    args.push(s(&out));
+    let err = refused(&args);
+    assert!(err.contains("another match"), "{err}");
+}
+
+#[test]
+fn config_files_fill_what_the_command_line_does_not_give() {
+    let dir = tmp("config");
+    let config = dir.join("c.json");
+    std::fs::write(
+        &config,
+        r#"{"engines": ["greedy", "random:name=rnd"], "pairs": 2, "seed": 9, "anchor": "rnd=5",
+            "nodes": 100}"#,
+    )
+    .unwrap();
+    let out = dir.join("t");
+    let text = ok(&[
+        "tournament",
+        "--config",
+        s(&config),
+        "--pairs",
+        "3",
+        "--out",
+        s(&out),
+    ]);
+    assert!(text.contains("seed 9"), "{text}");
+    assert!(text.contains("nodes=100"), "{text}");
+    assert!(text.contains("3 pairs"), "{text}");
+    assert!(text.contains("anchor rnd = 5"), "{text}");
+    // Bad files name the problem.
+    let bad = dir.join("bad.json");
+    std::fs::write(
+        &bad,
+        "{\"engines\": [\"greedy\", \"random\"],\n \"pair\": 3}",
+    )
+    .unwrap();
+    let err = refused(&["tournament", "--config", s(&bad)]);
+    assert!(
+        err.contains("bad.json") && err.contains("unknown field `pair`"),
+        "{err}"
+    );
+    assert!(err.contains("line 2"), "{err}");
+    std::fs::write(
+        &bad,
+        r#"{"engines": ["greedy", "random"], "anchor": "nobody=0"}"#,
+    )
+    .unwrap();
+    let err = refused(&["tournament", "--config", s(&bad)]);
+    assert!(err.contains("--anchor") && err.contains("nobody"), "{err}");
+    let err = refused(&["tournament", "--engine", "greedy"]);
+    assert!(err.contains("two engines or more"), "{err}");
+    let err = refused(&[
+        "tournament",
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--gauntlet",
+        "x",
+    ]);
+    assert!(err.contains("--gauntlet") && err.contains("'x'"), "{err}");
+}
+
+/// Runs a match or tournament as `n` shards, each at one thread.
+fn shards(dir: &Path, base: &[&str], n: u64) -> Vec<PathBuf> {
+    (0..n)
+        .map(|k| {
+            let out = dir.join(format!("shard-{k}"));
+            let shard = format!("{k}/{n}");
+            let mut args = base.to_vec();
+            args.extend_from_slice(&["--threads", "1", "--shard", &shard, "--out", s(&out)]);
+            ok(&args);
+            out
+        })
+        .collect()
+}
+
+#[test]
+fn merged_shards_equal_one_machines_run() {
+    let dir = tmp("merge");
+    // A match: 3 shards at one thread each against one run at three threads.
+    let base = [
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "level:easy",
+        "--pairs",
+        "10",
+        "--seed",
+        "3",
+    ];
+    let parts = shards(&dir.join("m"), &base, 3);
+    let record = std::fs::read_to_string(parts[1].join("match.json")).unwrap();
+    assert!(record.contains("\"shard\""), "{record}");
+    let single = dir.join("m-single");
+    let mut args = base.to_vec();
+    args.extend_from_slice(&["--threads", "3", "--out", s(&single)]);
+    ok(&args);
+    let merged = dir.join("m-merged");
+    let text = ok(&[
+        "merge",
+        s(&parts[0]),
+        s(&parts[2]),
+        s(&parts[1]),
+        "--out",
+        s(&merged),
+    ]);
+    assert!(text.contains("Merged 3 of 3 shards"), "{text}");
+    assert!(!text.contains("FLAGGED"), "{text}");
+    assert_eq!(csv_without_timing(&single), csv_without_timing(&merged));
+    assert_eq!(
+        json_without_timing(&single.join("summary.json")),
+        json_without_timing(&merged.join("summary.json"))
+    );
+
+    // A tournament likewise, pairing folders included.
+    let mut base = vec!["tournament"];
+    base.extend_from_slice(&ENGINES);
+    base.extend_from_slice(&["--pairs", "5", "--seed", "2", "--bootstrap", "100"]);
+    let parts = shards(&dir.join("t"), &base, 2);
+    let single = dir.join("t-single");
+    let mut args = base.clone();
+    args.extend_from_slice(&["--threads", "2", "--out", s(&single)]);
+    ok(&args);
+    let merged = dir.join("t-merged");
+    ok(&["merge", s(&parts[0]), s(&parts[1]), "--out", s(&merged)]);
+    assert_eq!(csv_without_timing(&single), csv_without_timing(&merged));
+    assert_eq!(
+        json_without_timing(&single.join("ratings.json")),
+        json_without_timing(&merged.join("ratings.json"))
+    );
+    let folder = "pairings/03-level_easy-vs-random/summary.json";
+    assert_eq!(
+        json_without_timing(&single.join(folder)),
+        json_without_timing(&merged.join(folder))
+    );
+}
+
+#[test]
+fn merge_refuses_what_does_not_belong_together() {
+    let dir = tmp("refuse");
+    let base = [
+        "match", "--engine", "greedy", "--engine", "random", "--pairs", "6",
+    ];
+    let parts = shards(&dir, &base, 3);
+    let out = dir.join("merged");
+    // A missing shard: refused, then reported with --partial.
+    let err = refused(&["merge", s(&parts[0]), s(&parts[1]), "--out", s(&out)]);
+    assert!(
+        err.contains("2 of 6 pairs are missing") && err.contains("2/3"),
+        "{err}"
+    );
+    let text = ok(&[
+        "merge",
+        s(&parts[0]),
+        s(&parts[1]),
+        "--partial",
+        "--out",
+        s(&out),
+    ]);
+    assert!(text.contains("PARTIAL") && text.contains("2, 5"), "{text}");
+    // The same shard twice.
+    let err = refused(&["merge", s(&parts[0]), s(&parts[0]), "--out", s(&out)]);
+    assert!(err.contains("given twice"), "{err}");
+    // A shard of another run (another seed) is named with what differs.
+    let other = dir.join("other");
+    let mut args = base.to_vec();
+    args.extend_from_slice(&["--seed", "77", "--shard", "2/3", "--out", s(&other)]);
+    ok(&args);
+    let err = refused(&[
+        "merge",
+        s(&parts[0]),
+        s(&parts[1]),
+        s(&other),
+        "--out",
+        s(&out),
+    ]);
+    assert!(
+        err.contains("not shards of one run") && err.contains("seed"),
+        "{err}"
+    );
+    // Another N.
+    let four = dir.join("four");
+    let mut args = base.to_vec();
+    args.extend_from_slice(&["--shard", "3/4", "--out", s(&four)]);
+    ok(&args);
+    let err = refused(&["merge", s(&parts[0]), s(&four), "--out", s(&out)]);
+    assert!(err.contains("same N"), "{err}");
+    // Not a results folder.
+    let err = refused(&["merge", s(&dir), "--out", s(&out)]);
+    assert!(err.contains("not a results folder"), "{err}");
+}
+
+#[test]
+fn the_homogeneity_check_flags_a_tampered_shard() {
+    let dir = tmp("tamper");
+    let base = [
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "level:easy",
+        "--pairs",
+        "90",
+        "--seed",
+        "4",
+    ];
+    let parts = shards(&dir, &base, 3);
+    let out = dir.join("honest");
+    let text = ok(&[
+        "merge",
+        s(&parts[0]),
+        s(&parts[1]),
+        s(&parts[2]),
+        "--out",
+        s(&out),
+    ]);
+    assert!(!text.contains("FLAGGED"), "{text}");
+    // A broken worker: shard 1's first engine loses every game.
+    let journal = parts[1].join("games.jsonl");
+    let tampered: String = std::fs::read_to_string(&journal)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut g: serde_json::Value = serde_json::from_str(l).unwrap();
+            let loss = if g["game"] == 1 { "0-1" } else { "1-0" };
+            g["result"] = loss.into();
+            g["reason"] = "checkmate".into();
+            format!("{g}\n")
+        })
+        .collect();
+    std::fs::write(&journal, tampered).unwrap();
+    let out = dir.join("tampered");
+    let text = ok(&[
+        "merge",
+        s(&parts[0]),
+        s(&parts[1]),
+        s(&parts[2]),
+        "--out",
+        s(&out),
+    ]);
+    let flagged: Vec<&str> = text.lines().filter(|l| l.contains("FLAGGED")).collect();
+    assert_eq!(flagged.len(), 1, "{text}");
+    assert!(flagged[0].contains("1/3"), "{text}");
+    assert!(text.contains("WARNING"), "{text}");
+    let report = json_without_timing(&out.join("merge.json"));
+    assert_eq!(report["checks"][1]["flagged"], true);
+}
+
+#[test]
+fn history_links_the_nights_and_the_report_page_renders() {
+    let dir = tmp("nights");
+    for night in ["2026-11-28", "2026-11-29"] {
+        let seed = if night.ends_with('8') { "1" } else { "2" };
+        tournament(&dir.join(night), "6", seed, &[]);
+    }
+    // The second night's page shows the history of both.
+    let html = std::fs::read_to_string(dir.join("2026-11-29/report.html")).unwrap();
+    assert!(
+        html.contains("2026-11-28"),
+        "the history chart names the first night"
+    );
+    let text = ok(&["history", s(&dir)]);
+    assert!(text.contains("2 nights"), "{text}");
+    let index = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert!(index.contains("2026-11-28/report.html") && index.contains("2026-11-29/report.html"));
+    let err = refused(&["history", s(&dir.join("2026-11-28"))]);
+    assert!(err.contains("no tournament folders"), "{err}");
+
+    // Headless Chromium draws the page (skipped where there is none).
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/screenshot.sh");
+    let png = dir.join("report.png");
+    let o = Command::new("bash")
+        .arg(&script)
+        .arg(dir.join("2026-11-29/report.html"))
+        .arg(&png)
+        .arg("1280x2000")
+        .output()
+        .expect("bash runs");
+    if o.status.code() == Some(77) {
+        eprintln!("skipped the screenshot: no Chromium here");
+        return;
+    }
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let bytes = std::fs::read(&png).unwrap();
+    assert!(bytes.starts_with(b"\x89PNG"), "not a PNG");
+    assert!(bytes.len() > 20_000, "a blank page? {} bytes", bytes.len());
+}

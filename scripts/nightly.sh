@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The nightly rating run: build, play the tournament of configs/nightly.json into
+# results/nightly/<UTC date>/ (rerunning the same night resumes it), then regenerate
+# results/nightly/index.html (a link to every night, the latest rating list, each engine's rating
+# over time).
+#
+# Usage: scripts/nightly.sh [--config FILE] [--root DIR] [--date YYYY-MM-DD] [--threads T]
+#                           [--no-build] [-- MORE TOURNAMENT ARGS]
+#   --config FILE  the tournament config (default configs/nightly.json)
+#   --root DIR     the folder of nights (default results/nightly)
+#   --date D       the night's folder name (default today's UTC date, YYYY-MM-DD)
+#   --threads T    worker threads (default: every core)
+#   --no-build     use the existing release binary instead of running cargo build first
+#   -- ARGS        passed on to `arena tournament` (a flag there wins over the config's value,
+#                  e.g. -- --pairs 20 for a quick try)
+#
+# Exit status: arena tournament's (0 when the night is complete), or 2 for a bad argument.
+# Cron (every night at 01:30 UTC):
+#   30 1 * * * cd /path/to/jieqi && scripts/nightly.sh >> results/nightly/cron.log 2>&1
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+config="configs/nightly.json"
+nights="results/nightly"
+night="$(date -u +%Y-%m-%d)"
+threads=()
+build=1
+extra=()
+
+die() {
+    echo "error: $*" >&2
+    exit 2
+}
+
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --config) config="${2:?--config needs a file}"; shift 2 ;;
+        --root) nights="${2:?--root needs a folder}"; shift 2 ;;
+        --date) night="${2:?--date needs a value}"; shift 2 ;;
+        --threads) threads=(--threads "${2:?--threads needs a value}"); shift 2 ;;
+        --no-build) build=0; shift ;;
+        --) shift; extra=("$@"); break ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) die "unknown argument '$1' (see --help)" ;;
+    esac
+done
+[[ "$night" =~ ^[A-Za-z0-9._-]+$ ]] || die "--date '$night': use letters, digits, '.', '_' or '-'"
+
+cd "$root"
+arena="${ARENA:-$root/target/release/arena}"
+if [[ $build -eq 1 && -z "${ARENA:-}" ]]; then
+    cargo build --release -p arena --quiet
+fi
+[[ -x "$arena" ]] || die "no release binary at $arena (drop --no-build)"
+[[ -f "$config" ]] || die "no config at $config"
+
+out="$nights/$night"
+args=(tournament --config "$config" --out "$out" --no-progress "${threads[@]}")
+[[ -f "$out/games.jsonl" ]] && args+=(--resume)
+echo "== nightly $night: $arena ${args[*]} ${extra[*]}"
+status=0
+"$arena" "${args[@]}" "${extra[@]}" || status=$?
+# The index is rebuilt even after a failed night, from the nights that have ratings.
+"$arena" history "$nights" || true
+exit "$status"
