@@ -38,9 +38,10 @@
 # after a failure: kubectl delete job NAME-shards NAME-merge, then the same command: finished
 # shards are kept on the claim and unfinished ones resume.
 # Environment: ARENA  the arena binary for --local (default: target/release/arena of this repository)
-# Exit status: 0 done (or printed), 1 a shard or the merge failed, 2 bad usage, otherwise kubectl's.
+# Exit status: 0 done (or printed), 1 a Job failed or timed out (--local: a shard failed), 2 bad
+# usage, otherwise that of the failing command (kubectl; with --local, the merge).
 set -euo pipefail
-# shellcheck source=scripts/cluster/lib.sh
+# shellcheck source=lib.sh source-path=SCRIPTDIR
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 shards=""
@@ -157,7 +158,7 @@ render() {
         for var in "${!vars[@]}"; do
             line="${line//"\${$var}"/"${vars[$var]}"}"
         done
-        [[ "$line" != *'${'* ]] || die "$template: no value for the placeholder in: $line"
+        [[ "$line" != *"\${"* ]] || die "$template: no value for the placeholder in: $line"
         printf '%s\n' "$line"
     done <"$template"
 }
@@ -182,10 +183,15 @@ wait_job() {
     if ! kill -0 "$complete" 2>/dev/null; then
         wait "$complete" || status=$?
         kill "$failed" 2>/dev/null || true
+        [[ $status -eq 0 ]] || say "job/$job did not complete (kubectl wait exited $status: past --timeout $timeout?)"
     else
         wait "$failed" || status=$?
         kill "$complete" 2>/dev/null || true
-        [[ $status -eq 0 ]] && say "job/$job failed" || say "job/$job: kubectl wait failed (exit $status)"
+        if [[ $status -eq 0 ]]; then
+            say "job/$job failed"
+        else
+            say "job/$job: kubectl wait failed (exit $status)"
+        fi
         status=1
     fi
     wait 2>/dev/null || true
@@ -213,8 +219,8 @@ case "$mode" in
         kubectl_words logs "job/$name-merge"
         ;;
     local)
-        resolve_arena
-        local_shard=("$cluster_dir/shard-task.sh" - "$shards" "$out" -- "${task_args[@]}")
+        resolve_arena need
+        local_shard=(bash "$cluster_dir/shard-task.sh" - "$shards" "$out" -- "${task_args[@]}")
         launch() {
             # A pod's environment for this purpose: its index (and no Slurm index to take first).
             JOB_COMPLETION_INDEX="$1" exec env -u SLURM_ARRAY_TASK_ID "${local_shard[@]}"
@@ -222,15 +228,15 @@ case "$mode" in
         say "--local: the $shards pods of $k8s_dir/shard-job.yaml as processes on this machine:"
         say "  JOB_COMPLETION_INDEX=K $(shell_words "${local_shard[@]}")"
         run_local "$shards" "$out" "$k8s_dir" log launch || exit 1
-        say "all $shards shards done; the merge: $(shell_words "$cluster_dir/merge-task.sh" "$shards" "$out")"
-        "$cluster_dir/merge-task.sh" "$shards" "$out" 2>&1 | tee "$k8s_dir/merge.log"
+        say "all $shards shards done; the merge: $(shell_words bash "$cluster_dir/merge-task.sh" "$shards" "$out")"
+        bash "$cluster_dir/merge-task.sh" "$shards" "$out" 2>&1 | tee "$k8s_dir/merge.log"
         say "merged results in $out/merged"
         ;;
     apply)
         command -v kubectl >/dev/null || die "kubectl not found: install it, or use --dry-run or --local"
         kubectl "${ns[@]+"${ns[@]}"}" apply -f "$k8s_dir/shard-job.yaml" ||
             die "kubectl apply failed; if job/$name-shards exists from an earlier run, delete it (kubectl delete job $name-shards $name-merge: the shards on the claim are kept and resume) or choose another --name"
-        say "waiting for job/$name-shards ($shards pods; kubectl logs job/$name-shards --all-containers ... to look in)"
+        say "waiting for job/$name-shards ($shards pods: kubectl get pods -l app.kubernetes.io/instance=$name)"
         wait_job "$name-shards" || {
             say "the shards did not all finish: see kubectl describe job/$name-shards and the pods' logs (kubectl logs -l app.kubernetes.io/instance=$name); not merging"
             exit 1

@@ -53,13 +53,13 @@ check_arena_args() {
     local f
     for f in --out --shard; do
         if has_flag "$f" "$@"; then
-            die "leave $f out of the arena arguments: each shard gets --out OUT/shard-K and --shard K/N"
+            die "do not give $f in the arena arguments: each shard gets --out OUT/shard-K and --shard K/N"
         fi
     done
 }
 
 # The arena binary: $ARENA, else target/release/arena of this repository. Sets ARENA to its absolute
-# path and exports it. With "warn" as $1 a missing binary is a warning instead of an error.
+# path and exports it. $1: "need" (a missing binary is an error) or "warn" (a warning).
 resolve_arena() {
     local a="${ARENA:-$repo_root/target/release/arena}" found
     if [[ "$a" != */* ]]; then

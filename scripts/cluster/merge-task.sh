@@ -11,15 +11,18 @@
 #   -h, --help  this help
 #
 # Runs   "$ARENA" merge OUT/shard-0 ... OUT/shard-(N-1) --out OUT/merged [--partial]
-# arena merge checks the folders belong to one run (same fingerprint, shard count, seeds), refuses
-# duplicated or overlapping pairs, and prints a chi-square test of the shards' results against each
-# other that flags a deviating shard (a bad machine, a broken engine build).
+# arena merge refuses shards of different runs (it names what differs: engines, rules, seed,
+# limits, harness version), a different N, a shard twice, a pair recorded twice and missing pairs;
+# it writes OUT/merged as one machine would have (games.csv, games.jsonl, summary.json or a
+# tournament's ratings and reports), and prints a chi-square homogeneity test across the shards
+# (also in OUT/merged/merge.json) that flags a shard whose results differ from the others by more
+# than chance: a broken worker. OUT/merged may already hold an earlier merge of the same run.
 #
 # Environment: ARENA  the arena binary (default: target/release/arena of this repository)
 # Exit status: arena merge's: 0 merged, 2 refused (folders of different runs, duplicates, missing
 # shards or pairs without --partial; bad arguments here), 4 I/O error.
 set -euo pipefail
-# shellcheck source=scripts/cluster/lib.sh
+# shellcheck source=lib.sh source-path=SCRIPTDIR
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 case "${1-}" in
@@ -33,7 +36,7 @@ partial=0
 [[ $# -eq 3 ]] && partial=1
 is_count "$n" || die "N must be a whole number of shards, 1 or more (got '$n')"
 [[ -d "$out" ]] || die "no run folder '$out'"
-resolve_arena
+resolve_arena need
 
 dirs=()
 missing=()

@@ -21,7 +21,7 @@
 # Exit status: arena's (0 done, 2 bad usage or configuration, 4 results not written); 2 for bad
 # arguments to this script.
 set -euo pipefail
-# shellcheck source=scripts/cluster/lib.sh
+# shellcheck source=lib.sh source-path=SCRIPTDIR
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 case "${1-}" in
@@ -51,7 +51,7 @@ fi
 [[ "$k" -lt "$n" ]] || die "shard $k does not exist: K counts from 0, so it must be below N = $n"
 [[ -n "$out" ]] || die "OUT is empty"
 check_arena_args "$@"
-resolve_arena
+resolve_arena need
 
 dir="$out/shard-$k"
 mkdir -p -- "$dir" || die "cannot create $dir"

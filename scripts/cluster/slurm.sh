@@ -37,7 +37,7 @@
 # Exit status: 0 submitted (or, with --local, run and merged), 1 a local shard failed, 2 bad usage,
 # otherwise that of the failing sbatch or merge.
 set -euo pipefail
-# shellcheck source=scripts/cluster/lib.sh
+# shellcheck source=lib.sh source-path=SCRIPTDIR
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 shards=""
@@ -71,15 +71,15 @@ is_count "$shards" || die "--shards must be a whole number, 1 or more (got '$sha
 [[ -n "$out" ]] || die "--out DIR is required"
 is_count "$cpus" || die "--cpus must be a whole number, 1 or more (got '$cpus')"
 check_arena_args "${arena_args[@]+"${arena_args[@]}"}"
-for v in "$out" "$partition" "$time_limit" "$mem" "${extra_sbatch[@]+"${extra_sbatch[@]}"}"; do
-    [[ "$v" != *[[:space:]]* ]] || die "'$v': #SBATCH lines cannot hold whitespace (choose a folder without spaces)"
-done
 for v in "${extra_sbatch[@]+"${extra_sbatch[@]}"}"; do
     [[ "$v" == -* ]] || die "--sbatch '$v': expected an sbatch option such as --account=NAME"
 done
-if [[ $mode == dry-run ]]; then resolve_arena warn; else resolve_arena; fi
+if [[ $mode == dry-run ]]; then resolve_arena warn; else resolve_arena need; fi
 
 out="$(abs_dir "$out")"
+for v in "$out" "$partition" "$time_limit" "$mem" "${extra_sbatch[@]+"${extra_sbatch[@]}"}"; do
+    [[ "$v" != *[[:space:]]* ]] || die "'$v': #SBATCH lines cannot hold whitespace (choose a folder without spaces)"
+done
 slurm_dir="$out/slurm"
 mkdir -p "$slurm_dir"
 workdir="$(pwd)"
@@ -118,7 +118,7 @@ generated="# Written by scripts/cluster/slurm.sh on $(date -u +%Y-%m-%dT%H:%M:%S
     echo "set -euo pipefail"
     echo "cd $(shell_words "$workdir")"
     echo "export ARENA=$(shell_words "$ARENA")"
-    echo "exec $(shell_words "$cluster_dir/shard-task.sh" - "$shards" "$out" -- "${task_args[@]}")${threads_default-}"
+    echo "exec bash $(shell_words "$cluster_dir/shard-task.sh" - "$shards" "$out" -- "${task_args[@]}")${threads_default-}"
 } >"$slurm_dir/shard.sbatch"
 
 {
@@ -134,7 +134,7 @@ generated="# Written by scripts/cluster/slurm.sh on $(date -u +%Y-%m-%dT%H:%M:%S
     echo "set -euo pipefail"
     echo "cd $(shell_words "$workdir")"
     echo "export ARENA=$(shell_words "$ARENA")"
-    echo "exec $(shell_words "$cluster_dir/merge-task.sh" "$shards" "$out")"
+    echo "exec bash $(shell_words "$cluster_dir/merge-task.sh" "$shards" "$out")"
 } >"$slurm_dir/merge.sbatch"
 chmod +x "$slurm_dir/shard.sbatch" "$slurm_dir/merge.sbatch"
 
