@@ -41,13 +41,7 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<(), RunError> {
             }
         })
         .collect();
-    let page = standings::page(
-        &format!("Latest night: {latest_name}"),
-        latest,
-        nights.clone(),
-        history,
-        Vec::new(),
-    );
+    let page = standings::page(latest_name, latest, nights.clone(), history, Vec::new());
     let html = report_html::index_html(&links, Some(&page));
     let path = dir.join("index.html");
     write_atomically(&path, html.as_bytes())?;

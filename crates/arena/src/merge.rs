@@ -215,6 +215,13 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
         .map(|d| read_dir(d))
         .collect::<Result<_, _>>()?;
     let first = &shards[0];
+    if let Some(s) = shards.iter().find(|s| s.record.gate.is_some()) {
+        return Err(refuse(format!(
+            "{}: a gate (`arena sprt`) stops on its own test and is never sharded; there is \
+             nothing to merge",
+            s.dir.display()
+        )));
+    }
     let count = first.shard.count;
     for s in &shards[1..] {
         if s.record.fingerprint != first.record.fingerprint || s.record.pairs != first.record.pairs
@@ -270,7 +277,9 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
     let fingerprint = first.record.fingerprint.clone();
     if setup.fingerprint() != fingerprint {
         return Err(refuse(format!(
-            "{}: fingerprint {fingerprint} was made by another harness version (this one makes {})",
+            "{}: its games carry fingerprint {fingerprint}, but this harness computes {} from its \
+             record: it was made by another harness version, its record was edited, or it is a \
+             pairing folder of a tournament (merge the tournament folders instead)",
             first.dir.display(),
             setup.fingerprint()
         )));
@@ -376,12 +385,13 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
             let (mut c2, mut d) = (0.0, 0u32);
             let mut wdl = stats::Wdl::default();
             for (i, own) in t.iter().enumerate() {
-                let rest: Pentanomial = tables
+                let others: Vec<Pentanomial> = tables
                     .iter()
                     .enumerate()
                     .filter(|&(j, _)| j != k)
                     .map(|(_, t)| t[i])
-                    .sum();
+                    .collect();
+                let rest = stats::merge(&others);
                 let (c, dd, _) = stats::homogeneity(&[*own, rest]);
                 c2 += c;
                 d += dd;

@@ -59,6 +59,23 @@ pub fn load_recorded(
     game: u8,
 ) -> Result<(MatchSetup, GameLine, PathBuf), String> {
     let setup_path = dir.join("match.json");
+    if !setup_path.exists() && dir.join("tournament.json").is_file() {
+        let mut pairings: Vec<String> = std::fs::read_dir(dir.join("pairings"))
+            .map(|d| {
+                d.flatten()
+                    .map(|e| e.path().display().to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        pairings.sort();
+        return Err(format!(
+            "{} is a tournament folder: replay a game of one of its pairings ({})",
+            dir.display(),
+            pairings
+                .first()
+                .map_or("under pairings/".into(), |p| format!("e.g. {p}"))
+        ));
+    }
     let text = std::fs::read_to_string(&setup_path).map_err(|e| {
         format!(
             "{}: cannot read ({e}); is {} a results folder of `arena match`?",

@@ -88,6 +88,8 @@ pub struct PairingRow {
     pub elo_lower: f64,
     /// Upper end of the 95 % interval of `elo`.
     pub elo_upper: f64,
+    /// Likelihood that `a` is the stronger, 0..1.
+    pub los: f64,
     /// Pentanomial counts of pair scores 0, ½, 1, 1½, 2 (from `a`'s side).
     pub ptnml: [u64; 5],
     /// Average game length in plies.
@@ -1272,6 +1274,7 @@ fn write_pairing_table(out: &mut String, rows: &[PairingRow]) -> fmt::Result {
         out,
         "<thead><tr><th>#</th><th class=\"l\">A vs B</th><th>Pairs</th><th>W / D / L (A)</th>\
          <th>Score</th><th>Elo A</th><th>95&#8239;% interval</th>\
+         <th title=\"Likelihood of superiority: the probability that A is the stronger\">LOS</th>\
          <th title=\"Pentanomial: pairs scoring 0, ½, 1, 1½, 2 for A\">Ptnml(0-2)</th>\
          <th>Avg plies</th><th class=\"l\">Failures</th></tr></thead>"
     )?;
@@ -1297,7 +1300,7 @@ fn write_pairing_table(out: &mut String, rows: &[PairingRow]) -> fmt::Result {
             out,
             "<tr class=\"pairing-row\"><td>{}</td><td class=\"l\">{pairing}</td><td>{}</td>\
              <td>{} / {} / {}</td><td>{}</td><td class=\"elo\">{}</td><td class=\"dim\">{}</td>\
-             <td>[{ptnml}]</td><td>{}</td><td class=\"{fail_class}\">{}</td></tr>",
+             <td>{}</td><td>[{ptnml}]</td><td>{}</td><td class=\"{fail_class}\">{}</td></tr>",
             k + 1,
             p.pairs,
             p.wins,
@@ -1306,6 +1309,7 @@ fn write_pairing_table(out: &mut String, rows: &[PairingRow]) -> fmt::Result {
             fmt_pct(p.score),
             fmt_elo(p.elo),
             fmt_interval(p.elo_lower, p.elo_upper),
+            fmt_pct(p.los),
             fmt_num(p.average_plies, 1),
             esc(&p.failures),
         )?;
@@ -1620,6 +1624,7 @@ mod tests {
                 elo: 147.2,
                 elo_lower: 120.0,
                 elo_upper: 175.0,
+                los: 0.98,
                 ptnml: [1, 5, 30, 40, 24],
                 average_plies: 87.3,
                 failures: "ab 0, greedy 1".into(),

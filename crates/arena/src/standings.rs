@@ -710,6 +710,7 @@ pub fn page(
             elo: p.elo,
             elo_lower: p.elo_lower,
             elo_upper: p.elo_upper,
+            los: p.los,
             ptnml: p.ptnml,
             average_plies: p.average_plies,
             failures: format!("{} {}, {} {}", p.a, p.failures[0], p.b, p.failures[1]),

@@ -256,7 +256,7 @@ fn bad_match_arguments_fail_before_any_game() {
         ),
         (
             vec!["match", "--engine", "greedy", "--engine", "greedy"],
-            "both engines are labelled 'greedy'",
+            "two engines are labelled 'greedy'",
         ),
         (
             vec![
