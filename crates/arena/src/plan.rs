@@ -313,7 +313,7 @@ pub fn utc_timestamp(secs: u64) -> String {
 }
 
 /// A label made safe for a folder name.
-fn slug(label: &str) -> String {
+pub(crate) fn slug(label: &str) -> String {
     let s: String = label
         .chars()
         .map(|c| {
@@ -357,15 +357,22 @@ fn engine_list(args: &[String]) -> Result<Vec<EngineEntry>, PlanError> {
     Ok(engines)
 }
 
-/// Exactly two engines, for `match` and `sprt`.
-fn two_engines(args: &[String]) -> Result<Vec<EngineEntry>, PlanError> {
-    if args.len() != 2 {
+/// The run of `match` and `sprt`: exactly two engines, one pairing.
+fn two_engine_setup(
+    engine_args: &[String],
+    run: RunArgs,
+    pairs: u64,
+    pairs_flag: &'static str,
+) -> Result<RunSetup, PlanError> {
+    if engine_args.len() != 2 {
         return Err(arg_err(
             "--engine",
-            format!("give exactly two engines (got {})", args.len()),
+            format!("give exactly two engines (got {})", engine_args.len()),
         ));
     }
-    engine_list(args)
+    let engines = engine_list(engine_args)?;
+    let name = format!("{}-vs-{}", slug(&engines[0].label), slug(&engines[1].label));
+    run_setup(engines, vec![(0, 1)], run, pairs, pairs_flag, &name)
 }
 
 /// The parts every game-playing command shares: the engines, the deals, limits, clock, shard and
@@ -479,16 +486,7 @@ fn match_plan(args: MatchArgs) -> Result<RunSetup, PlanError> {
             ));
         }
     };
-    let engines = two_engines(&args.engines)?;
-    let name = format!("{}-vs-{}", slug(&engines[0].label), slug(&engines[1].label));
-    let mut setup = run_setup(
-        engines,
-        vec![(0, 1)],
-        args.run,
-        args.pairs,
-        "--pairs",
-        &name,
-    )?;
+    let mut setup = two_engine_setup(&args.engines, args.run, args.pairs, "--pairs")?;
     for (slot, entry) in setup.engines.iter().enumerate() {
         if omniscient.sees_all(slot) && entry.external {
             return Err(arg_err(
@@ -519,16 +517,7 @@ fn sprt_plan(args: SprtCmdArgs) -> Result<RunSetup, PlanError> {
              shards (shard a fixed-length `arena match` instead)",
         ));
     }
-    let engines = two_engines(&args.engines)?;
-    let name = format!("{}-vs-{}", slug(&engines[0].label), slug(&engines[1].label));
-    let mut setup = run_setup(
-        engines,
-        vec![(0, 1)],
-        args.run,
-        args.max_pairs,
-        "--max-pairs",
-        &name,
-    )?;
+    let mut setup = two_engine_setup(&args.engines, args.run, args.max_pairs, "--max-pairs")?;
     setup.sprt = Some(sprt);
     setup.gate = true;
     setup.recover = args.recover;

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::block::json_f64;
 use crate::journal::{jsonl, write_atomically};
+use crate::plan::slug;
 use crate::ratings::{self, PairingPairs, Ratings};
 use crate::records::{self, GameLine};
 use crate::report::PerMove;
@@ -308,21 +309,6 @@ pub fn ratings_json(setup: &RunSetup, outcome: &RunOutcome) -> RatingsJson {
         pairwise,
         pairings,
     }
-}
-
-/// A label made safe for a folder name.
-fn slug(label: &str) -> String {
-    label
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(40)
-        .collect()
 }
 
 /// The folder of pairing `i`, relative to the tournament's: `pairings/01-a-vs-b`.
