@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 use std::iter::once;
 
+use crate::standings::{PairingLine, PairwiseCell, RatedEngine};
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::prelude::{
     ChartBuilder, Circle, Color, DashedLineSeries, EmptyElement, ErrorBar, FontDesc, FontTransform,
@@ -19,89 +20,9 @@ use plotters::prelude::{
     Rectangle, SVGBackend, Text, TextStyle, WHITE,
 };
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use serde::{Deserialize, Serialize};
-
-/// One engine's line in the rating list, in rank order.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RatingRow {
-    /// 1-based rank.
-    pub rank: usize,
-    /// Engine label.
-    pub label: String,
-    /// Rating (NaN: unrated, ±inf: unbounded).
-    pub elo: f64,
-    /// Lower end of the 95 % interval (a rating, not an offset).
-    pub lower: f64,
-    /// Upper end of the 95 % interval (a rating, not an offset).
-    pub upper: f64,
-    /// Likelihood of superiority over the next engine in the list (Ordo's CFS), None for the last.
-    pub cfs_next: Option<f64>,
-    /// Points scored (win 1, draw ½).
-    pub points: f64,
-    /// Games played.
-    pub games: u64,
-    /// Games won.
-    pub wins: u64,
-    /// Games drawn.
-    pub draws: u64,
-    /// Games lost.
-    pub losses: u64,
-    /// draws / games.
-    pub draw_rate: f64,
-    /// Whether this engine's rating is the fixed anchor.
-    pub anchor: bool,
-}
-
-/// The row engine's result against the column engine.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct PairCell {
-    /// The row engine's score as a fraction, 0..1.
-    pub score: f64,
-    /// Games between the two engines.
-    pub games: u64,
-    /// The row engine's Elo difference over the column engine.
-    pub elo: f64,
-    /// Likelihood of superiority of the row engine, 0..1.
-    pub los: f64,
-}
-
-/// One pairing as a line of the per-pairing table (the old strength table).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct PairingRow {
-    /// The engine reported on.
-    pub a: String,
-    /// Its opponent.
-    pub b: String,
-    /// Game pairs played.
-    pub pairs: u64,
-    /// Games `a` won.
-    pub wins: u64,
-    /// Games drawn.
-    pub draws: u64,
-    /// Games `a` lost.
-    pub losses: u64,
-    /// `a`'s score as a fraction, 0..1.
-    pub score: f64,
-    /// `a`'s Elo difference over `b`.
-    pub elo: f64,
-    /// Lower end of the 95 % interval of `elo`.
-    pub elo_lower: f64,
-    /// Upper end of the 95 % interval of `elo`.
-    pub elo_upper: f64,
-    /// Likelihood that `a` is the stronger, 0..1.
-    pub los: f64,
-    /// Pentanomial counts of pair scores 0, ½, 1, 1½, 2 (from `a`'s side).
-    pub ptnml: [u64; 5],
-    /// Average game length in plies.
-    pub average_plies: f64,
-    /// Engine failures, e.g. "ab 0, greedy 1".
-    pub failures: String,
-    /// Relative link to the pairing's match folder, e.g. "pairings/01-ab-vs-greedy/".
-    pub folder: String,
-}
 
 /// One night's rating of one engine, for the history chart.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct HistoryPoint {
     /// The night, e.g. "2026-11-30" (one of [`TournamentPage::nights`]).
     pub night: String,
@@ -114,7 +35,7 @@ pub struct HistoryPoint {
 }
 
 /// Everything a tournament page shows.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct TournamentPage {
     /// Page title, e.g. "Nightly 2026-11-30".
     pub title: String,
@@ -123,11 +44,11 @@ pub struct TournamentPage {
     /// The anchor, e.g. "greedy = 0".
     pub anchor: String,
     /// The rating list, in rank order.
-    pub ratings: Vec<RatingRow>,
+    pub ratings: Vec<RatedEngine>,
     /// `[row][col]` in the ratings' rank order; None on the diagonal or without games.
-    pub pairwise: Vec<Vec<Option<PairCell>>>,
+    pub pairwise: Vec<Vec<Option<PairwiseCell>>>,
     /// The per-pairing table.
-    pub pairings: Vec<PairingRow>,
+    pub pairings: Vec<PairingLine>,
     /// History x axis, oldest first (this night last when history exists); empty: no history.
     pub nights: Vec<String>,
     /// Per engine label, its points (the nights it played).
@@ -137,7 +58,7 @@ pub struct TournamentPage {
 }
 
 /// A link to one night in the index page.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct NightLink {
     /// The night, e.g. "2026-11-30".
     pub night: String,
@@ -244,16 +165,6 @@ fn truncate(s: &str, max: usize) -> String {
         out.push('\u{2026}');
         out
     }
-}
-
-/// Whether a failures text such as "ab 0, greedy 1" counts any failure.
-fn has_failures(text: &str) -> bool {
-    text.split(',').any(|part| {
-        part.split_whitespace()
-            .last()
-            .and_then(|n| n.parse::<u64>().ok())
-            .is_some_and(|n| n > 0)
-    })
 }
 
 /// A link target that is safe to put in `href`: relative or http(s), never a script.
@@ -461,11 +372,11 @@ fn message_svg(msg: &str, w: u32, h: u32) -> Result<String, String> {
 /// # Errors
 ///
 /// A message when plotters fails to draw; the pages then show it in place of the chart.
-pub fn rating_chart(rows: &[RatingRow]) -> Result<String, String> {
+pub fn rating_chart(rows: &[RatedEngine]) -> Result<String, String> {
     guarded(|| draw_rating_chart(rows))
 }
 
-fn draw_rating_chart(rows: &[RatingRow]) -> Result<String, String> {
+fn draw_rating_chart(rows: &[RatedEngine]) -> Result<String, String> {
     if rows.is_empty() {
         return message_svg("No engines to chart.", 820, 100);
     }
@@ -489,7 +400,7 @@ fn draw_rating_chart(rows: &[RatingRow]) -> Result<String, String> {
     let anchor = rows.iter().find(|r| r.anchor && r.elo.is_finite());
     let reference = anchor.map_or(0.0, |r| clamp_elo(r.elo));
     let (lo, hi) = axis_range(
-        rows.iter().flat_map(|r| [r.elo, r.lower, r.upper]),
+        rows.iter().flat_map(|r| [r.elo, r.elo_lower, r.elo_upper]),
         Some(reference),
         40.0,
     );
@@ -564,7 +475,8 @@ fn draw_rating_chart(rows: &[RatingRow]) -> Result<String, String> {
             let color = if r.anchor { ANCHOR } else { ACCENT };
             if r.elo.is_finite() {
                 let e = clamp_elo(r.elo);
-                if let (Some(a), Some(b)) = (bound(r.lower, x0, x1), bound(r.upper, x0, x1)) {
+                if let (Some(a), Some(b)) = (bound(r.elo_lower, x0, x1), bound(r.elo_upper, x0, x1))
+                {
                     let (a, b) = (a.min(b).min(e), a.max(b).max(e));
                     chart
                         .draw_series(once(ErrorBar::new_horizontal(
@@ -677,11 +589,11 @@ fn score_color(score: f64) -> RGBColor {
 /// # Errors
 ///
 /// A message when plotters fails to draw; the pages then show it in place of the chart.
-pub fn heat_map(labels: &[String], cells: &[Vec<Option<PairCell>>]) -> Result<String, String> {
+pub fn heat_map(labels: &[String], cells: &[Vec<Option<PairwiseCell>>]) -> Result<String, String> {
     guarded(|| draw_heat_map(labels, cells))
 }
 
-fn draw_heat_map(labels: &[String], cells: &[Vec<Option<PairCell>>]) -> Result<String, String> {
+fn draw_heat_map(labels: &[String], cells: &[Vec<Option<PairwiseCell>>]) -> Result<String, String> {
     let n = labels.len();
     if n == 0 {
         return message_svg("No engines to compare.", 480, 100);
@@ -1204,7 +1116,7 @@ fn write_chart(out: &mut String, what: &str, chart: Result<String, String>) -> f
     }
 }
 
-fn write_rating_table(out: &mut String, rows: &[RatingRow]) -> fmt::Result {
+fn write_rating_table(out: &mut String, rows: &[RatedEngine]) -> fmt::Result {
     if rows.is_empty() {
         return writeln!(out, "<p class=\"sub\">No rated engines.</p>");
     }
@@ -1228,7 +1140,7 @@ fn write_rating_table(out: &mut String, rows: &[RatingRow]) -> fmt::Result {
         } else {
             ""
         };
-        let half = (r.upper - r.lower) / 2.0;
+        let half = (r.elo_upper - r.elo_lower) / 2.0;
         let ci_title = if half.is_finite() {
             format!(" title=\"\u{b1}{half:.1}\"")
         } else {
@@ -1253,7 +1165,7 @@ fn write_rating_table(out: &mut String, rows: &[RatingRow]) -> fmt::Result {
             r.rank,
             esc(&r.label),
             fmt_elo(r.elo),
-            fmt_interval(r.lower, r.upper),
+            fmt_interval(r.elo_lower, r.elo_upper),
             fmt_num(r.points, 1),
             r.games,
             r.wins,
@@ -1265,7 +1177,7 @@ fn write_rating_table(out: &mut String, rows: &[RatingRow]) -> fmt::Result {
     writeln!(out, "</tbody></table></div>")
 }
 
-fn write_pairing_table(out: &mut String, rows: &[PairingRow]) -> fmt::Result {
+fn write_pairing_table(out: &mut String, rows: &[PairingLine]) -> fmt::Result {
     if rows.is_empty() {
         return writeln!(out, "<p class=\"sub\">No pairings.</p>");
     }
@@ -1281,7 +1193,7 @@ fn write_pairing_table(out: &mut String, rows: &[PairingRow]) -> fmt::Result {
     writeln!(out, "<tbody>")?;
     for (k, p) in rows.iter().enumerate() {
         let names = format!("{} <span class=\"dim\">vs</span> {}", esc(&p.a), esc(&p.b));
-        let pairing = match safe_href(&p.folder) {
+        let pairing = match safe_href(&format!("{}/", p.folder)) {
             Some(href) => format!("<a href=\"{href}\" title=\"match folder\">{names}</a>"),
             None => names,
         };
@@ -1291,7 +1203,7 @@ fn write_pairing_table(out: &mut String, rows: &[PairingRow]) -> fmt::Result {
             .map(u64::to_string)
             .collect::<Vec<_>>()
             .join(", ");
-        let fail_class = if has_failures(&p.failures) {
+        let fail_class = if p.failures.iter().sum::<u64>() > 0 {
             "l fail bad"
         } else {
             "l fail dim"
@@ -1311,7 +1223,10 @@ fn write_pairing_table(out: &mut String, rows: &[PairingRow]) -> fmt::Result {
             fmt_interval(p.elo_lower, p.elo_upper),
             fmt_pct(p.los),
             fmt_num(p.average_plies, 1),
-            esc(&p.failures),
+            esc(&format!(
+                "{} {}, {} {}",
+                p.a, p.failures[0], p.b, p.failures[1]
+            )),
         )?;
     }
     writeln!(out, "</tbody></table></div>")
@@ -1541,26 +1456,38 @@ fn write_index(
 mod tests {
     use super::*;
 
-    fn row(rank: usize, label: &str, elo: f64, anchor: bool) -> RatingRow {
-        RatingRow {
+    fn row(rank: usize, label: &str, elo: f64, anchor: bool) -> RatedEngine {
+        RatedEngine {
             rank,
             label: label.to_string(),
+            spec: label.to_string(),
             elo,
-            lower: elo - 30.0,
-            upper: elo + 30.0,
+            elo_lower: elo - 30.0,
+            elo_upper: elo + 30.0,
             cfs_next: Some(0.97),
             points: 120.5,
             games: 200,
             wins: 100,
             draws: 41,
             losses: 59,
+            score: 120.5 / 200.0,
             draw_rate: 0.205,
             anchor,
+            failures: 0,
+            time_forfeits: 0,
+            per_move: crate::report::PerMove {
+                moves: 0,
+                ms: 0.0,
+                nodes: 0.0,
+                depth: None,
+            },
         }
     }
 
-    fn cell(score: f64) -> Option<PairCell> {
-        Some(PairCell {
+    fn cell(score: f64) -> Option<PairwiseCell> {
+        Some(PairwiseCell {
+            row: "r".into(),
+            col: "c".into(),
             score,
             games: 100,
             elo: 0.0,
@@ -1569,7 +1496,7 @@ mod tests {
     }
 
     fn page(labels: &[&str], nights: usize) -> TournamentPage {
-        let ratings: Vec<RatingRow> = labels
+        let ratings: Vec<RatedEngine> = labels
             .iter()
             .enumerate()
             .map(|(i, l)| row(i + 1, l, 300.0 - 150.0 * i as f64, i == 1))
@@ -1613,7 +1540,7 @@ mod tests {
             anchor: "greedy = 0".into(),
             ratings,
             pairwise,
-            pairings: vec![PairingRow {
+            pairings: vec![PairingLine {
                 a: labels.first().unwrap_or(&"a").to_string(),
                 b: labels.get(1).unwrap_or(&"b").to_string(),
                 pairs: 100,
@@ -1627,8 +1554,8 @@ mod tests {
                 los: 0.98,
                 ptnml: [1, 5, 30, 40, 24],
                 average_plies: 87.3,
-                failures: "ab 0, greedy 1".into(),
-                folder: "pairings/01-ab-vs-greedy/".into(),
+                failures: [0, 1],
+                folder: "pairings/01-ab-vs-greedy".into(),
             }],
             nights: night_names,
             history,
@@ -1716,8 +1643,8 @@ mod tests {
         let mut p = page(&["a", "b", "c", "d", "e", "f"], 3);
         for (i, r) in p.ratings.iter_mut().enumerate() {
             r.elo = odd[i];
-            r.lower = odd[(i + 1) % odd.len()];
-            r.upper = odd[(i + 2) % odd.len()];
+            r.elo_lower = odd[(i + 1) % odd.len()];
+            r.elo_upper = odd[(i + 2) % odd.len()];
             r.points = odd[(i + 3) % odd.len()];
             r.draw_rate = odd[(i + 4) % odd.len()];
             r.cfs_next = Some(odd[(i + 5) % odd.len()]);
@@ -1785,8 +1712,6 @@ mod tests {
         assert_eq!(fmt_elo(f64::NAN), "unrated");
         assert_eq!(fmt_pct(0.5234), "52.3\u{202f}%");
         assert_eq!(fmt_interval(-12.34, 25.06), "[\u{2212}12.3, +25.1]");
-        assert!(has_failures("ab 0, greedy 1"));
-        assert!(!has_failures("ab-v2 0, greedy 0"));
         assert_eq!(safe_href("javascript:x"), None);
         assert_eq!(safe_href("pairings/a:b/").as_deref(), Some("pairings/a:b/"));
     }

@@ -18,7 +18,7 @@ use crate::plan::slug;
 use crate::ratings::{self, PairingPairs, Ratings};
 use crate::records::{self, GameLine};
 use crate::report::PerMove;
-use crate::report_html::{self, HistoryPoint, PairCell, PairingRow, RatingRow, TournamentPage};
+use crate::report_html::{self, HistoryPoint, TournamentPage};
 use crate::run::{self, RunError, RunOutcome, RunSetup};
 use crate::scoreboard::{PairingScore, Scoreboard};
 use crate::stats::{self, Wdl};
@@ -643,25 +643,6 @@ pub fn page(
     history: Vec<(String, Vec<HistoryPoint>)>,
     notes: Vec<String>,
 ) -> TournamentPage {
-    let ratings = r
-        .engines
-        .iter()
-        .map(|e| RatingRow {
-            rank: e.rank,
-            label: e.label.clone(),
-            elo: e.elo,
-            lower: e.elo_lower,
-            upper: e.elo_upper,
-            cfs_next: e.cfs_next,
-            points: e.points,
-            games: e.games,
-            wins: e.wins,
-            draws: e.draws,
-            losses: e.losses,
-            draw_rate: e.draw_rate,
-            anchor: e.anchor,
-        })
-        .collect();
     let pairwise = r
         .engines
         .iter()
@@ -672,44 +653,18 @@ pub fn page(
                     r.pairwise
                         .iter()
                         .find(|c| c.row == row.label && c.col == col.label)
-                        .map(|c| PairCell {
-                            score: c.score,
-                            games: c.games,
-                            elo: c.elo,
-                            los: c.los,
-                        })
+                        .cloned()
                 })
                 .collect()
-        })
-        .collect();
-    let pairings = r
-        .pairings
-        .iter()
-        .map(|p| PairingRow {
-            a: p.a.clone(),
-            b: p.b.clone(),
-            pairs: p.pairs,
-            wins: p.wins,
-            draws: p.draws,
-            losses: p.losses,
-            score: p.score,
-            elo: p.elo,
-            elo_lower: p.elo_lower,
-            elo_upper: p.elo_upper,
-            los: p.los,
-            ptnml: p.ptnml,
-            average_plies: p.average_plies,
-            failures: format!("{} {}, {} {}", p.a, p.failures[0], p.b, p.failures[1]),
-            folder: format!("{}/", p.folder),
         })
         .collect();
     TournamentPage {
         title: title.to_string(),
         context: format!("{}, {}", r.tournament.mode.text(), r.context),
         anchor: format!("{} = {}", r.tournament.anchor, r.tournament.anchor_elo),
-        ratings,
+        ratings: r.engines.clone(),
         pairwise,
-        pairings,
+        pairings: r.pairings.clone(),
         nights,
         history,
         notes,
