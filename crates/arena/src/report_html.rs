@@ -1223,10 +1223,14 @@ fn write_pairing_table(out: &mut String, rows: &[PairingLine]) -> fmt::Result {
             fmt_interval(p.elo_lower, p.elo_upper),
             fmt_pct(p.los),
             fmt_num(p.average_plies, 1),
-            esc(&format!(
-                "{} {}, {} {}",
-                p.a, p.failures[0], p.b, p.failures[1]
-            )),
+            if p.failures == [0, 0] {
+                "none".to_string()
+            } else {
+                esc(&format!(
+                    "{} {}, {} {}",
+                    p.a, p.failures[0], p.b, p.failures[1]
+                ))
+            },
         )?;
     }
     writeln!(out, "</tbody></table></div>")
