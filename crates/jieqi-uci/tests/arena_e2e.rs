@@ -117,7 +117,7 @@ fn external_engines_are_never_omniscient() {
         "A",
     ])
     .unwrap();
-    let Err(e) = arena::plan::Plan::from_cli(cli, false) else {
+    let Err(e) = arena::plan::Plan::from_cli(cli, false, &|_| false) else {
         panic!("an omniscient external engine is refused");
     };
     let message = e.to_string();
