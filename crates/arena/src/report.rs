@@ -152,7 +152,8 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
         }
     }
     if outcome.played_now == 0 {
-        // Merged or resumed with nothing left to play: no time of this process to report.
+        // Merged, or resumed with nothing left to play: no time of this process to report.
+        s.push_str("Time: no games played this run (every counted pair was already recorded)\n");
         return s;
     }
     let secs = outcome.wall.as_secs_f64();

@@ -479,6 +479,8 @@ pub fn text(r: &RatingsJson, outcome: &RunOutcome) -> String {
             secs,
             outcome.played_now as f64 / secs.max(1e-9)
         ));
+    } else {
+        s.push_str("Time: no games played this run (every counted pair was already recorded)\n");
     }
     s
 }
