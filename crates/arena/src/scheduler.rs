@@ -170,14 +170,22 @@ mod tests {
 
     #[test]
     fn stop_starts_no_new_job() {
+        // Job j plays only once the caller has taken every earlier result, so how far the
+        // workers run ahead does not depend on how busy the machine is.
+        let processed = AtomicU64::new(0);
         let mut count = 0;
         run::<(), ()>(
             1_000_000,
             2,
             &|_| false,
-            &|_| std::thread::sleep(std::time::Duration::from_millis(1)),
+            &|j| {
+                while processed.load(Ordering::SeqCst) < j {
+                    std::thread::sleep(std::time::Duration::from_micros(50));
+                }
+            },
             |_, ()| {
                 count += 1;
+                processed.fetch_add(1, Ordering::SeqCst);
                 Ok(if count >= 10 {
                     Flow::Stop
                 } else {
@@ -186,7 +194,7 @@ mod tests {
             },
         )
         .unwrap();
-        // Ten, plus at most the job each of the other workers had started.
+        // Ten, plus at most the job each of the two workers had taken before the stop.
         assert!((10..=12).contains(&count), "{count}");
     }
 
