@@ -31,13 +31,14 @@ die() {
     echo "error: $*" >&2
     exit 2
 }
+need() { [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value (see --help)"; }
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --config) config="${2:?--config needs a file}"; shift 2 ;;
-        --root) nights="${2:?--root needs a folder}"; shift 2 ;;
-        --date) night="${2:?--date needs a value}"; shift 2 ;;
-        --threads) threads=(--threads "${2:?--threads needs a value}"); shift 2 ;;
+        --config) need "$@"; config="$2"; shift 2 ;;
+        --root) need "$@"; nights="$2"; shift 2 ;;
+        --date) need "$@"; night="$2"; shift 2 ;;
+        --threads) need "$@"; threads=(--threads "$2"); shift 2 ;;
         --no-build) build=0; shift ;;
         --) shift; extra=("$@"); break ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -45,6 +46,11 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 [[ "$night" =~ ^[A-Za-z0-9._-]+$ ]] || die "--date '$night': use letters, digits, '.', '_' or '-'"
+for a in "${extra[@]}"; do
+    case "$a" in
+        --out|--out=*|--config|--config=*) die "'$a' after --: the night's folder and config are this script's (use --root, --date, --config)" ;;
+    esac
+done
 
 cd "$root"
 arena="${ARENA:-$root/target/release/arena}"
@@ -55,11 +61,14 @@ fi
 [[ -f "$config" ]] || die "no config at $config"
 
 out="$nights/$night"
-args=(tournament --config "$config" --out "$out" --no-progress "${threads[@]}")
+args=(tournament --config "$config" --out "$out" "${threads[@]}")
 [[ -f "$out/games.jsonl" ]] && args+=(--resume)
 echo "== nightly $night: $arena ${args[*]} ${extra[*]}"
 status=0
 "$arena" "${args[@]}" "${extra[@]}" || status=$?
-# The index is rebuilt even after a failed night, from the nights that have ratings.
-"$arena" history "$nights" || true
+# The index is rebuilt when the night is rated; a night that could not run (bad config, disk
+# full) leaves the index as it was.
+if [[ $status -eq 0 ]]; then
+    "$arena" history "$nights" || status=$?
+fi
 exit "$status"

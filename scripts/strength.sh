@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The strength protocol of issue 4: the search engines against the baselines and each other at
+# The strength protocol: the search engines against the baselines and each other at
 # equal time per move, standard rules — the tournament of configs/strength.json (its pairings are
 # listed there, not here). Results go to OUT/: report.html, report.md (its "Pairings" table is
 # this protocol's table), ratings, and one match folder per pairing under OUT/pairings/.
@@ -14,6 +14,7 @@
 #   --out DIR      results folder (default results/strength-<UTC date>)
 #   --table        only print the pairings table of the run already in --out
 #   --no-build     use the existing release binary instead of running cargo build first
+#                  (ARENA=PATH names another binary, and skips the build too)
 #
 # Wall-clock time limits make results depend on the machine and its load: run on an otherwise idle
 # machine, and read the numbers as "at this time control on this machine".
@@ -48,8 +49,8 @@ if [[ $table_only -eq 1 ]]; then
     sed -n '/^## Pairings/,$p' "$out/report.md"
     exit 0
 fi
-arena="$root/target/release/arena"
-if [[ $build -eq 1 ]]; then
+arena="${ARENA:-$root/target/release/arena}"
+if [[ $build -eq 1 && -z "${ARENA:-}" ]]; then
     (cd "$root" && cargo build --release -p arena --quiet)
 fi
 [[ -x "$arena" ]] || die "no release binary at $arena (drop --no-build)"

@@ -144,7 +144,8 @@ pub struct RunArgs {
     /// --timemargin); with neither, 60000 ms. In-process and external engines get the same.
     #[arg(long, value_name = "MS")]
     pub move_timeout: Option<u64>,
-    /// Results folder [default: results/<UTC timestamp>-<A>-vs-<B>/].
+    /// Results folder [default: results/<UTC timestamp>-<A>-vs-<B>/, for a tournament
+    /// results/<UTC timestamp>-tournament/].
     #[arg(long, value_name = "DIR")]
     pub out: Option<std::path::PathBuf>,
     /// Continue the interrupted run in --out: finished pairs are kept, the rest are played.

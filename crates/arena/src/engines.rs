@@ -244,16 +244,8 @@ fn from_file(path: &str) -> Result<(String, Spec), EngineArgError> {
         path: path.to_string(),
         message,
     };
-    let len = std::fs::metadata(path)
-        .map_err(|e| file_err(format!("cannot read it: {e}")))?
-        .len();
-    if len > MAX_FILE_BYTES {
-        return Err(file_err(format!(
-            "{len} bytes is more than an engine file may hold ({MAX_FILE_BYTES})"
-        )));
-    }
-    let text =
-        std::fs::read_to_string(path).map_err(|e| file_err(format!("cannot read it: {e}")))?;
+    let text = crate::journal::read_bounded(Path::new(path), MAX_FILE_BYTES)
+        .map_err(|e| file_err(format!("cannot read it: {e}")))?;
     let file: EngineFile = serde_json::from_str(&text).map_err(|e| file_err(e.to_string()))?;
     let mut spec = Spec::parse(&file.engine).map_err(EngineArgError::Spec)?;
     for (k, v) in file.params {

@@ -15,11 +15,26 @@ use crate::standings::{self, elo_text};
 /// # Errors
 /// No night in `dir` ([`RunError::Output`]), or writing fails.
 pub fn run(dir: &Path, out: &mut dyn Write) -> Result<(), RunError> {
+    if !dir.is_dir() {
+        return Err(RunError::Output(format!(
+            "{}: {}",
+            dir.display(),
+            if dir.exists() {
+                "not a folder"
+            } else {
+                "no such folder"
+            }
+        )));
+    }
     let standings::Nights {
         names: nights,
         history,
         ratings: parsed,
-    } = standings::history(dir, None);
+        skipped,
+    } = standings::history(dir, None, None);
+    for s in &skipped {
+        eprintln!("warning: skipped {s}");
+    }
     let Some((latest_name, latest)) = parsed.last() else {
         return Err(RunError::Output(format!(
             "{}: no tournament folders (subfolders with a ratings.json) in it",

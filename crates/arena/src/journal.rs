@@ -35,6 +35,32 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The largest setup or config file the arena reads (`match.json`, configs, rules, engine
+/// files): 1 MiB.
+pub const MAX_SMALL_FILE: u64 = 1 << 20;
+
+/// Reads a text file of at most `max` bytes. The bound is on what is read, not on what the file
+/// claims (a device such as `/dev/zero` reports no size and never ends).
+///
+/// # Errors
+/// The file cannot be read, is larger than `max`, or is not UTF-8; the message says which (the
+/// caller names the file).
+pub fn read_bounded(path: &Path, max: u64) -> std::io::Result<String> {
+    use std::io::Read;
+    let file = File::open(path)?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(std::io::Error::other("is a folder, not a file"));
+    }
+    let mut bytes = Vec::new();
+    file.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(std::io::Error::other(format!(
+            "larger than {max} bytes: not a file of this kind"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| std::io::Error::other("not UTF-8 text"))
+}
+
 /// One JSON line per game.
 ///
 /// # Errors
@@ -102,8 +128,8 @@ impl core::fmt::Display for JournalError {
                 want,
             } => write!(
                 f,
-                "--resume: {} holds games of another match (fingerprint {found} at pair {pair}, \
-                 this match is {want}); the engines, rules, seed, limits or cap differ",
+                "--resume: {} holds games of another run (fingerprint {found} at pair {pair}, \
+                 this run is {want}); the engines, rules, seed, limits or cap differ",
                 path.display()
             ),
             JournalError::Records(e) => write!(f, "{e}"),

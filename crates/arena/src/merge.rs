@@ -127,7 +127,7 @@ fn read_dir(dir: &Path) -> Result<ShardDir, RunError> {
         }
     }
     // Threads of the shard's run, for the merged header (over all shards).
-    let threads = std::fs::read_to_string(dir.join("summary.json"))
+    let threads = crate::journal::read_bounded(&dir.join("summary.json"), 64 << 20)
         .ok()
         .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
         .and_then(|v| v.get("threads").and_then(serde_json::Value::as_u64))
@@ -142,14 +142,8 @@ fn read_dir(dir: &Path) -> Result<ShardDir, RunError> {
 }
 
 fn read_bounded(path: &Path) -> Result<String, RunError> {
-    let too_big = std::fs::metadata(path).is_ok_and(|m| m.len() > 1 << 20);
-    if too_big {
-        return Err(refuse(format!(
-            "{}: larger than 1 MiB: not a run record",
-            path.display()
-        )));
-    }
-    std::fs::read_to_string(path).map_err(|e| refuse(format!("{}: {e}", path.display())))
+    crate::journal::read_bounded(path, crate::journal::MAX_SMALL_FILE)
+        .map_err(|e| refuse(format!("{}: {e}", path.display())))
 }
 
 /// The fields two run records differ in (those that make runs differ), for the refusal.
@@ -240,6 +234,16 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
                 diff.join("; ")
             )));
         }
+        if s.record.tournament != first.record.tournament {
+            let diff = differences(&first.record, &s.record);
+            return Err(refuse(format!(
+                "{} and {} rate differently ({}): every shard must be run with the same anchor \
+                 and bootstrap",
+                first.dir.display(),
+                s.dir.display(),
+                diff.join("; ")
+            )));
+        }
         if s.shard.count != count {
             return Err(refuse(format!(
                 "{} is shard {} but {} is shard {}: every shard must come from the same N",
@@ -275,14 +279,36 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
         .run_setup(out_dir.clone(), threads, command)
         .map_err(|m| refuse(format!("{}: {m}", first.dir.display())))?;
     let fingerprint = first.record.fingerprint.clone();
-    if setup.fingerprint() != fingerprint {
-        return Err(refuse(format!(
-            "{}: its games carry fingerprint {fingerprint}, but this harness computes {} from its \
-             record: it was made by another harness version, its record was edited, or it is a \
-             pairing folder of a tournament (merge the tournament folders instead)",
-            first.dir.display(),
-            setup.fingerprint()
-        )));
+    // Every record must be the run its games say they are: an edited match.json, a pairing
+    // folder of a tournament or another harness version would otherwise pass as this run.
+    for s in &shards {
+        let computed = s
+            .record
+            .run_setup(out_dir.clone(), 1, String::new())
+            .map_err(|m| refuse(format!("{}: {m}", s.dir.display())))?
+            .fingerprint();
+        if computed != s.record.fingerprint {
+            let pairing_folder = s.dir.parent().is_some_and(|p| {
+                p.file_name().is_some_and(|n| n == "pairings")
+                    && p.parent()
+                        .is_some_and(|t| t.join("tournament.json").is_file())
+            });
+            return Err(refuse(if pairing_folder {
+                format!(
+                    "{} is a pairing folder of a tournament: merge the tournament folders (the \
+                     shards' top folders) instead",
+                    s.dir.display()
+                )
+            } else {
+                format!(
+                    "{}: its record does not match its fingerprint {} (this harness computes {} \
+                     from it): match.json was edited, or another harness version wrote it",
+                    s.dir.display(),
+                    s.record.fingerprint,
+                    computed
+                )
+            }));
+        }
     }
 
     // Every pair into its job, refusing overlaps.
@@ -499,7 +525,7 @@ fn same_dir(a: &Path, b: &Path) -> bool {
 fn check_out(dir: &Path, fingerprint: &str) -> Result<(), RunError> {
     for name in ["match.json", "tournament.json"] {
         let path = dir.join(name);
-        if let Ok(text) = std::fs::read_to_string(&path) {
+        if let Ok(text) = crate::journal::read_bounded(&path, crate::journal::MAX_SMALL_FILE) {
             let same = serde_json::from_str::<MatchSetup>(&text)
                 .is_ok_and(|r| r.fingerprint == fingerprint && r.shard.is_none());
             if !same {

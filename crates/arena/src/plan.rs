@@ -620,10 +620,16 @@ fn tournament_plan(
                     slot(a, "--config: pairings")?,
                     slot(b, "--config: pairings")?,
                 );
-                if p.0 == p.1 || pairings.iter().any(|&(x, y)| (x, y) == p || (y, x) == p) {
+                if p.0 == p.1 {
                     return Err(arg_err(
                         "--config: pairings",
-                        format!("[{a}, {b}] pairs an engine with itself or is listed twice"),
+                        format!("[{a}, {b}] pairs an engine with itself"),
+                    ));
+                }
+                if pairings.iter().any(|&(x, y)| (x, y) == p || (y, x) == p) {
+                    return Err(arg_err(
+                        "--config: pairings",
+                        format!("[{a}, {b}] is listed twice (in either order)"),
                     ));
                 }
                 pairings.push(p);
@@ -631,6 +637,7 @@ fn tournament_plan(
             if pairings.is_empty() {
                 return Err(arg_err("--config: pairings", "the list is empty"));
             }
+            check_connected(&engines, &pairings)?;
             (Mode::Listed, pairings)
         }
         (None, None) => (Mode::RoundRobin, tournament::round_robin(engines.len())),
@@ -657,8 +664,52 @@ fn tournament_plan(
         anchor,
         anchor_elo,
         resamples,
+        series: args
+            .config
+            .as_deref()
+            .and_then(|c| c.file_stem())
+            .map(|s| s.to_string_lossy().to_string()),
     });
     Ok(setup)
+}
+
+/// Listed pairings must use every engine and connect them all: engines in groups that never
+/// meet have no ratings relative to each other.
+fn check_connected(engines: &[EngineEntry], pairings: &[(usize, usize)]) -> Result<(), PlanError> {
+    let n = engines.len();
+    if let Some(idle) = (0..n).find(|&i| !pairings.iter().any(|&(a, b)| a == i || b == i)) {
+        return Err(arg_err(
+            "--config: pairings",
+            format!(
+                "engine '{}' plays in no pairing: drop it from engines, or pair it",
+                engines[idle].label
+            ),
+        ));
+    }
+    let mut group: Vec<usize> = (0..n).collect();
+    fn root(group: &mut [usize], mut i: usize) -> usize {
+        while group[i] != i {
+            group[i] = group[group[i]];
+            i = group[i];
+        }
+        i
+    }
+    for &(a, b) in pairings {
+        let (ra, rb) = (root(&mut group, a), root(&mut group, b));
+        group[ra] = rb;
+    }
+    let first = root(&mut group, 0);
+    if let Some(apart) = (0..n).find(|&i| root(&mut group, i) != first) {
+        return Err(arg_err(
+            "--config: pairings",
+            format!(
+                "'{}' and '{}' are in groups of engines that never meet, so they cannot be \
+                 rated on one scale: add a pairing between the groups",
+                engines[0].label, engines[apart].label
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn replay_plan(args: ReplayArgs, colour_ok: bool) -> Result<ReplayPlan, PlanError> {

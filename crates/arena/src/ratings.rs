@@ -108,13 +108,15 @@ pub struct Ratings {
     pub lower: Vec<f64>,
     /// 97.5 % quantile per engine (the anchor's is its own rating).
     pub upper: Vec<f64>,
-    /// Engine indices from best to worst (by elo; ±inf and NaN handled: +inf first, NaN last; ties
-    /// broken by index).
+    /// Engine indices from best to worst. Within the anchor's component that is by rating; an
+    /// engine (or group) that scored every point against another sorts above it, and the engines
+    /// of a group separated from the anchor (±∞, or NaN when not connected to it at all) are
+    /// ordered by their ratings among themselves; engines without games come last; ties by index.
     pub order: Vec<usize>,
-    /// For `order[k]`, k+1 < n: the fraction of resamples in which `order[k]` rates above
-    /// `order[k+1]` (ties count half) — Ordo's CFS (likelihood of superiority of each engine over
-    /// the next). Resamples in which either of the two is unrated (NaN) are left out; NaN if none
-    /// is left. Length n−1 (empty for n ≤ 1).
+    /// For `order[k]`, k+1 < n: the fraction of resamples in which `order[k]` ranks above
+    /// `order[k+1]` by the same rule (ties count half) — Ordo's CFS (likelihood of superiority of
+    /// each engine over the next). It does not depend on the anchor. NaN without resamples.
+    /// Length n−1 (empty for n ≤ 1).
     pub cfs_next: Vec<f64>,
     /// Resamples drawn.
     pub resamples: usize,
@@ -249,19 +251,68 @@ pub fn components(n: usize, duels: &[Duel]) -> Vec<usize> {
 /// # Panics
 /// Panics if n > 0 and `anchor` ≥ n, or if a duel names an engine ≥ n.
 pub fn fit(n: usize, duels: &[Duel], anchor: usize, anchor_elo: f64) -> Vec<f64> {
+    fit_with_keys(n, duels, anchor, anchor_elo).0
+}
+
+/// An engine's strength key: what the ranking sorts by, best first. `level` is the number of
+/// engines it reaches in the "scored against" graph (itself included; −1 without games): an
+/// engine that dominates another (reaches it, is never reached back) reaches strictly more, so
+/// a group that scored every point against another sorts above it. `within` is its rating in
+/// natural units inside its own component, centred on the component's mean: it orders the
+/// engines of one component, also one not connected to the anchor (whose ratings are ±∞).
+#[derive(Copy, Clone, Debug, PartialEq)]
+struct Key {
+    level: f64,
+    within: f64,
+}
+
+impl Key {
+    /// Descending strength (NaN-free: levels are counts, `within` is finite).
+    fn cmp_strength(&self, other: &Key) -> Ordering {
+        other
+            .level
+            .total_cmp(&self.level)
+            .then(other.within.total_cmp(&self.within))
+    }
+}
+
+/// [`fit`] and every engine's strength [`Key`].
+fn fit_with_keys(n: usize, duels: &[Duel], anchor: usize, anchor_elo: f64) -> (Vec<f64>, Vec<Key>) {
     if n == 0 {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     assert!(anchor < n, "anchor {anchor} out of range for {n} engines");
     let tally = Tally::new(n, duels);
     let reach = tally.reachability();
     let comp = component_ids(n, &reach);
-    let members: Vec<usize> = (0..n).filter(|&i| comp[i] == comp[anchor]).collect();
-    let theta = fit_component(&tally, &members, anchor);
 
     let mut elo = vec![f64::NAN; n];
-    for (&i, &t) in members.iter().zip(&theta) {
-        elo[i] = anchor_elo + ELO_PER_NAT * t;
+    let mut keys = vec![
+        Key {
+            level: 0.0,
+            within: 0.0
+        };
+        n
+    ];
+    for id in comp.iter().copied().collect::<BTreeSet<usize>>() {
+        let members: Vec<usize> = (0..n).filter(|&i| comp[i] == id).collect();
+        let reference = if id == comp[anchor] { anchor } else { id };
+        let theta = fit_component(&tally, &members, reference);
+        let mean = theta.iter().sum::<f64>() / theta.len() as f64;
+        for (&i, &t) in members.iter().zip(&theta) {
+            let played = (0..n).any(|j| tally.games[i * n + j] > 0.0);
+            keys[i] = Key {
+                level: if played {
+                    (0..n).filter(|&j| reach[i * n + j]).count() as f64
+                } else {
+                    -1.0
+                },
+                within: t - mean,
+            };
+            if id == comp[anchor] {
+                elo[i] = anchor_elo + ELO_PER_NAT * t;
+            }
+        }
     }
     for (i, r) in elo.iter_mut().enumerate() {
         if comp[i] == comp[anchor] {
@@ -275,7 +326,7 @@ pub fn fit(n: usize, duels: &[Duel], anchor: usize, anchor_elo: f64) -> Vec<f64>
             f64::NAN
         };
     }
-    elo
+    (elo, keys)
 }
 
 /// The games among a strongly connected set of engines, m×m row-major.
@@ -589,7 +640,7 @@ pub fn rate(
     seed: u64,
 ) -> Ratings {
     let all = duels(pairings);
-    let elo = fit(n, &all, anchor, anchor_elo);
+    let (elo, keys) = fit_with_keys(n, &all, anchor, anchor_elo);
     if n == 0 {
         return Ratings {
             elo,
@@ -607,8 +658,9 @@ pub fn rate(
     let mut half = vec![0u64; pairings.len()];
     let mut pairs = vec![0u64; pairings.len()];
     let mut resample_duels = all.clone();
-    // Row r: the ratings of resample r.
+    // Row r: the ratings of resample r, and the strength keys.
     let mut sampled = Vec::with_capacity(resamples * n);
+    let mut sampled_keys = Vec::with_capacity(resamples * n);
     for _ in 0..resamples {
         half.fill(0);
         pairs.fill(0);
@@ -623,7 +675,9 @@ pub fn rate(
             d.points_a = h as f64 / 2.0;
             d.games = 2.0 * c as f64;
         }
-        sampled.extend(fit(n, &resample_duels, anchor, anchor_elo));
+        let (e, k) = fit_with_keys(n, &resample_duels, anchor, anchor_elo);
+        sampled.extend(e);
+        sampled_keys.extend(k);
     }
 
     let mut lower = Vec::with_capacity(n);
@@ -647,27 +701,22 @@ pub fn rate(
         upper.push(quantile_sorted(&column, UPPER_Q));
     }
 
-    let order = ranking(&elo);
+    let order = ranking(&keys);
     let cfs_next = order
         .windows(2)
         .map(|w| {
-            let (mut score, mut counted) = (0.0, 0usize);
-            for row in sampled.chunks_exact(n) {
-                let (x, y) = (row[w[0]], row[w[1]]);
-                if x.is_nan() || y.is_nan() {
-                    continue;
-                }
-                counted += 1;
-                if x > y {
-                    score += 1.0;
-                } else if x == y {
-                    score += 0.5;
-                }
+            let mut score = 0.0;
+            for row in sampled_keys.chunks_exact(n) {
+                score += match row[w[0]].cmp_strength(&row[w[1]]) {
+                    Ordering::Less => 1.0,
+                    Ordering::Equal => 0.5,
+                    Ordering::Greater => 0.0,
+                };
             }
-            if counted == 0 {
+            if resamples == 0 {
                 f64::NAN
             } else {
-                score / counted as f64
+                score / resamples as f64
             }
         })
         .collect();
@@ -701,19 +750,10 @@ fn quantile_sorted(x: &[f64], q: f64) -> f64 {
     }
 }
 
-/// Engine indices from best to worst: +∞ first, NaN last, ties by index.
-fn ranking(elo: &[f64]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..elo.len()).collect();
-    order.sort_by(|&i, &j| {
-        let (x, y) = (elo[i], elo[j]);
-        let by_rating = match (x.is_nan(), y.is_nan()) {
-            (true, true) => Ordering::Equal,
-            (true, false) => Ordering::Greater,
-            (false, true) => Ordering::Less,
-            (false, false) => y.partial_cmp(&x).unwrap_or(Ordering::Equal),
-        };
-        by_rating.then(i.cmp(&j))
-    });
+/// Engine indices from best to worst by strength [`Key`], ties by index.
+fn ranking(keys: &[Key]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_by(|&i, &j| keys[i].cmp_strength(&keys[j]).then(i.cmp(&j)));
     order
 }
 
@@ -955,9 +995,33 @@ mod tests {
     }
 
     #[test]
-    fn ranking_puts_plus_infinity_first_and_nan_last() {
-        let elo = [0.0, f64::NAN, f64::INFINITY, 0.0, f64::NEG_INFINITY, 5.0];
-        assert_eq!(ranking(&elo), [2, 5, 0, 3, 4, 1]);
+    fn ranking_orders_separated_groups_by_their_own_results() {
+        // Engine 0 lost every game; 3 > 1 > 2 among themselves; 4 has no games. Anchored at the
+        // loser, the others are all +inf, yet they rank by their results against each other,
+        // above the loser; the engine without games comes last.
+        let d = |a, b, points_a| Duel {
+            a,
+            b,
+            points_a,
+            games: 100.0,
+        };
+        let duels = [
+            d(0, 1, 0.0),
+            d(0, 2, 0.0),
+            d(0, 3, 0.0),
+            d(3, 1, 70.0),
+            d(1, 2, 65.0),
+            d(3, 2, 80.0),
+        ];
+        let (elo, keys) = fit_with_keys(5, &duels, 0, 0.0);
+        assert_eq!(elo[0], 0.0);
+        assert!(elo[1..4].iter().all(|&e| e == f64::INFINITY), "{elo:?}");
+        assert!(elo[4].is_nan());
+        assert_eq!(ranking(&keys), [3, 1, 2, 0, 4]);
+        // Anchored inside the group, the same order with finite ratings.
+        let (elo, keys) = fit_with_keys(5, &duels, 1, 0.0);
+        assert!(elo[3] > 0.0 && elo[2] < 0.0 && elo[0] == f64::NEG_INFINITY);
+        assert_eq!(ranking(&keys), [3, 1, 2, 0, 4]);
     }
 
     #[test]
@@ -1103,9 +1167,9 @@ mod tests {
         assert_eq!(r.order, [0, 1, 2, 4, 3]);
         assert_eq!(r.cfs_next[1], 1.0, "finite over −∞");
         assert_eq!(r.cfs_next[2], 0.5, "a tie counts half");
-        assert!(
-            r.cfs_next[3].is_nan(),
-            "no resample rates the unrated engine"
+        assert_eq!(
+            r.cfs_next[3], 1.0,
+            "an engine with games ranks above one without"
         );
     }
 

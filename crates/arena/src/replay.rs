@@ -76,13 +76,14 @@ pub fn load_recorded(
                 .map_or("under pairings/".into(), |p| format!("e.g. {p}"))
         ));
     }
-    let text = std::fs::read_to_string(&setup_path).map_err(|e| {
-        format!(
-            "{}: cannot read ({e}); is {} a results folder of `arena match`?",
-            setup_path.display(),
-            dir.display()
-        )
-    })?;
+    let text =
+        crate::journal::read_bounded(&setup_path, crate::journal::MAX_SMALL_FILE).map_err(|e| {
+            format!(
+                "{}: cannot read ({e}); is {} a results folder of `arena match`?",
+                setup_path.display(),
+                dir.display()
+            )
+        })?;
     let setup: MatchSetup =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", setup_path.display()))?;
     let journal = dir.join("games.jsonl");

@@ -129,6 +129,13 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
             setup.omniscient
         ));
     }
+    if !setup.gate && outcome.counted < setup.jobs() {
+        s.push_str(&format!(
+            "PARTIAL: {} of {} pairs counted; the numbers rest on part of the run\n",
+            outcome.counted,
+            setup.jobs()
+        ));
+    }
     if let Some(gate) = gate_result(setup, outcome) {
         let pairs = outcome.counted;
         match gate {

@@ -90,10 +90,13 @@ pub fn resolve(arg: &str) -> Result<Rules, RulesArgError> {
 /// # Errors
 /// The file cannot be read, is not a rule set, or fails [`Rules::validate`].
 pub fn load_file(path: &Path) -> Result<Rules, RulesArgError> {
-    let text = std::fs::read_to_string(path).map_err(|source| RulesArgError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text =
+        crate::journal::read_bounded(path, crate::journal::MAX_SMALL_FILE).map_err(|source| {
+            RulesArgError::Read {
+                path: path.to_path_buf(),
+                source,
+            }
+        })?;
     parse(&text, path)
 }
 

@@ -597,7 +597,7 @@ pub fn execute(setup: &RunSetup, rule: &mut dyn StopRule) -> Result<RunOutcome, 
     let recorded = setup.match_setup(&fingerprint);
     if setup.resume && setup.gate {
         // A gate's hypotheses cannot change mid-test: that would let a user shop for a verdict.
-        let before = std::fs::read_to_string(&setup_path)
+        let before = crate::journal::read_bounded(&setup_path, crate::journal::MAX_SMALL_FILE)
             .ok()
             .and_then(|t| serde_json::from_str::<MatchSetup>(&t).ok());
         if let Some(before) = before.filter(|b| b.gate != recorded.gate) {
@@ -618,6 +618,23 @@ pub fn execute(setup: &RunSetup, rule: &mut dyn StopRule) -> Result<RunOutcome, 
             )));
         }
     }
+    if setup.resume {
+        // A shard resumed as another shard would mix pairs of two shares in one folder.
+        let before = crate::journal::read_bounded(&setup_path, crate::journal::MAX_SMALL_FILE)
+            .ok()
+            .and_then(|t| serde_json::from_str::<MatchSetup>(&t).ok());
+        if let Some(before) = before.filter(|b| b.shard != recorded.shard) {
+            let show =
+                |s: Option<Shard>| s.map_or("the whole run".to_string(), |s| format!("shard {s}"));
+            return Err(RunError::Output(format!(
+                "--resume: {} holds {}; this run asks for {} (resume it with the same --shard, or \
+                 choose another --out)",
+                setup.out.display(),
+                show(before.shard),
+                show(recorded.shard)
+            )));
+        }
+    }
     let mut setup_json = serde_json::to_vec_pretty(&recorded).map_err(std::io::Error::other)?;
     setup_json.push(b'\n');
     write_atomically(&setup_path, &setup_json)?;
@@ -633,6 +650,14 @@ pub fn execute(setup: &RunSetup, rule: &mut dyn StopRule) -> Result<RunOutcome, 
             }
             None => foreign.push(pair),
         }
+    }
+    if !foreign.is_empty() {
+        eprintln!(
+            "note: {} recorded pairs lie beyond --pairs {}: they stay in {} but are not counted",
+            foreign.len(),
+            setup.pairs,
+            journal_path.display()
+        );
     }
     let total = setup.jobs();
     let mut tally = Tally {

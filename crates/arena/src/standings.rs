@@ -144,6 +144,9 @@ pub struct RatingsJson {
     pub seed: u64,
     /// Pairs counted, over all pairings.
     pub counted_pairs: u64,
+    /// The shard these ratings are of (`--shard`); absent for a whole run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::shard::Shard>,
     /// The rating list, best first.
     pub engines: Vec<RatedEngine>,
     /// Every pairing's cells, both ways.
@@ -189,6 +192,7 @@ pub fn ratings_json(setup: &RunSetup, outcome: &RunOutcome) -> RatingsJson {
             anchor: setup.engines[0].label.clone(),
             anchor_elo: 0.0,
             resamples: 1000,
+            series: None,
         });
     let board: &Scoreboard = &outcome.board;
     let n = setup.engines.len();
@@ -305,6 +309,7 @@ pub fn ratings_json(setup: &RunSetup, outcome: &RunOutcome) -> RatingsJson {
         pairs: setup.pairs,
         seed: setup.seed,
         counted_pairs: outcome.games.len() as u64,
+        shard: setup.shard,
         engines,
         pairwise,
         pairings,
@@ -374,8 +379,49 @@ fn interval_text(lo: f64, hi: f64) -> String {
     format!("[{}, {}]", elo_text(lo), elo_text(hi))
 }
 
+/// What a reader must know before trusting the list: a partial run, a shard, ratings the anchor
+/// cannot bound.
+pub fn notes(setup: &RunSetup, outcome: &RunOutcome, r: &RatingsJson) -> Vec<String> {
+    let mut notes = Vec::new();
+    let missing = setup.jobs() - (outcome.games.len() as u64).min(setup.jobs());
+    if missing > 0 {
+        notes.push(format!(
+            "PARTIAL: {missing} of {} pairing-pairs are missing; these ratings rest on part of the \
+             run.",
+            setup.jobs()
+        ));
+    }
+    if let Some(s) = setup.shard {
+        notes.push(format!(
+            "This is shard {s} only: merge the shards (arena merge) for the tournament's ratings."
+        ));
+    }
+    let unbounded: Vec<&str> = r
+        .engines
+        .iter()
+        .filter(|e| e.elo.is_infinite())
+        .map(|e| e.label.as_str())
+        .collect();
+    if !unbounded.is_empty() {
+        notes.push(format!(
+            "{} scored every point or none against a group of engines, so {} rating relative to \
+             the anchor {} is unbounded (±inf); the list ranks such engines by their results \
+             among themselves. Anchor an engine of the largest group for finite ratings.",
+            unbounded.join(", "),
+            if unbounded.len() == 1 { "its" } else { "their" },
+            r.tournament.anchor
+        ));
+    }
+    if r.engines.iter().any(|e| e.elo.is_nan()) {
+        notes.push(
+            "Unrated engines have no games connecting them to the anchor's group.".to_string(),
+        );
+    }
+    notes
+}
+
 /// The rating list, pairwise table and pairings as text (stdout and `summary.txt`).
-pub fn text(r: &RatingsJson, outcome: &RunOutcome) -> String {
+pub fn text(r: &RatingsJson, outcome: &RunOutcome, notes: &[String]) -> String {
     let mut s = format!(
         "Tournament of {} engines, {} ({})\n",
         r.engines.len(),
@@ -406,6 +452,7 @@ pub fn text(r: &RatingsJson, outcome: &RunOutcome) -> String {
             elo_text(e.elo),
             interval_text(e.elo_lower, e.elo_upper),
             e.cfs_next
+                .filter(|c| c.is_finite())
                 .map_or("".into(), |c| format!("{:.0}%", 100.0 * c)),
             e.points,
             e.games,
@@ -460,6 +507,9 @@ pub fn text(r: &RatingsJson, outcome: &RunOutcome) -> String {
             }
         ));
     }
+    for n in notes {
+        s.push_str(&format!("Note: {n}\n"));
+    }
     let failures: Vec<String> = r
         .engines
         .iter()
@@ -485,8 +535,9 @@ pub fn text(r: &RatingsJson, outcome: &RunOutcome) -> String {
     s
 }
 
-/// The report as Markdown (`report.md`): the rating list, the pairwise table and the pairings.
-pub fn markdown(r: &RatingsJson) -> String {
+/// The report as Markdown (`report.md`): notes, the rating list, the pairwise table and the
+/// pairings.
+pub fn markdown(r: &RatingsJson, notes: &[String]) -> String {
     let mut s = format!(
         "# Tournament of {} engines, {}\n\n{}\n\nLogistic Elo, Bradley–Terry maximum likelihood \
          over all games; anchor {} = {}; 95 % intervals and CFS (likelihood of superiority over \
@@ -498,6 +549,9 @@ pub fn markdown(r: &RatingsJson) -> String {
         r.tournament.anchor_elo,
         r.tournament.resamples
     );
+    for n in notes {
+        s.push_str(&format!("> **Note:** {n}\n\n"));
+    }
     s.push_str("| # | engine | Elo | 95 % interval | CFS | points | games | W | D | L | draws |\n");
     s.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for e in &r.engines {
@@ -509,6 +563,7 @@ pub fn markdown(r: &RatingsJson) -> String {
             elo_text(e.elo),
             interval_text(e.elo_lower, e.elo_upper),
             e.cfs_next
+                .filter(|c| c.is_finite())
                 .map_or("".into(), |c| format!("{:.1} %", 100.0 * c)),
             e.points,
             e.games,
@@ -619,7 +674,9 @@ pub fn csv(r: &RatingsJson) -> std::io::Result<Vec<u8>> {
             num(e.elo),
             num(e.elo_lower),
             num(e.elo_upper),
-            e.cfs_next.map_or(String::new(), |c| format!("{c:.4}")),
+            e.cfs_next
+                .filter(|c| c.is_finite())
+                .map_or(String::new(), |c| format!("{c:.4}")),
             format!("{:.1}", e.points),
             e.games.to_string(),
             e.wins.to_string(),
@@ -682,12 +739,19 @@ pub struct Nights {
     pub history: Vec<(String, Vec<HistoryPoint>)>,
     /// Each night's `ratings.json`, oldest first.
     pub ratings: Vec<(String, RatingsJson)>,
+    /// Folders with a `ratings.json` that could not be read, with why.
+    pub skipped: Vec<String>,
 }
 
 /// The nights in `parent` (folders holding a `ratings.json`, by name), up to and including
 /// `upto` when given, with each engine's rating per night.
-pub fn history(parent: &Path, upto: Option<&str>) -> Nights {
+///
+/// Shards' folders are never nights. With `series`, only nights of that series count (a
+/// report's own history: runs of the same config file); without, every tournament folder does.
+/// A folder whose `ratings.json` cannot be read is skipped and named in [`Nights::skipped`].
+pub fn history(parent: &Path, upto: Option<&str>, series: Option<&str>) -> Nights {
     let mut nights: Vec<(String, RatingsJson)> = Vec::new();
+    let mut skipped = Vec::new();
     if let Ok(entries) = std::fs::read_dir(parent) {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().to_string();
@@ -695,13 +759,17 @@ pub fn history(parent: &Path, upto: Option<&str>) -> Nights {
                 continue;
             }
             let path = entry.path().join("ratings.json");
-            let parsed = std::fs::metadata(&path)
-                .ok()
-                .filter(|m| m.len() <= 64 << 20)
-                .and_then(|_| std::fs::read_to_string(&path).ok())
-                .and_then(|t| serde_json::from_str::<RatingsJson>(&t).ok());
-            if let Some(r) = parsed {
-                nights.push((name, r));
+            if !path.exists() {
+                continue;
+            }
+            let parsed = crate::journal::read_bounded(&path, 64 << 20)
+                .map_err(|e| e.to_string())
+                .and_then(|t| serde_json::from_str::<RatingsJson>(&t).map_err(|e| e.to_string()));
+            match parsed {
+                Ok(r) if r.shard.is_some() => {}
+                Ok(r) if series.is_some() && r.tournament.series.as_deref() != series => {}
+                Ok(r) => nights.push((name, r)),
+                Err(e) => skipped.push(format!("{}: {e}", path.display())),
             }
         }
     }
@@ -724,6 +792,7 @@ pub fn history(parent: &Path, upto: Option<&str>) -> Nights {
         names: nights.iter().map(|(n, _)| n.clone()).collect(),
         history: by_engine.into_iter().collect(),
         ratings: nights,
+        skipped,
     }
 }
 
@@ -742,7 +811,11 @@ pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Re
     json.push(b'\n');
     write_atomically(&setup.out.join("ratings.json"), &json)?;
     write_atomically(&setup.out.join("ratings.csv"), &csv(&r)?)?;
-    write_atomically(&setup.out.join("report.md"), markdown(&r).as_bytes())?;
+    let notes = notes(setup, outcome, &r);
+    write_atomically(
+        &setup.out.join("report.md"),
+        markdown(&r, &notes).as_bytes(),
+    )?;
 
     let name = setup.out.file_name().map_or_else(
         || "tournament".to_string(),
@@ -753,31 +826,27 @@ pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Re
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let nights = history(parent, Some(&name));
+    let nights = match r.tournament.series.as_deref() {
+        Some(series) if setup.shard.is_none() => history(parent, Some(&name), Some(series)),
+        _ => Nights::default(),
+    };
     let (nights, history) = if nights.names.len() >= 2 && nights.names.last() == Some(&name) {
         (nights.names, nights.history)
     } else {
         (Vec::new(), Vec::new())
     };
-    let mut notes = Vec::new();
-    let missing = setup.jobs() - outcome.games.len() as u64;
-    if missing > 0 {
-        notes.push(format!(
-            "{missing} of {} pairing-pairs are missing: these ratings rest on part of the run.",
-            setup.jobs()
-        ));
-    }
-    if let Some(s) = setup.shard {
-        notes.push(format!(
-            "This is shard {s} only: merge the shards (arena merge) for the tournament's ratings."
-        ));
-    }
-    let page = page(&format!("Tournament {name}"), &r, nights, history, notes);
+    let page = page(
+        &format!("Tournament {name}"),
+        &r,
+        nights,
+        history,
+        notes.clone(),
+    );
     write_atomically(
         &setup.out.join("report.html"),
         report_html::tournament_html(&page).as_bytes(),
     )?;
-    let text = text(&r, outcome);
+    let text = text(&r, outcome, &notes);
     write_atomically(&setup.out.join("summary.txt"), text.as_bytes())?;
     out.write_all(text.as_bytes())?;
     writeln!(

@@ -43,6 +43,10 @@ pub struct TournamentOptions {
     pub anchor_elo: f64,
     /// Bootstrap resamples for the intervals and CFS.
     pub resamples: usize,
+    /// The series a run belongs to: the name of its config file (`nightly` for
+    /// configs/nightly.json). A report's history shows the earlier runs of its series beside it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series: Option<String>,
 }
 
 /// A tournament config file (`--config`, e.g. configs/nightly.json). Every key but `engines` is
@@ -93,18 +97,14 @@ impl TournamentConfig {
     /// A message naming the file, and the line, column and key of a bad value.
     pub fn load(path: &std::path::Path) -> Result<TournamentConfig, String> {
         let name = path.display();
-        let meta = std::fs::metadata(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
-        if meta.len() > MAX_CONFIG_BYTES {
-            return Err(format!(
-                "{name}: {} bytes is more than the {MAX_CONFIG_BYTES} a config may have",
-                meta.len()
-            ));
-        }
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
+        let text = crate::journal::read_bounded(path, MAX_CONFIG_BYTES)
+            .map_err(|e| format!("{name}: cannot read: {e}"))?;
         serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))
     }
 }
+
+/// The largest anchor rating, in absolute value.
+pub const MAX_ANCHOR_ELO: f64 = 100_000.0;
 
 /// Reads `LABEL=ELO`.
 ///
@@ -118,8 +118,10 @@ pub fn parse_anchor(s: &str) -> Result<(String, f64), String> {
         .trim()
         .parse()
         .ok()
-        .filter(|x: &f64| x.is_finite())
-        .ok_or_else(|| format!("'{s}': '{elo}' is not a finite number"))?;
+        .filter(|x: &f64| x.abs() <= MAX_ANCHOR_ELO)
+        .ok_or_else(|| {
+            format!("'{s}': '{elo}' is not a number between -{MAX_ANCHOR_ELO} and {MAX_ANCHOR_ELO}")
+        })?;
     Ok((label.to_string(), elo))
 }
 

@@ -196,7 +196,7 @@ fn a_gauntlet_and_a_resumed_tournament() {
     ]);
     args.push(s(&out));
     let err = refused(&args);
-    assert!(err.contains("another match"), "{err}");
+    assert!(err.contains("another run"), "{err}");
 }
 
 #[test]
@@ -447,22 +447,43 @@ fn the_homogeneity_check_flags_a_tampered_shard() {
 #[test]
 fn history_links_the_nights_and_the_report_page_renders() {
     let dir = tmp("nights");
-    for night in ["2026-11-28", "2026-11-29"] {
-        let seed = if night.ends_with('8') { "1" } else { "2" };
-        tournament(&dir.join(night), "6", seed, &[]);
+    let config = dir.join("nightly.json");
+    std::fs::write(
+        &config,
+        r#"{"engines": ["greedy", "level:easy", "random"], "pairs": 6, "bootstrap": 200}"#,
+    )
+    .unwrap();
+    let nights = dir.join("nights");
+    for (night, seed) in [("2026-11-28", "1"), ("2026-11-29", "2")] {
+        let out = nights.join(night);
+        ok(&[
+            "tournament",
+            "--config",
+            s(&config),
+            "--seed",
+            seed,
+            "--out",
+            s(&out),
+        ]);
     }
-    // The second night's page shows the history of both.
+    // A tournament of another series beside them is not part of their history.
+    tournament(&nights.join("2026-11-27-adhoc"), "2", "1", &[]);
+    let dir = nights;
+    // The second night's page shows the history of both, and only of its series.
     let html = std::fs::read_to_string(dir.join("2026-11-29/report.html")).unwrap();
     assert!(
         html.contains("2026-11-28"),
         "the history chart names the first night"
     );
+    assert!(!html.contains("adhoc"), "another series is not history");
     let text = ok(&["history", s(&dir)]);
-    assert!(text.contains("2 nights"), "{text}");
+    assert!(text.contains("3 nights"), "{text}");
     let index = std::fs::read_to_string(dir.join("index.html")).unwrap();
     assert!(index.contains("2026-11-28/report.html") && index.contains("2026-11-29/report.html"));
     let err = refused(&["history", s(&dir.join("2026-11-28"))]);
     assert!(err.contains("no tournament folders"), "{err}");
+    let err = refused(&["history", s(&dir.join("nowhere"))]);
+    assert!(err.contains("no such folder"), "{err}");
 
     // Headless Chromium draws the page (skipped where there is none).
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/screenshot.sh");
