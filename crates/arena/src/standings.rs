@@ -155,6 +155,13 @@ pub struct RatingsJson {
     pub pairings: Vec<PairingLine>,
 }
 
+impl RatingsJson {
+    /// The pairwise cell of `row` against `col`, if they played.
+    pub fn cell(&self, row: &str, col: &str) -> Option<&PairwiseCell> {
+        self.pairwise.iter().find(|c| c.row == row && c.col == col)
+    }
+}
+
 /// The seed of the bootstrap stream, from the master seed: reproducible, and apart from every
 /// deal seed.
 fn bootstrap_seed(seed: u64) -> u64 {
@@ -478,7 +485,7 @@ pub fn text(r: &RatingsJson, outcome: &RunOutcome, notes: &[String]) -> String {
     for row in &labels {
         s.push_str(&format!("{row:<w$}"));
         for col in &labels {
-            let c = r.pairwise.iter().find(|c| c.row == *row && c.col == *col);
+            let c = r.cell(row, col);
             let t = c.map_or("-".into(), |c| format!("{:.1}%", 100.0 * c.score));
             s.push_str(&format!("  {t:>cw$}"));
         }
@@ -583,10 +590,7 @@ pub fn markdown(r: &RatingsJson, notes: &[String]) -> String {
     for row in &r.engines {
         s.push_str(&format!("| **{}** |", md(&row.label)));
         for col in &r.engines {
-            let c = r
-                .pairwise
-                .iter()
-                .find(|c| c.row == row.label && c.col == col.label);
+            let c = r.cell(&row.label, &col.label);
             s.push_str(&match c {
                 Some(c) => format!(" {:.1} % (LOS {:.0} %) |", 100.0 * c.score, 100.0 * c.los),
                 None => " |".into(),
@@ -708,12 +712,7 @@ pub fn page(
         .map(|row| {
             r.engines
                 .iter()
-                .map(|col| {
-                    r.pairwise
-                        .iter()
-                        .find(|c| c.row == row.label && c.col == col.label)
-                        .cloned()
-                })
+                .map(|col| r.cell(&row.label, &col.label).cloned())
                 .collect()
         })
         .collect();
