@@ -2,7 +2,9 @@
 # The nightly rating run: build, play the tournament of configs/nightly.json into
 # results/nightly/<UTC date>/ (rerunning the same night resumes it), then regenerate
 # results/nightly/index.html (a link to every night, the latest rating list, each engine's rating
-# over time).
+# over time). A config with a "leak" section first measures what seeing every hidden piece is
+# worth to the engines it names (`arena leak --config`, into <night>/leak/); the night's report
+# then shows that table too.
 #
 # Usage: scripts/nightly.sh [--config FILE] [--root DIR] [--date YYYY-MM-DD] [--threads T]
 #                           [--no-build] [-- MORE TOURNAMENT ARGS]
@@ -11,10 +13,11 @@
 #   --date D       the night's folder name (default today's UTC date, YYYY-MM-DD)
 #   --threads T    worker threads (default: every core)
 #   --no-build     use the existing release binary instead of running cargo build first
-#   -- ARGS        passed on to `arena tournament` (a flag there wins over the config's value,
-#                  e.g. -- --pairs 20 for a quick try)
+#   -- ARGS        passed on to `arena tournament` and `arena leak` (a flag there wins over the
+#                  config's value, e.g. -- --pairs 20 for a quick try)
 #
-# Exit status: arena tournament's (0 when the night is complete), or 2 for a bad argument.
+# Exit status: arena leak's if it fails, else arena tournament's (0 when the night is complete),
+# or 2 for a bad argument.
 # Cron (every night at 01:30 UTC):
 #   30 1 * * * cd /path/to/jieqi && scripts/nightly.sh >> results/nightly/cron.log 2>&1
 set -euo pipefail
@@ -61,10 +64,17 @@ fi
 [[ -f "$config" ]] || die "no config at $config"
 
 out="$nights/$night"
+status=0
+if grep -q '"leak"[[:space:]]*:' "$config"; then
+    leak_args=(leak --config "$config" --out "$out/leak" "${threads[@]}")
+    [[ -f "$out/leak/games.jsonl" ]] && leak_args+=(--resume)
+    echo "== nightly $night: $arena ${leak_args[*]} ${extra[*]}"
+    "$arena" "${leak_args[@]}" "${extra[@]}" || status=$?
+    [[ $status -eq 0 ]] || exit "$status"
+fi
 args=(tournament --config "$config" --out "$out" "${threads[@]}")
 [[ -f "$out/games.jsonl" ]] && args+=(--resume)
 echo "== nightly $night: $arena ${args[*]} ${extra[*]}"
-status=0
 "$arena" "${args[@]}" "${extra[@]}" || status=$?
 # The index is rebuilt when the night is rated; a night that could not run (bad config, disk
 # full) leaves the index as it was.

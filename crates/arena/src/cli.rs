@@ -50,6 +50,21 @@ pub enum Command {
     /// likelihood of superiority of each engine over the next (CFS) come from a seeded bootstrap
     /// over pair indices.
     Tournament(TournamentArgs),
+    /// Measure what seeing every hidden piece is worth to each engine: omniscient vs fair on the
+    /// same deals, with a paired confidence interval for the difference.
+    ///
+    /// For each --engine E: arm F = E fair vs the opponent O, arm Ω = E omniscient vs O, and the
+    /// head-to-head E omniscient vs E fair, pair p of every arm on the same deal (seed
+    /// mix(S, p)). Without --opponent, O is E's own fair self: F is 0 by symmetry (not played)
+    /// and Ω is the head-to-head. Reports per engine the Elo of F and Ω with 95 % intervals,
+    /// Δ = Elo(Ω) − Elo(F) with a 95 % interval from a paired bootstrap over pair indices (and the
+    /// independent interval beside it), the head-to-head, and what Δ says: an engine that gains
+    /// nothing while it searches ignores the hidden identities or already sees them (a leak).
+    /// `--engine faulty:mode=peek` is a positive control: a harness leak the report must show
+    /// at Δ ≈ 0. Results go to --out: leak.json, leak.md, summary.txt, games.jsonl (the journal;
+    /// --resume continues it), and arms/<engine>/{fair,omniscient,head-to-head}/, ordinary match
+    /// folders that `arena replay` reads.
+    Leak(LeakArgs),
     /// Put the shards of a match or tournament (run with --shard K/N on several machines) back
     /// together: check they belong together, and write the results one machine would have.
     ///
@@ -145,7 +160,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "MS")]
     pub move_timeout: Option<u64>,
     /// Results folder [default: results/<UTC timestamp>-<A>-vs-<B>/, for a tournament
-    /// results/<UTC timestamp>-tournament/].
+    /// results/<UTC timestamp>-tournament/, for a leak run results/<UTC timestamp>-leak/].
     #[arg(long, value_name = "DIR")]
     pub out: Option<std::path::PathBuf>,
     /// Continue the interrupted run in --out: finished pairs are kept, the rest are played.
@@ -177,7 +192,8 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N", default_value_t = 100)]
     pub pairs: u64,
     /// Give engine A, engine B or both an omniscient view (every hidden piece visible), to
-    /// measure what hidden information is worth. The summary says so.
+    /// measure what hidden information is worth. The summary says so; `arena leak` measures it
+    /// with paired intervals.
     #[arg(long, value_name = "A|B|both")]
     pub omniscient: Option<String>,
     /// Also report the SPRT (it does not stop the match; `arena sprt` does).
@@ -252,8 +268,9 @@ pub struct TournamentArgs {
     /// Keys (unknown keys are refused): engines (a list of specs as --engine takes them),
     /// gauntlet (a label), pairings (a list of [A, B] label pairs), pairs, seed, rules,
     /// max_plies, nodes, depth, movetime_ms, tc, timemargin_ms, move_timeout_ms, anchor
-    /// ("LABEL=ELO"), bootstrap. A flag given on the command line wins over the file's value;
-    /// --engine cannot be combined with it. See configs/nightly.json.
+    /// ("LABEL=ELO"), bootstrap, leak (what `arena leak --config` measures; the tournament's
+    /// report shows a leak table found in its leak/ folder). A flag given on the command line
+    /// wins over the file's value; --engine cannot be combined with it. See configs/nightly.json.
     #[arg(long, value_name = "FILE")]
     pub config: Option<std::path::PathBuf>,
     /// An engine (two or more): a spec such as `greedy:noise=0.3`, or a JSON file from
@@ -273,6 +290,35 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "LABEL=ELO")]
     pub anchor: Option<String>,
     /// Bootstrap resamples of pair indices for the 95 % intervals and CFS [default: 1000].
+    #[arg(long, value_name = "N")]
+    pub bootstrap: Option<usize>,
+    /// Limits, deals, output.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// Arguments of `arena leak`.
+#[derive(Debug, Args)]
+pub struct LeakArgs {
+    /// An engine to measure (one or more): a spec such as `ismcts:iters=500`, or a JSON file from
+    /// configs/engines/. In-process engines only: an external engine gets its side's information
+    /// over UCI and cannot play omniscient.
+    #[arg(long = "engine", value_name = "SPEC")]
+    pub engines: Vec<String>,
+    /// The fair opponent every engine meets in arms F and Ω (any engine, external ones included)
+    /// [default: each engine's own fair self].
+    #[arg(long, value_name = "SPEC")]
+    pub opponent: Option<String>,
+    /// Take the engines, opponent and pairs from the `leak` section of a tournament config
+    /// (`{"engines": [LABEL…], "opponent": LABEL, "pairs": N}`, labels of its engines), and the
+    /// seed, rules and limits from the config itself; a flag on the command line wins. This is
+    /// how the nightly report measures leaks (scripts/nightly.sh).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["engines", "opponent"])]
+    pub config: Option<std::path::PathBuf>,
+    /// Game pairs per arm (each pair is two games on one deal, colours swapped) [default: 100].
+    #[arg(long, value_name = "N")]
+    pub pairs: Option<u64>,
+    /// Bootstrap resamples of pair indices for the paired interval of Δ [default: 1000].
     #[arg(long, value_name = "N")]
     pub bootstrap: Option<usize>,
     /// Limits, deals, output.

@@ -68,6 +68,13 @@ pub struct EngineEntry {
     pub factory: Factory,
     /// Whether it is an external process (which can never see more than its side's information).
     pub external: bool,
+    /// Whether it plays with an omniscient view (every hidden piece visible): set by a run that
+    /// measures what hidden information is worth (`match --omniscient`, `arena leak`), never by a
+    /// spec. Records say so.
+    pub omniscient: bool,
+    /// Whether the harness hands it the truth while records call it fair: only the `faulty:mode=peek`
+    /// test engine, a deliberate leak that `arena leak` must catch.
+    pub peeks: bool,
 }
 
 impl EngineEntry {
@@ -133,7 +140,19 @@ const FAULTY_HELP: &str = "A deliberately broken engine for testing harnesses: p
 legal moves, then from its move number `after` (default 5) on fails as `mode` says: `panic`, \
 `illegal` (answers a move that is not legal), `error` (returns an error) or `slow` (sleeps `ms` \
 milliseconds, default 200, before answering, deaf to any stop: a runaway). Example: \
-faulty:mode=panic,after=3.";
+faulty:mode=panic,after=3. `mode=peek` is a leak instead: the engine `engine` (default \
+alphabeta, at its defaults) is handed every hidden piece while the records call it fair — the \
+positive control of `arena leak`, which must find that it gains nothing from omniscience.";
+
+/// Engines `faulty:mode=peek` may wrap.
+const PEEK_ENGINES: [&str; 6] = [
+    "alphabeta",
+    "ismcts",
+    "flat-uct",
+    "level",
+    "greedy",
+    "random",
+];
 
 /// The engine behind `faulty`.
 #[derive(Clone)]
@@ -186,18 +205,39 @@ impl Engine for Faulty {
     }
 }
 
-fn faulty(spec: &Spec) -> Result<Factory, SpecError> {
+/// The factory of a `faulty` spec, and whether it peeks (`mode=peek`).
+fn faulty(spec: &Spec) -> Result<(Factory, bool), SpecError> {
     let mut p = spec.params();
-    let mode = p.get_choice("mode", "panic", &["panic", "illegal", "error", "slow"])?;
+    let mode = p.get_choice(
+        "mode",
+        "panic",
+        &["panic", "illegal", "error", "slow", "peek"],
+    )?;
+    if mode == "peek" {
+        let inner = p.get_choice("engine", "alphabeta", &PEEK_ENGINES)?;
+        p.finish(&["mode", "engine"])?;
+        let inner = Spec {
+            name: inner.to_string(),
+            params: Vec::new(),
+        };
+        let factory = jieqi_registry::factory(&inner).map_err(|e| SpecError {
+            spec: spec.to_string(),
+            message: e.to_string(),
+        })?;
+        return Ok((factory, true));
+    }
     let after = p.get("after", 5u64)?;
     let ms = p.get("ms", 200u64)?;
     p.finish(&["mode", "after", "ms"])?;
-    Ok(Factory::of_clone(Faulty {
-        mode,
-        after,
-        ms,
-        moves: 0,
-    }))
+    Ok((
+        Factory::of_clone(Faulty {
+            mode,
+            after,
+            ms,
+            moves: 0,
+        }),
+        false,
+    ))
 }
 
 /// A JSON engine config file (`configs/engines/*.json`):
@@ -353,8 +393,11 @@ pub fn entry_unprobed(arg: &str) -> Result<EngineEntry, EngineArgError> {
 pub fn from_spec(label: String, spec: Spec) -> Result<EngineEntry, EngineArgError> {
     let (name, limits, engine) = split_arena_keys(&spec).map_err(EngineArgError::Spec)?;
     let external = engine.name == crate::uci_engine::NAME;
+    let mut peeks = false;
     let factory = if engine.name == FAULTY {
-        faulty(&engine).map_err(EngineArgError::Spec)?
+        let (factory, p) = faulty(&engine).map_err(EngineArgError::Spec)?;
+        peeks = p;
+        factory
     } else if external {
         crate::uci_engine::factory(&engine).map_err(EngineArgError::Spec)?
     } else {
@@ -380,6 +423,8 @@ pub fn from_spec(label: String, spec: Spec) -> Result<EngineEntry, EngineArgErro
         limits,
         factory,
         external,
+        omniscient: false,
+        peeks,
     })
 }
 

@@ -10,7 +10,9 @@
 //!   stop rules), [`scheduler`] (jobs on the rayon pool), [`journal`] (`games.jsonl`, resume,
 //!   atomic writes), [`scoreboard`] (tallies per pairing of engine slots), [`report`] (summary
 //!   text and `summary.json`), [`records`] (the per-game formats).
-//! - [`match_cmd`]: `arena match`; [`sprt_cmd`]: `arena sprt`; [`replay`]: `arena replay`.
+//! - [`match_cmd`]: `arena match`; [`sprt_cmd`]: `arena sprt`; [`replay`]: `arena replay`;
+//!   [`tournament`], [`standings`], [`ratings`], [`report_html`], [`history`]: `arena tournament`
+//!   and its reports; [`leak`]: `arena leak`; [`merge`], [`shard`]: shards and `arena merge`.
 //! - [`stats`], [`block`], [`stats_cmd`]: statistics, the result block, `arena stats`;
 //!   [`sprt_args`]: the SPRT flags they share.
 //! - [`bench_cmd`]: `arena bench`; [`perft_cmd`]: `arena perft`; [`show`], [`board_text`]: `arena show`.
@@ -28,6 +30,7 @@ pub mod engines;
 pub mod game_runner;
 pub mod history;
 pub mod journal;
+pub mod leak;
 pub mod match_cmd;
 pub mod merge;
 pub mod perft_cmd;

@@ -79,6 +79,10 @@ fn main() -> ExitCode {
             Ok(()) => Ok(()),
             Err(e) => return run_failed(&e),
         },
+        Plan::Leak(l) => match arena::leak::run(l, &mut out) {
+            Ok(()) => Ok(()),
+            Err(e) => return run_failed(&e),
+        },
         Plan::Merge(m) => match arena::merge::run(m, &mut out) {
             Ok(()) => Ok(()),
             Err(e) => return run_failed(&e),

@@ -83,14 +83,14 @@ fn refuse(m: impl Into<String>) -> RunError {
 }
 
 fn read_dir(dir: &Path) -> Result<ShardDir, RunError> {
-    let path = ["tournament.json", "match.json"]
+    let path = run::RECORD_NAMES
         .iter()
         .map(|f| dir.join(f))
         .find(|p| p.is_file())
         .ok_or_else(|| {
             refuse(format!(
-                "{}: no match.json or tournament.json: not a results folder of `arena match` or \
-                 `arena tournament`",
+                "{}: no match.json, tournament.json or leak-run.json: not a results folder of \
+                 `arena match`, `arena tournament` or `arena leak`",
                 dir.display()
             ))
         })?;
@@ -234,7 +234,7 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
                 diff.join("; ")
             )));
         }
-        if s.record.tournament != first.record.tournament {
+        if s.record.tournament != first.record.tournament || s.record.leak != first.record.leak {
             let diff = differences(&first.record, &s.record);
             return Err(refuse(format!(
                 "{} and {} rate differently ({}): every shard must be run with the same anchor \
@@ -288,15 +288,20 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
             .map_err(|m| refuse(format!("{}: {m}", s.dir.display())))?
             .fingerprint();
         if computed != s.record.fingerprint {
+            // `T/pairings/NN-a-vs-b` of a tournament, `L/arms/<engine>/<arm>` of a leak run.
             let pairing_folder = s.dir.parent().is_some_and(|p| {
                 p.file_name().is_some_and(|n| n == "pairings")
                     && p.parent()
                         .is_some_and(|t| t.join("tournament.json").is_file())
+            }) || s.dir.ancestors().nth(2).is_some_and(|a| {
+                a.file_name().is_some_and(|n| n == "arms")
+                    && a.parent()
+                        .is_some_and(|l| l.join("leak-run.json").is_file())
             });
             return Err(refuse(if pairing_folder {
                 format!(
-                    "{} is a pairing folder of a tournament: merge the tournament folders (the \
-                     shards' top folders) instead",
+                    "{} is a pairing folder of a tournament or an arm of a leak run: merge the \
+                     shards' top folders instead",
                     s.dir.display()
                 )
             } else {
@@ -453,11 +458,7 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
     write_atomically(&out_dir.join("merge.json"), &json)?;
 
     let outcome = run::outcome_of(&setup, fingerprint, games);
-    if setup.tournament.is_some() {
-        crate::standings::report(&setup, &outcome, out)?;
-    } else {
-        run::report(&setup, &outcome, out)?;
-    }
+    run::write_reports(&setup, &outcome, out)?;
     let text = merge_text(&report, &absent);
     write_atomically(&out_dir.join("merge.txt"), text.as_bytes())?;
     out.write_all(text.as_bytes())?;
@@ -523,7 +524,7 @@ fn same_dir(a: &Path, b: &Path) -> bool {
 
 /// The output folder may be new or hold an earlier merge of the same run, nothing else.
 fn check_out(dir: &Path, fingerprint: &str) -> Result<(), RunError> {
-    for name in ["match.json", "tournament.json"] {
+    for name in run::RECORD_NAMES {
         let path = dir.join(name);
         if let Ok(text) = crate::journal::read_bounded(&path, crate::journal::MAX_SMALL_FILE) {
             let same = serde_json::from_str::<MatchSetup>(&text)

@@ -4,8 +4,8 @@ use jieqi_core::{Color, Deal, Determinization, FenError, Position, PositionError
 
 use crate::board_text::{BoardStyle, Glyphs};
 use crate::cli::{
-    Cli, Command, HistoryArgs, LimitArgs, MatchArgs, MergeArgs, PerftArgs, ReplayArgs, RunArgs,
-    ShowArgs, SprtCmdArgs, TournamentArgs,
+    Cli, Command, HistoryArgs, LeakArgs, LimitArgs, MatchArgs, MergeArgs, PerftArgs, ReplayArgs,
+    RunArgs, ShowArgs, SprtCmdArgs, TournamentArgs,
 };
 use crate::engines::{self, EngineEntry};
 use crate::replay::{self, ReplayPlan};
@@ -35,6 +35,8 @@ pub enum Plan {
     Sprt(RunSetup),
     /// `arena tournament`.
     Tournament(RunSetup),
+    /// `arena leak`.
+    Leak(RunSetup),
     /// `arena merge`.
     Merge(MergeArgs),
     /// `arena history`.
@@ -159,6 +161,7 @@ impl Plan {
     ) -> Result<Plan, PlanError> {
         match cli.command {
             Command::Tournament(args) => Ok(Plan::Tournament(tournament_plan(args, given)?)),
+            Command::Leak(args) => Ok(Plan::Leak(leak_plan(args, given)?)),
             Command::Merge(args) => Ok(Plan::Merge(args)),
             Command::History(args) => Ok(Plan::History(args)),
             Command::Perft(args) => Ok(Plan::Perft(PerftPlan::new(args)?)),
@@ -458,7 +461,7 @@ fn run_setup(
         tc,
         timemargin: std::time::Duration::from_millis(args.timemargin),
         move_timeout: args.move_timeout.map(std::time::Duration::from_millis),
-        omniscient: Omniscient::None,
+        leak: None,
         out,
         resume: args.resume,
         sprt: None,
@@ -500,7 +503,9 @@ fn match_plan(args: MatchArgs) -> Result<RunSetup, PlanError> {
             ));
         }
     }
-    setup.omniscient = omniscient;
+    for (slot, entry) in setup.engines.iter_mut().enumerate() {
+        entry.omniscient = omniscient.sees_all(slot);
+    }
     setup.sprt = sprt;
     Ok(setup)
 }
@@ -538,43 +543,22 @@ fn tournament_plan(
         }
         let c = tournament::TournamentConfig::load(path).map_err(|m| arg_err("--config", m))?;
         // The file fills what the command line did not give.
-        let run = &mut args.run;
-        args.engines = c.engines;
-        listed = c.pairings;
-        if !given("gauntlet") {
-            args.gauntlet = args.gauntlet.or(c.gauntlet);
-        }
         let fill = |id: &str| !given(id);
+        if !given("gauntlet") {
+            args.gauntlet = args.gauntlet.or(c.gauntlet.clone());
+        }
         if fill("pairs") {
             args.pairs = args.pairs.or(c.pairs);
         }
         if fill("anchor") {
-            args.anchor = args.anchor.or(c.anchor);
+            args.anchor = args.anchor.or(c.anchor.clone());
         }
         if fill("bootstrap") {
             args.bootstrap = args.bootstrap.or(c.bootstrap);
         }
-        if let (true, Some(v)) = (fill("seed"), c.seed) {
-            run.seed = v;
-        }
-        if let (true, Some(v)) = (fill("rules"), c.rules) {
-            run.rules.rules = v;
-        }
-        if let (true, Some(v)) = (fill("max_plies"), c.max_plies) {
-            run.max_plies = v;
-        }
-        if fill("nodes") && fill("depth") && fill("movetime") && fill("tc") {
-            run.limits.nodes = c.nodes;
-            run.limits.depth = c.depth;
-            run.limits.movetime = c.movetime_ms;
-            run.tc = c.tc;
-        }
-        if let (true, Some(v)) = (fill("timemargin"), c.timemargin_ms) {
-            run.timemargin = v;
-        }
-        if fill("move_timeout") {
-            run.move_timeout = run.move_timeout.or(c.move_timeout_ms);
-        }
+        fill_run(&mut args.run, &c, given);
+        listed = c.pairings;
+        args.engines = c.engines;
     }
     if args.engines.len() < 2 {
         return Err(arg_err(
@@ -670,6 +654,139 @@ fn tournament_plan(
             .and_then(|c| c.file_stem())
             .map(|s| s.to_string_lossy().to_string()),
     });
+    Ok(setup)
+}
+
+/// Fills the run flags the command line did not give from a tournament config: seed, rules,
+/// adjudication cap, limits (as a group: a limit on the command line replaces all of the file's),
+/// clock margin and move timeout.
+fn fill_run(run: &mut RunArgs, c: &tournament::TournamentConfig, given: &dyn Fn(&str) -> bool) {
+    let fill = |id: &str| !given(id);
+    if let (true, Some(v)) = (fill("seed"), c.seed) {
+        run.seed = v;
+    }
+    if let (true, Some(v)) = (fill("rules"), &c.rules) {
+        run.rules.rules = v.clone();
+    }
+    if let (true, Some(v)) = (fill("max_plies"), c.max_plies) {
+        run.max_plies = v;
+    }
+    if fill("nodes") && fill("depth") && fill("movetime") && fill("tc") {
+        run.limits.nodes = c.nodes;
+        run.limits.depth = c.depth;
+        run.limits.movetime = c.movetime_ms;
+        run.tc = c.tc.clone();
+    }
+    if let (true, Some(v)) = (fill("timemargin"), c.timemargin_ms) {
+        run.timemargin = v;
+    }
+    if fill("move_timeout") {
+        run.move_timeout = run.move_timeout.or(c.move_timeout_ms);
+    }
+}
+
+fn leak_plan(mut args: LeakArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup, PlanError> {
+    let (engines, opponent) = match &args.config {
+        Some(path) => {
+            let c = tournament::TournamentConfig::load(path).map_err(|m| arg_err("--config", m))?;
+            let Some(leak) = c.leak.clone() else {
+                return Err(arg_err(
+                    "--config",
+                    format!(
+                        "{} has no \"leak\" section ({{\"engines\": [LABEL, …], \"opponent\":                          LABEL, \"pairs\": N}}) naming the engines to measure",
+                        path.display()
+                    ),
+                ));
+            };
+            if !given("pairs") {
+                args.pairs = args.pairs.or(leak.pairs).or(c.pairs);
+            }
+            if !given("bootstrap") {
+                args.bootstrap = args.bootstrap.or(c.bootstrap);
+            }
+            fill_run(&mut args.run, &c, given);
+            let all = engine_list(&c.engines)?;
+            let pick = |label: &str| {
+                all.iter()
+                    .find(|e| e.label == label)
+                    .cloned()
+                    .ok_or_else(|| {
+                        let labels: Vec<&str> = all.iter().map(|e| e.label.as_str()).collect();
+                        arg_err(
+                            "--config: leak",
+                            format!(
+                                "no engine of {} is labelled '{label}' (they are {})",
+                                path.display(),
+                                labels.join(", ")
+                            ),
+                        )
+                    })
+            };
+            let engines = leak
+                .engines
+                .iter()
+                .map(|l| pick(l))
+                .collect::<Result<Vec<_>, _>>()?;
+            let opponent = leak.opponent.as_deref().map(pick).transpose()?;
+            (engines, opponent)
+        }
+        None => (
+            engine_list(&args.engines)?,
+            args.opponent
+                .as_deref()
+                .map(|o| engine("--opponent", o))
+                .transpose()?,
+        ),
+    };
+    if engines.is_empty() {
+        return Err(arg_err(
+            "--engine",
+            "give an engine to measure (--engine SPEC, one or more)",
+        ));
+    }
+    for (i, e) in engines.iter().enumerate() {
+        if e.external {
+            return Err(arg_err(
+                "--engine",
+                format!(
+                    "engine '{}' is an external process: it only ever gets its side's \
+                     information over UCI, so it cannot play omniscient (it can be the \
+                     --opponent)",
+                    e.label
+                ),
+            ));
+        }
+        if engines[..i].iter().any(|x| x.label == e.label) {
+            return Err(arg_err("--engine", format!("'{}' is given twice", e.label)));
+        }
+    }
+    if let Some(o) = &opponent {
+        if let Some(e) = engines
+            .iter()
+            .find(|e| e.label == o.label || crate::leak::omniscient_label(&e.label) == o.label)
+        {
+            return Err(arg_err(
+                "--opponent",
+                format!(
+                    "the opponent is labelled '{}' like engine '{}': leave out --opponent to \
+                     measure an engine against its own fair self, or give the opponent a \
+                     name=LABEL",
+                    o.label, e.label
+                ),
+            ));
+        }
+    }
+    let resamples = args.bootstrap.unwrap_or(1000);
+    if resamples == 0 || resamples > crate::leak::MAX_RESAMPLES {
+        return Err(arg_err(
+            "--bootstrap",
+            format!("must be between 1 and {}", crate::leak::MAX_RESAMPLES),
+        ));
+    }
+    let (slots, pairings, options) = crate::leak::arms(engines, opponent, resamples);
+    let pairs = args.pairs.unwrap_or(100);
+    let mut setup = run_setup(slots, pairings, args.run, pairs, "--pairs", "leak")?;
+    setup.leak = Some(options);
     Ok(setup)
 }
 

@@ -58,8 +58,8 @@ const MAX_NEWTON: usize = 200;
 const MAX_MM: usize = 200_000;
 
 /// The lower and upper quantile levels of the bootstrap interval.
-const LOWER_Q: f64 = 0.025;
-const UPPER_Q: f64 = 0.975;
+pub(crate) const LOWER_Q: f64 = 0.025;
+pub(crate) const UPPER_Q: f64 = 0.975;
 
 // ---------------------------------------------------------------------------------------------
 // Public types
@@ -558,7 +558,7 @@ fn mm(local: &Local) -> Vec<f64> {
 // ---------------------------------------------------------------------------------------------
 
 /// A uniform integer in `0..n` from `next_u64` (Lemire's multiply-shift with rejection: unbiased).
-fn uniform_below<R: Rng + ?Sized>(rng: &mut R, n: u64) -> u64 {
+pub(crate) fn uniform_below<R: Rng + ?Sized>(rng: &mut R, n: u64) -> u64 {
     assert!(n > 0, "uniform_below(0)");
     let threshold = n.wrapping_neg() % n;
     loop {
@@ -732,7 +732,7 @@ pub fn rate(
 }
 
 /// The q-quantile of sorted values by the rule documented on [`Ratings`].
-fn quantile_sorted(x: &[f64], q: f64) -> f64 {
+pub(crate) fn quantile_sorted(x: &[f64], q: f64) -> f64 {
     let Some(last) = x.len().checked_sub(1) else {
         return f64::NAN;
     };

@@ -106,7 +106,12 @@ pub fn load_recorded(
 /// The spec no longer parses or names an unknown engine.
 pub fn entry(label: &str, spec: &str) -> Result<EngineEntry, String> {
     let spec = Spec::parse(spec).map_err(|e| e.to_string())?;
-    crate::engines::from_spec(label.to_string(), spec).map_err(|e| e.to_string())
+    let mut entry =
+        crate::engines::from_spec(label.to_string(), spec).map_err(|e| e.to_string())?;
+    // The recorded label wins over a `name=` in the spec: a leak run's omniscient copy of an
+    // engine carries the engine's spec under another label.
+    entry.label = label.to_string();
+    Ok(entry)
 }
 
 /// Replays and prints; with a recorded game, says "identical" or shows the first differing ply.

@@ -123,10 +123,10 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
         b.label,
         per_move_text(&p.moves[1])
     ));
-    if setup.omniscient != Omniscient::None {
+    if setup.omniscient() != Omniscient::None {
         s.push_str(&format!(
             "Omniscient: {:?} (this engine saw every hidden piece)\n",
-            setup.omniscient
+            setup.omniscient()
         ));
     }
     if !setup.gate && outcome.counted < setup.jobs() {
@@ -365,7 +365,7 @@ pub fn summary(setup: &RunSetup, outcome: &RunOutcome) -> Summary {
         timemargin_ms: setup.tc.map(|_| ms(setup.timemargin)),
         move_timeout_ms: setup.move_timeout.map(ms),
         max_plies: setup.max_plies,
-        omniscient: setup.omniscient,
+        omniscient: setup.omniscient(),
         results: block_json(&block_input(setup, outcome, &context)),
         a_score_as_red: p.by_color[0].fraction(),
         a_score_as_black: p.by_color[1].fraction(),

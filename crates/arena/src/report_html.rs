@@ -55,6 +55,9 @@ pub struct TournamentPage {
     pub history: Vec<(String, Vec<HistoryPoint>)>,
     /// Free text lines, e.g. a homogeneity warning or missing pairs.
     pub notes: Vec<String>,
+    /// The information-leak report measured beside the tournament (its `leak/` folder, written
+    /// by `arena leak`), if any.
+    pub leak: Option<crate::leak::LeakJson>,
 }
 
 /// A link to one night in the index page.
@@ -1236,6 +1239,103 @@ fn write_pairing_table(out: &mut String, rows: &[PairingLine]) -> fmt::Result {
     writeln!(out, "</tbody></table></div>")
 }
 
+/// The information-leak table: per engine Ω, Δ with its paired and independent intervals, the
+/// head-to-head and the verdict; each arm links to its match folder under `leak/`.
+fn write_leak(out: &mut String, l: &crate::leak::LeakJson) -> fmt::Result {
+    use crate::leak::ArmResult;
+    writeln!(out, "<section id=\"leak\">")?;
+    writeln!(
+        out,
+        "<h2>Information leak <a href=\"leak/leak.md\" style=\"font-size:13px;font-weight:500;margin-left:8px\">leak.md \u{2192}</a></h2>"
+    )?;
+    writeln!(
+        out,
+        "<p class=\"sub\">{}<br>{}</p>",
+        esc(&l.context),
+        esc(&crate::leak::opponent_text(l))
+    )?;
+    let with_opponent = l.opponent.is_some();
+    writeln!(out, "<div class=\"scroll\"><table class=\"pairings\">")?;
+    write!(out, "<thead><tr><th class=\"l\">Engine</th>")?;
+    if with_opponent {
+        write!(
+            out,
+            "<th>F: fair vs O</th><th>\u{3a9}: omniscient vs O</th>"
+        )?;
+    }
+    writeln!(
+        out,
+        "<th title=\"Paired bootstrap over pair indices\">\u{394} = \u{3a9} \u{2212} F</th>\
+         <th>95&#8239;% (paired)</th>\
+         <th title=\"The arms' own intervals in quadrature\">95&#8239;% (independent)</th>\
+         <th>Head to head \u{3a9} vs F</th><th>Pairs</th><th class=\"l\">Verdict</th></tr></thead><tbody>"
+    )?;
+    let arm = |a: &ArmResult| {
+        let text = format!(
+            "{} <span class=\"dim\">{}</span>",
+            fmt_elo(a.elo),
+            fmt_interval(a.elo_lower, a.elo_upper)
+        );
+        match safe_href(&format!("leak/{}/", a.folder)) {
+            Some(h) => format!("<a href=\"{h}\" title=\"match folder\">{text}</a>"),
+            None => text,
+        }
+    };
+    for r in &l.rows {
+        let verdict_class = match r.verdict {
+            crate::leak::Verdict::Gains => "l",
+            crate::leak::Verdict::NoGain if r.control => "l",
+            _ => "l bad",
+        };
+        write!(
+            out,
+            "<tr><td class=\"l\">{}{}</td>",
+            esc(&r.engine),
+            if r.control {
+                " <span class=\"dim\">(control)</span>"
+            } else {
+                ""
+            }
+        )?;
+        if with_opponent {
+            write!(
+                out,
+                "<td>{}</td><td>{}</td>",
+                r.fair
+                    .as_ref()
+                    .map_or("0 <span class=\"dim\">(symmetry)</span>".to_string(), arm),
+                arm(&r.omniscient)
+            )?;
+        }
+        writeln!(
+            out,
+            "<td class=\"elo\">{}</td><td class=\"dim\">{}</td><td class=\"dim\">{}</td>\
+             <td>{}</td><td>{}</td><td class=\"{verdict_class}\" title=\"{}\">{}</td></tr>",
+            fmt_elo(r.delta.elo),
+            fmt_interval(r.delta.lower, r.delta.upper),
+            fmt_interval(r.delta.independent_lower, r.delta.independent_upper),
+            arm(&r.head_to_head),
+            r.delta.pairs,
+            esc(r.verdict.text()),
+            esc(r.verdict.short()),
+        )?;
+    }
+    writeln!(out, "</tbody></table></div>")?;
+    for r in &l.rows {
+        writeln!(
+            out,
+            "<p class=\"sub\"><b>{}</b>: {}</p>",
+            esc(&r.engine),
+            esc(r.verdict.text())
+        )?;
+    }
+    writeln!(out, "<p class=\"sub\">{}</p>", esc(crate::leak::MEANING))?;
+    for n in &l.notes {
+        writeln!(out, "<div class=\"note\">{}</div>", esc(n))?;
+    }
+    writeln!(out, "</section>")
+}
+
 fn write_history(out: &mut String, page: &TournamentPage) -> fmt::Result {
     writeln!(out, "<section id=\"history\">")?;
     writeln!(out, "<h2>History</h2>")?;
@@ -1296,6 +1396,9 @@ fn write_tournament(out: &mut String, page: &TournamentPage) -> fmt::Result {
         "<nav><a href=\"#ratings\">Rating list</a><a href=\"#rating-chart\">Rating chart</a>\
          <a href=\"#head-to-head\">Head to head</a><a href=\"#pairings\">Pairings</a>"
     )?;
+    if page.leak.is_some() {
+        write!(out, "<a href=\"#leak\">Information leak</a>")?;
+    }
     if show_history {
         write!(out, "<a href=\"#history\">History</a>")?;
     }
@@ -1350,6 +1453,10 @@ fn write_tournament(out: &mut String, page: &TournamentPage) -> fmt::Result {
     )?;
     write_pairing_table(out, &page.pairings)?;
     writeln!(out, "</section>")?;
+
+    if let Some(leak) = &page.leak {
+        write_leak(out, leak)?;
+    }
 
     if show_history {
         write_history(out, page)?;
@@ -1564,6 +1671,7 @@ mod tests {
             nights: night_names,
             history,
             notes: vec![],
+            leak: None,
         }
     }
 
@@ -1695,6 +1803,7 @@ mod tests {
             nights: vec![],
             history: vec![],
             notes: vec![],
+            leak: None,
         };
         let html = tournament_html(&empty);
         assert!(html.contains("No rated engines."));
@@ -1745,5 +1854,66 @@ mod tests {
         assert!(h_many > h_few);
         let (w_many, _) = size(&heat_map(&names, &many.pairwise).unwrap_or_default());
         assert!((600..=1000).contains(&w_many), "{w_many}");
+    }
+
+    #[test]
+    fn the_leak_table_links_its_arms() {
+        use crate::leak::{ArmResult, Delta, LeakJson, LeakRow, Verdict};
+        let arm = |elo: f64, folder: &str| ArmResult {
+            pairs: 100,
+            score: 0.7,
+            elo,
+            elo_lower: elo - 30.0,
+            elo_upper: elo + 30.0,
+            ptnml: [5, 10, 40, 25, 20],
+            failures: [0, 0],
+            folder: folder.into(),
+        };
+        let row = |engine: &str, verdict, control| LeakRow {
+            engine: engine.into(),
+            spec: engine.into(),
+            fair: Some(arm(100.0, "arms/x/fair")),
+            omniscient: arm(250.0, "arms/x/omniscient"),
+            delta: Delta {
+                elo: 150.0,
+                lower: 120.0,
+                upper: 180.0,
+                independent_lower: 100.0,
+                independent_upper: 200.0,
+                pairs: 100,
+            },
+            head_to_head: arm(140.0, "arms/x/head-to-head"),
+            verdict,
+            control,
+        };
+        let mut p = page(&["ab", "greedy"], 1);
+        p.leak = Some(LeakJson {
+            command: String::new(),
+            harness_version: String::new(),
+            fingerprint: String::new(),
+            context: "nodes=500".into(),
+            opponent: Some("greedy".into()),
+            pairs: 100,
+            seed: 1,
+            resamples: 1000,
+            rows: vec![
+                row("ab", Verdict::Gains, false),
+                row("peek<x>", Verdict::NoGain, true),
+            ],
+            notes: vec!["a note".into()],
+        });
+        let html = tournament_html(&p);
+        assert!(html.contains("href=\"#leak\""));
+        assert!(html.contains("id=\"leak\""));
+        assert!(html.contains("href=\"leak/arms/x/omniscient/\""));
+        assert!(html.contains("peek&lt;x&gt;"));
+        assert!(html.contains("(control)"));
+        assert!(html.contains(">gains<") && html.contains(">no gain<"));
+        assert!(html.contains("Opponent O: greedy (fair)."));
+        // Without an opponent the F and Ω columns are left out.
+        p.leak.as_mut().unwrap().opponent = None;
+        let html = tournament_html(&p);
+        assert!(!html.contains("F: fair vs O"));
+        assert!(html.contains("Head to head"));
     }
 }

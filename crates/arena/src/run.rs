@@ -54,6 +54,16 @@ pub enum Omniscient {
 }
 
 impl Omniscient {
+    /// The value for a first engine that sees everything or not (`a`) and a second (`b`).
+    pub fn of(a: bool, b: bool) -> Omniscient {
+        match (a, b) {
+            (false, false) => Omniscient::None,
+            (true, false) => Omniscient::A,
+            (false, true) => Omniscient::B,
+            (true, true) => Omniscient::Both,
+        }
+    }
+
     /// Whether slot `slot` (0 or 1) sees everything.
     pub fn sees_all(self, slot: usize) -> bool {
         matches!(
@@ -102,8 +112,8 @@ pub struct RunSetup {
     pub timemargin: Duration,
     /// The hard limit of one move (`--move-timeout`).
     pub move_timeout: Option<Duration>,
-    /// Omniscient slots (of the first pairing).
-    pub omniscient: Omniscient,
+    /// An information-leak run's arms (`arena leak`); `None` otherwise.
+    pub leak: Option<crate::leak::LeakOptions>,
     /// Output folder.
     pub out: PathBuf,
     /// Continue an interrupted run in `out`.
@@ -167,6 +177,9 @@ pub struct MatchSetup {
     /// A tournament's options.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<TournamentOptions>,
+    /// A leak run's arms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leak: Option<crate::leak::LeakOptions>,
     /// The command line.
     pub command: String,
 }
@@ -178,6 +191,9 @@ pub struct AllEngines {
     pub engines: Vec<(String, String)>,
     /// Pairings of slots, `(a, b)`: `a` has Red in game 1 of every pair.
     pub pairings: Vec<(usize, usize)>,
+    /// The slots that play with an omniscient view.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub omniscient: Vec<usize>,
 }
 
 impl MatchSetup {
@@ -193,14 +209,28 @@ impl MatchSetup {
         threads: usize,
         command: String,
     ) -> Result<RunSetup, String> {
-        let (engines, pairings) = match &self.all {
-            Some(all) => (all.engines.clone(), all.pairings.clone()),
-            None => (self.engines.to_vec(), vec![(0, 1)]),
+        let (engines, pairings, omniscient) = match &self.all {
+            Some(all) => (
+                all.engines.clone(),
+                all.pairings.clone(),
+                all.omniscient.clone(),
+            ),
+            None => (
+                self.engines.to_vec(),
+                vec![(0, 1)],
+                (0..2).filter(|&s| self.omniscient.sees_all(s)).collect(),
+            ),
         };
-        let engines = engines
+        let mut engines = engines
             .iter()
             .map(|(label, spec)| crate::replay::entry(label, spec))
             .collect::<Result<Vec<_>, _>>()?;
+        if omniscient.iter().any(|&s| s >= engines.len()) {
+            return Err("an omniscient slot is not a recorded engine".into());
+        }
+        for s in omniscient {
+            engines[s].omniscient = true;
+        }
         if pairings
             .iter()
             .any(|&(a, b)| a >= engines.len() || b >= engines.len())
@@ -221,7 +251,7 @@ impl MatchSetup {
             tc: self.tc,
             timemargin: Duration::from_millis(self.timemargin_ms.unwrap_or(0)),
             move_timeout: self.move_timeout_ms.map(Duration::from_millis),
-            omniscient: self.omniscient,
+            leak: self.leak.clone(),
             out,
             resume: false,
             sprt: self.gate.or(self.sprt),
@@ -265,6 +295,9 @@ struct FingerprintInput<'a> {
     /// Its pairings.
     #[serde(skip_serializing_if = "Option::is_none")]
     pairings: Option<&'a [(usize, usize)]>,
+    /// Its omniscient slots, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    omniscient_slots: Option<Vec<usize>>,
 }
 
 /// A run that could not run or finish.
@@ -365,13 +398,27 @@ impl RunSetup {
     }
 
     /// The file that records the run in its folder: `match.json` for a two-engine run (what
-    /// `arena replay` reads), `tournament.json` for a tournament.
+    /// `arena replay` reads), `tournament.json` for a tournament, `leak-run.json` for a leak run.
     pub fn record_name(&self) -> &'static str {
         if self.tournament.is_some() {
             "tournament.json"
+        } else if self.leak.is_some() {
+            "leak-run.json"
         } else {
             "match.json"
         }
+    }
+
+    /// Which engines of the first pairing see everything.
+    pub fn omniscient(&self) -> Omniscient {
+        Omniscient::of(self.a().omniscient, self.b().omniscient)
+    }
+
+    /// The slots that play with an omniscient view.
+    pub fn omniscient_slots(&self) -> Vec<usize> {
+        (0..self.engines.len())
+            .filter(|&s| self.engines[s].omniscient)
+            .collect()
     }
 
     /// Whether the run is the simple two-engine one (one pairing, slots 0 against 1).
@@ -399,7 +446,7 @@ impl RunSetup {
             limits: self.limits.to_string(),
             max_plies: self.max_plies,
             // Older versions hashed the Debug name: `None`, `A`, `B`, `Both`.
-            omniscient: format!("{:?}", self.omniscient),
+            omniscient: format!("{:?}", self.omniscient()),
             rules: &self.rules,
             seed: self.seed,
             tc: self.tc.map(|t| t.to_string()),
@@ -407,6 +454,8 @@ impl RunSetup {
             engines: (!self.is_two_engine())
                 .then(|| self.engines.iter().map(|e| e.spec.to_string()).collect()),
             pairings: (!self.is_two_engine()).then_some(self.pairings.as_slice()),
+            omniscient_slots: Some(self.omniscient_slots())
+                .filter(|s| !s.is_empty() && !self.is_two_engine()),
         };
         // Through a `Value`, whose maps sort their keys: the text older versions hashed.
         let text = serde_json::to_value(&input)
@@ -440,7 +489,7 @@ impl RunSetup {
             tc: self.tc,
             timemargin_ms: self.tc.map(|_| ms(self.timemargin)),
             max_plies: self.max_plies,
-            omniscient: self.omniscient,
+            omniscient: self.omniscient(),
             gate: self.sprt.filter(|_| self.gate),
             sprt: self.sprt.filter(|_| !self.gate),
             shard: self.shard,
@@ -451,8 +500,10 @@ impl RunSetup {
                     .map(|e| (e.label.clone(), e.spec.to_string()))
                     .collect(),
                 pairings: self.pairings.clone(),
+                omniscient: self.omniscient_slots(),
             }),
             tournament: self.tournament.clone(),
+            leak: self.leak.clone(),
             command: self.command.clone(),
         }
     }
@@ -465,7 +516,7 @@ impl RunSetup {
             &self.limits,
             self.tc,
             self.move_timeout,
-            self.omniscient.sees_all(slot),
+            self.engines[slot].omniscient,
         )
     }
 
@@ -548,7 +599,8 @@ impl RunSetup {
 }
 
 /// A player from an engine entry and the run's limits: the entry's own limits replace the run's
-/// of the same kind.
+/// of the same kind. It gets an omniscient view when `omniscient`, and when the entry peeks (the
+/// `faulty:mode=peek` leak, which records never show).
 pub fn player<'a>(
     entry: &'a EngineEntry,
     run: &Limits,
@@ -567,7 +619,7 @@ pub fn player<'a>(
         },
         tc: own.tc.or(tc),
         move_timeout,
-        omniscient,
+        omniscient: omniscient || entry.peeks,
     }
 }
 
@@ -838,8 +890,32 @@ fn fmt_elo(x: f64) -> String {
     }
 }
 
+/// The files that record a run in its folder, one per kind of run (see
+/// [`RunSetup::record_name`]).
+pub const RECORD_NAMES: [&str; 3] = ["tournament.json", "leak-run.json", "match.json"];
+
+/// Writes a run's reports from its outcome and prints its summary: a tournament's standings
+/// ([`crate::standings::report`]), a leak run's report ([`crate::leak::report`]), or a two-engine
+/// run's summary ([`report`]). What `arena merge` writes for the shards of any run.
+///
+/// # Errors
+/// Writing fails.
+pub fn write_reports(
+    setup: &RunSetup,
+    outcome: &RunOutcome,
+    out: &mut dyn Write,
+) -> Result<(), RunError> {
+    if setup.tournament.is_some() {
+        crate::standings::report(setup, outcome, out)
+    } else if setup.leak.is_some() {
+        crate::leak::report(setup, outcome, out)
+    } else {
+        report(setup, outcome, out)
+    }
+}
+
 /// Prints a run's summary to `out` and writes `summary.txt` and `summary.json`: what every
-/// run command ends with.
+/// two-engine run command ends with.
 ///
 /// # Errors
 /// Writing fails.

@@ -164,12 +164,12 @@ impl RatingsJson {
 
 /// The seed of the bootstrap stream, from the master seed: reproducible, and apart from every
 /// deal seed.
-fn bootstrap_seed(seed: u64) -> u64 {
+pub(crate) fn bootstrap_seed(seed: u64) -> u64 {
     jieqi_engine::mix(seed, 0xB007_57A9_0000_0001)
 }
 
 /// The first engine's half-points (0–4) in a pair.
-fn half_points(pair: &[GameLine; 2]) -> u8 {
+pub(crate) fn half_points(pair: &[GameLine; 2]) -> u8 {
     use jieqi_core::Color;
     let of = |g: &GameLine, a: Color| match g.winner() {
         None => 1,
@@ -338,14 +338,27 @@ pub fn pairing_folder(setup: &RunSetup, i: usize) -> String {
 /// Writes pairing `i`'s match folder: `match.json`, `games.jsonl`, `games.csv`, `summary.json`
 /// and `summary.txt`, as `arena match` writes them (the games carry the tournament's
 /// fingerprint).
-fn write_pairing(setup: &RunSetup, outcome: &RunOutcome, i: usize) -> Result<(), RunError> {
+/// Writes pairing `i` of a run of several pairings as an ordinary match folder in `dir`
+/// (`match.json`, `games.jsonl`, `games.csv`, summaries), which `arena replay` reads: its pairs
+/// are the run's pairs of that pairing, its record the run's with the two engines (and their
+/// omniscience) alone.
+///
+/// # Errors
+/// Writing fails.
+pub(crate) fn write_pairing(
+    setup: &RunSetup,
+    outcome: &RunOutcome,
+    i: usize,
+    dir: &Path,
+) -> Result<(), RunError> {
     let (a, b) = setup.pairings[i];
-    let dir = setup.out.join(pairing_folder(setup, i));
+    let dir = dir.to_path_buf();
     std::fs::create_dir_all(&dir)?;
     let sub = RunSetup {
         engines: vec![setup.engines[a].clone(), setup.engines[b].clone()],
         pairings: vec![(0, 1)],
         tournament: None,
+        leak: None,
         sprt: None,
         gate: false,
         out: dir.clone(),
@@ -529,17 +542,22 @@ pub fn text(r: &RatingsJson, outcome: &RunOutcome, notes: &[String]) -> String {
             failures.join(", ")
         ));
     }
+    s.push_str(&time_line(outcome));
+    s
+}
+
+/// `Time: 12.3 s wall this run, 45.6 games/s`, or that no game was played this run.
+pub(crate) fn time_line(outcome: &RunOutcome) -> String {
     if outcome.played_now > 0 {
         let secs = outcome.wall.as_secs_f64();
-        s.push_str(&format!(
+        format!(
             "Time: {:.1} s wall this run, {:.1} games/s\n",
             secs,
             outcome.played_now as f64 / secs.max(1e-9)
-        ));
+        )
     } else {
-        s.push_str("Time: no games played this run (every counted pair was already recorded)\n");
+        "Time: no games played this run (every counted pair was already recorded)\n".to_string()
     }
-    s
 }
 
 /// The report as Markdown (`report.md`): notes, the rating list, the pairwise table and the
@@ -717,6 +735,7 @@ pub fn page(
         })
         .collect();
     TournamentPage {
+        leak: None,
         title: title.to_string(),
         context: format!("{}, {}", r.tournament.mode.text(), r.context),
         anchor: format!("{} = {}", r.tournament.anchor, r.tournament.anchor_elo),
@@ -726,6 +745,29 @@ pub fn page(
         nights,
         history,
         notes,
+    }
+}
+
+/// The leak report measured beside a tournament: `DIR/leak/leak.json`, as `arena leak --config
+/// … --out DIR/leak` writes it (scripts/nightly.sh does so for a config with a `leak` section).
+/// A file that cannot be read becomes a note.
+fn leak_beside(dir: &Path, notes: &mut Vec<String>) -> Option<crate::leak::LeakJson> {
+    let path = dir.join("leak").join("leak.json");
+    if !path.is_file() {
+        return None;
+    }
+    let read = crate::journal::read_bounded(&path, crate::journal::MAX_SMALL_FILE)
+        .map_err(|e| e.to_string())
+        .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()));
+    match read {
+        Ok(l) => Some(l),
+        Err(e) => {
+            notes.push(format!(
+                "The information-leak report {} could not be read ({e}); it is left out.",
+                path.display()
+            ));
+            None
+        }
     }
 }
 
@@ -803,18 +845,26 @@ pub fn history(parent: &Path, upto: Option<&str>, series: Option<&str>) -> Night
 /// Writing fails.
 pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Result<(), RunError> {
     for i in 0..setup.pairings.len() {
-        write_pairing(setup, outcome, i)?;
+        write_pairing(setup, outcome, i, &setup.out.join(pairing_folder(setup, i)))?;
     }
     let r = ratings_json(setup, outcome);
     let mut json = serde_json::to_vec_pretty(&r).map_err(std::io::Error::other)?;
     json.push(b'\n');
     write_atomically(&setup.out.join("ratings.json"), &json)?;
     write_atomically(&setup.out.join("ratings.csv"), &csv(&r)?)?;
-    let notes = notes(setup, outcome, &r);
-    write_atomically(
-        &setup.out.join("report.md"),
-        markdown(&r, &notes).as_bytes(),
-    )?;
+    let mut notes = notes(setup, outcome, &r);
+    let leak = leak_beside(&setup.out, &mut notes);
+    let mut md = markdown(&r, &notes);
+    if let Some(l) = &leak {
+        md.push_str(&format!(
+            "\n## Information leak\n\n{} {}\n\n{}\n{}\n",
+            l.context,
+            crate::leak::opponent_text(l),
+            crate::leak::markdown_table(l),
+            crate::leak::MEANING
+        ));
+    }
+    write_atomically(&setup.out.join("report.md"), md.as_bytes())?;
 
     let name = setup.out.file_name().map_or_else(
         || "tournament".to_string(),
@@ -834,18 +884,38 @@ pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Re
     } else {
         (Vec::new(), Vec::new())
     };
-    let page = page(
+    let mut page = page(
         &format!("Tournament {name}"),
         &r,
         nights,
         history,
         notes.clone(),
     );
+    page.leak = leak;
     write_atomically(
         &setup.out.join("report.html"),
         report_html::tournament_html(&page).as_bytes(),
     )?;
-    let text = text(&r, outcome, &notes);
+    let mut text = text(&r, outcome, &notes);
+    if let Some(l) = &page.leak {
+        text.push_str("\nInformation leak (leak/leak.md): ");
+        let rows: Vec<String> = l
+            .rows
+            .iter()
+            .map(|row| {
+                format!(
+                    "{} Δ {} [{}, {}] {}",
+                    row.engine,
+                    elo_text(row.delta.elo),
+                    elo_text(row.delta.lower),
+                    elo_text(row.delta.upper),
+                    row.verdict.short()
+                )
+            })
+            .collect();
+        text.push_str(&rows.join("; "));
+        text.push('\n');
+    }
     write_atomically(&setup.out.join("summary.txt"), text.as_bytes())?;
     out.write_all(text.as_bytes())?;
     writeln!(

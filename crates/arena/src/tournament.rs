@@ -85,6 +85,23 @@ pub struct TournamentConfig {
     pub anchor: Option<String>,
     /// Bootstrap resamples.
     pub bootstrap: Option<usize>,
+    /// The information-leak measurement of the nightly report (`arena leak --config`), which
+    /// `arena tournament` itself does not play.
+    pub leak: Option<LeakConfig>,
+}
+
+/// The `leak` section of a tournament config: which of its engines `arena leak --config`
+/// measures, against which, on how many pairs.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeakConfig {
+    /// Labels of the config's engines to measure.
+    pub engines: Vec<String>,
+    /// The label of the fair opponent (one of the config's engines) [default: each engine's own
+    /// fair self].
+    pub opponent: Option<String>,
+    /// Pairs per arm [default: the config's pairs].
+    pub pairs: Option<u64>,
 }
 
 /// The largest config file read.

@@ -6,7 +6,7 @@ use jieqi_engine::{Choice, Control, Engine, EngineError, Limits, Score, Spec, Sp
 
 use crate::random::{choice, no_moves, pick, seeded, unit};
 use crate::tactics::wins_for_sure;
-use crate::values::{MATE, hidden_value, occupant_value, piece_value};
+use crate::values::{MATE, belief_value, occupant_value, piece_value};
 
 /// A one-ply capture player.
 ///
@@ -14,11 +14,12 @@ use crate::values::{MATE, hidden_value, occupant_value, piece_value};
 /// 1. a move that wins at once — takes a face-up king (rules without check), takes the last piece
 ///    that can still be the king, or leaves the opponent without a legal move (mate or stalemate).
 ///    A hidden mover's effect depends on what it reveals, so its move counts only when it wins for
-///    every identity of the mover's pool;
+///    every identity it may be;
 /// 2. otherwise the most valuable capture: a face-up target at its
-///    [`piece_value`](crate::values::piece_value), a hidden one at the
-///    [`hidden_value`](crate::values::hidden_value) of its owner's pool; among equal targets the
-///    least valuable attacker (a hidden attacker at the hidden value of its own pool);
+///    [`piece_value`](crate::values::piece_value), a hidden one at its
+///    [`belief_value`](crate::values::belief_value) (the mean of its owner's pool for a fair view,
+///    its identity's value for an omniscient one); among equal targets the least valuable attacker
+///    (a hidden attacker valued the same way);
 /// 3. otherwise a random move that captures nothing.
 ///
 /// With probability `noise` it plays a uniformly random legal move instead. Remaining ties are
@@ -103,12 +104,12 @@ impl Engine for Greedy {
             return Ok(choice(pick(&mut rng, &moves), 1, Some(1), None));
         }
         let mut pos = view.position().clone();
-        let us = pos.turn();
+        let knowledge = view.knowledge();
         let mut nodes = 0;
 
         let mut wins = MoveList::new();
         for &m in &moves {
-            if wins_for_sure(&mut pos, m, &mut nodes) {
+            if wins_for_sure(&mut pos, &knowledge, m, &mut nodes) {
                 wins.push(m);
             }
         }
@@ -118,7 +119,6 @@ impl Engine for Greedy {
         }
 
         // Captures, keyed by (target value, −attacker value).
-        let own_hidden = hidden_value(pos.pool(us));
         let mut best = Best::new();
         let mut quiet = MoveList::new();
         for &m in &moves {
@@ -126,10 +126,12 @@ impl Engine for Greedy {
                 quiet.push(m);
                 continue;
             }
-            let target = occupant_value(&pos, m.to);
+            let target = occupant_value(&pos, &knowledge, m.to);
             let attacker = match pos.occupant(m.from) {
                 Some(Occupant::Revealed(p)) => piece_value(p, m.from) as f64,
-                _ => own_hidden,
+                _ => knowledge
+                    .belief(&pos, m.from)
+                    .map_or(0.0, |b| belief_value(&b)),
             };
             best.offer((target, -attacker), m);
         }

@@ -1,12 +1,12 @@
 //! `Level`: the difficulty-level player of seed 004 — material after the move, a look at the
 //! opponent's best capture after our captures, evaluation noise and a reveal ("flip") eagerness.
 
-use jieqi_core::{Move, MoveList, Occupant, Position, Role, View};
+use jieqi_core::{Knowledge, Move, MoveList, Occupant, Position, Role, View};
 use jieqi_engine::{Choice, Control, Engine, EngineError, Limits, Score, Spec, SpecError};
 
 use crate::random::{choice, no_moves, seeded, unit};
 use crate::tactics::{Reveals, best_reply_win, side_to_move_lost};
-use crate::values::{Eval, KING_STAKE, MATE, hidden_value, occupant_value};
+use crate::values::{Eval, KING_STAKE, MATE, belief_value, occupant_value};
 
 /// The share of a hidden piece's expected value credited to a move that reveals it, before the
 /// [`Level::flip`] factor: the gain of a piece that from now on moves by its own role instead of
@@ -23,8 +23,9 @@ pub const MAX_FLIP: f64 = 4.0;
 ///
 /// Each legal move gets a score, from the mover's side, in centipawns:
 /// - **material after the move** ([`Eval`]): for a hidden mover, the expectation over the
-///   identities of its pool, weighted by their counts; a captured hidden piece takes the
-///   [`hidden_value`] of its owner's pool off the board;
+///   identities it may be (for a fair view, those of its pool weighted by their counts); a
+///   captured hidden piece takes its [`belief_value`] (a fair view: the mean of its owner's pool)
+///   off the board;
 /// - **immediate wins** (every depth): a move that takes the last possible king or leaves the
 ///   opponent without a legal move scores [`MATE`] when it does so for every identity of the mover,
 ///   and adds [`KING_STAKE`] to the identities for which it does when only some do;
@@ -33,8 +34,8 @@ pub const MAX_FLIP: f64 = 4.0;
 ///   reply that wins at once (takes our king under rules without check, mates under rules with
 ///   check) costs its probability times [`KING_STAKE`], and a move after which the opponent wins for
 ///   sure scores −[`MATE`];
-/// - **flip**: a move by a hidden piece earns `flip ×` [`REVEAL_CREDIT`] `×` the hidden value of
-///   the mover's pool (80 cp in a full mainstream pool at `flip = 1`). Material alone says nothing
+/// - **flip**: a move by a hidden piece earns `flip ×` [`REVEAL_CREDIT`] `×` the mover's
+///   [`belief_value`] (a fair view: the mean of its pool, 80 cp in a full mainstream pool at `flip = 1`). Material alone says nothing
 ///   for revealing — averaged over identities a reveal leaves material unchanged — yet a revealed
 ///   piece is a developed piece. `flip > 1` reveals eagerly (an easy level would rather reveal than
 ///   take a pawn), `flip < 1` reluctantly (it takes the pawn, and prefers a useful face-up move);
@@ -132,16 +133,22 @@ impl Level {
 
     /// The score of `m` in `pos` (side to move = mover) without credit or noise: expected material
     /// after the move with the reply terms, or ±[`MATE`] for a sure result.
-    fn score_move(&self, pos: &mut Position, m: Move, nodes: &mut u64) -> f64 {
+    fn score_move(
+        &self,
+        pos: &mut Position,
+        knowledge: &Knowledge,
+        m: Move,
+        nodes: &mut u64,
+    ) -> f64 {
         let us = pos.turn();
         let capture = m.from != m.to && pos.occupant(m.to).is_some();
         let (mut all_win, mut all_lose) = (true, true);
         let mut expected = 0.0;
-        for (reveal, weight) in Reveals::of(pos, m).iter() {
+        for (reveal, weight) in Reveals::of(pos, knowledge, m).iter() {
             let pm = Reveals::played(m, reveal);
             let undo = pos.make(pm);
             *nodes += 1;
-            let material = Eval::of(pos).balance(us);
+            let material = Eval::of(pos, knowledge).balance(us);
             let value = if self.depth >= 2 {
                 let replies = pos.legal_moves();
                 if replies.is_empty() || pos.king_lost(!us) {
@@ -149,12 +156,12 @@ impl Level {
                     material + KING_STAKE as f64
                 } else {
                     all_win = false;
-                    let lose = best_reply_win(pos, &replies, nodes);
+                    let lose = best_reply_win(pos, knowledge, &replies, nodes);
                     if lose < 1.0 {
                         all_lose = false;
                     }
                     let recapture = if capture {
-                        best_capture(pos, &replies)
+                        best_capture(pos, knowledge, &replies)
                     } else {
                         0.0
                     };
@@ -189,7 +196,7 @@ impl Default for Level {
 
 /// The most the side to move gains with one capture among `replies`: the value of the best piece
 /// it can take (a king is left to the win detection).
-fn best_capture(pos: &Position, replies: &MoveList) -> f64 {
+fn best_capture(pos: &Position, knowledge: &Knowledge, replies: &MoveList) -> f64 {
     let mut best = 0.0f64;
     for &r in replies {
         if r.from == r.to {
@@ -198,7 +205,7 @@ fn best_capture(pos: &Position, replies: &MoveList) -> f64 {
         let gain = match pos.occupant(r.to) {
             None => continue,
             Some(Occupant::Revealed(p)) if p.role == Role::King => continue,
-            Some(_) => occupant_value(pos, r.to),
+            Some(_) => occupant_value(pos, knowledge, r.to),
         };
         best = best.max(gain);
     }
@@ -224,18 +231,20 @@ impl Engine for Level {
         }
         let mut rng = seeded(seed);
         let mut pos = view.position().clone();
-        let credit = self.flip * REVEAL_CREDIT * hidden_value(pos.pool(pos.turn()));
+        let knowledge = view.knowledge();
         let mut nodes = 0;
         let mut best_total = f64::NEG_INFINITY;
         let mut best_score = 0.0;
         let mut ties = MoveList::new();
         for &m in &moves {
-            let score = self.score_move(&mut pos, m, &mut nodes);
+            let score = self.score_move(&mut pos, &knowledge, m, &mut nodes);
             let noise = (2.0 * unit(&mut rng) - 1.0) * self.noise * 100.0;
             let total = if score.abs() >= MATE as f64 {
                 score
             } else {
-                let bonus = if pos.is_hidden(m.from) { credit } else { 0.0 };
+                let bonus = knowledge
+                    .belief(&pos, m.from)
+                    .map_or(0.0, |b| self.flip * REVEAL_CREDIT * belief_value(&b));
                 score + bonus + noise
             };
             if total > best_total + 1e-9 {

@@ -7,9 +7,10 @@
 //!   a look at the opponent's capture after our captures, noise and a reveal eagerness; presets
 //!   `easy`, `normal`, `hard`.
 //!
-//! They see only their player's [`View`](jieqi_core::View): a hidden piece is valued at the mean of
-//! its owner's pool ([`values::hidden_value`]) and a hidden mover is tried as each identity of its
-//! pool, never as what it really is. All randomness comes from the seed passed to
+//! They see only their player's [`View`](jieqi_core::View) and take every fact about a hidden piece
+//! from its [`Knowledge`](jieqi_core::Knowledge): for a fair view a hidden piece is valued at the
+//! mean of its owner's pool ([`values::belief_value`]) and a hidden mover is tried as each identity
+//! of its pool, never as what it really is; an omniscient view (leak measurement) knows each one. All randomness comes from the seed passed to
 //! [`Engine::go`], so the same view and seed give the same move. They ignore [`Limits`](jieqi_engine::Limits).
 
 #![deny(missing_docs)]

@@ -1,15 +1,16 @@
 //! One-ply tactics shared by the baselines: which identities a mover may reveal, and whether a move
 //! ends the game at once.
 //!
-//! Everything here works on a player's public position (its view), never on hidden identities: a
-//! hidden mover is tried as each identity of its side's pool, and a captured hidden piece is taken
-//! without an identity (`capture: None`), exactly as the player would record it.
+//! Everything here works on a player's public position (its view) and what it knows of the hidden
+//! pieces ([`Knowledge`]), never on the truth: a hidden mover is tried as each identity it may be
+//! (its side's pool for a fair player), and a captured hidden piece is taken without an identity
+//! (`capture: None`), exactly as the player would record it.
 
-use jieqi_core::{Move, MoveList, PlayedMove, Position, Role, Square};
+use jieqi_core::{Knowledge, Move, MoveList, PlayedMove, Position, Role, Square};
 
 /// The identities a move's mover may turn out to be, each with its probability: one entry
-/// `(None, 1.0)` for a face-up mover, otherwise one per role of the mover's pool, weighted by its
-/// count.
+/// `(None, 1.0)` for a face-up mover, otherwise one per identity of the player's belief about it
+/// (for a fair player each role of the mover's pool, weighted by its count).
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Reveals {
     roles: [Option<Role>; 7],
@@ -18,15 +19,16 @@ pub(crate) struct Reveals {
 }
 
 impl Reveals {
-    /// The identities of the piece on `m.from` in `pos`.
-    pub(crate) fn of(pos: &Position, m: Move) -> Reveals {
+    /// The identities of the piece on `m.from` in `pos`, as a player who knows `knowledge`
+    /// believes them.
+    pub(crate) fn of(pos: &Position, knowledge: &Knowledge, m: Move) -> Reveals {
         let mut out = Reveals {
             roles: [None; 7],
             weights: [1.0; 7],
             len: 1,
         };
-        if pos.is_hidden(m.from) {
-            let pool = pos.pool(pos.turn());
+        if let Some(belief) = knowledge.belief(pos, m.from) {
+            let pool = belief.weights();
             let total = pool.total() as f64;
             out.len = 0;
             for r in pool.roles() {
@@ -61,10 +63,15 @@ pub(crate) fn side_to_move_lost(pos: &Position) -> bool {
 }
 
 /// Whether `m` wins at once whatever the mover turns out to be: it takes the last possible king,
-/// or leaves the opponent without a legal move, for every identity of the mover's pool.
+/// or leaves the opponent without a legal move, for every identity the mover may be.
 /// `nodes` counts the positions looked at.
-pub(crate) fn wins_for_sure(pos: &mut Position, m: Move, nodes: &mut u64) -> bool {
-    Reveals::of(pos, m).iter().all(|(reveal, _)| {
+pub(crate) fn wins_for_sure(
+    pos: &mut Position,
+    knowledge: &Knowledge,
+    m: Move,
+    nodes: &mut u64,
+) -> bool {
+    Reveals::of(pos, knowledge, m).iter().all(|(reveal, _)| {
         let pm = Reveals::played(m, reveal);
         let undo = pos.make(pm);
         *nodes += 1;
@@ -92,7 +99,12 @@ pub(crate) fn may_give_check(m: Move, king: Square) -> bool {
 /// to move) without a legal move, maximised over replies. Looks only where it is cheap: king
 /// captures under rules without check, checking moves under rules with check (a stalemating reply
 /// is not looked for).
-pub(crate) fn best_reply_win(pos: &mut Position, replies: &MoveList, nodes: &mut u64) -> f64 {
+pub(crate) fn best_reply_win(
+    pos: &mut Position,
+    knowledge: &Knowledge,
+    replies: &MoveList,
+    nodes: &mut u64,
+) -> f64 {
     let defender = !pos.turn();
     let mut best = 0.0f64;
     if !pos.rules().check {
@@ -101,7 +113,10 @@ pub(crate) fn best_reply_win(pos: &mut Position, replies: &MoveList, nodes: &mut
                 continue;
             }
             // Whether the defender's king is lost does not depend on the capturer's identity.
-            let reveal = Reveals::of(pos, r).iter().next().and_then(|(id, _)| id);
+            let reveal = Reveals::of(pos, knowledge, r)
+                .iter()
+                .next()
+                .and_then(|(id, _)| id);
             let pm = Reveals::played(r, reveal);
             let undo = pos.make(pm);
             *nodes += 1;
@@ -121,7 +136,7 @@ pub(crate) fn best_reply_win(pos: &mut Position, replies: &MoveList, nodes: &mut
             continue;
         }
         let mut p = 0.0;
-        for (reveal, w) in Reveals::of(pos, r).iter() {
+        for (reveal, w) in Reveals::of(pos, knowledge, r).iter() {
             if !pos.gives_check(r, reveal) {
                 continue;
             }

@@ -5,7 +5,9 @@
 //! means* — the king as one identity of a pool, the face-up king in a material count — where a
 //! mate value would drown everything else (see [`hidden_value`] for why).
 
-use jieqi_core::{ByColor, Color, Occupant, Piece, Pool, Position, Role, Square};
+use jieqi_core::{
+    Belief, ByColor, Color, Knowledge, Occupant, Piece, Pool, Position, Role, Square,
+};
 
 /// A pawn on its own half of the board.
 pub const PAWN: i32 = 100;
@@ -91,19 +93,26 @@ pub fn hidden_value(pool: &Pool) -> f64 {
     sum as f64 / n as f64
 }
 
-/// The value of what stands on `sq` in `pos`: a face-up piece at [`piece_value`], a hidden piece
-/// at the [`hidden_value`] of its owner's pool; 0 for an empty square.
-pub fn occupant_value(pos: &Position, sq: Square) -> f64 {
+/// The expected value of a hidden piece as its holder believes it: the [`hidden_value`] of the
+/// belief's weights — its owner's pool (fair), or the [`material_value`] of its known identity.
+pub fn belief_value(belief: &Belief) -> f64 {
+    hidden_value(&belief.weights())
+}
+
+/// The value of what stands on `sq` in `pos` for a player who knows `knowledge`: a face-up piece
+/// at [`piece_value`], a hidden piece at its [`belief_value`]; 0 for an empty square.
+pub fn occupant_value(pos: &Position, knowledge: &Knowledge, sq: Square) -> f64 {
     match pos.occupant(sq) {
         None => 0.0,
         Some(Occupant::Revealed(p)) => piece_value(p, sq) as f64,
-        Some(Occupant::Hidden(c)) => hidden_value(pos.pool(c)),
+        Some(Occupant::Hidden(_)) => knowledge.belief(pos, sq).map_or(0.0, |b| belief_value(&b)),
     }
 }
 
 /// Material of both sides of a position, as its holder (a player's view) sees it: face-up pieces at
 /// [`piece_value`] (kings at [`KING_STAKE`]), hidden pieces at the [`hidden_value`] of their
-/// owner's pool in that position.
+/// owner's pool in that position — or, where the holder knows a hidden piece (omniscient), at the
+/// [`material_value`] of its identity.
 ///
 /// Counting the face-up king at the same weight its identity has in a pool makes revealing neutral
 /// in expectation: averaged over the identities a hidden piece may turn out to be, the revealed
@@ -115,14 +124,17 @@ pub struct Eval {
 }
 
 impl Eval {
-    /// Counts the material of `pos`.
-    pub fn of(pos: &Position) -> Eval {
+    /// Counts the material of `pos` for a player who knows `knowledge`.
+    pub fn of(pos: &Position, knowledge: &Knowledge) -> Eval {
         let mut revealed = ByColor::<i32>::default();
         let mut hidden = ByColor::<u32>::default();
         for sq in Square::all() {
             match pos.occupant(sq) {
                 None => {}
-                Some(Occupant::Hidden(c)) => hidden[c] += 1,
+                Some(Occupant::Hidden(c)) => match knowledge.belief(pos, sq) {
+                    Some(Belief::Known(r)) => revealed[c] += material_value(r),
+                    _ => hidden[c] += 1,
+                },
                 Some(Occupant::Revealed(p)) => {
                     revealed[p.color] += if p.role == Role::King {
                         KING_STAKE
@@ -149,9 +161,10 @@ impl Eval {
         self.material[side] - self.material[!side]
     }
 
-    /// The material balance of `pos` from the side to move's point of view.
-    pub fn side_to_move(pos: &Position) -> f64 {
-        Eval::of(pos).balance(pos.turn())
+    /// The material balance of `pos` from the side to move's point of view, for a player who
+    /// knows `knowledge`.
+    pub fn side_to_move(pos: &Position, knowledge: &Knowledge) -> f64 {
+        Eval::of(pos, knowledge).balance(pos.turn())
     }
 }
 
@@ -171,7 +184,7 @@ mod tests {
     fn start_positions_are_balanced() {
         for rules in [Rules::standard(), Rules::xiangqi(), Rules::simple()] {
             let pos = Position::start(&rules);
-            let e = Eval::of(&pos);
+            let e = Eval::of(&pos, &Knowledge::FAIR);
             assert_eq!(e.balance(Color::Red), 0.0, "{}", rules.name);
             assert!(e.material(Color::Red) > 6000.0);
         }
@@ -194,12 +207,61 @@ mod tests {
     }
 
     #[test]
+    fn omniscient_material_counts_the_truth() {
+        use jieqi_core::{Deal, Game};
+        use rand_chacha::ChaCha8Rng;
+        use rand_core::SeedableRng;
+        for rules in [Rules::standard(), Rules::simple()] {
+            let mut rng = ChaCha8Rng::seed_from_u64(7);
+            let game = Game::new(rules, Deal::shuffled_for(&rules, &mut rng));
+            let fair = game.view(Color::Red);
+            let omni = game.omniscient_view(Color::Red);
+            let pos = omni.position();
+            // Fair knowledge: the pool means, as before beliefs existed.
+            assert_eq!(
+                Eval::of(fair.position(), &fair.knowledge()),
+                Eval::of(fair.position(), &Knowledge::FAIR)
+            );
+            for c in Color::ALL {
+                let mut truth = 0;
+                for sq in Square::all() {
+                    truth += match pos.occupant(sq) {
+                        Some(Occupant::Hidden(o)) if o == c => {
+                            material_value(game.truth().identity(sq).unwrap())
+                        }
+                        Some(Occupant::Revealed(p)) if p.color == c => {
+                            if p.role == Role::King {
+                                KING_STAKE
+                            } else {
+                                piece_value(p, sq)
+                            }
+                        }
+                        _ => 0,
+                    };
+                }
+                assert_eq!(Eval::of(pos, &omni.knowledge()).material(c), truth as f64);
+                // At the start the truth's material equals the expectation.
+                assert_eq!(
+                    Eval::of(pos, &omni.knowledge()).material(c),
+                    Eval::of(fair.position(), &Knowledge::FAIR).material(c)
+                );
+            }
+            let sq = Square::A3;
+            let known = omni.belief(sq).and_then(|b| b.known()).unwrap();
+            assert_eq!(
+                occupant_value(pos, &omni.knowledge(), sq),
+                material_value(known) as f64
+            );
+        }
+    }
+
+    #[test]
     fn revealing_is_neutral_in_expectation() {
         // Red hidden piece on a3 steps to a4 and reveals; averaged over Red's pool the material
         // stays what it was (no pawn lands across the river).
         for rules in [Rules::standard(), Rules::simple()] {
             let mut pos = Position::start(&rules);
-            let before = Eval::of(&pos).material(Color::Red);
+            let before = Eval::of(&pos, &Knowledge::FAIR).material(Color::Red);
             let pool = *pos.pool(Color::Red);
             let mut expected = 0.0;
             for r in pool.roles() {
@@ -209,8 +271,8 @@ mod tests {
                     capture: None,
                 };
                 let undo = pos.make(pm);
-                expected +=
-                    pool.get(r) as f64 / pool.total() as f64 * Eval::of(&pos).material(Color::Red);
+                expected += pool.get(r) as f64 / pool.total() as f64
+                    * Eval::of(&pos, &Knowledge::FAIR).material(Color::Red);
                 pos.unmake(pm, undo);
             }
             assert!((expected - before).abs() < 1e-9, "{expected} vs {before}");

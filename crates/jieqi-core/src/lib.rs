@@ -7,6 +7,7 @@
 #![deny(missing_docs)]
 
 mod attacks;
+mod belief;
 mod color;
 mod deal;
 mod determinization;
@@ -23,6 +24,7 @@ mod square;
 mod tables;
 mod view;
 
+pub use belief::{Belief, Knowledge};
 pub use color::{ByColor, Color};
 pub use deal::{Deal, DealError, uniform_below};
 pub use determinization::Determinization;

@@ -4,17 +4,18 @@ use rand_core::Rng;
 
 use crate::deal::shuffle;
 use crate::{
-    ByColor, Color, Determinization, FenError, MoveList, PlayError, PlayedMove, Pool, Position,
-    Role, Rules, Setup,
+    Belief, ByColor, Color, Determinization, FenError, Knowledge, MoveList, PlayError, PlayedMove,
+    Pool, Position, Role, Rules, Setup,
 };
 
 /// What one player knows: the public board, its pools (identities it has not seen, per side), the
 /// hidden identities it learned by capturing, and the history it is entitled to.
 ///
 /// A fair view holds nothing from which the hidden truth can be read: the only way to a full
-/// position is [`View::sample`], which draws the unseen identities uniformly. An omniscient view
-/// (from [`crate::Game::omniscient_view`]) returns the truth from `sample` instead; engines use the
-/// same code for both.
+/// position is [`View::sample`], which draws the unseen identities uniformly, and its
+/// [`View::knowledge`] is [`Knowledge::FAIR`] (beliefs are the pools). An omniscient view (from
+/// [`crate::Game::omniscient_view`]) returns the truth from `sample` instead, and its knowledge
+/// holds every hidden identity; engines use the same code for both.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct View {
     player: Color,
@@ -146,6 +147,23 @@ impl View {
     /// Whether this is an omniscient view.
     pub fn is_omniscient(&self) -> bool {
         self.truth.is_some()
+    }
+
+    /// What this player knows of the hidden identities, for its position and every position
+    /// searched from it: fair, nothing but the pools; omniscient, every hidden piece. Engines take
+    /// their beliefs about hidden pieces from here (see [`Knowledge::belief`]).
+    pub fn knowledge(&self) -> Knowledge {
+        match &self.truth {
+            None => Knowledge::FAIR,
+            Some(t) => Knowledge::omniscient(|sq| t.identity(sq)),
+        }
+    }
+
+    /// The belief about the piece on `sq` of the view's position, or `None` when no hidden piece
+    /// stands there: fair, its owner's pool (each identity in proportion to its count);
+    /// omniscient, its identity.
+    pub fn belief(&self, sq: crate::Square) -> Option<Belief> {
+        self.knowledge().belief(&self.pos, sq)
     }
 
     /// Draws a full determinization from the exact posterior: every assignment of this player's

@@ -784,6 +784,8 @@ fn run_game(rules: Rules, seed: u64, tally: &mut Tally) {
             let view = game.view(c);
             assert_eq!(view.player(), c);
             assert!(!view.is_omniscient());
+            // A fair view's knowledge holds nothing but the pools.
+            assert_eq!(view.knowledge(), jieqi_core::Knowledge::FAIR);
             assert_eq!(
                 view.position(),
                 &seen[c],

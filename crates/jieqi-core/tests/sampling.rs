@@ -5,8 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use jieqi_core::{
-    ByColor, CaptureReveal, Color, Deal, Game, Pool, Position, Record, Role, Rules, Square, View,
-    fen, uniform_below,
+    Belief, ByColor, CaptureReveal, Color, Deal, Game, Knowledge, Pool, Position, Record, Role,
+    Rules, Square, View, fen, uniform_below,
 };
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -306,6 +306,48 @@ fn omniscient_view_samples_the_truth() {
                 assert_eq!(view.unknown_captured(Color::Black), 0);
                 let full: Vec<_> = game.records().iter().map(|r| r.played).collect();
                 assert_eq!(view.history(), &full[..]);
+            }
+            let moves = game.legal_moves();
+            game.play(moves[uniform_below(&mut rng, moves.len() as u32) as usize])
+                .unwrap();
+        }
+    }
+}
+
+/// Beliefs: a fair view believes its pools and holds no identity; an omniscient view knows every
+/// hidden piece, and its knowledge stays true at every position reached from it (a hidden piece
+/// never moves without revealing itself).
+#[test]
+fn beliefs_are_the_pools_or_the_truth() {
+    for rules in [Rules::standard(), Rules::simple()] {
+        let mut rng = ChaCha8Rng::seed_from_u64(0xBE11);
+        let mut game = Game::new(rules, Deal::shuffled_for(&rules, &mut rng));
+        let start = game.omniscient_view(Color::Red).knowledge();
+        while game.outcome().is_none() && game.ply() < 120 {
+            for c in Color::ALL {
+                let fair = game.view(c);
+                assert_eq!(fair.knowledge(), Knowledge::FAIR);
+                let omni = game.omniscient_view(c);
+                assert!(omni.knowledge().is_omniscient());
+                for sq in Square::all() {
+                    let truth = game.truth().identity(sq);
+                    match fair.position().occupant(sq) {
+                        Some(jieqi_core::Occupant::Hidden(owner)) => {
+                            assert_eq!(
+                                fair.belief(sq),
+                                Some(Belief::Pool(*fair.position().pool(owner)))
+                            );
+                            let known = truth.map(Belief::Known);
+                            assert_eq!(omni.belief(sq), known);
+                            // The knowledge of the game's first position still holds here.
+                            assert_eq!(start.belief(game.position(), sq), known);
+                        }
+                        _ => {
+                            assert_eq!(fair.belief(sq), None);
+                            assert_eq!(omni.belief(sq), None);
+                        }
+                    }
+                }
             }
             let moves = game.legal_moves();
             game.play(moves[uniform_below(&mut rng, moves.len() as u32) as usize])

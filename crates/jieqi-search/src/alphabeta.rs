@@ -13,6 +13,12 @@
 //! won; the reveal weights of a side whose pool holds its hidden king are corrected the same way
 //! (the king is never among the captured pieces). See [`branches`].
 //!
+//! Every fact about a hidden piece comes from the view's [`Knowledge`]: the chance outcomes above
+//! (a fair player's beliefs are the pools) and the values of hidden pieces in move ordering,
+//! pruning and the evaluation. An omniscient view knows every hidden piece, so its reveals and
+//! captures have one outcome and its hidden pieces count at their identities
+//! ([`crate::eval::known_hidden`]): the same search then plays as a player who sees everything.
+//!
 //! # Scores
 //! Centipawns from the side to move's point of view; a lost game is `-(MATE - ply)` (no legal
 //! move, or the king captured). Leaf evaluations are clamped to ±[`EVAL_LIMIT`], so every value
@@ -78,12 +84,14 @@
 
 use std::time::{Duration, Instant};
 
-use jieqi_core::{Color, Move, MoveList, PlayedMove, Position, Role, Setup, Square, View};
+use jieqi_core::{
+    Belief, Color, Knowledge, Move, MoveList, PlayedMove, Position, Role, Setup, Square, View,
+};
 use jieqi_engine::{
     Choice, Control, Engine, EngineError, Factory, Limits, Score, SearchInfo, Spec, SpecError,
 };
 
-use crate::eval::{EvalWeights, Evaluator, Incremental, evaluate};
+use crate::eval::{EvalWeights, Evaluator, Incremental, evaluate, known_hidden};
 
 /// Spec name.
 pub const NAME: &str = "alphabeta";
@@ -200,8 +208,11 @@ impl Branches {
     }
 }
 
-/// The chance outcomes of legal move `m` in `pos` (see the module docs for the probabilities).
-pub fn branches(pos: &Position, m: Move) -> Branches {
+/// The chance outcomes of legal move `m` in `pos` for a player who knows `knowledge` (see the
+/// module docs for the fair probabilities). Where the player knows a hidden piece, its move has
+/// the one outcome of its identity, and its capture wins for sure if it is the king and never
+/// otherwise.
+pub fn branches(pos: &Position, knowledge: &Knowledge, m: Move) -> Branches {
     let mut out = Branches {
         items: [Branch {
             weight: 0,
@@ -213,27 +224,35 @@ pub fn branches(pos: &Position, m: Move) -> Branches {
     };
     let us = pos.turn();
     let rules = pos.rules();
-    // Probability that the captured piece is the hidden enemy king: 1 / (its hidden pieces).
-    let king_victim = m.from != m.to
-        && rules.hidden_king
-        && pos.is_hidden(m.to)
-        && pos.pool(!us).get(Role::King) > 0;
-    let victims = if king_victim {
-        pos.hidden_count(!us)
+    // Whether the captured piece may be the hidden enemy king, and among how many hidden pieces
+    // it is (fair: 1 / (its hidden pieces); known: for sure).
+    let victim = if m.from != m.to {
+        knowledge.belief(pos, m.to)
     } else {
-        1
+        None
     };
-    if pos.is_hidden(m.from) {
-        let pool = *pos.pool(us);
+    let (king_victim, victims) = match victim {
+        Some(Belief::Known(r)) => (r == Role::King, 1),
+        Some(Belief::Pool(pool)) if rules.hidden_king && pool.get(Role::King) > 0 => {
+            (true, pos.hidden_count(!us))
+        }
+        _ => (false, 1),
+    };
+    if let Some(mover) = knowledge.belief(pos, m.from) {
+        let pool = mover.weights();
         let total = pool.total();
         let h = if rules.hidden_king {
             pos.hidden_count(us)
         } else {
             0
         };
-        // A hidden king is never among the captured identities: it is on the board, each hidden
-        // piece being it with probability 1/h; the rest share the remaining probability.
-        let corrected = rules.hidden_king && pool.get(Role::King) > 0 && total > h;
+        // A fair player knows a hidden king is never among the captured identities: it is on the
+        // board, each hidden piece being it with probability 1/h; the rest share the remaining
+        // probability.
+        let corrected = matches!(mover, Belief::Pool(_))
+            && rules.hidden_king
+            && pool.get(Role::King) > 0
+            && total > h;
         let mut reveal_total = 0;
         let mut items = [(Role::King, 0u32); 7];
         for (i, r) in Role::ALL.into_iter().enumerate() {
@@ -436,6 +455,9 @@ struct Searcher<'a> {
     root_score: i32,
     /// Cache of leaf evaluations (see [`EvalCache`]).
     eval_cache: EvalCache,
+    /// What the player knows of the hidden pieces: the one source of the chance outcomes and of
+    /// the values of hidden pieces.
+    knowledge: Knowledge,
     /// The evaluation weights, tabulated.
     evaluator: Evaluator,
     /// The evaluation's per-piece terms of `pos`, updated along make and restored at unmake.
@@ -510,6 +532,7 @@ impl<'a> Searcher<'a> {
             root_best: None,
             root_score: 0,
             eval_cache: EvalCache::new(),
+            knowledge: Knowledge::FAIR,
             inc: evaluator.incremental(&pos),
             evaluator,
             pos,
@@ -519,14 +542,15 @@ impl<'a> Searcher<'a> {
     /// [`leaf_eval`] of the current position, through the evaluation cache.
     #[inline]
     fn eval(&mut self) -> i32 {
-        let (pos, evaluator, inc) = (&self.pos, &self.evaluator, &self.inc);
+        let (pos, evaluator, inc, knowledge) =
+            (&self.pos, &self.evaluator, &self.inc, &self.knowledge);
         self.eval_cache.get_or_eval(pos.hash(), || {
             // The value of `leaf_eval`: the tabulated, incremental evaluation gives exactly the
             // values of `evaluate` (tests/eval.rs; checked here in unit tests).
             let v = evaluator.evaluate_with(pos, inc);
             #[cfg(test)]
             assert_eq!(v, evaluate(pos, evaluator.weights()), "{}", pos.fen());
-            v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+            (v + known_hidden(pos, evaluator.weights(), knowledge)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
         })
     }
 
@@ -557,12 +581,16 @@ impl<'a> Searcher<'a> {
         self.opts.eval.identity(role)
     }
 
-    /// Value of what stands on `sq` (a hidden piece at its owner's pool mean).
+    /// Value of what stands on `sq`: a hidden piece at the mean of the player's belief about it
+    /// (its owner's pool, or its known identity).
     #[inline]
     fn occupant_value(&self, sq: Square) -> i32 {
         match self.pos.occupant(sq) {
             None => 0,
-            Some(jieqi_core::Occupant::Hidden(c)) => self.opts.eval.hidden(self.pos.pool(c)),
+            Some(jieqi_core::Occupant::Hidden(_)) => self
+                .knowledge
+                .belief(&self.pos, sq)
+                .map_or(0, |b| self.opts.eval.hidden(&b.weights())),
             Some(jieqi_core::Occupant::Revealed(p)) => self.value_of(p.role),
         }
     }
@@ -572,9 +600,10 @@ impl<'a> Searcher<'a> {
     fn value_at(&self, sq: Square, hv: &mut [Option<i32>; 2]) -> i32 {
         match self.pos.occupant(sq) {
             None => 0,
-            Some(jieqi_core::Occupant::Hidden(c)) => {
-                *hv[c.index()].get_or_insert_with(|| self.opts.eval.hidden(self.pos.pool(c)))
-            }
+            Some(jieqi_core::Occupant::Hidden(c)) => match self.knowledge.belief(&self.pos, sq) {
+                Some(Belief::Known(r)) => self.value_of(r),
+                _ => *hv[c.index()].get_or_insert_with(|| self.opts.eval.hidden(self.pos.pool(c))),
+            },
             Some(jieqi_core::Occupant::Revealed(p)) => self.value_of(p.role),
         }
     }
@@ -667,7 +696,7 @@ impl<'a> Searcher<'a> {
         quiesce: bool,
         qply: u32,
     ) -> i32 {
-        let br = branches(&self.pos, m);
+        let br = branches(&self.pos, &self.knowledge, m);
         if br.is_single() {
             let pm = PlayedMove {
                 mv: m,
@@ -1337,6 +1366,7 @@ impl Engine for AlphaBeta {
         let past = past_hashes(view);
         let mut s = Searcher::new(pos.clone(), &self.opts, self.tt.as_mut(), past);
         s.rep_floor = 0;
+        s.knowledge = view.knowledge();
         s.control = *control;
         s.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
         s.deadline = budget.map(|b| start + b.hard.saturating_sub(Duration::from_millis(1)));

@@ -2,6 +2,8 @@
 //!
 //! Hidden pieces are valued at the expected value of their owner's pool in the position (seed 004):
 //! the mean value of the identities that side has not yet seen, which changes as pieces reveal.
+//! A player who knows hidden pieces (an omniscient view, [`Knowledge`]) values those at their
+//! identities instead: [`known_hidden`] is the difference, [`evaluate_known`] the sum.
 //! Weights live in [`EvalWeights`] (loadable from `configs/eval/*.json`), not in scattered constants.
 //!
 //! Terms, each from one side's point of view and subtracted for the other:
@@ -24,7 +26,7 @@
 //! [`Evaluator::evaluate_with`], which takes the per-piece terms as an [`Incremental`] kept along
 //! make/unmake by the search, so that only mobility is computed per call.
 
-use jieqi_core::{Color, Occupant, PlayedMove, Pool, Position, Role, Square};
+use jieqi_core::{Belief, Color, Knowledge, Occupant, PlayedMove, Pool, Position, Role, Square};
 use serde::{Deserialize, Serialize};
 
 /// Tunable evaluation weights (centipawns).
@@ -702,6 +704,36 @@ impl Evaluator {
         let us = pos.turn().index();
         score[us] - score[1 - us] + w.tempo
     }
+}
+
+/// What knowing hidden pieces changes in the evaluation of `pos`, from the side to move's point
+/// of view: every hidden piece whose identity `knowledge` holds counts at its
+/// [`EvalWeights::identity`] instead of its pool's mean. 0 for fair knowledge (computed only for
+/// an omniscient one).
+pub fn known_hidden(pos: &Position, w: &EvalWeights, knowledge: &Knowledge) -> i32 {
+    if !knowledge.is_omniscient() {
+        return 0;
+    }
+    let mut score = [0i32; 2];
+    for color in Color::ALL {
+        let c = color.index();
+        let mean = w.hidden(pos.pool(color));
+        let mut bits = pos.occupied(color);
+        while bits != 0 {
+            let sq = Square::from_index(bits.trailing_zeros() as usize);
+            bits &= bits - 1;
+            if let Some(Belief::Known(r)) = knowledge.belief(pos, sq) {
+                score[c] += w.identity(r) - mean;
+            }
+        }
+    }
+    let us = pos.turn().index();
+    score[us] - score[1 - us]
+}
+
+/// [`evaluate`] for a player who knows `knowledge`: plus [`known_hidden`].
+pub fn evaluate_known(pos: &Position, w: &EvalWeights, knowledge: &Knowledge) -> i32 {
+    evaluate(pos, w) + known_hidden(pos, w, knowledge)
 }
 
 /// Material only (face-up pieces by role, hidden pieces at their pool mean), from the side to

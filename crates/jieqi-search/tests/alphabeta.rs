@@ -35,7 +35,7 @@ fn reference(pos: &mut Position, depth: u32, ply: i32, w: &EvalWeights) -> i32 {
     }
     let mut best = -INF;
     for &m in moves.iter() {
-        let br = branches(pos, m);
+        let br = branches(pos, &jieqi_core::Knowledge::FAIR, m);
         let mut s = 0i64;
         for b in br.as_slice() {
             let v = if b.king_win {
@@ -423,4 +423,61 @@ fn game_history_repetitions_are_draws_scored_with_contempt() {
     let bare = View::from_setup(&view.position().to_setup(), &rules).unwrap();
     let c = go("alphabeta:contempt=-5000,qsearch=false", &bare, depth(2));
     assert_ne!(c.info.score, Some(Score::Cp(5000)));
+}
+
+/// An omniscient view's chance nodes collapse to the truth and its hidden pieces count at their
+/// identities; a fair view's beliefs change nothing.
+#[test]
+fn omniscient_knowledge_collapses_chance_nodes() {
+    use jieqi_core::{Belief, Knowledge};
+    use jieqi_search::eval::{evaluate, evaluate_known, known_hidden};
+    let w = EvalWeights::default();
+    for rules in [Rules::standard(), Rules::simple()] {
+        let mut rng = ChaCha8Rng::seed_from_u64(0x0B5E);
+        let mut game = Game::new(rules, Deal::shuffled_for(&rules, &mut rng));
+        let mut checked = 0;
+        while game.outcome().is_none() && game.ply() < 80 {
+            let omni = game.omniscient_view(game.turn());
+            let knowledge = omni.knowledge();
+            let pos = omni.position();
+            assert_eq!(known_hidden(pos, &w, &Knowledge::FAIR), 0);
+            assert_eq!(evaluate_known(pos, &w, &Knowledge::FAIR), evaluate(pos, &w));
+            // known_hidden is the sum, side to move first, of identity − pool mean.
+            let mut expected = 0;
+            for sq in jieqi_core::Square::all() {
+                if let Some(Belief::Known(r)) = knowledge.belief(pos, sq) {
+                    let Some(jieqi_core::Occupant::Hidden(c)) = pos.occupant(sq) else {
+                        panic!("a belief off a hidden square");
+                    };
+                    let d = w.identity(r) - w.hidden(pos.pool(c));
+                    expected += if c == pos.turn() { d } else { -d };
+                }
+            }
+            assert_eq!(known_hidden(pos, &w, &knowledge), expected);
+            for &m in pos.legal_moves().iter() {
+                let br = branches(pos, &knowledge, m);
+                let truth = game.truth().identity(m.from);
+                let victim = (m.from != m.to)
+                    .then(|| game.truth().identity(m.to))
+                    .flatten();
+                if victim == Some(Role::King) {
+                    // Taking the hidden king wins for sure.
+                    assert_eq!(br.as_slice().len(), 1);
+                    assert!(br.as_slice()[0].king_win);
+                } else {
+                    assert!(br.is_single(), "{m}: {:?}", br.as_slice());
+                    assert_eq!(br.as_slice()[0].reveal, truth);
+                }
+                checked += 1;
+                let fair = branches(pos, &Knowledge::FAIR, m);
+                if truth.is_some() && pos.pool(pos.turn()).distinct() > 1 {
+                    assert!(!fair.is_single());
+                }
+            }
+            let moves = game.legal_moves();
+            game.play(moves[uniform_below(&mut rng, moves.len() as u32) as usize])
+                .unwrap();
+        }
+        assert!(checked > 500, "{checked}");
+    }
 }

@@ -1,0 +1,392 @@
+//! `arena leak` end to end, and the promise it rests on: omniscience changes what every engine
+//! does while fair play stays exactly what it was.
+//!
+//! - Fair games are unchanged: node-limited tournaments of every in-process engine replay the
+//!   move lists recorded in `tests/fixtures/` (written by the harness before engines took their
+//!   knowledge of hidden pieces from `View::knowledge`). An engine change that is meant to change
+//!   play regenerates them (see [`fair_games_are_unchanged`]).
+//! - The positive control: `faulty:mode=peek` (handed the truth while labelled fair) shows Δ ≈ 0
+//!   and a head-to-head ≈ 0, while `alphabeta` and `ismcts` show Δ > 0 with intervals excluding 0.
+//! - Arms are match folders `arena replay` reads; an opponent adds arms F and Ω; shards merge into
+//!   the single run's report; bad input is refused.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .output()
+        .expect("the arena binary runs")
+}
+
+#[track_caller]
+fn ok(args: &[&str]) -> String {
+    let o = arena(args);
+    assert!(
+        o.status.success(),
+        "arena {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+#[track_caller]
+fn refused(args: &[&str]) -> String {
+    let o = arena(args);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "arena {args:?} should be refused: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    String::from_utf8(o.stderr).unwrap()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-leak-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// `pair game red black result moves…` per game of a journal, sorted.
+fn move_lists(dir: &Path) -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_to_string(dir.join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let g: Value = serde_json::from_str(l).unwrap();
+            let moves: Vec<&str> = g["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap())
+                .collect();
+            format!(
+                "{} {} {} {} {} {}",
+                g["pair"],
+                g["game"],
+                g["red"].as_str().unwrap(),
+                g["black"].as_str().unwrap(),
+                g["result"].as_str().unwrap(),
+                moves.join(" ")
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Every in-process engine plays exactly the games it played before knowledge of hidden pieces
+/// went through `View::knowledge`, under the mainstream rules and the hidden-king variant.
+///
+/// To regenerate after a deliberate change of play, run the two tournaments below with the new
+/// build and write `move_lists` of each folder to the fixture files (one line per game).
+#[test]
+fn fair_games_are_unchanged() {
+    let runs: [(&str, &[&str]); 2] = [
+        (
+            "fair-games-standard.txt",
+            &[
+                "--engine",
+                "alphabeta:nodes=400",
+                "--engine",
+                "ismcts:nodes=150",
+                "--engine",
+                "flat-uct:nodes=60",
+                "--engine",
+                "greedy",
+                "--engine",
+                "level",
+                "--engine",
+                "level:easy",
+                "--engine",
+                "random",
+                "--pairs",
+                "2",
+                "--seed",
+                "7",
+            ],
+        ),
+        (
+            "fair-games-simple.txt",
+            &[
+                "--engine",
+                "alphabeta:nodes=300",
+                "--engine",
+                "ismcts:nodes=100",
+                "--engine",
+                "greedy",
+                "--engine",
+                "level:hard",
+                "--rules",
+                "simple",
+                "--pairs",
+                "2",
+                "--seed",
+                "9",
+            ],
+        ),
+    ];
+    for (fixture, args) in runs {
+        let dir = tmp(fixture);
+        let mut all = vec!["tournament", "--out", s(&dir), "--threads", "2"];
+        all.extend_from_slice(args);
+        ok(&all);
+        let expected: Vec<String> = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures")
+                .join(fixture),
+        )
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+        let got = move_lists(&dir);
+        assert_eq!(got.len(), expected.len(), "{fixture}");
+        for (g, e) in got.iter().zip(&expected) {
+            assert_eq!(g, e, "{fixture}: a fair game changed");
+        }
+    }
+}
+
+fn row<'a>(leak: &'a Value, engine: &str) -> &'a Value {
+    leak["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["engine"] == engine)
+        .unwrap_or_else(|| panic!("no row for {engine}"))
+}
+
+fn f(v: &Value) -> f64 {
+    match v {
+        Value::Number(n) => n.as_f64().unwrap(),
+        Value::String(s) if s == "inf" => f64::INFINITY,
+        Value::String(s) if s == "-inf" => f64::NEG_INFINITY,
+        other => panic!("not a number: {other}"),
+    }
+}
+
+/// The positive control: a harness leak shows no gain from omniscience, real engines do.
+#[test]
+fn the_report_catches_a_leak() {
+    let dir = tmp("control");
+    let text = ok(&[
+        "leak",
+        "--engine",
+        "faulty:mode=peek",
+        "--engine",
+        "alphabeta",
+        "--engine",
+        "ismcts",
+        "--nodes",
+        "300",
+        "--pairs",
+        "24",
+        "--threads",
+        "2",
+        "--out",
+        s(&dir),
+    ]);
+    assert!(text.contains("faulty:mode=peek (control)"), "{text}");
+    assert!(
+        text.contains("Positive control 'faulty:mode=peek'"),
+        "{text}"
+    );
+    assert!(!text.contains("WARNING"), "{text}");
+    let leak = json(&dir.join("leak.json"));
+    let control = row(&leak, "faulty:mode=peek");
+    assert_eq!(control["control"], true);
+    assert_eq!(control["verdict"], "no-gain");
+    let (lo, hi) = (f(&control["delta"]["lower"]), f(&control["delta"]["upper"]));
+    assert!(lo <= 0.0 && 0.0 <= hi, "control Δ [{lo}, {hi}]");
+    let h = &control["head_to_head"];
+    assert!(f(&h["elo_lower"]) <= 0.0 && 0.0 <= f(&h["elo_upper"]));
+    for engine in ["alphabeta", "ismcts"] {
+        let r = row(&leak, engine);
+        assert_eq!(r["control"], false);
+        assert!(
+            f(&r["delta"]["lower"]) > 0.0,
+            "{engine}: Δ {} [{}, {}]",
+            r["delta"]["elo"],
+            r["delta"]["lower"],
+            r["delta"]["upper"]
+        );
+        // Without an opponent arm F is not played and Ω is the head-to-head.
+        assert!(r["fair"].is_null());
+        assert_eq!(r["omniscient"], r["head_to_head"]);
+    }
+    // The arms are match folders: a game replays exactly, omniscience included.
+    let arm = dir.join("arms/ismcts/head-to-head");
+    let record = json(&arm.join("match.json"));
+    assert_eq!(record["omniscient"], "a");
+    assert_eq!(record["engines"][0][0], "ismcts (omniscient)");
+    let out = ok(&["replay", s(&arm), "--pair", "5", "--game", "2"]);
+    assert!(out.contains("identical"), "{out}");
+    let peek = dir.join("arms/faulty_mode_peek/head-to-head");
+    assert_eq!(json(&peek.join("match.json"))["omniscient"], "a");
+    let out = ok(&["replay", s(&peek), "--pair", "3", "--game", "1"]);
+    assert!(out.contains("identical"), "{out}");
+    assert!(dir.join("leak.md").is_file());
+}
+
+/// With an opponent every engine has arms F, Ω and the head-to-head; shards merge into the
+/// single run's report.
+#[test]
+fn an_opponent_adds_arms_and_shards_merge() {
+    let root = tmp("opponent");
+    let args = |out: &Path, shard: Option<&str>| {
+        let mut a = vec![
+            "leak".to_string(),
+            "--engine".into(),
+            "greedy".into(),
+            "--engine".into(),
+            "level:hard".into(),
+            "--opponent".into(),
+            "level:easy".into(),
+            "--pairs".into(),
+            "12".into(),
+            "--threads".into(),
+            "2".into(),
+            "--out".into(),
+            out.to_str().unwrap().to_string(),
+        ];
+        if let Some(k) = shard {
+            a.push("--shard".into());
+            a.push(k.into());
+        }
+        a
+    };
+    let single = root.join("single");
+    let a = args(&single, None);
+    ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    for arm in ["fair", "omniscient", "head-to-head"] {
+        assert!(
+            single
+                .join("arms/greedy")
+                .join(arm)
+                .join("games.csv")
+                .is_file(),
+            "{arm}"
+        );
+    }
+    let leak = json(&single.join("leak.json"));
+    assert_eq!(leak["opponent"], "level:easy");
+    let r = row(&leak, "level:hard");
+    assert!(r["fair"].is_object());
+    let delta = f(&r["delta"]["elo"]);
+    let expected = f(&r["omniscient"]["elo"]) - f(&r["fair"]["elo"]);
+    assert!((delta - expected).abs() < 1e-9 || (delta.is_infinite() && expected.is_infinite()));
+    // F's folder holds the fair engine against the opponent.
+    let fair = json(&single.join("arms/level_hard/fair/match.json"));
+    assert_eq!(fair["omniscient"], "none");
+    assert_eq!(fair["engines"][1][0], "level:easy");
+
+    let mut shards = Vec::new();
+    for k in ["0/2", "1/2"] {
+        let d = root.join(format!("shard{}", &k[..1]));
+        let a = args(&d, Some(k));
+        ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        shards.push(d);
+    }
+    let merged = root.join("merged");
+    ok(&["merge", s(&shards[0]), s(&shards[1]), "--out", s(&merged)]);
+    let strip = |v: Value| {
+        let mut v = v;
+        for k in ["command", "context"] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        v
+    };
+    assert_eq!(
+        strip(json(&merged.join("leak.json"))),
+        strip(json(&single.join("leak.json")))
+    );
+    // An arm folder is not a shard.
+    let e = refused(&[
+        "merge",
+        s(&single.join("arms/greedy/fair")),
+        "--out",
+        s(&root.join("bad")),
+    ]);
+    assert!(e.contains("arm of a leak run"), "{e}");
+}
+
+#[test]
+fn bad_leak_input_is_refused() {
+    let root = tmp("bad");
+    let out = root.join("x");
+    let o = s(&out);
+    for (args, says) in [
+        (
+            vec!["leak", "--pairs", "2", "--out", o],
+            "give an engine to measure",
+        ),
+        (
+            vec![
+                "leak",
+                "--engine",
+                "greedy",
+                "--opponent",
+                "greedy",
+                "--out",
+                o,
+            ],
+            "leave out --opponent",
+        ),
+        (
+            vec![
+                "leak", "--engine", "greedy", "--engine", "greedy", "--out", o,
+            ],
+            "labelled 'greedy'",
+        ),
+        (
+            vec!["leak", "--engine", "greedy", "--bootstrap", "0", "--out", o],
+            "--bootstrap",
+        ),
+        (
+            vec![
+                "leak",
+                "--engine",
+                "faulty:mode=peek,engine=nosuch",
+                "--out",
+                o,
+            ],
+            "'nosuch' is not one of",
+        ),
+    ] {
+        let e = refused(&args);
+        assert!(e.contains(says), "{args:?}: {e}");
+    }
+    // A config without a leak section.
+    let config = root.join("c.json");
+    std::fs::write(&config, r#"{"engines": ["greedy", "random"]}"#).unwrap();
+    let e = refused(&["leak", "--config", s(&config), "--out", o]);
+    assert!(e.contains("no \"leak\" section"), "{e}");
+    std::fs::write(
+        &config,
+        r#"{"engines": ["greedy", "random"], "leak": {"engines": ["greedy"], "opponent": "nosuch"}}"#,
+    )
+    .unwrap();
+    let e = refused(&["leak", "--config", s(&config), "--out", o]);
+    assert!(e.contains("no engine of") && e.contains("'nosuch'"), "{e}");
+    std::fs::write(
+        &config,
+        r#"{"engines": ["greedy", "random"], "leak": {"engines": ["greedy"], "oponent": "random"}}"#,
+    )
+    .unwrap();
+    let e = refused(&["leak", "--config", s(&config), "--out", o]);
+    assert!(e.contains("unknown field `oponent`"), "{e}");
+}
