@@ -62,7 +62,7 @@ pub enum Command {
     /// nothing while it searches ignores the hidden identities or already sees them (a leak).
     /// `--engine faulty:mode=peek` is a positive control: a harness leak the report must show
     /// at Δ ≈ 0. Results go to --out: leak.json, leak.md, summary.txt, games.jsonl (the journal;
-    /// --resume continues it), and arms/<engine>/{fair,omniscient,head-to-head}/, ordinary match
+    /// --resume continues it), and arms/NN-<engine>/{fair,omniscient,head-to-head}/, ordinary match
     /// folders that `arena replay` reads.
     Leak(LeakArgs),
     /// Put the shards of a match or tournament (run with --shard K/N on several machines) back
@@ -311,14 +311,16 @@ pub struct LeakArgs {
     pub opponent: Option<String>,
     /// Take the engines, opponent and pairs from the `leak` section of a tournament config
     /// (`{"engines": [LABEL…], "opponent": LABEL, "pairs": N}`, labels of its engines), and the
-    /// seed, rules and limits from the config itself; a flag on the command line wins. This is
-    /// how the nightly report measures leaks (scripts/nightly.sh).
+    /// seed, rules and limits from the config itself; a flag on the command line wins (but
+    /// --engine and --opponent cannot be combined with it). This is how the nightly report
+    /// measures leaks (scripts/nightly.sh).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["engines", "opponent"])]
     pub config: Option<std::path::PathBuf>,
     /// Game pairs per arm (each pair is two games on one deal, colours swapped) [default: 100].
     #[arg(long, value_name = "N")]
     pub pairs: Option<u64>,
-    /// Bootstrap resamples of pair indices for the paired interval of Δ [default: 1000].
+    /// Bootstrap resamples of pair indices for the paired interval of Δ, 100 to 100000
+    /// [default: 1000].
     #[arg(long, value_name = "N")]
     pub bootstrap: Option<usize>,
     /// Limits, deals, output.

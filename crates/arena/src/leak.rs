@@ -41,6 +41,9 @@ use crate::stats::Pentanomial;
 /// The most bootstrap resamples `--bootstrap` takes.
 pub const MAX_RESAMPLES: usize = 100_000;
 
+/// The fewest: a 95 % interval needs some resamples beyond each end.
+pub const MIN_RESAMPLES: usize = 100;
+
 /// A leak run's layout: which slots and pairings measure which engine.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LeakOptions {
@@ -173,15 +176,20 @@ pub struct Delta {
     /// 97.5 % quantile of the paired bootstrap.
     #[serde(with = "json_f64")]
     pub upper: f64,
-    /// Δ − √(eF² + eΩ²): the interval as if the arms were independent (eX: the arm's half-width).
+    /// The lower end as if the arms were independent: Δ − √(dΩ² + uF²), with dΩ the distance from
+    /// Ω's Elo down to its lower end and uF from F's Elo up to its upper end.
     #[serde(with = "json_f64")]
     pub independent_lower: f64,
-    /// Δ + √(eF² + eΩ²).
+    /// The upper end: Δ + √(uΩ² + dF²).
     #[serde(with = "json_f64")]
     pub independent_upper: f64,
     /// Pair indices the bootstrap drew from (those every arm has).
     pub pairs: u64,
 }
+
+/// Δ's resolution: an interval that contains 0 says "no measurable gain" only when its
+/// half-width is at most this many Elo; wider, it is inconclusive.
+pub const RESOLUTION: f64 = 50.0;
 
 /// What a row's interval says.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -190,24 +198,33 @@ pub enum Verdict {
     /// Δ > 0 with 95 % confidence: the engine uses the hidden identities when it sees them, so its
     /// fair view hides them.
     Gains,
-    /// The interval contains 0: it ignores the identities, or already sees them (a leak).
+    /// The interval contains 0 and is narrow (half-width ≤ [`RESOLUTION`]): it ignores the
+    /// identities, or already sees them (a leak).
     NoGain,
     /// Δ < 0 with 95 % confidence: seeing everything makes it play worse (a bug in its omniscient
     /// use of the information).
     Loses,
-    /// An arm scored 0 % or 100 %, or so nearly that resamples do and Δ's interval is unbounded:
-    /// Δ cannot be measured against this opponent at this budget.
+    /// The interval contains 0 but is wider than [`RESOLUTION`] either way (or there are no
+    /// pairs): play more pairs.
+    Inconclusive,
+    /// An arm scored 0 % or 100 %: its Elo, and Δ, are unbounded; Δ cannot be measured against
+    /// this opponent at this budget.
     Saturated,
+    /// Games of the row's arms were lost to engine failures (crash, timeout, illegal move,
+    /// error): Δ measures the failures, not the information.
+    EngineFailures,
 }
 
 impl Verdict {
-    /// A word or two for a table cell: `gains`, `no gain`, `loses`, `saturated`.
+    /// A word or two for a table cell.
     pub fn short(self) -> &'static str {
         match self {
             Verdict::Gains => "gains",
             Verdict::NoGain => "no gain",
             Verdict::Loses => "loses",
+            Verdict::Inconclusive => "inconclusive",
             Verdict::Saturated => "saturated",
+            Verdict::EngineFailures => "engine failures",
         }
     }
 
@@ -222,11 +239,36 @@ impl Verdict {
             Verdict::Loses => {
                 "plays worse when it sees everything: its omniscient mode misuses the information"
             }
-            Verdict::Saturated => {
-                "saturated: an arm scores (nearly) 0 % or 100 %, so Δ's interval is unbounded; \
-                 measure against an opponent nearer its strength (--opponent) or at another \
-                 budget"
+            Verdict::Inconclusive => {
+                "inconclusive: the interval contains 0 but is too wide to tell (half-width over \
+                 50 Elo); play more pairs"
             }
+            Verdict::Saturated => {
+                "saturated: an arm scored 0 % or 100 %, so its Elo and Δ are unbounded; measure \
+                 against an opponent nearer its strength (--opponent) or at another budget"
+            }
+            Verdict::EngineFailures => {
+                "engine failures: games of its arms were lost to crashes, timeouts, illegal \
+                 moves or errors, so Δ measures those; see the notes and fix the engine first"
+            }
+        }
+    }
+
+    /// The verdict of a row: failures first, then saturation, then where the interval lies.
+    fn of(arms: &[&ArmResult], lower: f64, upper: f64) -> Verdict {
+        let saturated = |x: &&ArmResult| x.pairs > 0 && (x.score <= 0.0 || x.score >= 1.0);
+        if arms.iter().any(|a| a.failures != [0, 0]) {
+            Verdict::EngineFailures
+        } else if arms.iter().any(saturated) {
+            Verdict::Saturated
+        } else if lower > 0.0 {
+            Verdict::Gains
+        } else if upper < 0.0 {
+            Verdict::Loses
+        } else if lower >= -RESOLUTION && upper <= RESOLUTION {
+            Verdict::NoGain
+        } else {
+            Verdict::Inconclusive
         }
     }
 }
@@ -295,22 +337,25 @@ fn arm(setup: &RunSetup, outcome: &RunOutcome, i: usize) -> ArmResult {
     ArmResult {
         pairs: p.ptnml.counts().iter().sum(),
         score: e.score,
-        elo: e.elo,
-        elo_lower: e.elo_lower,
-        elo_upper: e.elo_upper,
+        // `+ 0.0` turns −0 into +0.
+        elo: e.elo + 0.0,
+        elo_lower: e.elo_lower + 0.0,
+        elo_upper: e.elo_upper + 0.0,
         ptnml: p.ptnml.counts(),
         failures: p.failures,
         folder: arm_folder(setup, i),
     }
 }
 
-/// The folder of pairing `i` of a leak run: `arms/<engine>/fair`, `…/omniscient` or
-/// `…/head-to-head` (without an opponent the head-to-head is arm Ω, in `head-to-head`).
+/// The folder of pairing `i` of a leak run: `arms/NN-<engine>/fair`, `…/omniscient` or
+/// `…/head-to-head` (without an opponent the head-to-head is arm Ω, in `head-to-head`); NN
+/// numbers the engines from 01, so two labels that read alike as folder names never share one.
 pub fn arm_folder(setup: &RunSetup, i: usize) -> String {
     let Some(leak) = &setup.leak else {
         return crate::standings::pairing_folder(setup, i);
     };
-    for a in &leak.arms {
+    let width = leak.arms.len().to_string().len().max(2);
+    for (k, a) in leak.arms.iter().enumerate() {
         let name = if a.head_to_head == i {
             "head-to-head"
         } else if a.omniscient_arm == i {
@@ -320,7 +365,7 @@ pub fn arm_folder(setup: &RunSetup, i: usize) -> String {
         } else {
             continue;
         };
-        return format!("arms/{}/{name}", slug(&a.engine));
+        return format!("arms/{:0width$}-{}/{name}", k + 1, slug(&a.engine));
     }
     crate::standings::pairing_folder(setup, i)
 }
@@ -375,11 +420,6 @@ pub fn paired_delta(
     )
 }
 
-/// Half-width of an arm's interval (∞ when unbounded).
-fn half_width(a: &ArmResult) -> f64 {
-    (a.elo_upper - a.elo_lower) / 2.0
-}
-
 /// Computes the report of a leak run from its counted pairs.
 ///
 /// # Panics
@@ -402,21 +442,19 @@ pub fn leak_json(setup: &RunSetup, outcome: &RunOutcome) -> LeakJson {
         );
         let fair_elo = fair.as_ref().map_or(0.0, |f| f.elo);
         let elo = omniscient.elo - fair_elo;
-        let e = (half_width(&omniscient).powi(2)
-            + fair.as_ref().map_or(0.0, |f| half_width(f).powi(2)))
-        .sqrt();
-        let saturated = |x: &ArmResult| x.pairs > 0 && (x.score <= 0.0 || x.score >= 1.0);
-        let verdict = if saturated(&omniscient)
-            || fair.as_ref().is_some_and(saturated)
-            || !(lower.is_finite() && upper.is_finite())
-        {
-            Verdict::Saturated
-        } else if lower > 0.0 {
-            Verdict::Gains
-        } else if upper < 0.0 {
-            Verdict::Loses
+        // Independent: each side of the interval from the arms' own distances in quadrature
+        // (Δ falls when Ω falls or F rises).
+        let (down_f, up_f) = fair
+            .as_ref()
+            .map_or((0.0, 0.0), |f| (f.elo - f.elo_lower, f.elo_upper - f.elo));
+        let independent_lower = elo - (omniscient.elo - omniscient.elo_lower).hypot(up_f);
+        let independent_upper = elo + (omniscient.elo_upper - omniscient.elo).hypot(down_f);
+        let mut played = vec![&omniscient, &head_to_head];
+        played.extend(fair.as_ref());
+        let verdict = if pairs == 0 {
+            Verdict::Inconclusive
         } else {
-            Verdict::NoGain
+            Verdict::of(&played, lower, upper)
         };
         let entry = &setup.engines[a.fair];
         rows.push(LeakRow {
@@ -428,8 +466,8 @@ pub fn leak_json(setup: &RunSetup, outcome: &RunOutcome) -> LeakJson {
                 elo,
                 lower,
                 upper,
-                independent_lower: elo - e,
-                independent_upper: elo + e,
+                independent_lower,
+                independent_upper,
                 pairs,
             },
             head_to_head,
@@ -446,10 +484,17 @@ pub fn leak_json(setup: &RunSetup, outcome: &RunOutcome) -> LeakJson {
         ));
     }
     if let Some(s) = setup.shard {
-        notes.push(format!(
-            "This is shard {s} of the run: merge every shard's folder with `arena merge` for the \
-             run's figures."
-        ));
+        notes.push(if setup.local_pairs() == 0 {
+            format!(
+                "Shard {s} holds none of the run's {} pairs: it has nothing to play.",
+                setup.pairs
+            )
+        } else {
+            format!(
+                "This is shard {s} of the run: merge every shard's folder with `arena merge` for \
+                 the run's figures."
+            )
+        });
     }
     for row in &rows {
         let arms = [
@@ -457,8 +502,10 @@ pub fn leak_json(setup: &RunSetup, outcome: &RunOutcome) -> LeakJson {
             ("Ω", Some(&row.omniscient)),
             ("head-to-head", Some(&row.head_to_head)),
         ];
+        let mut seen = Vec::new();
         for (name, a) in arms {
-            if let Some(a) = a.filter(|a| a.failures != [0, 0]) {
+            if let Some(a) = a.filter(|a| a.failures != [0, 0] && !seen.contains(&&a.folder)) {
+                seen.push(&a.folder);
                 notes.push(format!(
                     "Engine failures in {}'s arm {name} ({}): {} of the engine's games, {} of \
                      its opponent's were lost to a crash, timeout, illegal move or error.",
@@ -486,10 +533,11 @@ pub fn leak_json(setup: &RunSetup, outcome: &RunOutcome) -> LeakJson {
                  everything.",
                 row.engine
             ),
-            Verdict::Saturated => format!(
-                "The positive control '{}' is saturated ({figures}): it cannot show whether \
-                 this report catches a leak; use another opponent or budget.",
-                row.engine
+            Verdict::Saturated | Verdict::Inconclusive | Verdict::EngineFailures => format!(
+                "The positive control '{}' is {} ({figures}): it cannot show whether this \
+                 report catches a leak; use more pairs, another opponent or another budget.",
+                row.engine,
+                row.verdict.short()
             ),
         });
     }
@@ -547,9 +595,9 @@ pub fn opponent_text(l: &LeakJson) -> String {
 /// What Δ means, as the reports print it.
 pub const MEANING: &str = "Δ = Elo(Ω) − Elo(F): how much the engine would gain by seeing every \
 hidden piece against O. Its interval is a paired bootstrap over pair indices (the arms share \
-deals); the independent one beside it adds the arms' own intervals in quadrature, for comparison. \
-An engine whose Δ is ≈ 0 while it searches either ignores the hidden identities or already sees \
-them — a leak.";
+deals); the independent one beside it combines the arms' own intervals in quadrature, for \
+comparison. An engine whose Δ is ≈ 0 (an interval containing 0, no wider than ±50 Elo) while it \
+searches either ignores the hidden identities or already sees them — a leak.";
 
 /// The report's table as cells: a header row, then one row per engine. Without an opponent the
 /// F and Ω columns are left out (F is 0 by symmetry, Ω is the head-to-head).
@@ -776,6 +824,43 @@ mod tests {
         let (lo, hi, _) = paired_delta(&w, None, 300, 5);
         let e = stats::pentanomial(&ptnml_of(&[4, 3, 2, 2, 1, 4, 3, 3, 2, 4]));
         assert!(lo < e.elo && e.elo < hi);
+    }
+
+    fn arm_with(score: f64, failures: [u64; 2]) -> ArmResult {
+        ArmResult {
+            pairs: 10,
+            score,
+            elo: stats::elo_from_score(score),
+            elo_lower: 0.0,
+            elo_upper: 0.0,
+            ptnml: [0; 5],
+            failures,
+            folder: String::new(),
+        }
+    }
+
+    #[test]
+    fn verdicts_follow_the_interval() {
+        let a = arm_with(0.6, [0, 0]);
+        assert_eq!(Verdict::of(&[&a], 10.0, 90.0), Verdict::Gains);
+        assert_eq!(Verdict::of(&[&a], -90.0, -10.0), Verdict::Loses);
+        assert_eq!(Verdict::of(&[&a], -20.0, 30.0), Verdict::NoGain);
+        assert_eq!(Verdict::of(&[&a], -RESOLUTION, RESOLUTION), Verdict::NoGain);
+        // Containing 0 but wide is not "no gain".
+        assert_eq!(Verdict::of(&[&a], -20.0, 190.0), Verdict::Inconclusive);
+        assert_eq!(
+            Verdict::of(&[&a], f64::NEG_INFINITY, f64::INFINITY),
+            Verdict::Inconclusive
+        );
+        // An unbounded end does not hide a gain.
+        assert_eq!(Verdict::of(&[&a], 180.0, f64::INFINITY), Verdict::Gains);
+        let all = arm_with(1.0, [0, 0]);
+        assert_eq!(Verdict::of(&[&a, &all], 10.0, 90.0), Verdict::Saturated);
+        let broken = arm_with(0.6, [1, 0]);
+        assert_eq!(
+            Verdict::of(&[&broken, &all], 10.0, 90.0),
+            Verdict::EngineFailures
+        );
     }
 
     #[test]

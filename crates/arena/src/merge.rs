@@ -196,6 +196,17 @@ fn ranges(xs: &[u64]) -> String {
     parts.join(", ")
 }
 
+/// What kind of run a record is, as a phrase: `a match`, `a tournament`, `a leak run`.
+fn kind(record: &MatchSetup) -> &'static str {
+    if record.tournament.is_some() {
+        "a tournament"
+    } else if record.leak.is_some() {
+        "a leak run"
+    } else {
+        "a match"
+    }
+}
+
 /// Merges the shard folders into `args.out` and prints the merged summary, then the shards'
 /// homogeneity.
 ///
@@ -218,6 +229,27 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
     }
     let count = first.shard.count;
     for s in &shards[1..] {
+        if kind(&s.record) != kind(&first.record) {
+            let inner = |d: &Path| {
+                d.ancestors().any(|a| {
+                    a.file_name()
+                        .is_some_and(|n| n == "arms" || n == "pairings")
+                })
+            };
+            let hint = if inner(&s.dir) || inner(&first.dir) {
+                " (a folder under arms/ or pairings/ is one arm or pairing of a run: merge the \
+                 shards' top folders)"
+            } else {
+                ""
+            };
+            return Err(refuse(format!(
+                "{} is {} but {} is {}: only shards of one run merge{hint}",
+                first.dir.display(),
+                kind(&first.record),
+                s.dir.display(),
+                kind(&s.record)
+            )));
+        }
         if s.record.fingerprint != first.record.fingerprint || s.record.pairs != first.record.pairs
         {
             let mut diff = differences(&first.record, &s.record);
@@ -288,7 +320,7 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
             .map_err(|m| refuse(format!("{}: {m}", s.dir.display())))?
             .fingerprint();
         if computed != s.record.fingerprint {
-            // `T/pairings/NN-a-vs-b` of a tournament, `L/arms/<engine>/<arm>` of a leak run.
+            // `T/pairings/NN-a-vs-b` of a tournament, `L/arms/NN-<engine>/<arm>` of a leak run.
             let pairing_folder = s.dir.parent().is_some_and(|p| {
                 p.file_name().is_some_and(|n| n == "pairings")
                     && p.parent()

@@ -344,15 +344,22 @@ fn engine_list(args: &[String]) -> Result<Vec<EngineEntry>, PlanError> {
         .collect::<Result<_, _>>()?;
     for (i, a) in engines.iter().enumerate() {
         if engines[..i].iter().any(|b| b.label == a.label) {
+            let hint = if a.spec.params.iter().any(|(k, _)| k == "name") {
+                "give them different name= labels".to_string()
+            } else {
+                format!(
+                    "give one a name, e.g. --engine {}{}name={}-2",
+                    a.spec,
+                    if a.spec.params.is_empty() { ":" } else { "," },
+                    a.spec.name
+                )
+            };
             return Err(arg_err(
                 "--engine",
                 format!(
                     "two engines are labelled '{}': labels name engines in every report, so \
-                     they must differ; give one a name, e.g. --engine {}{}name={}-2",
-                    a.label,
-                    a.spec,
-                    if a.spec.params.is_empty() { ":" } else { "," },
-                    a.spec.name
+                     they must differ; {hint}",
+                    a.label
                 ),
             ));
         }
@@ -686,6 +693,23 @@ fn fill_run(run: &mut RunArgs, c: &tournament::TournamentConfig, given: &dyn Fn(
 }
 
 fn leak_plan(mut args: LeakArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup, PlanError> {
+    // An external engine cannot play omniscient: say so before starting it.
+    for a in &args.engines {
+        if engines::entry_unprobed(a).is_ok_and(|e| e.external) {
+            return Err(arg_err(
+                "--engine",
+                format!(
+                    "'{a}' is an external process: it only ever gets its side's information \
+                     over UCI, so it cannot play omniscient (it can be the --opponent)"
+                ),
+            ));
+        }
+    }
+    let flag = if args.config.is_some() {
+        "--config: leak"
+    } else {
+        "--engine"
+    };
     let (engines, opponent) = match &args.config {
         Some(path) => {
             let c = tournament::TournamentConfig::load(path).map_err(|m| arg_err("--config", m))?;
@@ -693,7 +717,8 @@ fn leak_plan(mut args: LeakArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetu
                 return Err(arg_err(
                     "--config",
                     format!(
-                        "{} has no \"leak\" section ({{\"engines\": [LABEL, …], \"opponent\":                          LABEL, \"pairs\": N}}) naming the engines to measure",
+                        "{} has no \"leak\" section ({{\"engines\": [LABEL, …], \"opponent\": \
+                         LABEL, \"pairs\": N}}) naming the engines to measure",
                         path.display()
                     ),
                 ));
@@ -740,14 +765,14 @@ fn leak_plan(mut args: LeakArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetu
     };
     if engines.is_empty() {
         return Err(arg_err(
-            "--engine",
+            flag,
             "give an engine to measure (--engine SPEC, one or more)",
         ));
     }
     for (i, e) in engines.iter().enumerate() {
         if e.external {
             return Err(arg_err(
-                "--engine",
+                flag,
                 format!(
                     "engine '{}' is an external process: it only ever gets its side's \
                      information over UCI, so it cannot play omniscient (it can be the \
@@ -757,7 +782,7 @@ fn leak_plan(mut args: LeakArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetu
             ));
         }
         if engines[..i].iter().any(|x| x.label == e.label) {
-            return Err(arg_err("--engine", format!("'{}' is given twice", e.label)));
+            return Err(arg_err(flag, format!("'{}' is given twice", e.label)));
         }
     }
     if let Some(o) = &opponent {
@@ -777,10 +802,14 @@ fn leak_plan(mut args: LeakArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetu
         }
     }
     let resamples = args.bootstrap.unwrap_or(1000);
-    if resamples == 0 || resamples > crate::leak::MAX_RESAMPLES {
+    if !(crate::leak::MIN_RESAMPLES..=crate::leak::MAX_RESAMPLES).contains(&resamples) {
         return Err(arg_err(
             "--bootstrap",
-            format!("must be between 1 and {}", crate::leak::MAX_RESAMPLES),
+            format!(
+                "must be between {} and {} (fewer resamples cannot place a 95 % interval)",
+                crate::leak::MIN_RESAMPLES,
+                crate::leak::MAX_RESAMPLES
+            ),
         ));
     }
     let (slots, pairings, options) = crate::leak::arms(engines, opponent, resamples);

@@ -555,6 +555,8 @@ pub(crate) fn time_line(outcome: &RunOutcome) -> String {
             secs,
             outcome.played_now as f64 / secs.max(1e-9)
         )
+    } else if outcome.games.is_empty() {
+        "Time: no games played (there was nothing to play)\n".to_string()
     } else {
         "Time: no games played this run (every counted pair was already recorded)\n".to_string()
     }

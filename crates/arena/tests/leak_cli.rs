@@ -229,13 +229,13 @@ fn the_report_catches_a_leak() {
         assert_eq!(r["omniscient"], r["head_to_head"]);
     }
     // The arms are match folders: a game replays exactly, omniscience included.
-    let arm = dir.join("arms/ismcts/head-to-head");
+    let arm = dir.join("arms/03-ismcts/head-to-head");
     let record = json(&arm.join("match.json"));
     assert_eq!(record["omniscient"], "a");
     assert_eq!(record["engines"][0][0], "ismcts (omniscient)");
     let out = ok(&["replay", s(&arm), "--pair", "5", "--game", "2"]);
     assert!(out.contains("identical"), "{out}");
-    let peek = dir.join("arms/faulty_mode_peek/head-to-head");
+    let peek = dir.join("arms/01-faulty_mode_peek/head-to-head");
     assert_eq!(json(&peek.join("match.json"))["omniscient"], "a");
     let out = ok(&["replay", s(&peek), "--pair", "3", "--game", "1"]);
     assert!(out.contains("identical"), "{out}");
@@ -275,7 +275,7 @@ fn an_opponent_adds_arms_and_shards_merge() {
     for arm in ["fair", "omniscient", "head-to-head"] {
         assert!(
             single
-                .join("arms/greedy")
+                .join("arms/01-greedy")
                 .join(arm)
                 .join("games.csv")
                 .is_file(),
@@ -290,7 +290,7 @@ fn an_opponent_adds_arms_and_shards_merge() {
     let expected = f(&r["omniscient"]["elo"]) - f(&r["fair"]["elo"]);
     assert!((delta - expected).abs() < 1e-9 || (delta.is_infinite() && expected.is_infinite()));
     // F's folder holds the fair engine against the opponent.
-    let fair = json(&single.join("arms/level_hard/fair/match.json"));
+    let fair = json(&single.join("arms/02-level_hard/fair/match.json"));
     assert_eq!(fair["omniscient"], "none");
     assert_eq!(fair["engines"][1][0], "level:easy");
 
@@ -314,14 +314,64 @@ fn an_opponent_adds_arms_and_shards_merge() {
         strip(json(&merged.join("leak.json"))),
         strip(json(&single.join("leak.json")))
     );
-    // An arm folder is not a shard.
+    // An arm folder is not a shard, alone or beside the run's own shard.
     let e = refused(&[
         "merge",
-        s(&single.join("arms/greedy/fair")),
+        s(&single.join("arms/01-greedy/fair")),
         "--out",
         s(&root.join("bad")),
     ]);
     assert!(e.contains("arm of a leak run"), "{e}");
+    let e = refused(&[
+        "merge",
+        s(&shards[0]),
+        s(&shards[1].join("arms/01-greedy/fair")),
+        "--out",
+        s(&root.join("bad")),
+    ]);
+    assert!(
+        e.contains("is a leak run but") && e.contains("is a match") && e.contains("top folders"),
+        "{e}"
+    );
+}
+
+/// Labels that read alike as folder names (`a b`, `a_b`, `..`) still get folders of their own,
+/// inside the run's folder; a broken engine's row says so instead of giving a verdict.
+#[test]
+fn folders_are_distinct_and_failures_are_named() {
+    let dir = tmp("folders");
+    ok(&[
+        "leak",
+        "--engine",
+        "greedy:name=a b",
+        "--engine",
+        "random:name=a_b",
+        "--engine",
+        "faulty:mode=panic,after=0,name=..",
+        "--pairs",
+        "2",
+        "--threads",
+        "1",
+        "--out",
+        s(&dir),
+    ]);
+    for arm in ["01-a_b", "02-a_b", "03-.."] {
+        let games = dir.join("arms").join(arm).join("head-to-head/games.csv");
+        assert!(games.is_file(), "{}", games.display());
+    }
+    assert!(!dir.join("head-to-head").exists());
+    let leak = json(&dir.join("leak.json"));
+    let broken = row(&leak, "..");
+    assert_eq!(broken["verdict"], "engine-failures");
+    let notes = leak["notes"].as_array().unwrap();
+    assert_eq!(
+        notes
+            .iter()
+            .filter(|n| n.as_str().unwrap().contains("Engine failures"))
+            .count(),
+        1,
+        "{notes:?}"
+    );
 }
 
 #[test]
@@ -355,6 +405,23 @@ fn bad_leak_input_is_refused() {
         (
             vec!["leak", "--engine", "greedy", "--bootstrap", "0", "--out", o],
             "--bootstrap",
+        ),
+        (
+            vec![
+                "leak",
+                "--engine",
+                "greedy",
+                "--bootstrap",
+                "99",
+                "--out",
+                o,
+            ],
+            "between 100 and",
+        ),
+        (
+            // Refused as external before it is started (it would fail its handshake).
+            vec!["leak", "--engine", "uci:path=/bin/false", "--out", o],
+            "external process",
         ),
         (
             vec![
