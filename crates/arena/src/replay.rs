@@ -249,6 +249,19 @@ pub fn run(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
              long as the machine lets them, so a replay may differ"
         )?;
     }
+    let dealt = (
+        played.deal.side_string(Color::Red),
+        played.deal.side_string(Color::Black),
+    );
+    if (&expected.deal.red, &expected.deal.black) != (&dealt.0, &dealt.1) {
+        writeln!(
+            w,
+            "DIFFERENT: the record's deal (red {}, black {}) is not the deal of its seed {} (red \
+             {}, black {}): the record was altered, or another harness version wrote it",
+            expected.deal.red, expected.deal.black, expected.seed, dealt.0, dealt.1
+        )?;
+        return Ok(false);
+    }
     let upto = plan.stop_at.unwrap_or(usize::MAX);
     let want: Vec<&String> = expected.moves.iter().take(upto).collect();
     let got: Vec<&String> = moves.iter().take(upto).collect();

@@ -544,12 +544,14 @@ impl RunSetup {
             .shard
             .map_or(String::new(), |s| format!(" (shard {s})"));
         format!(
-            "{limits}, {} threads, seed {}, rules {}, {}{} pairs{shard}",
+            "{limits}, {} thread{}, seed {}, rules {}, {}{} pair{}{shard}",
             self.threads,
+            if self.threads == 1 { "" } else { "s" },
             self.seed,
             self.rules.name,
             if self.gate { "at most " } else { "" },
-            self.pairs
+            self.pairs,
+            if self.pairs == 1 { "" } else { "s" }
         )
     }
 

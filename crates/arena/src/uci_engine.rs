@@ -364,15 +364,30 @@ fn go_command(limits: &Limits) -> String {
     cmd
 }
 
-/// Folds one `info` line into the search info.
+/// Folds one `info` line into the search info, reading every token by its arity as the UCI
+/// protocol defines it: flags without a value (`lowerbound`, `upperbound`), one value (`depth`,
+/// `seldepth`, `time`, `nodes`, `nps`, `multipv`, `hashfull`, `tbhits`, `sbhits`, `cpuload`,
+/// `currmove`, `currmovenumber`), `score cp|mate X`, `wdl W D L`, move lists (`pv`,
+/// `refutation`, `currline`) and `string` to the end of the line. An unknown token is skipped
+/// alone, so the reader finds the next known one.
 fn read_info(line: &str, info: &mut SearchInfo) {
     let words: Vec<&str> = line.split_whitespace().collect();
+    let is_move = |w: &str| w.get(..4).is_some_and(|m| Move::from_text(m).is_ok());
     let mut i = 1;
     while i < words.len() {
         let next = words.get(i + 1).copied().unwrap_or("");
-        match words[i] {
-            "depth" => info.depth = next.parse().ok().or(info.depth),
-            "nodes" => info.nodes = next.parse().unwrap_or(info.nodes),
+        i += match words[i] {
+            "lowerbound" | "upperbound" => 1,
+            "depth" => {
+                info.depth = next.parse().ok().or(info.depth);
+                2
+            }
+            "nodes" => {
+                info.nodes = next.parse().unwrap_or(info.nodes);
+                2
+            }
+            "seldepth" | "time" | "nps" | "multipv" | "hashfull" | "tbhits" | "sbhits"
+            | "cpuload" | "currmove" | "currmovenumber" => 2,
             "score" => {
                 let value = words.get(i + 2).and_then(|v| v.parse::<i32>().ok());
                 match (next, value) {
@@ -380,19 +395,22 @@ fn read_info(line: &str, info: &mut SearchInfo) {
                     ("mate", Some(v)) => info.score = Some(Score::Mate(v)),
                     _ => {}
                 }
-                i += 1;
+                3
             }
+            "wdl" => 4,
             "pv" => {
                 info.pv = words[i + 1..]
                     .iter()
                     .map_while(|w| w.get(..4).and_then(|m| Move::from_text(m).ok()))
                     .collect();
-                return;
+                1 + info.pv.len()
+            }
+            "refutation" | "currline" => {
+                1 + words[i + 1..].iter().take_while(|w| is_move(w)).count()
             }
             "string" => return,
-            _ => {}
-        }
-        i += 2;
+            _ => 1,
+        };
     }
 }
 
@@ -551,6 +569,57 @@ impl Engine for UciEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Lines as real engines print them: bound flags take no value, `wdl` three, `string` the
+    /// rest of the line, and unknown tokens are skipped alone.
+    #[test]
+    fn info_tokens_are_read_by_arity() {
+        let read = |line: &str| {
+            let mut info = SearchInfo::default();
+            read_info(line, &mut info);
+            info
+        };
+        // Pikafish (the issue's line): `upperbound` used to swallow `nodes`.
+        let i = read(
+            "info depth 3 seldepth 3 score cp 121 upperbound nodes 7155 nps 420882 time 17 pv e2e6",
+        );
+        assert_eq!(
+            (i.depth, i.nodes, i.score),
+            (Some(3), 7155, Some(Score::Cp(121)))
+        );
+        assert_eq!(i.pv.len(), 1);
+        let i = read(
+            "info depth 12 seldepth 17 multipv 1 score cp -48 lowerbound wdl 12 870 118 nodes \
+             912345 nps 1200000 hashfull 31 tbhits 0 time 760 pv h2e2 h9g7 h0g2 i9h9",
+        );
+        assert_eq!(
+            (i.depth, i.nodes, i.score),
+            (Some(12), 912_345, Some(Score::Cp(-48)))
+        );
+        assert_eq!(i.pv.len(), 4);
+        let i = read("info depth 5 score mate -3 nodes 88 currmove b0c2 currmovenumber 4 pv b0c2");
+        assert_eq!(
+            (i.nodes, i.score, i.pv.len()),
+            (88, Some(Score::Mate(-3)), 1)
+        );
+        // An unknown token is skipped alone; `string` ends the line.
+        let i = read("info depth 4 ebf 1.9 nodes 1000 string nodes 5 pv a0a1");
+        assert_eq!((i.depth, i.nodes, i.pv.len()), (Some(4), 1000, 0));
+        let i = read("info refutation e2e4 e7e5 nodes 77");
+        assert_eq!(i.nodes, 77);
+        let i = read("info currline 1 h2e2 h9g7 nodes 9 pv h2e2 h9g7");
+        assert_eq!((i.nodes, i.pv.len()), (9, 2));
+        // Truncated lines do not panic.
+        for line in [
+            "info score",
+            "info score cp",
+            "info wdl 1 2",
+            "info pv",
+            "info depth",
+        ] {
+            read(line);
+        }
+    }
 
     #[test]
     fn info_lines_are_read() {

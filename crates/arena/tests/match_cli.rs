@@ -200,6 +200,38 @@ fn replay_reproduces_recorded_games() {
         "{}",
         String::from_utf8_lossy(&o.stdout)
     );
+    // An altered deal is caught: it is not the deal of the recorded seed.
+    let mut third: serde_json::Value = serde_json::from_str(text.lines().nth(2).unwrap()).unwrap();
+    let red = third["deal"]["red"].as_str().unwrap().to_string();
+    let swapped: String = red.chars().rev().collect();
+    assert_ne!(swapped, red);
+    third["deal"]["red"] = serde_json::Value::String(swapped);
+    let lines: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 2 {
+                third.to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    let o = arena(&[
+        "replay",
+        dir.to_str().unwrap(),
+        "--pair",
+        "1",
+        "--game",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("is not the deal of its seed"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -519,4 +551,32 @@ fn clocks_that_are_kept_lose_nothing_and_are_recorded() {
     ]);
     assert!(replayed.contains("identical"), "{replayed}");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// One thread and one pair are said in the singular.
+#[test]
+fn singular_counts_read_as_such() {
+    let dir = std::env::temp_dir().join(format!("arena-singular-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args([
+            "match",
+            "--engine",
+            "greedy",
+            "--engine",
+            "random",
+            "--pairs",
+            "1",
+            "--threads",
+            "1",
+            "--out",
+            dir.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains(", 1 thread, seed 1, rules standard, 1 pair)"),
+        "{text}"
+    );
 }

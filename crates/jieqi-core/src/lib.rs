@@ -31,7 +31,9 @@ pub use determinization::Determinization;
 pub use fen::FenError;
 pub use game::{Game, Outcome, Reason, Record};
 pub use moves::{MAX_MOVES, Move, MoveList, MoveTextError, PlayedMove};
-pub use position::{PlayError, Position, PositionError, Undo, is_hidden_square, start_role};
+pub use position::{
+    MAX_COUNTER, PlayError, Position, PositionError, Undo, is_hidden_square, start_role,
+};
 pub use role::{Occupant, Piece, Pool, Role};
 pub use rules::{CaptureReveal, HiddenMoves, PerpetualCheck, RuleName, Rules, RulesError};
 pub use setup::Setup;

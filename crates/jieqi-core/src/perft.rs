@@ -54,32 +54,75 @@ pub fn for_each_child(pos: &mut Position, m: Move, mut f: impl FnMut(&mut Positi
     }
 }
 
+/// [`perft`] that gives up as soon as `stop()` says so (asked at every node more than two plies
+/// above the leaves, so a few thousand nodes apart at most): `None` if it gave up.
+pub fn perft_until(pos: &mut Position, depth: u32, stop: &dyn Fn() -> bool) -> Option<u64> {
+    if depth <= 2 {
+        return Some(perft(pos, depth));
+    }
+    if stop() {
+        return None;
+    }
+    if pos.king_lost(pos.turn()) {
+        return Some(0);
+    }
+    let mut nodes = 0;
+    let mut stopped = false;
+    for &m in pos.legal_moves().iter() {
+        for_each_child(pos, m, |pos| {
+            if !stopped {
+                match perft_until(pos, depth - 1, stop) {
+                    Some(n) => nodes += n,
+                    None => stopped = true,
+                }
+            }
+        });
+        if stopped {
+            return None;
+        }
+    }
+    Some(nodes)
+}
+
+/// [`divide`] that hands each root child's count to `each` as soon as it is known and gives up
+/// when `stop()` says so ([`perft_until`]). Returns whether it finished.
+pub fn divide_until(
+    pos: &mut Position,
+    depth: u32,
+    stop: &dyn Fn() -> bool,
+    mut each: impl FnMut(PlayedMove, u64),
+) -> bool {
+    if depth == 0 || pos.king_lost(pos.turn()) {
+        return true;
+    }
+    for &m in pos.legal_moves().iter() {
+        let reveals: Vec<Option<Role>> = if pos.is_hidden(m.from) {
+            pos.pool(pos.turn()).roles().map(Some).collect()
+        } else {
+            vec![None]
+        };
+        for reveal in reveals {
+            let pm = PlayedMove {
+                mv: m,
+                reveal,
+                capture: None,
+            };
+            let undo = pos.make(pm);
+            let n = perft_until(pos, depth - 1, stop);
+            pos.unmake(pm, undo);
+            match n {
+                Some(n) => each(pm, n),
+                None => return false,
+            }
+        }
+    }
+    true
+}
+
 /// Leaf counts per root child, in move-generation order: each hidden mover's move once per
 /// identity, named with its reveal suffix (`b0c2N`).
 pub fn divide(pos: &mut Position, depth: u32) -> Vec<(PlayedMove, u64)> {
     let mut out = Vec::new();
-    if depth == 0 || pos.king_lost(pos.turn()) {
-        return out;
-    }
-    for &m in pos.legal_moves().iter() {
-        if pos.is_hidden(m.from) {
-            let pool = *pos.pool(pos.turn());
-            for role in pool.roles() {
-                let pm = PlayedMove {
-                    mv: m,
-                    reveal: Some(role),
-                    capture: None,
-                };
-                let undo = pos.make(pm);
-                out.push((pm, perft(pos, depth - 1)));
-                pos.unmake(pm, undo);
-            }
-        } else {
-            let pm = PlayedMove::plain(m);
-            let undo = pos.make(pm);
-            out.push((pm, perft(pos, depth - 1)));
-            pos.unmake(pm, undo);
-        }
-    }
+    divide_until(pos, depth, &|| false, |pm, n| out.push((pm, n)));
     out
 }

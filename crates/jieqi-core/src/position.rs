@@ -129,7 +129,18 @@ pub enum PositionError {
     BadIdentity(Square),
     /// An identity was given for a square without a hidden piece.
     IdentityOffHidden(Square),
+    /// A move counter too large to advance safely (more than [`MAX_COUNTER`]).
+    CounterTooLarge {
+        /// `halfmove` or `fullmove`.
+        field: &'static str,
+        /// The value given.
+        value: u32,
+    },
 }
+
+/// The largest halfmove or fullmove counter a position accepts: far beyond any real game, and far
+/// enough below `u32::MAX` that no game or search can make it overflow.
+pub const MAX_COUNTER: u32 = 1 << 30;
 
 impl core::fmt::Display for PositionError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -141,6 +152,10 @@ impl core::fmt::Display for PositionError {
             KingOutsidePalace(s) => write!(f, "king on {s} is outside its palace"),
             KingsFacing => write!(f, "the kings face each other on an open file"),
             OpponentInCheck(c) => write!(f, "{c} is not to move but is in check"),
+            CounterTooLarge { field, value } => write!(
+                f,
+                "{field} counter {value} is more than {MAX_COUNTER}, the most a position accepts"
+            ),
             HiddenNotAllowed(s) => write!(
                 f,
                 "hidden piece on {s}, but these rules have no hidden pieces"
@@ -157,7 +172,9 @@ impl core::fmt::Display for PositionError {
                 pool,
             } => write!(
                 f,
-                "{color} has {hidden} hidden pieces but only {pool} identities in its pool"
+                "{color} has {hidden} hidden piece{} but only {pool} identit{} in its pool",
+                if *hidden == 1 { "" } else { "s" },
+                if *pool == 1 { "y" } else { "ies" }
             ),
             TooManyPieces { color, role, count } => write!(
                 f,
@@ -269,6 +286,11 @@ impl Position {
     /// Names the first thing that makes the setup illegal.
     pub fn from_setup(setup: &Setup, rules: &Rules) -> Result<Position, PositionError> {
         rules.validate().map_err(PositionError::Rules)?;
+        for (field, value) in [("halfmove", setup.halfmoves), ("fullmove", setup.fullmoves)] {
+            if value > MAX_COUNTER {
+                return Err(PositionError::CounterTooLarge { field, value });
+            }
+        }
         let mut board = [EMPTY; 90];
         let mut occupied = [0u128; 2];
         let mut kings = [255u8; 2];

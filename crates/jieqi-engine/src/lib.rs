@@ -521,12 +521,19 @@ impl<'a> Params<'a> {
     pub fn finish(self, known: &[&str]) -> Result<(), SpecError> {
         for (i, used) in self.used.iter().enumerate() {
             if !used {
-                let key = &self.spec.params[i].0;
+                let (key, value) = &self.spec.params[i];
                 let list = if known.is_empty() {
                     "none".to_string()
                 } else {
                     known.join(", ")
                 };
+                if *key == self.spec.name {
+                    // A bare word (`greedy:noise`) is read as a preset of the engine's own name.
+                    return Err(self.error(format!(
+                        "'{value}' has no value: write key=value (known keys: {list}); a bare \
+                         word is only a preset, for engines that have them (level:hard)"
+                    )));
+                }
                 return Err(self.error(format!(
                     "unknown parameter '{key}' for engine '{}' (known: {list})",
                     self.spec.name
@@ -590,6 +597,15 @@ mod tests {
         assert!(e.to_string().contains("unknown parameter 'nosie'"), "{e}");
         let s = Spec::parse("greedy:noise=2").unwrap();
         assert!(s.params().get_f64_in("noise", 0.0, 0.0, 1.0).is_err());
+        // A bare word where key=value was meant names the word, not the engine.
+        let s = Spec::parse("greedy:noise").unwrap();
+        let mut p = s.params();
+        assert_eq!(p.get::<f64>("noise", 0.0).unwrap(), 0.0);
+        let e = p.finish(&["noise"]).unwrap_err().to_string();
+        assert!(
+            e.contains("'noise' has no value") && !e.contains("parameter 'greedy'"),
+            "{e}"
+        );
     }
 
     #[test]

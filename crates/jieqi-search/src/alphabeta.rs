@@ -101,7 +101,8 @@ pub const HELP: &str = "Negamax alpha-beta over the public game tree of the view
 every hidden-piece move (expectiminimax, Star1 with Ballard bounds, optional Star2 probing), \
 iterative deepening, transposition table (decision nodes only), quiescence on captures, TT / \
 MVV-LVA / killer / history ordering, repetition detection with contempt. Nodes = make() calls. \
-Keys: depth=N (default: none; 5 when no limit at all is given), hash=MB (16), contempt=CP (20), \
+Keys: depth=N (default: none; with no limit at all the search stops after 1000000 nodes, about \
+half a second), hash=MB (16), contempt=CP (20), \
 star1=true|false (true), star2=true|false (false), qsearch=true|false (true), delta=true|false (true: delta pruning in \
 quiescence, margin 200), eval=PATH (weights \
 JSON, default built in = configs/eval/default.json), tt=true|false (true), exact_tt=true|false \
@@ -122,8 +123,10 @@ pub const QS_CHECK_PLIES: u32 = 2;
 /// Delta-pruning margin: a capture whose victim cannot lift the stand-pat score above alpha by this
 /// much is skipped.
 pub const QS_DELTA: i32 = 200;
-/// Depth used when no limit of any kind is given.
-pub const DEFAULT_DEPTH: u32 = 5;
+/// The node budget when no limit of any kind is given (no depth, nodes, movetime or clock, here
+/// or in the spec): about half a second on one core, and reproducible. (A fixed depth could take
+/// minutes: depth 5 does not finish at the Jieqi start position.)
+pub const DEFAULT_NODES: u64 = 1_000_000;
 
 const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 
@@ -1357,8 +1360,16 @@ impl Engine for AlphaBeta {
         let budget = limits.budget(view.player());
         let max_depth = match (limits.depth, self.depth) {
             (Some(d), _) | (None, Some(d)) => d.max(1),
-            (None, None) if limits.nodes.is_none() && budget.is_none() => DEFAULT_DEPTH,
             (None, None) => MAX_PLY as u32 - 8,
+        };
+        let no_limit = limits.depth.is_none()
+            && self.depth.is_none()
+            && limits.nodes.is_none()
+            && budget.is_none();
+        let node_limit = if no_limit {
+            Some(DEFAULT_NODES)
+        } else {
+            limits.nodes
         };
         if let Some(tt) = self.tt.as_mut() {
             tt.clear();
@@ -1368,7 +1379,7 @@ impl Engine for AlphaBeta {
         s.rep_floor = 0;
         s.knowledge = view.knowledge();
         s.control = *control;
-        s.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        s.node_limit = node_limit.unwrap_or(u64::MAX).max(1);
         s.deadline = budget.map(|b| start + b.hard.saturating_sub(Duration::from_millis(1)));
         // Under a clock, an iteration that would end past the soft budget is not started: the next
         // one takes longer than all before it together. A fixed movetime is searched in full.

@@ -481,3 +481,24 @@ fn omniscient_knowledge_collapses_chance_nodes() {
         assert!(checked > 500, "{checked}");
     }
 }
+
+/// With no limit of any kind the search stops at its default node budget, so it answers in about
+/// half a second (it used to mean depth 5, which does not finish at the start position).
+#[test]
+fn no_limit_means_the_default_node_budget() {
+    let rules = Rules::standard();
+    let view = Game::new(
+        rules,
+        Deal::shuffled_for(&rules, &mut ChaCha8Rng::seed_from_u64(5)),
+    )
+    .view(Color::Red);
+    let c = go("alphabeta", &view, Limits::default());
+    assert!(
+        c.info.nodes >= alphabeta::DEFAULT_NODES && c.info.nodes <= alphabeta::DEFAULT_NODES + 1,
+        "{} nodes",
+        c.info.nodes
+    );
+    // A depth in the spec is a limit: it is searched to that depth, not cut at the budget.
+    let c = go("alphabeta:depth=2", &view, Limits::default());
+    assert_eq!(c.info.depth, Some(2));
+}

@@ -18,6 +18,6 @@ fn main() {
             return;
         }
     }
-    // End of input: quit once the running search has answered.
-    session.wait();
+    // End of input: quit, as `quit` does (the running search is stopped and answers).
+    session.end_of_input();
 }

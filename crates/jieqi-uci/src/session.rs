@@ -6,7 +6,8 @@
 //! Stockfish, a command that needs the engine or the position (`go`, `position`, `setoption`,
 //! `ucinewgame`, `uci`, `go perft`) waits for a running search to answer first — so a script
 //! can pipe `go depth 8` and more commands — except that an infinite search, which would never
-//! answer, is stopped.
+//! answer, is stopped. `go perft` runs on the same thread, stoppable. The end of the input is
+//! `quit`: the running search is stopped and answers, and the session ends.
 
 use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -110,10 +111,10 @@ impl Session {
         Flow::Continue
     }
 
-    /// Waits until a running search answers (an infinite one is stopped): what the binary does
-    /// at the end of its input, so that `echo "go depth 3" | jieqi-uci` prints the full search.
-    pub fn wait(&mut self) {
-        self.finish_search(false);
+    /// The end of the input: as `quit` (Stockfish does the same), the running search is stopped
+    /// and answers its `bestmove`, so that a closed pipe never leaves an orphan searching.
+    pub fn end_of_input(&mut self) {
+        self.finish_search(true);
     }
 
     fn run(&mut self, cmd: Command) {
@@ -253,25 +254,56 @@ impl Session {
         });
     }
 
+    /// `go perft D` runs like a search, on its own thread: `isready` is answered during it, and
+    /// `stop` or `quit` stop it (it then says how far it got).
     fn perft(&mut self, depth: u32) {
-        let Some(view) = &self.view else {
+        let Some(view) = self.view.clone() else {
             self.out.say("info string no valid position");
             return;
         };
-        let mut pos = view.position().clone();
-        let started = Instant::now();
-        let mut total = 0;
-        for (pm, n) in perft::divide(&mut pos, depth) {
-            self.out
-                .say(&format!("{}: {n}", pm.to_text(view.position().turn())));
-            total += n;
-        }
-        self.out.say("");
-        self.out.say(&format!("Nodes searched: {total}"));
-        self.out.say(&format!(
-            "info string perft {depth}: {total} nodes in {} ms (public tree; a hidden mover counts once per identity)",
-            started.elapsed().as_millis()
-        ));
+        let engine = self.engine.take();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let out = self.out.clone();
+        let handle = std::thread::spawn(move || {
+            let mut pos = view.position().clone();
+            let turn = pos.turn();
+            let started = Instant::now();
+            let mut total = 0;
+            let mut children = 0;
+            let finished = perft::divide_until(
+                &mut pos,
+                depth,
+                &|| flag.load(Ordering::Relaxed),
+                |pm, n| {
+                    out.say(&format!("{}: {n}", pm.to_text(turn)));
+                    total += n;
+                    children += 1;
+                },
+            );
+            if !finished {
+                out.say(&format!(
+                    "info string perft {depth} stopped after {children} root moves ({total} nodes)"
+                ));
+                return engine;
+            }
+            // perft(0) = 1: the position itself.
+            if depth == 0 {
+                total = 1;
+            }
+            out.say("");
+            out.say(&format!("Nodes searched: {total}"));
+            out.say(&format!(
+                "info string perft {depth}: {total} nodes in {} ms (public tree; a hidden mover counts once per identity)",
+                started.elapsed().as_millis()
+            ));
+            engine
+        });
+        self.search = Some(Running {
+            stop,
+            infinite: false,
+            handle,
+        });
     }
 
     fn display(&self) {

@@ -312,3 +312,65 @@ fn commands_during_a_finite_search_wait_for_its_answer() {
     let (_, best) = e.bestmove(Duration::from_secs(20));
     assert_legal(&best, &view_after(START, &[], &Rules::standard()));
 }
+
+/// `go perft` runs like a search: `isready` is answered during it and `stop` ends it; perft 0
+/// counts the position itself, as `arena perft --depth 0` does.
+#[test]
+fn perft_is_stoppable() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go perft 0");
+    let lines = e.until(Duration::from_secs(5), |l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 1");
+    e.send("go perft 9");
+    let started = Instant::now();
+    e.ready();
+    e.send("stop");
+    let lines = e.until(Duration::from_secs(5), |l| l.contains("stopped after"));
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("info string perft 9 stopped after"),
+        "{lines:#?}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(5));
+    e.ready();
+}
+
+/// Closing the input during a long search stops it: the engine answers its move and exits, as
+/// after `quit`, instead of searching on as an orphan.
+#[test]
+fn end_of_input_stops_the_search_and_exits() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 40");
+    e.send("isready");
+    e.until(Duration::from_secs(5), |l| l == "readyok");
+    let started = Instant::now();
+    // Close standard input: replace it with a closed pipe end.
+    let stdin = std::mem::replace(
+        &mut e.stdin,
+        Command::new("true")
+            .stdin(Stdio::piped())
+            .spawn()
+            .unwrap()
+            .stdin
+            .take()
+            .unwrap(),
+    );
+    drop(stdin);
+    let (_, best) = e.bestmove(Duration::from_secs(10));
+    assert!(!best.is_empty());
+    loop {
+        if let Some(status) = e.child.try_wait().unwrap() {
+            assert!(status.success(), "{status}");
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "still running after its input closed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
