@@ -105,7 +105,7 @@ pub fn load_file(path: &Path) -> Result<Rules, RulesArgError> {
 /// # Errors
 /// The text is not a rule set, or fails [`Rules::validate`].
 pub fn parse(text: &str, path: &Path) -> Result<Rules, RulesArgError> {
-    let rules: Rules = serde_json::from_str(text).map_err(|source| RulesArgError::Parse {
+    let mut rules: Rules = serde_json::from_str(text).map_err(|source| RulesArgError::Parse {
         path: path.to_path_buf(),
         source,
     })?;
@@ -113,6 +113,14 @@ pub fn parse(text: &str, path: &Path) -> Result<Rules, RulesArgError> {
         path: path.to_path_buf(),
         source,
     })?;
+    // A copy of a preset's file with other switches must not pass for that preset in reports:
+    // it is named by its file instead.
+    if Rules::preset(rules.name.as_str()).is_some_and(|preset| preset != rules) {
+        let stem = path
+            .file_stem()
+            .map_or("custom".into(), |s| s.to_string_lossy().to_string());
+        rules.name = jieqi_core::RuleName::new(&stem);
+    }
     Ok(rules)
 }
 
@@ -142,6 +150,29 @@ mod tests {
                 .replacen('{', "{\"colour\":1,", 1);
         let e = parse(&json, Path::new("my.json")).unwrap_err().to_string();
         assert!(e.contains("my.json") && e.contains("colour"), "{e}");
+    }
+
+    #[test]
+    fn a_changed_preset_is_named_by_its_file() {
+        let mut r = Rules::standard();
+        r.no_capture_plies = Some(120);
+        let json = serde_json::to_string(&r).unwrap();
+        assert_eq!(json.matches("\"standard\"").count(), 1);
+        let loaded = parse(&json, Path::new("configs/rules/rule120.json")).unwrap();
+        assert_eq!(loaded.name.as_str(), "rule120");
+        assert_eq!(loaded.no_capture_plies, Some(120));
+        // The preset itself, or a rule set with a name of its own, keeps its name.
+        let same = serde_json::to_string(&Rules::standard()).unwrap();
+        assert_eq!(
+            parse(&same, Path::new("x.json")).unwrap().name.as_str(),
+            "standard"
+        );
+        r.name = jieqi_core::RuleName::new("long-game");
+        let own = serde_json::to_string(&r).unwrap();
+        assert_eq!(
+            parse(&own, Path::new("x.json")).unwrap().name.as_str(),
+            "long-game"
+        );
     }
 
     #[test]

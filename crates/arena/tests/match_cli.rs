@@ -580,3 +580,84 @@ fn singular_counts_read_as_such() {
         "{text}"
     );
 }
+
+/// Pairs whose two games are both in a journal: the finished pairs a resume must keep.
+fn finished_pairs(dir: &Path) -> std::collections::BTreeSet<u64> {
+    let text = std::fs::read_to_string(dir.join("games.jsonl")).unwrap_or_default();
+    let mut games: std::collections::BTreeMap<u64, u32> = Default::default();
+    for line in text.lines() {
+        if let Ok(g) = serde_json::from_str::<serde_json::Value>(line) {
+            *games.entry(g["pair"].as_u64().unwrap()).or_default() += 1;
+        }
+    }
+    games
+        .into_iter()
+        .filter(|&(_, n)| n == 2)
+        .map(|(p, _)| p)
+        .collect()
+}
+
+/// SIGKILL at seeded random moments of a run and of its resumes (including the final rewrite of
+/// `games.jsonl`) never loses a finished pair, and the run finally equals an uninterrupted one.
+#[test]
+fn killing_a_resume_loses_no_finished_pair() {
+    let whole = tmp("kill-whole");
+    run_match(&whole, "2", "1500", &[]);
+    let dir = tmp("kill");
+    let d = dir.to_str().unwrap().to_string();
+    let mut kept = std::collections::BTreeSet::new();
+    // A fixed pseudo-random schedule of kill times (ms), short and long.
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut kills = 0;
+    for round in 0..12 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let mut args = vec![
+            "match",
+            "--engine",
+            "greedy",
+            "--engine",
+            "level:easy",
+            "--pairs",
+            "1500",
+            "--seed",
+            "42",
+            "--threads",
+            "2",
+            "--out",
+            &d,
+        ];
+        if round > 0 {
+            args.push("--resume");
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(5 + x % 700));
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap();
+            kills += 1;
+        }
+        child.wait().unwrap();
+        let now = finished_pairs(&dir);
+        eprintln!("round {round}: killed after {} ms: {} pairs kept", 5 + x % 700, now.len());
+        assert!(
+            kept.is_subset(&now),
+            "round {round}: finished pairs lost: {:?}",
+            kept.difference(&now).collect::<Vec<_>>()
+        );
+        kept = now;
+    }
+    eprintln!(
+        "{kills} of 12 runs killed; {} pairs finished before the last resume",
+        kept.len()
+    );
+    assert!(kills >= 3, "only {kills} runs were killed");
+    run_match(&dir, "2", "1500", &["--resume"]);
+    assert_eq!(finished_pairs(&dir).len(), 1500);
+    assert_eq!(csv_without_timing(&dir), csv_without_timing(&whole));
+}
