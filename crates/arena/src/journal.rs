@@ -35,6 +35,77 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// An advisory lock on a results folder: `DIR/.arena.lock`, created exclusively and holding the
+/// owner's process id, removed when the lock is dropped. Two runs never write one folder at once;
+/// a lock left by a run that was killed (its process is gone) is taken over.
+#[derive(Debug)]
+pub struct FolderLock {
+    path: PathBuf,
+}
+
+/// The lock file's name in a results folder.
+pub const LOCK_FILE: &str = ".arena.lock";
+
+impl FolderLock {
+    /// Takes the lock of `dir` (which must exist).
+    ///
+    /// # Errors
+    /// Another live process holds it, or the lock file cannot be written; the message says
+    /// which, and how to clear a lock that is wrongly held.
+    pub fn acquire(dir: &Path) -> Result<FolderLock, String> {
+        let path = dir.join(LOCK_FILE);
+        for _ in 0..3 {
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
+                Ok(mut f) => {
+                    write!(f, "{}", std::process::id())
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                    return Ok(FolderLock { path });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let owner = read_bounded(&path, 64)
+                        .ok()
+                        .and_then(|t| t.trim().parse::<u32>().ok());
+                    if let Some(pid) = owner.filter(|&pid| process_alive(pid)) {
+                        return Err(format!(
+                            "{} is in use by another arena run (process {pid}): wait for it to \
+                             end, or choose another --out (if no arena is running, delete {})",
+                            dir.display(),
+                            path.display()
+                        ));
+                    }
+                    // A lock of a process that is gone (or half written): take it over.
+                    let _ = std::fs::remove_file(&path);
+                }
+                Err(e) => return Err(format!("cannot lock {}: {e}", path.display())),
+            }
+        }
+        Err(format!(
+            "cannot lock {}: other runs keep taking it",
+            path.display()
+        ))
+    }
+}
+
+impl Drop for FolderLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Whether process `pid` exists. Where that cannot be known (no `/proc`), every owner counts as
+/// alive, so a stale lock is reported rather than broken.
+fn process_alive(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return true;
+    }
+    pid == std::process::id() || proc.join(pid.to_string()).exists()
+}
+
 /// The largest setup or config file the arena reads (`match.json`, configs, rules, engine
 /// files): 1 MiB.
 pub const MAX_SMALL_FILE: u64 = 1 << 20;

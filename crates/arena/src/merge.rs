@@ -406,6 +406,8 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
 
     std::fs::create_dir_all(out_dir)
         .map_err(|e| refuse(format!("cannot create {}: {e}", out_dir.display())))?;
+    // Held until every merged file is written.
+    let _lock = crate::journal::FolderLock::acquire(out_dir).map_err(RunError::Output)?;
     check_out(out_dir, &fingerprint)?;
     let mut record = setup.match_setup(&fingerprint);
     record.sprt = first.record.sprt;

@@ -367,6 +367,9 @@ pub struct RunOutcome {
     pub fingerprint: String,
     /// The counted pairs, by job.
     pub games: BTreeMap<u64, [GameLine; 2]>,
+    /// The lock of the results folder, held until the reports are written (dropped with the
+    /// outcome).
+    pub lock: Option<crate::journal::FolderLock>,
 }
 
 impl RunSetup {
@@ -635,6 +638,7 @@ pub fn execute(setup: &RunSetup, rule: &mut dyn StopRule) -> Result<RunOutcome, 
     let fingerprint = setup.fingerprint();
     std::fs::create_dir_all(&setup.out)
         .map_err(|e| RunError::Output(format!("cannot create {}: {e}", setup.out.display())))?;
+    let lock = crate::journal::FolderLock::acquire(&setup.out).map_err(RunError::Output)?;
     let journal_path = setup.out.join("games.jsonl");
     let (mut journal, resumed) =
         Journal::open(&journal_path, setup.resume, &fingerprint).map_err(|e| match e {
@@ -775,6 +779,7 @@ pub fn execute(setup: &RunSetup, rule: &mut dyn StopRule) -> Result<RunOutcome, 
         wall,
         fingerprint,
         games,
+        lock: Some(lock),
     })
 }
 
@@ -799,6 +804,7 @@ pub fn outcome_of(
         wall: Duration::ZERO,
         fingerprint,
         games,
+        lock: None,
     }
 }
 

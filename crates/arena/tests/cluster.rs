@@ -142,7 +142,7 @@ fn strip(v: &mut Value) {
             if let Some(Value::String(context)) = map.get_mut("context") {
                 *context = context
                     .split(", ")
-                    .filter(|part| !part.ends_with(" threads"))
+                    .filter(|part| !part.ends_with(" threads") && !part.ends_with(" thread"))
                     .collect::<Vec<_>>()
                     .join(", ");
             }

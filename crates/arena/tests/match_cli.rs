@@ -644,7 +644,11 @@ fn killing_a_resume_loses_no_finished_pair() {
         }
         child.wait().unwrap();
         let now = finished_pairs(&dir);
-        eprintln!("round {round}: killed after {} ms: {} pairs kept", 5 + x % 700, now.len());
+        eprintln!(
+            "round {round}: killed after {} ms: {} pairs kept",
+            5 + x % 700,
+            now.len()
+        );
         assert!(
             kept.is_subset(&now),
             "round {round}: finished pairs lost: {:?}",
@@ -660,4 +664,77 @@ fn killing_a_resume_loses_no_finished_pair() {
     run_match(&dir, "2", "1500", &["--resume"]);
     assert_eq!(finished_pairs(&dir).len(), 1500);
     assert_eq!(csv_without_timing(&dir), csv_without_timing(&whole));
+}
+
+/// Two runs never write one results folder at once; the lock of a killed run is taken over.
+#[test]
+fn a_second_writer_of_a_folder_is_refused() {
+    let dir = tmp("lock");
+    let d = dir.to_str().unwrap().to_string();
+    let args = [
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "level:easy",
+        "--pairs",
+        "20000",
+        "--threads",
+        "1",
+        "--out",
+        &d,
+    ];
+    let mut first = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !dir.join("games.jsonl").is_file() {
+        assert!(started.elapsed() < std::time::Duration::from_secs(20));
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let o = arena(&[
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "level:easy",
+        "--pairs",
+        "20000",
+        "--threads",
+        "1",
+        "--out",
+        &d,
+        "--resume",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("is in use by another arena run") && e.contains(".arena.lock"),
+        "{e}"
+    );
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(
+        dir.join(".arena.lock").is_file(),
+        "the killed run left its lock"
+    );
+    // The killed run's lock is stale: a resume takes it over (to fewer pairs, to be quick).
+    ok(&[
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "level:easy",
+        "--pairs",
+        "5",
+        "--threads",
+        "1",
+        "--out",
+        &d,
+        "--resume",
+    ]);
+    assert!(!dir.join(".arena.lock").exists());
 }
