@@ -166,8 +166,8 @@ impl Plan {
             Command::History(args) => Ok(Plan::History(args)),
             Command::Perft(args) => Ok(Plan::Perft(PerftPlan::new(args)?)),
             Command::Show(args) => Ok(Plan::Show(ShowPlan::new(args, colour_ok)?)),
-            Command::Match(args) => Ok(Plan::Match(match_plan(args)?)),
-            Command::Sprt(args) => Ok(Plan::Sprt(sprt_plan(args)?)),
+            Command::Match(args) => Ok(Plan::Match(match_plan(args, given)?)),
+            Command::Sprt(args) => Ok(Plan::Sprt(sprt_plan(args, given)?)),
             Command::Replay(args) => Ok(Plan::Replay(replay_plan(args, colour_ok)?)),
             Command::Stats(args) => Ok(Plan::Stats(args)),
             Command::Engines => Ok(Plan::Engines),
@@ -479,7 +479,127 @@ fn run_setup(
     })
 }
 
-fn match_plan(args: MatchArgs) -> Result<RunSetup, PlanError> {
+/// Flags that choose a run's games, which `--resume` with only `--out` takes from the record.
+const RECORDED_FLAGS: [&str; 20] = [
+    "seed",
+    "rules",
+    "max_plies",
+    "nodes",
+    "depth",
+    "movetime",
+    "tc",
+    "timemargin",
+    "move_timeout",
+    "shard",
+    "omniscient",
+    "sprt",
+    "elo0",
+    "elo1",
+    "config",
+    "gauntlet",
+    "anchor",
+    "bootstrap",
+    "opponent",
+    "model",
+];
+
+/// `--resume` with `--out` and no engines: the run recorded in the folder, as it was started
+/// (engines, deals, limits, shard, test), with this command line's threads, progress bar and, if
+/// given, `pairs` (a new cap). `command` is the subcommand, which must be the run's.
+fn recorded_run(
+    command: &str,
+    run: &RunArgs,
+    pairs: Option<u64>,
+    given: &dyn Fn(&str) -> bool,
+) -> Result<RunSetup, PlanError> {
+    let out = run
+        .out
+        .clone()
+        .ok_or_else(|| arg_err("--resume", "needs --out DIR"))?;
+    if let Some(flag) = RECORDED_FLAGS.iter().find(|f| given(f)) {
+        return Err(arg_err(
+            "--resume",
+            format!(
+                "without --engine the run is taken as {} recorded it, so --{} cannot change it: \
+                 give every flag of the run again (with --engine), or none",
+                out.display(),
+                flag.replace('_', "-")
+            ),
+        ));
+    }
+    let (path, record) = crate::run::RECORD_NAMES
+        .iter()
+        .map(|name| out.join(name))
+        .find(|p| p.is_file())
+        .ok_or_else(|| {
+            arg_err(
+                "--resume",
+                format!(
+                    "{} holds no recorded run (match.json, tournament.json or leak-run.json): give \
+                     the engines and flags of the run",
+                    out.display()
+                ),
+            )
+        })
+        .and_then(|path| {
+            let text = crate::journal::read_bounded(&path, crate::journal::MAX_SMALL_FILE)
+                .map_err(|e| arg_err("--resume", format!("{}: {e}", path.display())))?;
+            let record: crate::run::MatchSetup = serde_json::from_str(&text)
+                .map_err(|e| arg_err("--resume", format!("{}: {e}", path.display())))?;
+            Ok((path, record))
+        })?;
+    let kind = if record.tournament.is_some() {
+        "tournament"
+    } else if record.leak.is_some() {
+        "leak"
+    } else if record.gate.is_some() {
+        "sprt"
+    } else {
+        "match"
+    };
+    if kind != command {
+        return Err(arg_err(
+            "--resume",
+            format!(
+                "{} records an `arena {kind}` run: resume it with `arena {kind} --out {} --resume`",
+                path.display(),
+                out.display()
+            ),
+        ));
+    }
+    let threads = match run.threads {
+        Some(0) => return Err(arg_err("--threads", "must be at least 1")),
+        Some(t) => t.min(MAX_THREADS),
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let command_line = std::env::args().collect::<Vec<_>>().join(" ");
+    let mut setup = record
+        .run_setup(out.clone(), threads, command_line)
+        .map_err(|m| arg_err("--resume", format!("{}: {m}", path.display())))?;
+    if let Some(p) = pairs {
+        if p == 0 || p > MAX_PAIRS {
+            return Err(arg_err(
+                "--pairs",
+                format!("must be between 1 and {MAX_PAIRS}"),
+            ));
+        }
+        setup.pairs = p;
+    }
+    setup.shard = record.shard;
+    setup.resume = true;
+    setup.threads = setup
+        .threads
+        .min(usize::try_from(setup.jobs()).unwrap_or(usize::MAX))
+        .max(1);
+    setup.progress = !run.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    Ok(setup)
+}
+
+fn match_plan(args: MatchArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup, PlanError> {
+    if args.engines.is_empty() && args.run.resume {
+        let pairs = given("pairs").then_some(args.pairs);
+        return recorded_run("match", &args.run, pairs, given);
+    }
     let sprt = args
         .sprt
         .validate()
@@ -517,7 +637,13 @@ fn match_plan(args: MatchArgs) -> Result<RunSetup, PlanError> {
     Ok(setup)
 }
 
-fn sprt_plan(args: SprtCmdArgs) -> Result<RunSetup, PlanError> {
+fn sprt_plan(args: SprtCmdArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup, PlanError> {
+    if args.engines.is_empty() && args.run.resume {
+        let pairs = given("max_pairs").then_some(args.max_pairs);
+        let mut setup = recorded_run("sprt", &args.run, pairs, given)?;
+        setup.recover = args.recover;
+        return Ok(setup);
+    }
     let sprt = args
         .test
         .sprt(args.elo0, args.elo1, "--elo0/--elo1")
@@ -540,6 +666,9 @@ fn tournament_plan(
     mut args: TournamentArgs,
     given: &dyn Fn(&str) -> bool,
 ) -> Result<RunSetup, PlanError> {
+    if args.engines.is_empty() && args.config.is_none() && args.run.resume {
+        return recorded_run("tournament", &args.run, args.pairs, given);
+    }
     let mut listed: Option<Vec<[String; 2]>> = None;
     if let Some(path) = &args.config {
         if !args.engines.is_empty() {
@@ -693,6 +822,9 @@ fn fill_run(run: &mut RunArgs, c: &tournament::TournamentConfig, given: &dyn Fn(
 }
 
 fn leak_plan(mut args: LeakArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup, PlanError> {
+    if args.engines.is_empty() && args.config.is_none() && args.run.resume {
+        return recorded_run("leak", &args.run, args.pairs, given);
+    }
     // An external engine cannot play omniscient: say so before starting it.
     for a in &args.engines {
         if engines::entry_unprobed(a).is_ok_and(|e| e.external) {

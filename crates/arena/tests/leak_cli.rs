@@ -289,6 +289,9 @@ fn an_opponent_adds_arms_and_shards_merge() {
     let delta = f(&r["delta"]["elo"]);
     let expected = f(&r["omniscient"]["elo"]) - f(&r["fair"]["elo"]);
     assert!((delta - expected).abs() < 1e-9 || (delta.is_infinite() && expected.is_infinite()));
+    // `--resume` with only the folder continues the recorded run (nothing is left to play).
+    let again = ok(&["leak", "--out", s(&single), "--resume"]);
+    assert!(again.contains("no games played this run"), "{again}");
     // F's folder holds the fair engine against the opponent.
     let fair = json(&single.join("arms/02-level_hard/fair/match.json"));
     assert_eq!(fair["omniscient"], "none");

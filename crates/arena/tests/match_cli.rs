@@ -738,3 +738,39 @@ fn a_second_writer_of_a_folder_is_refused() {
     ]);
     assert!(!dir.join(".arena.lock").exists());
 }
+
+/// `--resume` with only `--out` continues the recorded run (here to more pairs); flags that would
+/// change its games are refused, and so is another command's folder.
+#[test]
+fn resume_needs_only_the_folder() {
+    let (dir, whole) = (tmp("resume-alone"), tmp("resume-whole"));
+    run_match(&dir, "1", "4", &[]);
+    run_match(&whole, "2", "8", &[]);
+    let d = dir.to_str().unwrap();
+    let out = ok(&[
+        "match",
+        "--out",
+        d,
+        "--resume",
+        "--pairs",
+        "8",
+        "--threads",
+        "2",
+    ]);
+    assert!(out.contains("Games: 16"), "{out}");
+    assert_eq!(csv_without_timing(&dir), csv_without_timing(&whole));
+    let out = ok(&["match", "--out", d, "--resume"]);
+    assert!(out.contains("no games played this run"), "{out}");
+    let o = arena(&["match", "--out", d, "--resume", "--seed", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("--seed cannot change it"), "{e}");
+    let o = arena(&["tournament", "--out", d, "--resume"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("records an `arena match` run"), "{e}");
+    let empty = tmp("resume-empty");
+    let o = arena(&["leak", "--out", empty.to_str().unwrap(), "--resume"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("holds no recorded run"));
+}
