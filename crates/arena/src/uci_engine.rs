@@ -14,9 +14,9 @@
 //! answer is an [`EngineError`] of the matching [`Failure`]; the referee also refuses an illegal
 //! move. Every failure loses that game only.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -96,9 +96,11 @@ impl Settings {
 struct Process {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Line>,
     /// Option names it declared, lowercased.
     declared: Vec<String>,
+    /// Its option declarations, for checking values.
+    options: Vec<OptionDecl>,
     /// The `UCI_Variant` it was set to.
     variant: Option<String>,
 }
@@ -116,20 +118,40 @@ impl Process {
             })?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
-        let (tx, lines) = channel();
+        // A bounded queue: an engine that prints faster than the arena reads waits on its pipe
+        // instead of filling the arena's memory.
+        let (tx, lines) = sync_channel(QUEUED_LINES);
         std::thread::spawn(move || {
             let mut r = BufReader::new(stdout);
             let mut buf = Vec::new();
             loop {
                 buf.clear();
-                match r.read_until(b'\n', &mut buf) {
+                // At most MAX_LINE bytes of a line are kept; the rest up to its newline is skipped.
+                match r.by_ref().take(MAX_LINE as u64).read_until(b'\n', &mut buf) {
                     Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim().to_string();
-                        if tx.send(line).is_err() {
+                    Ok(_) => {}
+                }
+                let mut cut = 0u64;
+                if buf.last() != Some(&b'\n') && buf.len() >= MAX_LINE {
+                    let mut rest = Vec::new();
+                    loop {
+                        rest.clear();
+                        match r.by_ref().take(MAX_LINE as u64).read_until(b'\n', &mut rest) {
+                            Ok(0) | Err(_) => break,
+                            Ok(n) => cut += n as u64,
+                        }
+                        if rest.last() == Some(&b'\n') {
                             break;
                         }
                     }
+                }
+                let line = Line {
+                    text: String::from_utf8_lossy(&buf).trim().to_string(),
+                    bytes: buf.len() as u64 + cut,
+                    cut: cut > 0,
+                };
+                if tx.send(line).is_err() {
+                    break;
                 }
             }
         });
@@ -138,19 +160,23 @@ impl Process {
             stdin,
             lines,
             declared: Vec::new(),
+            options: Vec::new(),
             variant: None,
         };
         let deadline = Instant::now() + s.init_timeout;
         p.send("uci")?;
         let mut declared = Vec::new();
+        let mut options = Vec::new();
         p.wait_for(deadline, "uciok", |line| {
             if let Some(rest) = line.strip_prefix("option name ") {
                 let name = rest.split(" type ").next().unwrap_or(rest);
                 declared.push(name.trim().to_ascii_lowercase());
+                options.push(OptionDecl::parse(line));
             }
             line == "uciok"
         })?;
         p.declared = declared;
+        p.options = options.into_iter().flatten().collect();
         for (name, value) in &s.options {
             if !p.declares(&name.to_ascii_lowercase()) {
                 return Err(EngineError::of(
@@ -160,6 +186,15 @@ impl Process {
                         p.declared.join(", ")
                     ),
                 ));
+            }
+            if let Some(decl) = p
+                .options
+                .iter()
+                .find(|d| d.name.eq_ignore_ascii_case(name))
+            {
+                decl.check(value).map_err(|why| {
+                    EngineError::of(Failure::Protocol, format!("option '{name}': {why}"))
+                })?;
             }
             p.send(&format!("setoption name {name} value {value}"))?;
         }
@@ -212,12 +247,23 @@ impl Process {
         what: &str,
         mut done: impl FnMut(&str) -> bool,
     ) -> Result<String, EngineError> {
+        let mut bytes = 0u64;
         loop {
+            // The deadline holds however fast the engine prints: a queued line never delays it.
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
+            let got = if left.is_zero() {
+                Err(RecvTimeoutError::Timeout)
+            } else {
+                self.lines.recv_timeout(left)
+            };
+            match got {
                 Ok(line) => {
-                    if done(&line) {
-                        return Ok(line);
+                    bytes += line.bytes;
+                    if let Some(e) = flooded(&line, bytes) {
+                        return Err(e);
+                    }
+                    if done(&line.text) {
+                        return Ok(line.text);
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
@@ -482,6 +528,118 @@ impl UciEngine {
 /// How often a process waiting for `bestmove` looks at its stop flag.
 const POLL: Duration = Duration::from_millis(5);
 
+/// The longest line kept from an engine, in bytes (a longer one is cut and fails the move).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Lines read ahead of the arena before the engine waits on its pipe.
+const QUEUED_LINES: usize = 256;
+
+/// The most an engine may print for one move, in bytes: past it the move fails as a protocol
+/// error (a flood of `info` lines is not an answer).
+pub const MAX_MOVE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The protocol error of a line too long, or of output past [`MAX_MOVE_BYTES`] (`bytes` so far
+/// while waiting for one answer).
+fn flooded(line: &Line, bytes: u64) -> Option<EngineError> {
+    if line.cut {
+        Some(EngineError::of(
+            Failure::Protocol,
+            format!("a line of {} bytes (more than {MAX_LINE})", line.bytes),
+        ))
+    } else if bytes > MAX_MOVE_BYTES {
+        Some(EngineError::of(
+            Failure::Protocol,
+            format!("more than {MAX_MOVE_BYTES} bytes of output without an answer"),
+        ))
+    } else {
+        None
+    }
+}
+
+/// An `option name … type …` declaration of an engine.
+#[derive(Clone, Debug, PartialEq)]
+struct OptionDecl {
+    name: String,
+    kind: String,
+    min: Option<i64>,
+    max: Option<i64>,
+    vars: Vec<String>,
+}
+
+impl OptionDecl {
+    /// Reads `option name NAME type KIND [default D] [min X] [max Y] [var V]…` (names and values
+    /// may hold spaces); `None` without a type.
+    fn parse(line: &str) -> Option<OptionDecl> {
+        let rest = line.strip_prefix("option name ")?;
+        let (name, tail) = rest.split_once(" type ")?;
+        let words: Vec<&str> = tail.split_whitespace().collect();
+        let kind = words.first()?.to_ascii_lowercase();
+        let keys = ["default", "min", "max", "var"];
+        let mut d = OptionDecl {
+            name: name.trim().to_string(),
+            kind,
+            min: None,
+            max: None,
+            vars: Vec::new(),
+        };
+        let mut i = 1;
+        while i < words.len() {
+            let key = words[i];
+            let mut j = i + 1;
+            while j < words.len() && !keys.contains(&words[j]) {
+                j += 1;
+            }
+            let value = words[i + 1..j].join(" ");
+            match key {
+                "min" => d.min = value.parse().ok(),
+                "max" => d.max = value.parse().ok(),
+                "var" => d.vars.push(value),
+                _ => {}
+            }
+            i = j;
+        }
+        Some(d)
+    }
+
+    /// Whether `value` is one this option takes: a whole number in a spin's range, one of a
+    /// combo's values, `true`/`false` for a check; anything for a string or button.
+    fn check(&self, value: &str) -> Result<(), String> {
+        match self.kind.as_str() {
+            "spin" => {
+                let v: i64 = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("'{value}' is not a whole number (a spin option)"))?;
+                let (lo, hi) = (self.min.unwrap_or(i64::MIN), self.max.unwrap_or(i64::MAX));
+                if v < lo || v > hi {
+                    return Err(format!("{v} is outside the engine's range {lo}..{hi}"));
+                }
+                Ok(())
+            }
+            "combo" if !self.vars.iter().any(|v| v.eq_ignore_ascii_case(value.trim())) => {
+                Err(format!(
+                    "'{value}' is not one of the engine's values ({})",
+                    self.vars.join(", ")
+                ))
+            }
+            "check" if !matches!(value.trim(), "true" | "false") => {
+                Err(format!("'{value}' is not true or false (a check option)"))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// One line of an engine's output.
+struct Line {
+    /// The line, trimmed (its first [`MAX_LINE`] bytes).
+    text: String,
+    /// Bytes it took on the pipe, newline included.
+    bytes: u64,
+    /// Whether it was longer than [`MAX_LINE`].
+    cut: bool,
+}
+
 impl Process {
     /// Waits for `bestmove`, folding `info` lines into `info`. At `deadline` (its own
     /// `timeout=`) or when `control` says stop (the harness's hard limit) it sends `stop` and
@@ -492,6 +650,7 @@ impl Process {
         control: &Control<'_>,
         info: &mut SearchInfo,
     ) -> Result<String, EngineError> {
+        let mut bytes = 0u64;
         loop {
             let late = deadline.is_some_and(|d| Instant::now() >= d);
             if late || control.stopped() {
@@ -506,10 +665,17 @@ impl Process {
                 ));
             }
             match self.lines.recv_timeout(POLL) {
-                Ok(line) if line.starts_with("bestmove") => return Ok(line),
                 Ok(line) => {
-                    if line.starts_with("info ") {
-                        read_info(&line, info);
+                    bytes += line.bytes;
+                    if let Some(e) = flooded(&line, bytes) {
+                        let _ = self.send("stop");
+                        return Err(e);
+                    }
+                    if line.text.starts_with("bestmove") {
+                        return Ok(line.text);
+                    }
+                    if line.text.starts_with("info ") {
+                        read_info(&line.text, info);
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {}
@@ -569,6 +735,32 @@ impl Engine for UciEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn option_declarations_check_values() {
+        let spin = OptionDecl::parse("option name Hash type spin default 16 min 1 max 33554432")
+            .unwrap();
+        assert_eq!((spin.min, spin.max), (Some(1), Some(33_554_432)));
+        assert!(spin.check("64").is_ok());
+        assert!(spin.check("0").unwrap_err().contains("outside"));
+        assert!(spin.check("lots").is_err());
+        let combo = OptionDecl::parse(
+            "option name Engine type combo default alphabeta var alphabeta var ismcts var flat uct",
+        )
+        .unwrap();
+        assert_eq!(combo.name, "Engine");
+        assert_eq!(combo.vars, ["alphabeta", "ismcts", "flat uct"]);
+        assert!(combo.check("ISMCTS").is_ok());
+        assert!(combo.check("flat uct").is_ok());
+        let e = combo.check("ismsct").unwrap_err();
+        assert!(e.contains("not one of the engine's values"), "{e}");
+        let check = OptionDecl::parse("option name Ponder type check default false").unwrap();
+        assert!(check.check("true").is_ok() && check.check("yes").is_err());
+        let text = OptionDecl::parse("option name Eval File type string default <empty>").unwrap();
+        assert_eq!(text.name, "Eval File");
+        assert!(text.check("any thing").is_ok());
+        assert!(OptionDecl::parse("option name NoType").is_none());
+    }
 
     /// Lines as real engines print them: bound flags take no value, `wdl` three, `string` the
     /// rest of the line, and unknown tokens are skipped alone.

@@ -49,9 +49,21 @@ fn failing_external_engines_lose_their_games_and_the_match_goes_on() {
             "illegal-move",
         ),
         ("garbage", "echo 'bestmove (none)'", "protocol-error"),
+        // A flood of output is cut off by the byte cap (its timeout is raised to a minute
+        // below), not read into memory for ever.
+        ("flood", "exec yes 'info string flood'", "protocol-error"),
+        (
+            "longline",
+            "head -c 300000 /dev/zero | tr '\\0' x; echo; exec sleep 30",
+            "protocol-error",
+        ),
     ] {
         let dir = tmp(name);
-        let spec = format!("uci:path={},option.Hash=4,timeout=300", script(&dir, on_go));
+        let timeout = if name == "flood" { 60_000 } else { 300 };
+        let spec = format!(
+            "uci:path={},option.Hash=4,timeout={timeout}",
+            script(&dir, on_go)
+        );
         let out_dir = dir.join("out");
         let o = Command::new(env!("CARGO_BIN_EXE_arena"))
             .args([
@@ -116,6 +128,20 @@ fn engines_that_do_not_start_are_refused_before_the_match() {
                 script(&dir, "echo 'bestmove a0a1'")
             ),
             "option 'Hsah' is not one of the engine's options (hash)",
+        ),
+        (
+            format!(
+                "uci:path={},option.Hash=99",
+                script(&dir, "echo 'bestmove a0a1'")
+            ),
+            "option 'Hash': 99 is outside the engine's range 1..8",
+        ),
+        (
+            format!(
+                "uci:path={},option.Hash=big",
+                script(&dir, "echo 'bestmove a0a1'")
+            ),
+            "'big' is not a whole number",
         ),
     ] {
         let o = Command::new(env!("CARGO_BIN_EXE_arena"))
