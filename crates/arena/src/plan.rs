@@ -441,6 +441,25 @@ fn run_setup(
         return Err(arg_err("--move-timeout", "must be at least 1 ms"));
     }
     let rules = rules_arg::resolve(&args.rules.rules)?;
+    if let Some(e) = engines.iter().find(|e| e.external) {
+        if jieqi_registry::uci_variant_of(&rules).is_none() {
+            return Err(arg_err(
+                "--rules",
+                format!(
+                    "the rules '{}' are no UCI_Variant ({}, with their presets' switches), so \
+                     the external engine '{}' cannot be told them and would play other rules \
+                     than the referee applies",
+                    rules.name.as_str(),
+                    jieqi_registry::UCI_VARIANTS
+                        .iter()
+                        .map(|(v, _)| *v)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    e.label
+                ),
+            ));
+        }
+    }
     let out = match args.out {
         Some(dir) => dir,
         None => {

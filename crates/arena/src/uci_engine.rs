@@ -136,7 +136,11 @@ impl Process {
                     let mut rest = Vec::new();
                     loop {
                         rest.clear();
-                        match r.by_ref().take(MAX_LINE as u64).read_until(b'\n', &mut rest) {
+                        match r
+                            .by_ref()
+                            .take(MAX_LINE as u64)
+                            .read_until(b'\n', &mut rest)
+                        {
                             Ok(0) | Err(_) => break,
                             Ok(n) => cut += n as u64,
                         }
@@ -187,11 +191,7 @@ impl Process {
                     ),
                 ));
             }
-            if let Some(decl) = p
-                .options
-                .iter()
-                .find(|d| d.name.eq_ignore_ascii_case(name))
-            {
+            if let Some(decl) = p.options.iter().find(|d| d.name.eq_ignore_ascii_case(name)) {
                 decl.check(value).map_err(|why| {
                     EngineError::of(Failure::Protocol, format!("option '{name}': {why}"))
                 })?;
@@ -616,7 +616,12 @@ impl OptionDecl {
                 }
                 Ok(())
             }
-            "combo" if !self.vars.iter().any(|v| v.eq_ignore_ascii_case(value.trim())) => {
+            "combo"
+                if !self
+                    .vars
+                    .iter()
+                    .any(|v| v.eq_ignore_ascii_case(value.trim())) =>
+            {
                 Err(format!(
                     "'{value}' is not one of the engine's values ({})",
                     self.vars.join(", ")
@@ -738,8 +743,8 @@ mod tests {
 
     #[test]
     fn option_declarations_check_values() {
-        let spin = OptionDecl::parse("option name Hash type spin default 16 min 1 max 33554432")
-            .unwrap();
+        let spin =
+            OptionDecl::parse("option name Hash type spin default 16 min 1 max 33554432").unwrap();
         assert_eq!((spin.min, spin.max), (Some(1), Some(33_554_432)));
         assert!(spin.check("64").is_ok());
         assert!(spin.check("0").unwrap_err().contains("outside"));

@@ -154,5 +154,20 @@ fn engines_that_do_not_start_are_refused_before_the_match() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains(says), "{spec}: {err}");
     }
+    // Rules no UCI_Variant names are refused for an external engine (it would play others).
+    let rules = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../configs/rules/standard-rule60.json"
+    );
+    let spec = format!("uci:path={}", script(&dir, "echo 'bestmove a0a1'"));
+    let o = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args([
+            "match", "--engine", &spec, "--engine", "random", "--pairs", "1", "--rules", rules,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("are no UCI_Variant"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

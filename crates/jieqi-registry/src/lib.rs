@@ -81,13 +81,20 @@ pub fn factory(spec: &Spec) -> Result<Factory, RegistryError> {
         .map_err(RegistryError::Spec)
 }
 
-/// The `UCI_Variant` name of a rule set: `jieqi` for the mainstream rules, else the rules' name.
+/// The `UCI_Variant` of a rule set, matched by its switches (not its name): the variant whose
+/// preset has every switch of `rules`. `None` when no variant has them all — an engine told any
+/// variant would then play other rules than the referee applies.
+pub fn uci_variant_of(rules: &Rules) -> Option<&'static str> {
+    UCI_VARIANTS.iter().find_map(|(variant, preset)| {
+        let mut p = Rules::preset(preset)?;
+        p.name = rules.name;
+        (p == *rules).then_some(*variant)
+    })
+}
+
+/// The `UCI_Variant` name of a rule set: [`uci_variant_of`], else the rules' name.
 pub fn uci_variant(rules: &Rules) -> &str {
-    let name = rules.name.as_str();
-    UCI_VARIANTS
-        .iter()
-        .find(|(_, preset)| *preset == name)
-        .map_or(name, |(variant, _)| variant)
+    uci_variant_of(rules).unwrap_or(rules.name.as_str())
 }
 
 /// The rule preset of a `UCI_Variant` name (case-insensitive), if it is one of [`UCI_VARIANTS`].
@@ -101,6 +108,23 @@ pub fn rules_of_uci_variant(variant: &str) -> Option<Rules> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn variants_are_matched_by_switches() {
+        assert_eq!(uci_variant_of(&Rules::standard()), Some("jieqi"));
+        assert_eq!(uci_variant_of(&Rules::xiangqi()), Some("xiangqi"));
+        let mut r = Rules::standard();
+        r.name = jieqi_core::RuleName::new("my-copy");
+        assert_eq!(
+            uci_variant_of(&r),
+            Some("jieqi"),
+            "the name does not matter"
+        );
+        r.no_capture_plies = Some(120);
+        assert_eq!(uci_variant_of(&r), None, "a switch does");
+        r.name = jieqi_core::RuleName::new("standard");
+        assert_eq!(uci_variant_of(&r), None);
+    }
 
     #[test]
     fn every_kind_has_help_and_builds_with_defaults() {
