@@ -139,7 +139,7 @@ pub fn read_bounded(path: &Path, max: u64) -> std::io::Result<String> {
 pub fn jsonl<'a>(games: impl IntoIterator<Item = &'a GameLine>) -> std::io::Result<Vec<u8>> {
     let mut out = Vec::new();
     for g in games {
-        serde_json::to_writer(&mut out, g).map_err(std::io::Error::other)?;
+        out.extend_from_slice(records::checked_line(g)?.as_bytes());
         out.push(b'\n');
     }
     Ok(out)

@@ -279,6 +279,47 @@ impl core::fmt::Display for RecordsError {
 
 impl std::error::Error for RecordsError {}
 
+/// FNV-1a, 64 bits, of a line's text: the per-line checksum of `games.jsonl`.
+fn fnv(text: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// A game as one line of `games.jsonl`: its JSON with a last field `"check"`, the FNV-1a hash of
+/// the JSON without it, so that an edited or damaged line is found when the journal is read back.
+///
+/// # Errors
+/// The game cannot be serialized.
+pub fn checked_line(g: &GameLine) -> std::io::Result<String> {
+    let mut text = serde_json::to_string(g).map_err(std::io::Error::other)?;
+    let h = fnv(&text);
+    text.pop();
+    text.push_str(&format!(",\"check\":\"{h:016x}\"}}"));
+    Ok(text)
+}
+
+/// Whether a line read back is the game its checksum was computed over: its `check` field (if
+/// it has one: journals written before checksums have none) equals the hash of the game's JSON.
+fn check_line(line: &str, g: &GameLine) -> Result<(), String> {
+    let value: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    let Some(check) = value.get("check") else {
+        return Ok(());
+    };
+    let text = serde_json::to_string(g).map_err(|e| e.to_string())?;
+    if check.as_str() == Some(format!("{:016x}", fnv(&text)).as_str()) {
+        Ok(())
+    } else {
+        Err(format!(
+            "its content does not match its checksum {check} (the line was edited or damaged; \
+             delete the line to replay that pair)"
+        ))
+    }
+}
+
 /// Reads `games.jsonl`. A last line cut short by an interruption is dropped (and reported through
 /// the returned flag); any other bad line is an error naming it.
 ///
@@ -302,7 +343,10 @@ pub fn read_jsonl(path: &Path) -> Result<(Vec<GameLine>, bool), RecordsError> {
             continue;
         }
         match serde_json::from_str::<GameLine>(line) {
-            Ok(g) => games.push(g),
+            Ok(g) => {
+                check_line(line, &g).map_err(|m| err(Some(i + 1), m))?;
+                games.push(g);
+            }
             Err(e) if i + 1 == lines.len() && e.is_eof() => truncated = true,
             Err(e) => return Err(err(Some(i + 1), format!("not a game record: {e}"))),
         }

@@ -149,11 +149,38 @@ fn replay_reproduces_recorded_games() {
         ]);
         assert!(out.contains("identical"), "{out}");
     }
-    // Tampering with a recorded move is detected at that ply.
+    // Tampering with a recorded move is caught by the line's checksum.
     let journal = dir.join("games.jsonl");
-    let text = std::fs::read_to_string(&journal).unwrap();
-    let mut first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let original = std::fs::read_to_string(&journal).unwrap();
+    let mut first: serde_json::Value =
+        serde_json::from_str(original.lines().next().unwrap()).unwrap();
     first["moves"][0] = serde_json::Value::String("a0a1R".into());
+    let rest: Vec<&str> = original.lines().skip(1).collect();
+    std::fs::write(&journal, format!("{first}\n{}\n", rest.join("\n"))).unwrap();
+    let o = arena(&[
+        "replay",
+        dir.to_str().unwrap(),
+        "--pair",
+        "0",
+        "--game",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("games.jsonl:1: its content does not match its checksum"),
+        "{e}"
+    );
+    // Without checksums (a journal of an older version), replay itself finds the changed ply.
+    let text: String = original
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("check");
+            v.to_string() + "\n"
+        })
+        .collect();
+    first.as_object_mut().unwrap().remove("check");
     let rest: Vec<&str> = text.lines().skip(1).collect();
     std::fs::write(&journal, format!("{first}\n{}\n", rest.join("\n"))).unwrap();
     let o = arena(&[
@@ -773,4 +800,35 @@ fn resume_needs_only_the_folder() {
     let o = arena(&["leak", "--out", empty.to_str().unwrap(), "--resume"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("holds no recorded run"));
+}
+
+/// `--resume` refuses a journal line whose content was changed after it was written (a flipped
+/// result), naming the line.
+#[test]
+fn resume_refuses_an_edited_journal_line() {
+    let dir = tmp("resume-edited");
+    run_match(&dir, "1", "3", &[]);
+    let journal = dir.join("games.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let edited: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            let mut g: serde_json::Value = serde_json::from_str(l).unwrap();
+            if i == 3 {
+                let flipped = if g["result"] == "1-0" { "0-1" } else { "1-0" };
+                g["result"] = flipped.into();
+            }
+            format!("{g}\n")
+        })
+        .collect();
+    std::fs::write(&journal, edited).unwrap();
+    let d = dir.to_str().unwrap();
+    let o = arena(&["match", "--out", d, "--resume", "--pairs", "4"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("games.jsonl:4: its content does not match its checksum"),
+        "{e}"
+    );
 }
