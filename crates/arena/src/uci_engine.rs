@@ -108,10 +108,14 @@ struct Process {
 impl Process {
     /// Starts the process and runs the handshake.
     fn start(s: &Settings) -> Result<Process, EngineError> {
-        let mut child = Command::new(&s.path)
-            .stdin(Stdio::piped())
+        let mut cmd = Command::new(&s.path);
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::null());
+        // Its own process group: whatever it starts is ended with it (see `Drop`).
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        let mut child = cmd
             .spawn()
             .map_err(|e| {
                 EngineError::of(Failure::Crash, format!("cannot start '{}': {e}", s.path))
@@ -254,7 +258,15 @@ impl Process {
             let got = if left.is_zero() {
                 Err(RecvTimeoutError::Timeout)
             } else {
-                self.lines.recv_timeout(left)
+                match self.lines.recv_timeout(left.min(EXIT_POLL)) {
+                    Err(RecvTimeoutError::Timeout) if !left.saturating_sub(EXIT_POLL).is_zero() => {
+                        if let Some(e) = self.exited(&format!("exited while waiting for '{what}'")) {
+                            return Err(e);
+                        }
+                        continue;
+                    }
+                    other => other,
+                }
             };
             match got {
                 Ok(line) => {
@@ -302,12 +314,38 @@ impl Drop for Process {
         let until = Instant::now() + Duration::from_millis(300);
         while Instant::now() < until {
             if let Ok(Some(_)) = self.child.try_wait() {
+                self.end_group();
                 return;
             }
             std::thread::sleep(Duration::from_millis(2));
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+        self.end_group();
+    }
+}
+
+impl Process {
+    /// Ends what the engine left running in its process group (children it started that
+    /// outlive it would hold its pipes open and use the machine).
+    fn end_group(&mut self) {
+        #[cfg(unix)]
+        {
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", self.child.id())])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+        }
+    }
+
+    /// The crash of an engine whose process has exited, though its output may still be open
+    /// (a child it started holds it): `None` while it runs.
+    fn exited(&mut self, what: &str) -> Option<EngineError> {
+        match self.child.try_wait() {
+            Ok(Some(_)) => Some(self.died(what)),
+            _ => None,
+        }
     }
 }
 
@@ -528,6 +566,9 @@ impl UciEngine {
 /// How often a process waiting for `bestmove` looks at its stop flag.
 const POLL: Duration = Duration::from_millis(5);
 
+/// How often a wait for an answer checks that the engine's process is still alive.
+const EXIT_POLL: Duration = Duration::from_millis(50);
+
 /// The longest line kept from an engine, in bytes (a longer one is cut and fails the move).
 pub const MAX_LINE: usize = 64 * 1024;
 
@@ -683,7 +724,11 @@ impl Process {
                         read_info(&line.text, info);
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Some(e) = self.exited("exited while waiting for 'bestmove'") {
+                        return Err(e);
+                    }
+                }
                 Err(RecvTimeoutError::Disconnected) => {
                     // Give the exit status a moment to be known.
                     std::thread::sleep(Duration::from_millis(5));

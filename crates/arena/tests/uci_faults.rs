@@ -42,6 +42,8 @@ fn script(dir: &Path, on_go: &str) -> String {
 fn failing_external_engines_lose_their_games_and_the_match_goes_on() {
     for (name, on_go, reason) in [
         ("crash", "exit 3", "engine-crash"),
+        // It exits, but a child it started keeps its output open: still a crash, at once.
+        ("orphan", "sleep 30 & exit 3", "engine-crash"),
         ("hang", "exec sleep 30", "timeout"),
         (
             "illegal",
