@@ -93,8 +93,17 @@ fn node_limited_games_over_uci_equal_in_process_games() {
 
 #[test]
 fn options_the_engine_refuses_are_refused_before_the_match() {
+    // A value outside the declared combo is refused by the arena itself.
     let e = parse_arg(&format!(
         "uci:path={},option.Engine=bogus",
+        env!("CARGO_BIN_EXE_jieqi-uci")
+    ))
+    .expect_err("an undeclared value is an error")
+    .to_string();
+    assert!(e.contains("'bogus' is not one of the engine's values"), "{e}");
+    // A value the declaration allows but the engine refuses: its `info string` is heard.
+    let e = parse_arg(&format!(
+        "uci:path={},option.EngineOptions=nosuch=1",
         env!("CARGO_BIN_EXE_jieqi-uci")
     ))
     .expect_err("a refused option is an error")
