@@ -115,11 +115,9 @@ impl Process {
         // Its own process group: whatever it starts is ended with it (see `Drop`).
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| {
-                EngineError::of(Failure::Crash, format!("cannot start '{}': {e}", s.path))
-            })?;
+        let mut child = cmd.spawn().map_err(|e| {
+            EngineError::of(Failure::Crash, format!("cannot start '{}': {e}", s.path))
+        })?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         // A bounded queue: an engine that prints faster than the arena reads waits on its pipe
@@ -260,7 +258,8 @@ impl Process {
             } else {
                 match self.lines.recv_timeout(left.min(EXIT_POLL)) {
                     Err(RecvTimeoutError::Timeout) if !left.saturating_sub(EXIT_POLL).is_zero() => {
-                        if let Some(e) = self.exited(&format!("exited while waiting for '{what}'")) {
+                        if let Some(e) = self.exited(&format!("exited while waiting for '{what}'"))
+                        {
                             return Err(e);
                         }
                         continue;

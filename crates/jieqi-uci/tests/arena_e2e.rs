@@ -100,7 +100,10 @@ fn options_the_engine_refuses_are_refused_before_the_match() {
     ))
     .expect_err("an undeclared value is an error")
     .to_string();
-    assert!(e.contains("'bogus' is not one of the engine's values"), "{e}");
+    assert!(
+        e.contains("'bogus' is not one of the engine's values"),
+        "{e}"
+    );
     // A value the declaration allows but the engine refuses: its `info string` is heard.
     let e = parse_arg(&format!(
         "uci:path={},option.EngineOptions=nosuch=1",
