@@ -115,9 +115,24 @@ impl Process {
         // Its own process group: whatever it starts is ended with it (see `Drop`).
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-        let mut child = cmd.spawn().map_err(|e| {
-            EngineError::of(Failure::Crash, format!("cannot start '{}': {e}", s.path))
-        })?;
+        let mut tries = 0;
+        let mut child = loop {
+            match cmd.spawn() {
+                Ok(child) => break child,
+                // ETXTBSY: a script written a moment ago is still open for writing in a process
+                // that was being forked then (it closes at that process's exec): try again.
+                Err(e) if e.raw_os_error() == Some(26) && tries < 50 => {
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Err(e) => {
+                    return Err(EngineError::of(
+                        Failure::Crash,
+                        format!("cannot start '{}': {e}", s.path),
+                    ));
+                }
+            }
+        };
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         // A bounded queue: an engine that prints faster than the arena reads waits on its pipe
