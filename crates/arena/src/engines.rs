@@ -144,16 +144,6 @@ faulty:mode=panic,after=3. `mode=peek` is a leak instead: the engine `engine` (d
 alphabeta, at its defaults) is handed every hidden piece while the records call it fair — the \
 positive control of `arena leak`, which must find that it gains nothing from omniscience.";
 
-/// Engines `faulty:mode=peek` may wrap.
-const PEEK_ENGINES: [&str; 6] = [
-    "alphabeta",
-    "ismcts",
-    "flat-uct",
-    "level",
-    "greedy",
-    "random",
-];
-
 /// The engine behind `faulty`.
 #[derive(Clone)]
 struct Faulty {
@@ -214,7 +204,7 @@ fn faulty(spec: &Spec) -> Result<(Factory, bool), SpecError> {
         &["panic", "illegal", "error", "slow", "peek"],
     )?;
     if mode == "peek" {
-        let inner = p.get_choice("engine", "alphabeta", &PEEK_ENGINES)?;
+        let inner = p.get_choice("engine", "alphabeta", &jieqi_registry::KINDS)?;
         p.finish(&["mode", "engine"])?;
         let inner = Spec {
             name: inner.to_string(),

@@ -198,12 +198,10 @@ fn ranges(xs: &[u64]) -> String {
 
 /// What kind of run a record is, as a phrase: `a match`, `a tournament`, `a leak run`.
 fn kind(record: &MatchSetup) -> &'static str {
-    if record.tournament.is_some() {
-        "a tournament"
-    } else if record.leak.is_some() {
-        "a leak run"
-    } else {
-        "a match"
+    match record.command_name() {
+        "tournament" => "a tournament",
+        "leak" => "a leak run",
+        _ => "a match",
     }
 }
 

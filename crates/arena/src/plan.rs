@@ -567,15 +567,7 @@ fn recorded_run(
                 .map_err(|e| arg_err("--resume", format!("{}: {e}", path.display())))?;
             Ok((path, record))
         })?;
-    let kind = if record.tournament.is_some() {
-        "tournament"
-    } else if record.leak.is_some() {
-        "leak"
-    } else if record.gate.is_some() {
-        "sprt"
-    } else {
-        "match"
-    };
+    let kind = record.command_name();
     if kind != command {
         return Err(arg_err(
             "--resume",

@@ -279,8 +279,9 @@ impl core::fmt::Display for RecordsError {
 
 impl std::error::Error for RecordsError {}
 
-/// FNV-1a, 64 bits, of a line's text: the per-line checksum of `games.jsonl`.
-fn fnv(text: &str) -> u64 {
+/// FNV-1a, 64 bits, of a text: stable across platforms and Rust versions (run fingerprints, and
+/// the per-line checksum of `games.jsonl`).
+pub(crate) fn fnv(text: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in text.bytes() {
         h ^= u64::from(b);

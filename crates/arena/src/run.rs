@@ -197,6 +197,19 @@ pub struct AllEngines {
 }
 
 impl MatchSetup {
+    /// The command that made this run: `tournament`, `leak`, `sprt` (a gate) or `match`.
+    pub fn command_name(&self) -> &'static str {
+        if self.tournament.is_some() {
+            "tournament"
+        } else if self.leak.is_some() {
+            "leak"
+        } else if self.gate.is_some() {
+            "sprt"
+        } else {
+            "match"
+        }
+    }
+
     /// The run this record describes, to report on pairs played elsewhere (`arena merge`):
     /// engines rebuilt from their recorded specs (external engines are not started), every pair
     /// (no shard), no progress bar.
@@ -464,13 +477,7 @@ impl RunSetup {
         let text = serde_json::to_value(&input)
             .map(|v| v.to_string())
             .unwrap_or_default();
-        // FNV-1a, 64 bits: stable across platforms and Rust versions.
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in text.bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        format!("{h:016x}")
+        format!("{:016x}", records::fnv(&text))
     }
 
     /// What `match.json` records.
