@@ -79,6 +79,9 @@ pub enum Command {
     History(HistoryArgs),
     /// Replay one seeded game exactly, ply by ply, or check a game recorded in a results folder.
     Replay(ReplayArgs),
+    /// Write the games of a results folder as PGN ([Variant "jieqi"], a FEN tag, moves with their
+    /// reveal letters) or as JieqiBox notation JSON, for a GUI to load.
+    Export(crate::export::ExportArgs),
     /// Print the result block (Elo, nElo, LOS, SPRT LLR) from pentanomial or W/D/L counts alone.
     Stats(crate::stats_cmd::StatsArgs),
     /// List the engines `--engine` accepts, with their parameters.
@@ -173,6 +176,12 @@ pub struct RunArgs {
     /// Never draw a progress bar (it is only drawn when stderr is a terminal anyway).
     #[arg(long)]
     pub no_progress: bool,
+    /// Keep every game's UCI traffic with external engines in --out/logs/game-<number>.log
+    /// (<number> as in games.csv): each line sent (>) and read (<), with the time since the
+    /// game started, the side and the engine; at most 16 MiB a game. External engines' error
+    /// output is kept in logs/<NN>-<engine>.stderr.log (1 MiB each) with or without this flag.
+    #[arg(long)]
+    pub log: bool,
     /// Play only shard K of N: the pairs p with p ≡ K (mod N), K counted from 0.
     ///
     /// Run the N shards on N machines (Slurm array, Kubernetes indexed job, GNU parallel: see
@@ -359,16 +368,29 @@ pub struct HistoryArgs {
 /// Arguments of `arena replay`.
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
-    /// A results folder of `arena match`: replay the game --pair/--game recorded there and say
-    /// whether the moves are identical.
+    /// A results folder (of `arena match`, `sprt`, `tournament` or `leak`): the game --game N
+    /// (or --pair P --game 1|2) recorded there. Under reproducible limits (nodes, depth) it is
+    /// played again and compared with the record (deal, every move, result and termination);
+    /// under time limits, or when it ended by a timeout or crash, it is shown as recorded and
+    /// the output says why.
     #[arg(value_name = "DIR", conflicts_with_all = ["seed", "red", "black"])]
     pub dir: Option<std::path::PathBuf>,
-    /// With DIR: the pair index.
+    /// With DIR: the pair index (then --game is 1 or 2).
     #[arg(long, value_name = "P", requires = "dir")]
     pub pair: Option<u64>,
-    /// With DIR: game 1 (engine A Red) or 2 (engine A Black).
-    #[arg(long, value_name = "1|2", requires = "dir")]
-    pub game: Option<u8>,
+    /// With DIR: the game's number in the folder's games.csv ("game 37"); with --pair, game 1
+    /// (engine A Red) or 2 (engine A Black) of that pair.
+    #[arg(long, value_name = "N", requires = "dir")]
+    pub game: Option<u64>,
+    /// With DIR: print the recorded game ply by ply (moves, reveals, captures, search info, the
+    /// public and true boards at the end or with --boards, the result) without running any
+    /// engine.
+    #[arg(long, requires = "dir", conflicts_with = "recheck")]
+    pub show: bool,
+    /// With DIR: play the game again even under time limits (it may differ: the engines think
+    /// for as long as the machine lets them).
+    #[arg(long, requires = "dir")]
+    pub recheck: bool,
     /// Without DIR: the deal seed of the game (a pair's seed as games.csv lists it).
     #[arg(long, value_name = "S", requires_all = ["red", "black"])]
     pub seed: Option<u64>,

@@ -84,6 +84,9 @@ pub struct GameSpec<'a> {
     pub max_plies: u32,
     /// `--timemargin`: how far past its clock a move may go before it loses on time.
     pub timemargin: Duration,
+    /// Where each side's external engine logs its error output and traffic (see
+    /// [`crate::engine_logs`]); the default drops them.
+    pub logs: ByColor<jieqi_engine::Logs>,
 }
 
 /// How a game ended.
@@ -124,7 +127,7 @@ impl ReasonKey {
         Reason::PerpetualCheck,
     ];
 
-    fn new(r: Reason) -> ReasonKey {
+    pub(crate) fn new(r: Reason) -> ReasonKey {
         ReasonKey(Self::ALL.iter().position(|x| *x == r).expect("listed") as u8)
     }
 
@@ -383,8 +386,11 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
     let deal = crate::deal_for_seed(spec.deal_seed, spec.rules);
     let mut game = Game::new(*spec.rules, deal.clone());
     let players = &spec.players;
-    let mut engines: ByColor<Option<Box<dyn Engine>>> =
-        ByColor::new_with(|c| Some(players[c].engine.build()));
+    let mut engines: ByColor<Option<Box<dyn Engine>>> = ByColor::new_with(|c| {
+        let mut engine = players[c].engine.build();
+        engine.set_logs(spec.logs[c].clone());
+        Some(engine)
+    });
     let mut clocks: ByColor<Option<GameClock>> =
         ByColor::new_with(|c| players[c].tc.map(GameClock::new));
     let mut views: ByColor<View> = ByColor::new_with(|c| {

@@ -264,10 +264,21 @@ impl Journal {
     /// Appends a finished pair and flushes it.
     ///
     /// # Errors
-    /// I/O errors.
+    /// I/O errors (a full disk…), naming the journal.
     pub fn append(&mut self, pair: &[GameLine; 2]) -> std::io::Result<()> {
-        self.file.write_all(&jsonl(pair)?)?;
-        self.file.flush()
+        let bytes = jsonl(pair)?;
+        self.file
+            .write_all(&bytes)
+            .and_then(|()| self.file.flush())
+            .map_err(|e| {
+                std::io::Error::new(
+                    e.kind(),
+                    format!(
+                        "{}: {e} (the pairs written before are kept)",
+                        self.path.display()
+                    ),
+                )
+            })
     }
 
     /// Rewrites the journal atomically with `games`, in the order given (at the end of a run:
@@ -279,5 +290,46 @@ impl Journal {
         let path = self.path;
         drop(self.file);
         write_atomically(&path, &jsonl(games)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A full disk is named: `/dev/full` fails every write with ENOSPC.
+    #[test]
+    fn a_full_disk_names_the_file() {
+        let full = Path::new("/dev/full");
+        let Ok(file) = std::fs::OpenOptions::new().append(true).open(full) else {
+            eprintln!("no /dev/full here: skipped");
+            return;
+        };
+        let mut journal = Journal {
+            path: full.to_path_buf(),
+            file: BufWriter::new(file),
+        };
+        let g: GameLine = serde_json::from_str(
+            r#"{"fingerprint":"f","pair":0,"game":1,"seed":1,"red":"a","black":"b",
+            "deal":{"red":"","black":""},"result":"1/2-1/2","reason":"max-plies","plies":0,
+            "captures":0,"reveals":0,"nodes":{"red":0,"black":0},"ms":{"red":0.0,"black":0.0},
+            "total_ms":0.0,"moves":[],"search":[]}"#,
+        )
+        .unwrap();
+        let e = journal.append(&[g.clone(), g]).unwrap_err().to_string();
+        assert!(e.starts_with("/dev/full: "), "{e}");
+        assert!(e.contains("No space left"), "{e}");
+        let tmp = std::env::temp_dir().join(format!("full-{}", std::process::id()));
+        std::fs::create_dir_all(&tmp).unwrap();
+        let target = tmp.join("summary.json");
+        #[cfg(unix)]
+        {
+            let _ = std::fs::remove_file(tmp.join("summary.json.tmp"));
+            std::os::unix::fs::symlink(full, tmp.join("summary.json.tmp")).unwrap();
+            let e = write_atomically(&target, b"{}").unwrap_err().to_string();
+            assert!(e.contains("summary.json"), "{e}");
+            assert!(e.contains("No space left"), "{e}");
+        }
+        let _ = std::fs::remove_dir_all(tmp);
     }
 }

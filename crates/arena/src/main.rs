@@ -44,12 +44,20 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
+    arena::interrupt::install();
     let mut out = stdout.lock();
     let result = match &plan {
         Plan::Perft(p) => arena::perft_cmd::run(p, &mut out),
         Plan::Show(s) => arena::show::run(s, &mut out),
         Plan::Engines => arena::engines::write_help(&mut out),
         Plan::Bench(b) => arena::bench_cmd::run(b, &mut out),
+        Plan::Export(args) => match arena::export::run(args, &mut out) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(EXIT_BAD_INPUT);
+            }
+        },
         Plan::Stats(args) => match arena::stats_cmd::run(args, &mut out) {
             Ok(()) => Ok(()),
             Err(arena::stats_cmd::StatsCmdError::Io(e)) => Err(e),

@@ -416,7 +416,11 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
         &out_dir.join("games.jsonl"),
         &jsonl(games.values().flatten())?,
     )?;
-    records::write_csv(&out_dir.join("games.csv"), games.values().flatten())?;
+    records::write_csv(
+        &out_dir.join("games.csv"),
+        &games,
+        setup.pairings.len() as u64,
+    )?;
 
     // Homogeneity, per pairing, from each shard's own games.
     let n = setup.pairings.len();

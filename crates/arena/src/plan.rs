@@ -45,6 +45,8 @@ pub enum Plan {
     Replay(ReplayPlan),
     /// `arena stats`.
     Stats(StatsArgs),
+    /// `arena export`.
+    Export(crate::export::ExportArgs),
     /// `arena engines`.
     Engines,
     /// `arena bench`.
@@ -170,6 +172,7 @@ impl Plan {
             Command::Sprt(args) => Ok(Plan::Sprt(sprt_plan(args, given)?)),
             Command::Replay(args) => Ok(Plan::Replay(replay_plan(args, colour_ok)?)),
             Command::Stats(args) => Ok(Plan::Stats(args)),
+            Command::Export(args) => Ok(Plan::Export(args)),
             Command::Engines => Ok(Plan::Engines),
             Command::Bench(args) => {
                 let specs: Vec<String> = if args.engines.is_empty() {
@@ -295,24 +298,28 @@ fn engine(flag: &'static str, arg: &str) -> Result<EngineEntry, PlanError> {
 
 /// Seconds since the Unix epoch as `YYYYMMDD-HHMMSS` (UTC), for default result folder names.
 pub fn utc_timestamp(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
     let rem = secs % 86_400;
-    // Civil-from-days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
     format!(
         "{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
         rem / 3600,
         rem % 3600 / 60,
         rem % 60
     )
+}
+
+/// The proleptic Gregorian date (year, month, day) of a day count since 1970-01-01 (Howard
+/// Hinnant's civil-from-days).
+pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
 /// A label made safe for a folder name.
@@ -335,6 +342,44 @@ pub const MAX_PAIRS: u64 = 100_000_000;
 
 /// The most worker threads a run may ask for.
 pub const MAX_THREADS: usize = 1024;
+
+/// `--threads`: 1 to [`MAX_THREADS`]; by default the machine's cores.
+fn threads_arg(threads: Option<usize>) -> Result<usize, PlanError> {
+    match threads {
+        Some(0) => Err(arg_err("--threads", "must be at least 1")),
+        Some(t) if t > MAX_THREADS => Err(arg_err(
+            "--threads",
+            format!("{t} is more than the {MAX_THREADS} threads a run may use"),
+        )),
+        Some(t) => Ok(t),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// The worker threads a run of `jobs` pairs uses: never more than its pairs (a pair's two games
+/// run on one thread, so more workers would only wait). A `--threads` given (`asked`) that is cut
+/// to the pairs, or that is more than the machine's cores (engines then share cores, and
+/// time-limited games lose strength), is said on stderr.
+fn capped_threads(threads: usize, asked: bool, jobs: u64) -> usize {
+    let used = threads
+        .min(usize::try_from(jobs).unwrap_or(usize::MAX))
+        .max(1);
+    if asked && used < threads {
+        eprintln!(
+            "note: --threads {threads}: {used} used, one per pair to play ({jobs} {})",
+            if jobs == 1 { "pair" } else { "pairs" }
+        );
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if asked && used > cores {
+        eprintln!(
+            "note: --threads {used} is more than the {cores} {} of this machine: engines share \
+             cores, so time-limited games are played weaker than they would be alone",
+            if cores == 1 { "core" } else { "cores" }
+        );
+    }
+    used
+}
 
 /// Engines from `--engine` arguments, with unique labels.
 fn engine_list(args: &[String]) -> Result<Vec<EngineEntry>, PlanError> {
@@ -404,17 +449,7 @@ fn run_setup(
             format!("{pairs} is more than the {MAX_PAIRS} pairs a run may play"),
         ));
     }
-    let threads = match args.threads {
-        Some(0) => return Err(arg_err("--threads", "must be at least 1")),
-        Some(t) if t > MAX_THREADS => {
-            return Err(arg_err(
-                "--threads",
-                format!("{t} is more than the {MAX_THREADS} threads a run may use"),
-            ));
-        }
-        Some(t) => t,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = threads_arg(args.threads)?;
     let shard = args
         .shard
         .as_deref()
@@ -425,9 +460,7 @@ fn run_setup(
     let jobs = shard
         .map_or(pairs, |s| s.pairs_of(pairs))
         .saturating_mul(pairings.len() as u64);
-    let threads = threads
-        .min(usize::try_from(jobs).unwrap_or(usize::MAX))
-        .max(1);
+    let threads = capped_threads(threads, args.threads.is_some(), jobs);
     if args.max_plies == 0 {
         return Err(arg_err("--max-plies", "must be at least 1"));
     }
@@ -494,6 +527,7 @@ fn run_setup(
         gate: false,
         recover: true,
         progress: !args.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        log: args.log,
         command: std::env::args().collect::<Vec<_>>().join(" "),
     })
 }
@@ -546,27 +580,12 @@ fn recorded_run(
             ),
         ));
     }
-    let (path, record) = crate::run::RECORD_NAMES
-        .iter()
-        .map(|name| out.join(name))
-        .find(|p| p.is_file())
-        .ok_or_else(|| {
-            arg_err(
-                "--resume",
-                format!(
-                    "{} holds no recorded run (match.json, tournament.json or leak-run.json): give \
-                     the engines and flags of the run",
-                    out.display()
-                ),
-            )
-        })
-        .and_then(|path| {
-            let text = crate::journal::read_bounded(&path, crate::journal::MAX_SMALL_FILE)
-                .map_err(|e| arg_err("--resume", format!("{}: {e}", path.display())))?;
-            let record: crate::run::MatchSetup = serde_json::from_str(&text)
-                .map_err(|e| arg_err("--resume", format!("{}: {e}", path.display())))?;
-            Ok((path, record))
-        })?;
+    let (path, record, mut setup) = crate::run::recorded_run(&out).map_err(|m| {
+        arg_err(
+            "--resume",
+            format!("{m}: give the engines and flags of the run"),
+        )
+    })?;
     let kind = record.command_name();
     if kind != command {
         return Err(arg_err(
@@ -578,15 +597,8 @@ fn recorded_run(
             ),
         ));
     }
-    let threads = match run.threads {
-        Some(0) => return Err(arg_err("--threads", "must be at least 1")),
-        Some(t) => t.min(MAX_THREADS),
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let command_line = std::env::args().collect::<Vec<_>>().join(" ");
-    let mut setup = record
-        .run_setup(out.clone(), threads, command_line)
-        .map_err(|m| arg_err("--resume", format!("{}: {m}", path.display())))?;
+    setup.threads = threads_arg(run.threads)?;
+    setup.command = std::env::args().collect::<Vec<_>>().join(" ");
     if let Some(p) = pairs {
         if p == 0 || p > MAX_PAIRS {
             return Err(arg_err(
@@ -598,11 +610,9 @@ fn recorded_run(
     }
     setup.shard = record.shard;
     setup.resume = true;
-    setup.threads = setup
-        .threads
-        .min(usize::try_from(setup.jobs()).unwrap_or(usize::MAX))
-        .max(1);
+    setup.threads = capped_threads(setup.threads, run.threads.is_some(), setup.jobs());
     setup.progress = !run.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    setup.log = run.log;
     Ok(setup)
 }
 
@@ -1011,20 +1021,30 @@ fn replay_plan(args: ReplayArgs, colour_ok: bool) -> Result<ReplayPlan, PlanErro
         ansi: colour_ok,
     };
     if let Some(dir) = args.dir {
-        let pair = args
-            .pair
-            .ok_or_else(|| arg_err("--pair", "needed with a results folder"))?;
-        let game = args
-            .game
-            .ok_or_else(|| arg_err("--game", "needed with a results folder (1 or 2)"))?;
-        if game != 1 && game != 2 {
-            return Err(arg_err(
-                "--game",
-                format!("{game}: must be 1 (A Red) or 2 (A Black)"),
-            ));
-        }
+        let (folder, pair, game, located) = match (args.pair, args.game) {
+            (Some(pair), Some(game @ (1 | 2))) => (dir, pair, game as u8, None),
+            (Some(_), Some(game)) => {
+                return Err(arg_err(
+                    "--game",
+                    format!("{game}: with --pair it is 1 (A Red) or 2 (A Black)"),
+                ));
+            }
+            (Some(_), None) => {
+                return Err(arg_err("--game", "needed with --pair (1 or 2)"));
+            }
+            (None, Some(number)) => {
+                replay::locate(&dir, number).map_err(|m| arg_err("--game", m))?
+            }
+            (None, None) => {
+                return Err(arg_err(
+                    "--game",
+                    "needed with a results folder: --game N (the number column of games.csv), \
+                     or --pair P --game 1|2",
+                ));
+            }
+        };
         let (setup, line, path) =
-            replay::load_recorded(&dir, pair, game).map_err(|m| arg_err("DIR", m))?;
+            replay::load_recorded(&folder, pair, game).map_err(|m| arg_err("DIR", m))?;
         let a = replay::entry(&setup.engines[0].0, &setup.engines[0].1)
             .map_err(|m| arg_err("DIR", m))?;
         let b = replay::entry(&setup.engines[1].0, &setup.engines[1].1)
@@ -1035,6 +1055,13 @@ fn replay_plan(args: ReplayArgs, colour_ok: bool) -> Result<ReplayPlan, PlanErro
             ByColor { red: oa, black: ob }
         } else {
             ByColor { red: ob, black: oa }
+        };
+        let show = if args.show {
+            Some(String::new())
+        } else if args.recheck {
+            None
+        } else {
+            replay::not_reproducible(&setup, &line, &red, &black)
         };
         return Ok(ReplayPlan {
             rules: setup.rules,
@@ -1051,6 +1078,8 @@ fn replay_plan(args: ReplayArgs, colour_ok: bool) -> Result<ReplayPlan, PlanErro
             boards: args.boards,
             style,
             expected: Some((line, path)),
+            show,
+            located,
         });
     }
     let seed = args.seed.ok_or_else(|| {
@@ -1082,5 +1111,7 @@ fn replay_plan(args: ReplayArgs, colour_ok: bool) -> Result<ReplayPlan, PlanErro
         boards: args.boards,
         style,
         expected: None,
+        show: None,
+        located: None,
     })
 }

@@ -200,8 +200,10 @@ fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
-/// Header of `games.csv`.
-pub const CSV_HEADER: [&str; 14] = [
+/// Header of `games.csv`. `number` is the game's number in its folder, as users say "game 37":
+/// [`game_number`] of its job and game.
+pub const CSV_HEADER: [&str; 15] = [
+    "number",
     "pair",
     "game",
     "seed",
@@ -218,9 +220,23 @@ pub const CSV_HEADER: [&str; 14] = [
     "ms_black",
 ];
 
-/// The CSV row of a game.
-pub fn csv_row(g: &GameLine) -> [String; 14] {
+/// The number of game `game` (1 or 2) of job `job` of a run: `2 × job + game`, so games 1 and 2
+/// are pair 0's and the numbers follow the job order (in a match, job = pair). Stable across
+/// resumes, shards and thread counts.
+pub fn game_number(job: u64, game: u8) -> u64 {
+    2 * job + u64::from(game)
+}
+
+/// The job and game (1 or 2) of a game number ([`game_number`] inverted); `None` for 0.
+pub fn job_of_number(number: u64) -> Option<(u64, u8)> {
+    let k = number.checked_sub(1)?;
+    Some((k / 2, (k % 2) as u8 + 1))
+}
+
+/// The CSV row of game `g` of job `job`.
+pub fn csv_row(job: u64, g: &GameLine) -> [String; 15] {
     [
+        game_number(job, g.game).to_string(),
         g.pair.to_string(),
         g.game.to_string(),
         g.seed.to_string(),
@@ -238,18 +254,24 @@ pub fn csv_row(g: &GameLine) -> [String; 14] {
     ]
 }
 
-/// Writes `games.csv` (rows in the order given), atomically.
+/// Writes `games.csv`, atomically: the pairs of `games` (keyed by job) in job order, each game
+/// numbered by [`game_number`] of its job in the whole run — pair × `pairings` + the pairing — so
+/// a shard's folder and the merged folder give a game the same number.
 ///
 /// # Errors
 /// I/O errors, naming the file.
-pub fn write_csv<'a>(
+pub fn write_csv(
     path: &Path,
-    games: impl IntoIterator<Item = &'a GameLine>,
+    games: &BTreeMap<u64, [GameLine; 2]>,
+    pairings: u64,
 ) -> std::io::Result<()> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(CSV_HEADER)?;
-    for g in games {
-        w.write_record(csv_row(g))?;
+    for (&job, pair) in games {
+        for g in pair {
+            let whole_run_job = g.pair * pairings + job % pairings;
+            w.write_record(csv_row(whole_run_job, g))?;
+        }
     }
     let bytes = w
         .into_inner()
@@ -321,38 +343,71 @@ fn check_line(line: &str, g: &GameLine) -> Result<(), String> {
     }
 }
 
+/// The longest line `games.jsonl` may hold: 16 MiB (a game of 10,000 plies with long PVs takes a
+/// few MiB).
+pub const MAX_JOURNAL_LINE: usize = 16 << 20;
+
 /// Reads `games.jsonl`. A last line cut short by an interruption is dropped (and reported through
-/// the returned flag); any other bad line is an error naming it.
+/// the returned flag); any other bad line (not UTF-8, longer than [`MAX_JOURNAL_LINE`], not a game
+/// record, or not matching its checksum) is an error naming it.
 ///
 /// # Errors
 /// The file cannot be read, or a line other than the last is not a game record.
 pub fn read_jsonl(path: &Path) -> Result<(Vec<GameLine>, bool), RecordsError> {
+    use std::io::Read;
     let err = |line: Option<usize>, message: String| RecordsError {
         path: path.display().to_string(),
         line,
         message,
     };
     let file = std::fs::File::open(path).map_err(|e| err(None, format!("cannot open: {e}")))?;
-    let lines: Vec<String> = std::io::BufReader::new(file)
-        .lines()
-        .collect::<Result<_, _>>()
-        .map_err(|e| err(None, format!("cannot read: {e}")))?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(err(None, "is a folder, not a file".into()));
+    }
+    let mut reader = std::io::BufReader::new(file);
     let mut games = Vec::new();
-    let mut truncated = false;
-    for (i, line) in lines.iter().enumerate() {
-        if line.trim().is_empty() {
+    let mut bytes = Vec::new();
+    // A line that does not parse, kept until the next line shows it was not the last.
+    let mut pending: Option<(usize, serde_json::Error)> = None;
+    for number in 1.. {
+        bytes.clear();
+        let n = reader
+            .by_ref()
+            .take(MAX_JOURNAL_LINE as u64 + 1)
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| err(Some(number), format!("cannot read: {e}")))?;
+        if n == 0 {
+            break;
+        }
+        if bytes.trim_ascii().is_empty() {
             continue;
         }
+        if let Some((at, e)) = pending.take() {
+            return Err(err(Some(at), format!("not a game record: {e}")));
+        }
+        if bytes.len() > MAX_JOURNAL_LINE {
+            return Err(err(
+                Some(number),
+                format!("longer than {MAX_JOURNAL_LINE} bytes: not a game record"),
+            ));
+        }
+        let Ok(line) = std::str::from_utf8(&bytes) else {
+            return Err(err(
+                Some(number),
+                "not UTF-8 text (the line was damaged; delete it to replay that pair)".into(),
+            ));
+        };
         match serde_json::from_str::<GameLine>(line) {
             Ok(g) => {
-                check_line(line, &g).map_err(|m| err(Some(i + 1), m))?;
+                check_line(line, &g).map_err(|m| err(Some(number), m))?;
                 games.push(g);
             }
-            Err(e) if i + 1 == lines.len() && e.is_eof() => truncated = true,
-            Err(e) => return Err(err(Some(i + 1), format!("not a game record: {e}"))),
+            // Cut short: fine if it is the last line (an interrupted append).
+            Err(e) if e.is_eof() => pending = Some((number, e)),
+            Err(e) => return Err(err(Some(number), format!("not a game record: {e}"))),
         }
     }
-    Ok((games, truncated))
+    Ok((games, pending.is_some()))
 }
 
 /// The key of a pair: the first engine's label (Red in game 1), the second's, the pair index.
@@ -374,4 +429,100 @@ pub fn complete_pairs(games: Vec<GameLine>) -> BTreeMap<PairKey, [GameLine; 2]> 
         .into_iter()
         .filter_map(|(k, [a, b])| Some((k, [a?, b?])))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(pair: u64, n: u8) -> GameLine {
+        GameLine {
+            fingerprint: "f".into(),
+            pair,
+            game: n,
+            seed: 7,
+            red: "a".into(),
+            black: "b".into(),
+            deal: DealText {
+                red: "RNBA".into(),
+                black: "rnba".into(),
+            },
+            result: GameResult::Draw,
+            reason: Termination::MaxPlies,
+            detail: None,
+            plies: 0,
+            captures: 0,
+            reveals: 0,
+            nodes: Sides::default(),
+            ms: Sides::default(),
+            total_ms: 0.0,
+            moves: Vec::new(),
+            search: Vec::new(),
+        }
+    }
+
+    fn journal(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("records-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.jsonl");
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    fn line(g: &GameLine) -> Vec<u8> {
+        let mut l = checked_line(g).unwrap().into_bytes();
+        l.push(b'\n');
+        l
+    }
+
+    #[test]
+    fn game_numbers_follow_the_job_order() {
+        assert_eq!(game_number(0, 1), 1);
+        assert_eq!(game_number(0, 2), 2);
+        assert_eq!(game_number(18, 1), 37);
+        for n in 1..100 {
+            let (job, g) = job_of_number(n).unwrap();
+            assert_eq!(game_number(job, g), n);
+        }
+        assert_eq!(job_of_number(0), None);
+    }
+
+    #[test]
+    fn journal_lines_are_checked_one_by_one() {
+        let mut ok = line(&game(0, 1));
+        ok.extend(line(&game(0, 2)));
+        // A damaged line in the middle is named by its number, whatever the damage.
+        let mut bytes = ok.clone();
+        bytes.extend(b"{\"fingerprint\":\"f\xff\xfe\"}\n");
+        bytes.extend(line(&game(1, 1)));
+        let e = read_jsonl(&journal("utf8", &bytes)).unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.to_string().contains(":3: not UTF-8"), "{e}");
+        // A line cut short is dropped when it is the last…
+        let mut bytes = ok.clone();
+        let cut = line(&game(1, 1));
+        bytes.extend(&cut[..cut.len() / 2]);
+        let (games, truncated) = read_jsonl(&journal("cut", &bytes)).unwrap();
+        assert_eq!((games.len(), truncated), (2, true));
+        // …(also when the cut fell just after a value, and blank lines follow)…
+        let mut after_value = ok.clone();
+        after_value.extend(b"{\"fingerprint\":\"f\",\n\n");
+        let (games, truncated) = read_jsonl(&journal("cut-value", &after_value)).unwrap();
+        assert_eq!((games.len(), truncated), (2, true));
+        // …and an error anywhere else.
+        bytes.extend(b"\n");
+        bytes.extend(line(&game(1, 2)));
+        let e = read_jsonl(&journal("cut-mid", &bytes)).unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        // Blank lines are skipped; an over-long line is refused without reading it all.
+        let mut bytes = ok.clone();
+        bytes.extend(b"\n");
+        let (games, truncated) = read_jsonl(&journal("blank", &bytes)).unwrap();
+        assert_eq!((games.len(), truncated), (2, false));
+        bytes.extend(vec![b' '; MAX_JOURNAL_LINE]);
+        bytes.extend(b"x\n");
+        let e = read_jsonl(&journal("long", &bytes)).unwrap_err();
+        assert_eq!(e.line, Some(4), "{e}");
+        assert!(e.message.contains("longer than"), "{e}");
+    }
 }

@@ -22,6 +22,7 @@ use jieqi_core::{ByColor, Rules};
 use jieqi_engine::{Limits, mix};
 use serde::{Deserialize, Serialize};
 
+use crate::engine_logs::RunLogs;
 use crate::engines::EngineEntry;
 use crate::game_runner::{GameSpec, Player, play_game};
 use crate::journal::{Journal, JournalError, write_atomically};
@@ -127,8 +128,36 @@ pub struct RunSetup {
     pub recover: bool,
     /// Show a progress bar.
     pub progress: bool,
+    /// `--log`: keep each game's UCI traffic in `logs/` (see [`crate::engine_logs`]).
+    pub log: bool,
     /// The command line, for the summary.
     pub command: String,
+}
+
+/// The run recorded in a results folder: the record's path (`match.json`, `tournament.json` or
+/// `leak-run.json`), the record, and the run it describes (engines unprobed, one thread).
+///
+/// # Errors
+/// No record, or one that cannot be read; the message names the file.
+pub fn recorded_run(dir: &std::path::Path) -> Result<(PathBuf, MatchSetup, RunSetup), String> {
+    let path = RECORD_NAMES
+        .iter()
+        .map(|name| dir.join(name))
+        .find(|p| p.is_file())
+        .ok_or_else(|| {
+            format!(
+                "{} holds no recorded run (match.json, tournament.json or leak-run.json)",
+                dir.display()
+            )
+        })?;
+    let text = crate::journal::read_bounded(&path, crate::journal::MAX_SMALL_FILE)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let record: MatchSetup =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let setup = record
+        .run_setup(dir.to_path_buf(), 1, String::new())
+        .map_err(|m| format!("{}: {m}", path.display()))?;
+    Ok((path, record, setup))
 }
 
 /// What `match.json` records before the first game: enough to replay any game of the run.
@@ -271,6 +300,7 @@ impl MatchSetup {
             gate: self.gate.is_some(),
             recover: true,
             progress: false,
+            log: false,
             command,
         })
     }
@@ -566,11 +596,20 @@ impl RunSetup {
     }
 
     /// Plays job `job`: both games of its pair.
-    fn play_job(&self, job: u64, fingerprint: &str) -> [GameLine; 2] {
+    fn play_job(&self, job: u64, fingerprint: &str, logs: &RunLogs) -> [GameLine; 2] {
         let (pairing, p) = self.job(job);
         let (a, b) = self.pairings[pairing];
         let seed = pair_seed(self.seed, p);
+        let whole_run_job = p * self.pairings.len() as u64 + pairing as u64;
         let game = |number: u8, red: usize, black: usize| {
+            let logs = logs.game(
+                records::game_number(whole_run_job, number),
+                ByColor { red, black },
+                ByColor {
+                    red: self.engines[red].label.as_str(),
+                    black: self.engines[black].label.as_str(),
+                },
+            );
             let spec = GameSpec {
                 rules: &self.rules,
                 deal_seed: seed,
@@ -580,6 +619,7 @@ impl RunSetup {
                 },
                 max_plies: self.max_plies,
                 timemargin: self.timemargin,
+                logs,
             };
             let played = play_game(&spec, None);
             GameLine::new(
@@ -660,6 +700,7 @@ pub fn execute(setup: &RunSetup, rule: &mut dyn StopRule) -> Result<RunOutcome, 
     }
     let setup_path = setup.out.join(setup.record_name());
     let recorded = setup.match_setup(&fingerprint);
+    crate::interrupt::run_started(&setup.out, recorded.command_name());
     if setup.resume && setup.gate {
         // A gate's hypotheses cannot change mid-test: that would let a user shop for a verdict.
         let before = crate::journal::read_bounded(&setup_path, crate::journal::MAX_SMALL_FILE)
@@ -741,11 +782,13 @@ pub fn execute(setup: &RunSetup, rule: &mut dyn StopRule) -> Result<RunOutcome, 
     let mut played_now = 0u64;
     if !tally.stopped && (done.len() as u64) < total {
         let fp = fingerprint.as_str();
+        let labels: Vec<&str> = setup.engines.iter().map(|e| e.label.as_str()).collect();
+        let logs = RunLogs::new(&setup.out, &labels, setup.log);
         let result = scheduler::run(
             total,
             setup.threads,
             &|job| done.contains_key(&job),
-            &|job| setup.play_job(job, fp),
+            &|job| setup.play_job(job, fp, &logs),
             |job, pair: [GameLine; 2]| -> Result<Flow, std::io::Error> {
                 journal.append(&pair)?;
                 played_now += 2;
@@ -776,7 +819,11 @@ pub fn execute(setup: &RunSetup, rule: &mut dyn StopRule) -> Result<RunOutcome, 
         .into_iter()
         .filter(|(job, _)| *job < tally.counted)
         .collect();
-    records::write_csv(&setup.out.join("games.csv"), games.values().flatten())?;
+    records::write_csv(
+        &setup.out.join("games.csv"),
+        &games,
+        setup.pairings.len() as u64,
+    )?;
     Ok(RunOutcome {
         beyond,
         counted: tally.counted,

@@ -378,7 +378,7 @@ pub(crate) fn write_pairing(
     json.push(b'\n');
     write_atomically(&dir.join("match.json"), &json)?;
     write_atomically(&dir.join("games.jsonl"), &jsonl(games.values().flatten())?)?;
-    records::write_csv(&dir.join("games.csv"), games.values().flatten())?;
+    records::write_csv(&dir.join("games.csv"), &games, 1)?;
     let sub_outcome = run::outcome_of(&sub, outcome.fingerprint.clone(), games);
     run::report(&sub, &sub_outcome, &mut std::io::sink())
 }

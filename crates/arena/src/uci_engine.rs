@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 
 use jieqi_core::{Color, Move, Position, View};
 use jieqi_engine::{
-    Choice, Control, Engine, EngineError, Factory, Failure, Limits, Score, SearchInfo, Spec,
-    SpecError,
+    Choice, Control, Engine, EngineError, Factory, Failure, Limits, LineSink, Logs, Score,
+    SearchInfo, Spec, SpecError,
 };
 
 /// The spec name.
@@ -103,15 +103,21 @@ struct Process {
     options: Vec<OptionDecl>,
     /// The `UCI_Variant` it was set to.
     variant: Option<String>,
+    /// Where the current game's traffic goes (`--log`).
+    traffic: Option<LineSink>,
 }
 
+/// The longest line of an engine's error output that is kept (the rest of it is dropped).
+const MAX_STDERR_LINE: usize = 4096;
+
 impl Process {
-    /// Starts the process and runs the handshake.
-    fn start(s: &Settings) -> Result<Process, EngineError> {
+    /// Starts the process and runs the handshake. Its error output goes to `logs.stderr` (read
+    /// and dropped without one), the handshake to `logs.traffic`.
+    fn start(s: &Settings, logs: &Logs) -> Result<Process, EngineError> {
         let mut cmd = Command::new(&s.path);
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(Stdio::piped());
         // Its own process group: whatever it starts is ended with it (see `Drop`).
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
@@ -133,8 +139,34 @@ impl Process {
                 }
             }
         };
+        crate::interrupt::engine_started(child.id());
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
+        let stderr = child.stderr.take().expect("piped");
+        // Always drained, so an engine that complains a lot never blocks on a full pipe.
+        let sink = logs.stderr.clone();
+        let pid = child.id();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stderr);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match r
+                    .by_ref()
+                    .take(MAX_STDERR_LINE as u64)
+                    .read_until(b'\n', &mut buf)
+                {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                if let Some(sink) = &sink {
+                    sink(&format!(
+                        "[pid {pid}] {}",
+                        String::from_utf8_lossy(&buf).trim_end()
+                    ));
+                }
+            }
+        });
         // A bounded queue: an engine that prints faster than the arena reads waits on its pipe
         // instead of filling the arena's memory.
         let (tx, lines) = sync_channel(QUEUED_LINES);
@@ -183,6 +215,7 @@ impl Process {
             declared: Vec::new(),
             options: Vec::new(),
             variant: None,
+            traffic: logs.traffic.clone(),
         };
         let deadline = Instant::now() + s.init_timeout;
         p.send("uci")?;
@@ -240,6 +273,9 @@ impl Process {
     }
 
     fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        if let Some(t) = &self.traffic {
+            t(&format!("> {line}"));
+        }
         writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())
             .map_err(|e| self.died(&format!("writing '{line}' failed: {e}")))
@@ -284,6 +320,7 @@ impl Process {
             };
             match got {
                 Ok(line) => {
+                    self.log_read(&line);
                     bytes += line.bytes;
                     if let Some(e) = flooded(&line, bytes) {
                         return Err(e);
@@ -317,6 +354,17 @@ impl Process {
         .map(drop)
     }
 
+    /// Copies a line read to the traffic log.
+    fn log_read(&self, line: &Line) {
+        if let Some(t) = &self.traffic {
+            if line.cut {
+                t(&format!("< {} [… {} bytes in all]", line.text, line.bytes));
+            } else {
+                t(&format!("< {}", line.text));
+            }
+        }
+    }
+
     fn declares(&self, option: &str) -> bool {
         self.declared.iter().any(|d| d == option)
     }
@@ -324,6 +372,9 @@ impl Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
+        if let Some(t) = &self.traffic {
+            t("> quit");
+        }
         let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
         let until = Instant::now() + Duration::from_millis(300);
         while Instant::now() < until {
@@ -343,14 +394,8 @@ impl Process {
     /// Ends what the engine left running in its process group (children it started that
     /// outlive it would hold its pipes open and use the machine).
     fn end_group(&mut self) {
-        #[cfg(unix)]
-        {
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &format!("-{}", self.child.id())])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status();
-        }
+        crate::interrupt::end_group(self.child.id());
+        crate::interrupt::engine_ended(self.child.id());
     }
 
     /// The crash of an engine whose process has exited, though its output may still be open
@@ -373,12 +418,15 @@ pub struct UciEngine {
     process: Option<Process>,
     /// The first failure: every later move of the game fails the same way.
     failed: Option<EngineError>,
+    /// Where this game's traffic and the process's error output go.
+    logs: Logs,
 }
 
 impl Drop for UciEngine {
     fn drop(&mut self) {
         if let Some(mut p) = self.process.take() {
             if self.failed.is_none() && matches!(p.child.try_wait(), Ok(None)) {
+                p.traffic = None;
                 self.pool.lock().unwrap_or_else(|e| e.into_inner()).push(p);
             }
         }
@@ -398,6 +446,7 @@ pub fn factory(spec: &Spec) -> Result<Factory, SpecError> {
             pool: Arc::clone(&pool),
             process: None,
             failed: None,
+            logs: Logs::default(),
         })
     }))
 }
@@ -409,7 +458,7 @@ pub fn factory(spec: &Spec) -> Result<Factory, SpecError> {
 /// The spec is bad, or the process cannot start or does not answer `uciok` and `readyok`.
 pub fn probe(spec: &Spec) -> Result<(), String> {
     let settings = Settings::parse(spec).map_err(|e| e.to_string())?;
-    Process::start(&settings)
+    Process::start(&settings, &Logs::default())
         .map(drop)
         .map_err(|e| format!("engine spec '{spec}': {e}"))
 }
@@ -520,12 +569,13 @@ impl UciEngine {
             let kept = self.pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
             match kept {
                 Some(mut p) => {
+                    p.traffic = self.logs.traffic.clone();
                     if p.new_game(&self.settings).is_ok() {
                         return Ok(p);
                     }
                     // Dropping it tells it to quit, and kills it if it does not.
                 }
-                None => return Process::start(&self.settings),
+                None => return Process::start(&self.settings, &self.logs),
             }
         }
     }
@@ -726,6 +776,7 @@ impl Process {
             }
             match self.lines.recv_timeout(POLL) {
                 Ok(line) => {
+                    self.log_read(&line);
                     bytes += line.bytes;
                     if let Some(e) = flooded(&line, bytes) {
                         let _ = self.send("stop");
@@ -775,6 +826,10 @@ impl Engine for UciEngine {
             self.process = None;
         }
         result
+    }
+
+    fn set_logs(&mut self, logs: Logs) {
+        self.logs = logs;
     }
 
     /// It waits for the process in slices and gives up when told to stop.

@@ -122,7 +122,7 @@ fn csv_without_timing(dir: &Path) -> String {
                 .unwrap_or_else(|| panic!("short games.csv row: {l}"))
         })
         .collect();
-    assert!(lines[0].starts_with("pair,game,"), "{}", lines[0]);
+    assert!(lines[0].starts_with("number,pair,game,"), "{}", lines[0]);
     lines.join("\n")
 }
 

@@ -33,8 +33,8 @@ fn csv_without_timing(dir: &Path) -> String {
     text.lines()
         .map(|l| {
             let cols: Vec<&str> = l.split(',').collect();
-            assert_eq!(cols.len(), 14, "{l}");
-            cols[..12].join(",")
+            assert_eq!(cols.len(), 15, "{l}");
+            cols[..13].join(",")
         })
         .collect::<Vec<_>>()
         .join("\n")
@@ -567,7 +567,14 @@ fn clocks_that_are_kept_lose_nothing_and_are_recorded() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("match.json")).unwrap()).unwrap();
     assert_eq!(setup["tc"], "10+0.1");
     assert_eq!(setup["engines"][1][1], "random:tc=5+0.05");
-    // The per-engine clock is in the spec: a replay finds it there.
+    // The per-engine clock is in the spec: a replay finds it there. A clock game is shown as
+    // recorded unless --recheck asks to play it again (these engines ignore the clock, so it
+    // comes out the same).
+    let shown = ok(&["replay", dir.to_str().unwrap(), "--game", "1"]);
+    assert!(
+        shown.starts_with("Not played again: the run played on a clock"),
+        "{shown}"
+    );
     let replayed = ok(&[
         "replay",
         dir.to_str().unwrap(),
@@ -575,6 +582,7 @@ fn clocks_that_are_kept_lose_nothing_and_are_recorded() {
         "0",
         "--game",
         "1",
+        "--recheck",
     ]);
     assert!(replayed.contains("identical"), "{replayed}");
     let _ = std::fs::remove_dir_all(dir);
@@ -831,4 +839,191 @@ fn resume_refuses_an_edited_journal_line() {
         e.contains("games.jsonl:4: its content does not match its checksum"),
         "{e}"
     );
+}
+
+/// A field of a games.csv row by column name.
+fn csv_rows(dir: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
+    let text = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    lines
+        .map(|l| {
+            header
+                .iter()
+                .zip(l.split(','))
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn recorded_games_are_found_by_number_shown_and_exported() {
+    let dir = tmp("number");
+    run_match(&dir, "2", "3", &[]);
+    let d = dir.to_str().unwrap();
+    // games.csv numbers the games 1.. in pair order; replay finds "game 4" by that number.
+    let rows = csv_rows(&dir);
+    let numbers: Vec<&str> = rows.iter().map(|r| r["number"].as_str()).collect();
+    assert_eq!(numbers, ["1", "2", "3", "4", "5", "6"]);
+    assert_eq!(
+        (rows[3]["pair"].as_str(), rows[3]["game"].as_str()),
+        ("1", "2")
+    );
+    let out = ok(&["replay", d, "--game", "4"]);
+    assert!(
+        out.contains("identical") && out.contains("(pair 1, game 2)"),
+        "{out}"
+    );
+    // --show prints the record without running an engine: every ply with its search info, the
+    // boards and the result, the same plies a replay prints.
+    let shown = ok(&["replay", d, "--game", "4", "--show"]);
+    let plies: usize = rows[3]["plies"].parse().unwrap();
+    let ply_lines = |text: &str| {
+        text.lines()
+            .filter(|l| l.contains("  | nodes "))
+            .map(|l| l.split("  | ").next().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ply_lines(&shown).len(), plies, "{shown}");
+    assert_eq!(ply_lines(&shown), ply_lines(&out));
+    assert!(
+        shown.contains(&format!("Result: {} (", rows[3]["result"])),
+        "{shown}"
+    );
+    assert!(shown.contains("truth, referee only") && !shown.contains("identical"));
+    // Bad numbers are named.
+    for (args, says) in [
+        (vec!["--game", "7"], "there is no game 7"),
+        (vec!["--game", "0"], "game numbers start at 1"),
+        (vec!["--pair", "1", "--game", "3"], "with --pair it is 1"),
+    ] {
+        let mut all = vec!["replay", d];
+        all.extend(args);
+        let o = arena(&all);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains(says), "{o:?}");
+    }
+    // PGN: one game per number, with the variant, the start FEN and moves that replay.
+    let pgn = ok(&["export", d]);
+    assert_eq!(pgn.matches("[Variant \"jieqi\"]").count(), 6, "{pgn}");
+    assert!(
+        pgn.contains("[SetUp \"1\"]\n[FEN \"xxxxkxxxx/9/1x5x1/"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("[Round \"4\"]"), "{pgn}");
+    let one = ok(&["export", d, "--game", "4"]);
+    assert!(one.contains(&format!("[PlyCount \"{plies}\"]")), "{one}");
+    assert!(
+        one.lines().all(|l| l.len() < 80 || l.starts_with('[')),
+        "{one}"
+    );
+    // JieqiBox: its notation JSON, a FEN after every move, the last one the current position.
+    let jb: serde_json::Value =
+        serde_json::from_str(&ok(&["export", d, "--game", "4", "--format", "jieqibox"])).unwrap();
+    let moves = jb["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), plies);
+    assert_eq!(jb["metadata"]["currentFen"], moves[plies - 1]["fen"]);
+    assert_eq!(jb["metadata"]["flipMode"], "free");
+    for m in moves {
+        assert_eq!(m["data"].as_str().unwrap().len(), 4, "{m}");
+        jieqi_core::Position::from_fen(m["fen"].as_str().unwrap(), &jieqi_core::Rules::standard())
+            .unwrap();
+    }
+    let folder = dir.join("jieqibox");
+    let o = arena(&["export", d, "--format", "jieqibox"]);
+    assert_eq!(o.status.code(), Some(2), "several games need a folder");
+    ok(&[
+        "export",
+        d,
+        "--format",
+        "jieqibox",
+        "--out",
+        folder.to_str().unwrap(),
+    ]);
+    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 6);
+    // An altered move is refused by export and flagged by --show (without checksums, as an
+    // older journal holds them).
+    let journal = dir.join("games.jsonl");
+    let text: Vec<String> = std::fs::read_to_string(&journal)
+        .unwrap()
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("check");
+            if i == 3 {
+                v["moves"][2] = serde_json::Value::String("a0a9".into());
+            }
+            v.to_string()
+        })
+        .collect();
+    std::fs::write(&journal, text.join("\n") + "\n").unwrap();
+    let o = arena(&["replay", d, "--game", "4", "--show"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("INCONSISTENT at ply 3: recorded a0a9"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let o = arena(&["export", d, "--game", "4"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("game 4, ply 3"),
+        "{o:?}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn time_limited_games_are_shown_not_replayed() {
+    let dir = tmp("movetime-show");
+    let d = dir.to_str().unwrap();
+    ok(&[
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--movetime",
+        "5",
+        "--pairs",
+        "1",
+        "--out",
+        d,
+    ]);
+    let out = ok(&["replay", d, "--game", "2"]);
+    assert!(
+        out.starts_with("Not played again: the run limited moves by time (--movetime 5)"),
+        "{out}"
+    );
+    assert!(out.contains("Recorded game: pair 0, game 2"), "{out}");
+    let out = ok(&["replay", d, "--game", "2", "--recheck"]);
+    assert!(out.starts_with("Replay: "), "{out}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn threads_beyond_the_pairs_are_said() {
+    let dir = tmp("threads-note");
+    let o = arena(&[
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--pairs",
+        "1",
+        "--threads",
+        "8",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("note: --threads 8: 1 used, one per pair to play (1 pair)"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -27,7 +27,7 @@ fn csv_without_timing(dir: &Path) -> String {
     std::fs::read_to_string(dir.join("games.csv"))
         .unwrap()
         .lines()
-        .map(|l| l.split(',').take(12).collect::<Vec<_>>().join(","))
+        .map(|l| l.split(',').take(13).collect::<Vec<_>>().join(","))
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -153,6 +153,22 @@ fn a_tournament_writes_ratings_reports_and_replayable_pairings() {
     assert!(pairing.join("summary.json").is_file());
     let replay = ok(&["replay", s(&pairing), "--pair", "4", "--game", "2"]);
     assert!(replay.contains("identical"), "{replay}");
+    // The tournament's own numbers reach the same game: job 4 × 3 + 1 = 13 (pairing 02), game 2
+    // is number 2 × 13 + 2 = 28.
+    let row = std::fs::read_to_string(out.join("games.csv"))
+        .unwrap()
+        .lines()
+        .find(|l| l.starts_with("28,"))
+        .unwrap()
+        .to_string();
+    assert!(row.starts_with("28,4,2,"), "{row}");
+    let by_number = ok(&["replay", s(&out), "--game", "28"]);
+    assert!(
+        by_number.contains("is pair 4, game 2 of")
+            && by_number.contains("02-greedy-vs-random")
+            && by_number.contains("identical"),
+        "{by_number}"
+    );
     // The same tournament at one thread: the same games.
     let one = dir.join("one");
     tournament(

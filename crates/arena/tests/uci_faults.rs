@@ -173,3 +173,171 @@ fn engines_that_do_not_start_are_refused_before_the_match() {
     assert!(err.contains("are no UCI_Variant"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The script engine of [`script`], printing `complaint` on its error output when it starts.
+fn complaining_script(dir: &Path, on_go: &str, complaint: &str) -> String {
+    let path = script(dir, on_go);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let text = text.replacen(
+        "#!/bin/sh\n",
+        &format!("#!/bin/sh\necho '{complaint}' >&2\n"),
+        1,
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn engine_error_output_and_traffic_are_kept_in_the_results_folder() {
+    let dir = tmp("logs");
+    // It answers `go` with an illegal move, after saying so on stderr.
+    let path = complaining_script(
+        &dir,
+        "echo 'about to blunder' >&2; echo 'info depth 1 nodes 5 pv a0a9'; echo 'bestmove a0a9'",
+        "scripted engine starting",
+    );
+    let out_dir = dir.join("out");
+    let run = |extra: &[&str]| {
+        let _ = std::fs::remove_dir_all(&out_dir);
+        let mut args = vec![
+            "match".to_string(),
+            "--engine".into(),
+            format!("uci:path={path},name=blunderer"),
+            "--engine".into(),
+            "random".into(),
+            "--pairs".into(),
+            "1".into(),
+            "--nodes".into(),
+            "10".into(),
+            "--out".into(),
+            out_dir.to_str().unwrap().into(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let o = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    // Without --log: the error output only, tagged with the process, from every process.
+    run(&[]);
+    let logs = out_dir.join("logs");
+    let stderr = std::fs::read_to_string(logs.join("01-blunderer.stderr.log")).unwrap();
+    assert!(stderr.contains("] scripted engine starting"), "{stderr}");
+    assert!(stderr.contains("] about to blunder"), "{stderr}");
+    assert!(stderr.lines().all(|l| l.starts_with("[pid ")), "{stderr}");
+    let names: Vec<String> = std::fs::read_dir(&logs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        ["01-blunderer.stderr.log"],
+        "no traffic without --log"
+    );
+    // With --log: each game's traffic, named by its number in games.csv.
+    run(&["--log"]);
+    for number in [1, 2] {
+        let t = std::fs::read_to_string(logs.join(format!("game-{number}.log"))).unwrap();
+        // Game 1 starts the process; game 2 takes it from the pool (the referee, not the
+        // engine, refused its move, so it is healthy).
+        let start = if number == 1 {
+            ["blunderer > uci", "blunderer < uciok"]
+        } else {
+            ["blunderer > ucinewgame", "blunderer < readyok"]
+        };
+        for want in start.into_iter().chain(["blunderer > go nodes 10"]) {
+            assert!(t.contains(want), "game {number}: {want}: {t}");
+        }
+        assert!(t.contains("blunderer < bestmove a0a9"), "{t}");
+        assert!(t.lines().all(|l| l.starts_with('[')), "{t}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether process `pid` is gone (or a zombie no one waits for any more), within two seconds.
+fn gone(pid: u32) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    loop {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        // Field 3 is the state; Z is a zombie.
+        if stat.is_empty() || stat.split(") ").nth(1).is_some_and(|s| s.starts_with('Z')) {
+            return true;
+        }
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn ctrl_c_ends_the_engines_and_says_how_to_resume() {
+    let dir = tmp("sigint");
+    let pids = dir.join("pids");
+    // On `go` it starts a long child and never answers: both must end with the arena.
+    let path = script(
+        &dir,
+        &format!("sleep 300 & echo $! >> {0}; echo $$ >> {0}", pids.display()),
+    );
+    let out_dir = dir.join("out");
+    let child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args([
+            "match",
+            "--engine",
+            &format!("uci:path={path},timeout=60000"),
+            "--engine",
+            "random",
+            "--pairs",
+            "3",
+            "--threads",
+            "2",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for both workers' engines to be thinking.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::fs::read_to_string(&pids)
+        .unwrap_or_default()
+        .lines()
+        .count()
+        < 4
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the engines never got a go"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains(&format!(
+            "interrupted: 0 finished pairs are kept in {}; continue with: arena match --out {} --resume",
+            out_dir.join("games.jsonl").display(),
+            out_dir.display()
+        )),
+        "{e}"
+    );
+    assert!(
+        !out_dir.join(".arena.lock").exists(),
+        "the folder is released"
+    );
+    for pid in std::fs::read_to_string(&pids).unwrap().lines() {
+        assert!(
+            gone(pid.parse().unwrap()),
+            "process {pid} outlived the arena"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

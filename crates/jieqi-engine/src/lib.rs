@@ -294,6 +294,11 @@ pub trait Engine: Send {
         Ok(())
     }
 
+    /// Tells an engine that talks to something outside the process (an external engine over a
+    /// protocol) where its side channels go for the coming game; called before
+    /// [`Engine::prepare`]. The default ignores them: an in-process engine has none.
+    fn set_logs(&mut self, _logs: Logs) {}
+
     /// Whether the engine stops promptly once its [`Control`] says stop (or always answers
     /// within milliseconds). A harness runs such an engine inline and stops it by the flag at
     /// its hard time limit; an engine that says no (the default) is run on a thread of its own,
@@ -308,6 +313,29 @@ pub trait Engine: Send {
     /// As [`Engine::search`].
     fn go(&mut self, view: &View, limits: &Limits, seed: u64) -> Result<Choice, EngineError> {
         self.search(view, limits, seed, &Control::default())
+    }
+}
+
+/// A sink for lines of text, shared between threads.
+pub type LineSink = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// Where an external engine's side channels go ([`Engine::set_logs`]). Each is a sink that may
+/// be called from any thread; `None` means the lines are read and dropped.
+#[derive(Clone, Default)]
+pub struct Logs {
+    /// The game's protocol traffic (`--log`): each line sent, prefixed `> `, and each line read,
+    /// prefixed `< `.
+    pub traffic: Option<LineSink>,
+    /// What the engine's process prints on its error output, line by line.
+    pub stderr: Option<LineSink>,
+}
+
+impl fmt::Debug for Logs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Logs")
+            .field("traffic", &self.traffic.is_some())
+            .field("stderr", &self.stderr.is_some())
+            .finish()
     }
 }
 

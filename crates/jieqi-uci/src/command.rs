@@ -89,12 +89,12 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
 
 fn set_option(rest: &[&str]) -> Result<Command, String> {
     if rest.first() != Some(&"name") {
-        return Err("setoption: expected 'setoption name NAME [value VALUE]'".into());
+        return Err("setoption refused: expected 'setoption name NAME [value VALUE]'".into());
     }
     let value_at = rest.iter().position(|w| *w == "value");
     let name_words = &rest[1..value_at.unwrap_or(rest.len())];
     if name_words.is_empty() {
-        return Err("setoption: the option name is missing".into());
+        return Err("setoption refused: the option name is missing".into());
     }
     Ok(Command::SetOption {
         name: name_words.join(" "),

@@ -239,6 +239,35 @@ fn malformed_lines_are_explained_and_ignored() {
         ("go depth deep", "is not a valid number"),
         ("setoption name Hash value -5", "setoption refused"),
         ("setoption name Engine value stockfish", "not one of"),
+        // Every refused setoption is answered "setoption refused", whatever is wrong with it
+        // (the arena stops an engine that says so, instead of playing with its defaults).
+        (
+            "setoption name Bogus value 1",
+            "setoption refused: no option named 'Bogus'",
+        ),
+        ("setoption name Hash", "setoption refused: Hash"),
+        (
+            "setoption name Threads value 2",
+            "setoption refused: Threads",
+        ),
+        (
+            "setoption name Contempt value 5000",
+            "setoption refused: Contempt",
+        ),
+        (
+            "setoption name UCI_Variant value chess",
+            "setoption refused: UCI_Variant",
+        ),
+        ("setoption name Seed value -1", "setoption refused: Seed"),
+        (
+            "setoption name EngineOptions value depth=x",
+            "setoption refused: engine spec",
+        ),
+        ("setoption value 3", "setoption refused: expected"),
+        (
+            "setoption name",
+            "setoption refused: the option name is missing",
+        ),
         ("position fen 9/9/9 w", "position refused"),
         ("position startpos moves a0a5", "position refused"),
     ] {
