@@ -235,7 +235,7 @@ fn parse_pool(text: &str, field: usize, name: &'static str) -> Result<ByColor<Po
             })?
         };
         let slot = &mut pools[color].0[role.index()];
-        let total = *slot as u32 + count;
+        let total = u32::from(*slot).saturating_add(count);
         if total > role.start_count() as u32 {
             return Err(syntax(
                 field,

@@ -396,6 +396,10 @@ fn malformed_fens_name_the_field() {
     assert_syntax(&format!("{board} w P6 0 1"), 3, "pool");
     assert_syntax(&format!("{board} w K2 0 1"), 3, "pool");
     assert_syntax(&format!("{board} w R99999999999 0 1"), 3, "pool");
+    // A count that fits in 32 bits but overflows what came before it (found by scripts/fuzz.sh
+    // at 5 × 10^6 inputs: "attempt to add with overflow").
+    assert_syntax(&format!("{board} w R1R4294967295 0 1"), 3, "pool");
+    assert_syntax(&format!("{board} w {pool} p4294967295 0 1"), 4, "captured");
     assert_syntax(&format!("{board} w 2R 0 1"), 3, "pool");
     // Non-numeric or negative counters.
     assert_syntax(&format!("{board} w {pool} x 1"), 4, "halfmove");
