@@ -375,7 +375,8 @@ pub struct ReplayArgs {
     /// the output says why.
     #[arg(value_name = "DIR", conflicts_with_all = ["seed", "red", "black"])]
     pub dir: Option<std::path::PathBuf>,
-    /// With DIR: the pair index (then --game is 1 or 2).
+    /// With DIR (a match folder: in a tournament or leak folder a pair index names several
+    /// games, so give --game N): the pair index (then --game is 1 or 2).
     #[arg(long, value_name = "P", requires = "dir")]
     pub pair: Option<u64>,
     /// With DIR: the game's number in the folder's games.csv ("game 37"); with --pair, game 1

@@ -3,7 +3,10 @@
 //!   01), each line tagged with the process id, at most [`MAX_STDERR_BYTES`] per engine and run;
 //! - with `--log`, each game's whole UCI traffic in `logs/game-<number>.log` (the number of
 //!   `games.csv`), every line stamped with the time since the game started, the side and the
-//!   engine, `>` sent and `<` read, at most [`MAX_GAME_LOG_BYTES`] per game.
+//!   engine, `>` sent and `<` read, at most [`MAX_GAME_LOG_BYTES`] per game. A game played again
+//!   (a resumed run replays the pairs an interruption cut) starts its log afresh.
+//!
+//! Every line is flushed as it comes: the log of a game that hangs or is interrupted is there.
 //!
 //! In-process engines write nothing, and no file is made until a line comes.
 
@@ -29,6 +32,8 @@ pub const LOG_DIR: &str = "logs";
 /// its cap, saying so once.
 struct CappedFile {
     path: PathBuf,
+    /// Whether an existing file is continued (error logs) or started afresh (game logs).
+    append: bool,
     file: Option<BufWriter<File>>,
     written: u64,
     cap: u64,
@@ -37,9 +42,10 @@ struct CappedFile {
 }
 
 impl CappedFile {
-    fn new(path: PathBuf, cap: u64) -> CappedFile {
+    fn new(path: PathBuf, cap: u64, append: bool) -> CappedFile {
         CappedFile {
             path,
+            append,
             file: None,
             written: 0,
             cap,
@@ -61,7 +67,9 @@ impl CappedFile {
                 .and_then(|()| {
                     std::fs::OpenOptions::new()
                         .create(true)
-                        .append(true)
+                        .append(self.append)
+                        .write(true)
+                        .truncate(!self.append)
                         .open(&self.path)
                 });
             match opened {
@@ -86,7 +94,7 @@ impl CappedFile {
             self.written += n;
             writeln!(f, "{text}")
         };
-        if let Err(e) = result {
+        if let Err(e) = result.and_then(|()| f.flush()) {
             eprintln!("warning: cannot write {}: {e}", self.path.display());
             self.failed = true;
         }
@@ -115,29 +123,35 @@ pub struct RunLogs {
 
 impl RunLogs {
     /// The logs of a run writing into `out`, for engines labelled `labels` (slot order).
-    pub fn new(out: &Path, labels: &[&str], traffic: bool) -> RunLogs {
+    ///
+    /// # Errors
+    /// `out/logs` exists and is not a folder.
+    pub fn new(out: &Path, labels: &[&str], traffic: bool) -> Result<RunLogs, String> {
         let dir = out.join(LOG_DIR);
+        if dir.exists() && !dir.is_dir() {
+            return Err(format!(
+                "{} is a file: the engines' logs go in a folder of that name (move the file)",
+                dir.display()
+            ));
+        }
         let width = labels.len().to_string().len().max(2);
         let stderr = labels
             .iter()
             .enumerate()
             .map(|(i, label)| {
                 let name = format!("{:0width$}-{}.stderr.log", i + 1, crate::plan::slug(label));
-                let file = Mutex::new(CappedFile::new(dir.join(name), MAX_STDERR_BYTES));
+                let file = Mutex::new(CappedFile::new(dir.join(name), MAX_STDERR_BYTES, true));
                 let sink: LineSink = Arc::new(move |line: &str| {
-                    let mut f = file.lock().unwrap_or_else(|e| e.into_inner());
-                    f.line(line);
-                    // Kept as it comes: the engine may be about to die.
-                    f.flush();
+                    file.lock().unwrap_or_else(|e| e.into_inner()).line(line);
                 });
                 sink
             })
             .collect();
-        RunLogs {
+        Ok(RunLogs {
             dir,
             traffic,
             stderr,
-        }
+        })
     }
 
     /// What the engines of one game get: their slots' error logs and, with `--log`, the game's
@@ -146,7 +160,7 @@ impl RunLogs {
         let transcript = self.traffic.then(|| {
             let path = self.dir.join(format!("game-{number}.log"));
             Arc::new(Mutex::new((
-                CappedFile::new(path, MAX_GAME_LOG_BYTES),
+                CappedFile::new(path, MAX_GAME_LOG_BYTES, false),
                 Instant::now(),
             )))
         });
@@ -166,6 +180,49 @@ impl RunLogs {
     }
 }
 
+/// Copies a shard's logs into the merged folder `out`: game logs as they are (a game has the same
+/// number in the shard and the merge), engine error logs under the shard's name
+/// (`01-x.stderr.log` → `01-x.shard-1-of-4.stderr.log`), since every shard has its own.
+///
+/// # Errors
+/// A log cannot be copied; the message names it.
+pub fn merge_logs(
+    shard_dir: &Path,
+    out: &Path,
+    shard: Option<crate::shard::Shard>,
+) -> std::io::Result<()> {
+    let from = shard_dir.join(LOG_DIR);
+    let Ok(entries) = std::fs::read_dir(&from) else {
+        return Ok(());
+    };
+    let to = out.join(LOG_DIR);
+    if std::fs::canonicalize(&from).ok() == std::fs::canonicalize(&to).ok() {
+        return Ok(());
+    }
+    std::fs::create_dir_all(&to)?;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !entry.file_type().is_ok_and(|t| t.is_file()) {
+            continue;
+        }
+        let target = match (name.strip_suffix(".stderr.log"), shard) {
+            (Some(stem), Some(s)) => format!("{stem}.shard-{}-of-{}.stderr.log", s.index, s.count),
+            _ => name.clone(),
+        };
+        std::fs::copy(entry.path(), to.join(&target)).map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
+                format!(
+                    "copying {} to {}: {e}",
+                    entry.path().display(),
+                    to.display()
+                ),
+            )
+        })?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,7 +231,7 @@ mod tests {
     fn logs_are_made_on_the_first_line_and_capped() {
         let dir = std::env::temp_dir().join(format!("engine-logs-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let logs = RunLogs::new(&dir, &["uci:path=x", "greedy"], true);
+        let logs = RunLogs::new(&dir, &["uci:path=x", "greedy"], true).unwrap();
         let game = logs.game(
             37,
             ByColor { red: 1, black: 0 },
@@ -197,7 +254,7 @@ mod tests {
         assert!(lines[0].ends_with("s] black ext > isready"), "{traffic}");
         assert!(lines[1].ends_with("s] black ext < readyok"), "{traffic}");
         // Past the cap one note is written, then nothing.
-        let mut f = CappedFile::new(dir.join("small.log"), 10);
+        let mut f = CappedFile::new(dir.join("small.log"), 10, true);
         for _ in 0..5 {
             f.line("12345");
         }

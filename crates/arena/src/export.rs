@@ -22,7 +22,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use jieqi_core::{Color, Game, PlayedMove, Rules};
+use jieqi_core::Rules;
 use serde_json::json;
 
 use crate::game_runner::Termination;
@@ -40,7 +40,8 @@ pub struct ExportArgs {
     /// it, every game of the folder, in number order.
     #[arg(long, value_name = "N")]
     pub game: Option<u64>,
-    /// With --game 1|2: the pair index.
+    /// With --game 1|2: the pair index (a match folder only: in a tournament or leak folder it
+    /// names several games, so give --game N).
     #[arg(long, value_name = "P", requires = "game")]
     pub pair: Option<u64>,
     /// The format: pgn (every game in one file) or jieqibox (JieqiBox's notation JSON, one file
@@ -48,8 +49,10 @@ pub struct ExportArgs {
     #[arg(long, value_enum, default_value_t = Format::Pgn)]
     pub format: Format,
     /// Where to write: a file (PGN, or JieqiBox with one game), or a folder (JieqiBox with
-    /// several games: game-<number>.json each) [default: standard output, for PGN and for one
-    /// JieqiBox game].
+    /// several games: game-<number>.json each, the numbers zero-padded to one width so that
+    /// they sort) [default: standard output, for PGN and for one JieqiBox game]. An existing
+    /// file is replaced atomically, a link's target is written, a device (/dev/stdout) is
+    /// written through; the folder's own results files are refused.
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
 }
@@ -71,36 +74,105 @@ struct Exported<'a> {
     date: &'a str,
 }
 
+/// Why `arena export` failed.
+#[derive(Debug)]
+pub enum ExportError {
+    /// Bad arguments, or a folder or record that cannot be exported (exit status 2).
+    Input(String),
+    /// The output cannot be written (exit status 4).
+    Io(String),
+}
+
+impl core::fmt::Display for ExportError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ExportError::Input(m) | ExportError::Io(m) => f.write_str(m),
+        }
+    }
+}
+
+fn input(m: impl Into<String>) -> ExportError {
+    ExportError::Input(m.into())
+}
+
+/// Files of a results folder that an export must never overwrite.
+const RESULT_FILES: [&str; 14] = [
+    "match.json",
+    "tournament.json",
+    "leak-run.json",
+    "games.jsonl",
+    "games.csv",
+    "summary.json",
+    "summary.txt",
+    "ratings.csv",
+    "ratings.json",
+    "report.md",
+    "report.html",
+    "leak.json",
+    "leak.md",
+    crate::journal::LOCK_FILE,
+];
+
+/// Refuses an `--out` that is, or would write over, a results file of the folder.
+fn check_out(dir: &Path, out: &Path) -> Result<(), ExportError> {
+    let parent = out.parent().filter(|p| !p.as_os_str().is_empty());
+    let (Ok(out_dir), Ok(dir)) = (
+        std::fs::canonicalize(parent.unwrap_or(Path::new("."))),
+        std::fs::canonicalize(dir),
+    ) else {
+        return Ok(());
+    };
+    let name = out.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if out_dir == dir && RESULT_FILES.contains(&name) {
+        return Err(input(format!(
+            "--out {}: that is the results folder's own {name}; write the export elsewhere",
+            out.display()
+        )));
+    }
+    Ok(())
+}
+
 /// Runs `arena export`.
 ///
 /// # Errors
-/// The folder holds no readable run, the game is not there, a recorded move does not replay (the
-/// record was altered), or writing fails; the message names the file.
-pub fn run(args: &ExportArgs, w: &mut dyn Write) -> Result<(), String> {
+/// The folder holds no readable run, the game is not there, a record does not play through
+/// from its deal (it was altered), or writing fails; the message names the file.
+pub fn run(args: &ExportArgs, w: &mut dyn Write) -> Result<(), ExportError> {
     let (setup, games) = load(&args.dir)?;
-    let journal = args.dir.join("games.jsonl");
+    if let Some(out) = &args.out {
+        check_out(&args.dir, out)?;
+    }
+    let several_pairings = setup.all.is_some();
     let chosen: Vec<(u64, &GameLine)> = match (args.pair, args.game) {
-        (Some(pair), Some(game @ (1 | 2))) => games
-            .iter()
-            .filter(|(_, g)| g.pair == pair && u64::from(g.game) == game)
-            .map(|(n, g)| (*n, g))
-            .take(1)
-            .collect(),
-        (Some(_), Some(game)) => {
-            return Err(format!(
-                "--game {game}: with --pair it is 1 (A Red) or 2 (A Black)"
-            ));
+        (Some(_), Some(_)) if several_pairings => {
+            return Err(input(format!(
+                "--pair: {} holds several pairings, so a pair index names several games: give \
+                 --game N (the number column of its games.csv)",
+                args.dir.display()
+            )));
         }
-        (None, Some(n)) => games.get(&n).map(|g| (n, g)).into_iter().collect(),
+        (Some(pair), Some(game @ (1 | 2))) => {
+            let number = records::game_number(pair, game as u8);
+            vec![(
+                number,
+                games.get(&number).ok_or_else(|| missing(args, number))?,
+            )]
+        }
+        (Some(_), Some(game)) => {
+            return Err(input(format!(
+                "--game {game}: with --pair it is 1 (A Red) or 2 (A Black)"
+            )));
+        }
+        (None, Some(n)) => vec![(n, games.get(&n).ok_or_else(|| missing(args, n))?)],
         (_, None) => games.iter().map(|(n, g)| (*n, g)).collect(),
     };
     if chosen.is_empty() {
-        return Err(match args.game {
-            Some(_) => format!("{}: no such game recorded", journal.display()),
-            None => format!("{}: no games recorded", journal.display()),
-        });
+        return Err(input(format!(
+            "{}: no games recorded",
+            args.dir.join("games.jsonl").display()
+        )));
     }
-    let date = date_of(&journal);
+    let date = date_of(&args.dir.join("games.jsonl"));
     let items: Vec<Exported<'_>> = chosen
         .into_iter()
         .map(|(number, line)| Exported {
@@ -122,45 +194,80 @@ pub fn run(args: &ExportArgs, w: &mut dyn Write) -> Result<(), String> {
         Format::Jieqibox => {
             if items.len() == 1 {
                 let mut text = serde_json::to_string_pretty(&jieqibox(&items[0])?)
-                    .map_err(|e| e.to_string())?;
+                    .map_err(|e| input(e.to_string()))?;
                 text.push('\n');
                 return emit(args.out.as_deref(), text.as_bytes(), w);
             }
             let Some(folder) = &args.out else {
-                return Err(format!(
+                return Err(input(format!(
                     "--format jieqibox writes one file per game: give --out FOLDER for the {} \
                      games, or --game N for one",
                     items.len()
-                ));
+                )));
             };
+            if folder.exists() && !folder.is_dir() {
+                return Err(input(format!(
+                    "--out {}: a file, but --format jieqibox writes one file per game: give a \
+                     folder for the {} games, or --game N for one",
+                    folder.display(),
+                    items.len()
+                )));
+            }
             std::fs::create_dir_all(folder)
-                .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+                .map_err(|e| ExportError::Io(format!("cannot create {}: {e}", folder.display())))?;
             let width = items.last().map_or(1, |i| i.number.to_string().len());
             for item in &items {
-                let mut text =
-                    serde_json::to_string_pretty(&jieqibox(item)?).map_err(|e| e.to_string())?;
+                let mut text = serde_json::to_string_pretty(&jieqibox(item)?)
+                    .map_err(|e| input(e.to_string()))?;
                 text.push('\n');
                 let path = folder.join(format!("game-{:0width$}.json", item.number));
-                write_atomically(&path, text.as_bytes()).map_err(|e| e.to_string())?;
+                write_atomically(&path, text.as_bytes())
+                    .map_err(|e| ExportError::Io(e.to_string()))?;
             }
             writeln!(w, "{} games written to {}", items.len(), folder.display())
-                .map_err(|e| e.to_string())
+                .map_err(|e| ExportError::Io(format!("writing standard output: {e}")))
         }
     }
 }
 
-/// Writes to `out` atomically, or to `w`.
-fn emit(out: Option<&Path>, bytes: &[u8], w: &mut dyn Write) -> Result<(), String> {
-    match out {
-        Some(path) => write_atomically(path, bytes).map_err(|e| e.to_string()),
-        None => w.write_all(bytes).map_err(|e| e.to_string()),
+/// Why game `number` is not in the folder, as `arena replay` says it.
+fn missing(args: &ExportArgs, number: u64) -> ExportError {
+    match crate::replay::locate(&args.dir, number) {
+        Err((_, m)) => input(m),
+        Ok(crate::replay::Located { pair, game, .. }) => input(format!(
+            "{}: game {number} (pair {pair}, game {game}) is not recorded: the run did not get \
+             to it, or it was cut short (`--resume` plays it)",
+            args.dir.join("games.jsonl").display()
+        )),
     }
 }
 
-/// The run recorded in `dir` and its games by number (see [`records::game_number`]).
-fn load(dir: &Path) -> Result<(MatchSetup, BTreeMap<u64, GameLine>), String> {
-    let (_, record, setup) = crate::run::recorded_run(dir)?;
-    let (lines, _) = records::read_jsonl(&dir.join("games.jsonl")).map_err(|e| e.to_string())?;
+/// Writes to `out` (see [`crate::journal::write_output`]), or to `w`.
+fn emit(out: Option<&Path>, bytes: &[u8], w: &mut dyn Write) -> Result<(), ExportError> {
+    match out {
+        Some(path) => {
+            crate::journal::write_output(path, bytes).map_err(|e| ExportError::Io(e.to_string()))
+        }
+        None => w
+            .write_all(bytes)
+            .and_then(|()| w.flush())
+            .map_err(|e| ExportError::Io(format!("writing standard output: {e}"))),
+    }
+}
+
+/// The run recorded in `dir` and its games by number (see [`records::game_number`]). A game
+/// that belongs to none of the run's pairings is an error; a last line cut short is said.
+fn load(dir: &Path) -> Result<(MatchSetup, BTreeMap<u64, GameLine>), ExportError> {
+    let (_, record, setup) = crate::run::recorded_run(dir).map_err(input)?;
+    let journal = dir.join("games.jsonl");
+    let (lines, truncated) = records::read_jsonl(&journal).map_err(|e| input(e.to_string()))?;
+    if truncated {
+        eprintln!(
+            "note: the last line of {} was cut short by an interruption and is not exported \
+             (`--resume` plays that pair again)",
+            journal.display()
+        );
+    }
     let np = setup.pairings.len() as u64;
     let mut games = BTreeMap::new();
     for g in lines {
@@ -169,12 +276,21 @@ fn load(dir: &Path) -> Result<(MatchSetup, BTreeMap<u64, GameLine>), String> {
         } else {
             (&g.black, &g.red)
         };
-        let Some(i) = setup
+        let pairing = setup
             .pairings
             .iter()
-            .position(|&(x, y)| setup.engines[x].label == *a && setup.engines[y].label == *b)
-        else {
-            continue;
+            .position(|&(x, y)| setup.engines[x].label == *a && setup.engines[y].label == *b);
+        let Some(i) = pairing.filter(|_| g.fingerprint == record.fingerprint) else {
+            return Err(input(format!(
+                "{}: pair {} game {} (red '{}', black '{}', fingerprint {}) is not a game of \
+                 the run its record describes: the record or the journal was edited",
+                journal.display(),
+                g.pair,
+                g.game,
+                crate::replay::printable(&g.red),
+                crate::replay::printable(&g.black),
+                g.fingerprint
+            )));
         };
         let number = records::game_number(g.pair * np + i as u64, g.game);
         games.insert(number, g);
@@ -216,50 +332,41 @@ fn pgn_termination(t: Termination) -> &'static str {
     }
 }
 
-/// The recorded game played through from its deal: the FEN after every ply, checking each
-/// recorded move (with its letters) against the deal.
-fn positions(item: &Exported<'_>) -> Result<(String, Vec<String>), String> {
-    let line = item.line;
-    let rules = item.setup.rules;
-    let deal = crate::deal_for_seed(line.seed, &rules);
-    if (deal.side_string(Color::Red), deal.side_string(Color::Black))
-        != (line.deal.red.clone(), line.deal.black.clone())
-    {
-        return Err(format!(
-            "game {}: the record's deal is not the deal of its seed {} (the record was altered)",
-            item.number, line.seed
-        ));
+/// The recorded game played through from its deal ([`crate::replay::check_record`]): the start
+/// FEN and the FEN after every ply. A record that does not hold up is refused.
+fn positions(item: &Exported<'_>) -> Result<(String, Vec<String>), ExportError> {
+    let checked =
+        crate::replay::check_record(&item.setup.rules, item.line, item.setup.max_plies, None);
+    if let Some(problem) = checked.problem {
+        return Err(input(format!(
+            "game {} (pair {}, game {}): {problem}; not exported",
+            item.number, item.line.pair, item.line.game
+        )));
     }
-    let mut game = Game::new(rules, deal);
-    let start = game.position().fen();
-    let mut after = Vec::with_capacity(line.moves.len());
-    for (i, text) in line.moves.iter().enumerate() {
-        let mover = game.turn();
-        let bad = |why: String| {
-            format!(
-                "game {}, ply {}: recorded {text}: {why} (the record was altered)",
-                item.number,
-                i + 1
-            )
-        };
-        let pm = PlayedMove::from_text(text, mover).map_err(|e| bad(e.to_string()))?;
-        let record = *game.play(pm.mv).map_err(|e| bad(e.to_string()))?;
-        if record.played.to_text(mover) != *text {
-            return Err(bad("the deal says otherwise".into()));
-        }
-        after.push(game.position().fen());
-    }
-    Ok((start, after))
+    Ok((
+        checked.start_fen,
+        checked.plies.into_iter().map(|(_, fen)| fen).collect(),
+    ))
+}
+
+/// The most of an engine failure's detail a PGN comment keeps.
+const MAX_DETAIL: usize = 200;
+
+/// Text for a PGN comment: no control characters, no closing brace.
+fn comment_text(text: &str) -> String {
+    crate::replay::printable(text).replace('}', ")")
 }
 
 /// `"a b"` escaped for a PGN tag value.
 fn tag(name: &str, value: &str) -> String {
-    let v = value.replace('\\', "\\\\").replace('"', "\\\"");
+    let v = crate::replay::printable(value)
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"");
     format!("[{name} \"{v}\"]\n")
 }
 
 /// One game as PGN.
-fn pgn(item: &Exported<'_>) -> Result<String, String> {
+fn pgn(item: &Exported<'_>) -> Result<String, ExportError> {
     let line = item.line;
     let setup = item.setup;
     let (start, _) = positions(item)?;
@@ -297,9 +404,9 @@ fn pgn(item: &Exported<'_>) -> Result<String, String> {
         tokens.push(mv.clone());
         if let Some(info) = line.search.get(i) {
             let mut c = Vec::new();
-            match (&info.score, info.depth) {
+            match (info.score.as_deref().map(comment_text), info.depth) {
                 (Some(s), Some(d)) => c.push(format!("{s}/{d}")),
-                (Some(s), None) => c.push(s.clone()),
+                (Some(s), None) => c.push(s),
                 (None, _) => {}
             }
             if let Some(ms) = info.ms {
@@ -310,11 +417,21 @@ fn pgn(item: &Exported<'_>) -> Result<String, String> {
             }
         }
     }
-    let ending = match &line.detail {
-        Some(d) => format!("{}: {d}", line.reason.name()),
+    // The termination, its detail cut to a sentence's length, as words (a comment may span lines).
+    let mut ending = match &line.detail {
+        Some(d) => format!("{}: {}", line.reason.name(), comment_text(d)),
         None => line.reason.name().to_string(),
     };
-    tokens.push(format!("{{{}}}", ending.replace('}', ")")));
+    if ending.chars().count() > MAX_DETAIL {
+        ending = ending.chars().take(MAX_DETAIL).collect::<String>() + "…";
+    }
+    let words: Vec<&str> = ending.split_whitespace().collect();
+    let last = words.len().saturating_sub(1);
+    for (i, word) in words.iter().enumerate() {
+        let open = if i == 0 { "{" } else { "" };
+        let close = if i == last { "}" } else { "" };
+        tokens.push(format!("{open}{word}{close}"));
+    }
     tokens.push(line.result.text().to_string());
     // Lines of at most 79 characters (PGN's export format), broken between tokens.
     let mut width = 0;
@@ -352,7 +469,7 @@ fn jieqibox_score(score: &str) -> Option<i64> {
 }
 
 /// One game as JieqiBox's notation JSON.
-fn jieqibox(item: &Exported<'_>) -> Result<serde_json::Value, String> {
+fn jieqibox(item: &Exported<'_>) -> Result<serde_json::Value, ExportError> {
     let line = item.line;
     let (start, after) = positions(item)?;
     let moves: Vec<serde_json::Value> = line

@@ -19,11 +19,30 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
     tmp_name.push(".tmp");
     let tmp = path.with_file_name(tmp_name);
-    let mut f = File::create(&tmp).map_err(named)?;
-    f.write_all(bytes).map_err(named)?;
-    f.sync_all().map_err(named)?;
-    drop(f);
-    std::fs::rename(&tmp, path).map_err(named)?;
+    let written = File::create(&tmp)
+        .map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
+                format!(
+                    "cannot create {} (to replace {} with): {e}",
+                    tmp.display(),
+                    path.display()
+                ),
+            )
+        })
+        .and_then(|mut f| {
+            f.write_all(bytes).map_err(named)?;
+            f.sync_all().map_err(named)
+        });
+    if let Err(e) = written {
+        // Nothing half-written is left behind.
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    if let Err(e) = std::fs::rename(&tmp, path) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(named(e));
+    }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -33,6 +52,46 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// Writes a file the user named (`arena export --out`): a regular file (new or existing) is
+/// replaced atomically, a symbolic link's target is written the same way, and anything else
+/// that exists (a device such as `/dev/stdout`, a pipe) is written through, never replaced.
+/// Missing parent folders are made.
+///
+/// # Errors
+/// I/O errors, naming the file (a folder is refused).
+pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let named =
+        |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            let target = std::fs::canonicalize(path).map_err(named)?;
+            write_output(&target, bytes)
+        }
+        Ok(m) if m.is_dir() => Err(std::io::Error::other(format!(
+            "{}: is a folder, not a file",
+            path.display()
+        ))),
+        Ok(m) if !m.is_file() => {
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(named)?;
+            f.write_all(bytes).and_then(|()| f.flush()).map_err(named)
+        }
+        _ => {
+            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent).map_err(|e| {
+                    std::io::Error::new(
+                        e.kind(),
+                        format!("cannot create the folder {}: {e}", parent.display()),
+                    )
+                })?;
+            }
+            write_atomically(path, bytes)
+        }
+    }
 }
 
 /// An advisory lock on a results folder: `DIR/.arena.lock`, created exclusively and holding the

@@ -55,7 +55,10 @@ fn main() -> ExitCode {
             Ok(()) => Ok(()),
             Err(e) => {
                 eprintln!("error: {e}");
-                return ExitCode::from(EXIT_BAD_INPUT);
+                return ExitCode::from(match e {
+                    arena::export::ExportError::Input(_) => EXIT_BAD_INPUT,
+                    arena::export::ExportError::Io(_) => EXIT_IO,
+                });
             }
         },
         Plan::Stats(args) => match arena::stats_cmd::run(args, &mut out) {

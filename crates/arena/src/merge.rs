@@ -421,6 +421,9 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
         &games,
         setup.pairings.len() as u64,
     )?;
+    for s in &shards {
+        crate::engine_logs::merge_logs(&s.dir, out_dir, s.record.shard)?;
+    }
 
     // Homogeneity, per pairing, from each shard's own games.
     let n = setup.pairings.len();

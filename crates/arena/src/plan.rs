@@ -170,7 +170,7 @@ impl Plan {
             Command::Show(args) => Ok(Plan::Show(ShowPlan::new(args, colour_ok)?)),
             Command::Match(args) => Ok(Plan::Match(match_plan(args, given)?)),
             Command::Sprt(args) => Ok(Plan::Sprt(sprt_plan(args, given)?)),
-            Command::Replay(args) => Ok(Plan::Replay(replay_plan(args, colour_ok)?)),
+            Command::Replay(args) => Ok(Plan::Replay(replay_plan(args, colour_ok, given)?)),
             Command::Stats(args) => Ok(Plan::Stats(args)),
             Command::Export(args) => Ok(Plan::Export(args)),
             Command::Engines => Ok(Plan::Engines),
@@ -358,8 +358,8 @@ fn threads_arg(threads: Option<usize>) -> Result<usize, PlanError> {
 
 /// The worker threads a run of `jobs` pairs uses: never more than its pairs (a pair's two games
 /// run on one thread, so more workers would only wait). A `--threads` given (`asked`) that is cut
-/// to the pairs, or that is more than the machine's cores (engines then share cores, and
-/// time-limited games lose strength), is said on stderr.
+/// is said on stderr. (A resumed run says so when it knows the pairs left, and any run whose
+/// threads outnumber the cores under time limits: [`crate::run::execute`].)
 fn capped_threads(threads: usize, asked: bool, jobs: u64) -> usize {
     let used = threads
         .min(usize::try_from(jobs).unwrap_or(usize::MAX))
@@ -368,14 +368,6 @@ fn capped_threads(threads: usize, asked: bool, jobs: u64) -> usize {
         eprintln!(
             "note: --threads {threads}: {used} used, one per pair to play ({jobs} {})",
             if jobs == 1 { "pair" } else { "pairs" }
-        );
-    }
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if asked && used > cores {
-        eprintln!(
-            "note: --threads {used} is more than the {cores} {} of this machine: engines share \
-             cores, so time-limited games are played weaker than they would be alone",
-            if cores == 1 { "core" } else { "cores" }
         );
     }
     used
@@ -610,9 +602,9 @@ fn recorded_run(
     }
     setup.shard = record.shard;
     setup.resume = true;
-    setup.threads = capped_threads(setup.threads, run.threads.is_some(), setup.jobs());
+    setup.threads = capped_threads(setup.threads, false, setup.jobs());
     setup.progress = !run.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
-    setup.log = run.log;
+    setup.log = setup.log || run.log;
     Ok(setup)
 }
 
@@ -1011,7 +1003,40 @@ fn check_connected(engines: &[EngineEntry], pairings: &[(usize, usize)]) -> Resu
     Ok(())
 }
 
-fn replay_plan(args: ReplayArgs, colour_ok: bool) -> Result<ReplayPlan, PlanError> {
+fn replay_plan(
+    args: ReplayArgs,
+    colour_ok: bool,
+    given: &dyn Fn(&str) -> bool,
+) -> Result<ReplayPlan, PlanError> {
+    // Flags of one mode given in the other would be silently ignored: refuse them.
+    if args.dir.is_some() {
+        for flag in ["nodes", "depth", "movetime", "rules", "max_plies"] {
+            if given(flag) {
+                return Err(arg_err(
+                    "DIR",
+                    format!(
+                        "--{} is for a replay by --seed: a results folder brings its own rules, \
+                         limits and cap",
+                        flag.replace('_', "-")
+                    ),
+                ));
+            }
+        }
+    } else {
+        for (id, flag) in [
+            ("show", "--show"),
+            ("recheck", "--recheck"),
+            ("pair", "--pair"),
+            ("game", "--game"),
+        ] {
+            if given(id) {
+                return Err(arg_err(
+                    flag,
+                    "is for a game recorded in a results folder: give DIR",
+                ));
+            }
+        }
+    }
     let style = BoardStyle {
         glyphs: if args.unicode {
             Glyphs::Unicode
@@ -1033,7 +1058,8 @@ fn replay_plan(args: ReplayArgs, colour_ok: bool) -> Result<ReplayPlan, PlanErro
                 return Err(arg_err("--game", "needed with --pair (1 or 2)"));
             }
             (None, Some(number)) => {
-                replay::locate(&dir, number).map_err(|m| arg_err("--game", m))?
+                let at = replay::locate(&dir, number).map_err(|(flag, m)| arg_err(flag, m))?;
+                (at.folder, at.pair, at.game, at.note)
             }
             (None, None) => {
                 return Err(arg_err(

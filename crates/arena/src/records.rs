@@ -366,6 +366,8 @@ pub fn read_jsonl(path: &Path) -> Result<(Vec<GameLine>, bool), RecordsError> {
     }
     let mut reader = std::io::BufReader::new(file);
     let mut games = Vec::new();
+    let mut seen: std::collections::HashMap<(String, String, u64, u8), usize> =
+        std::collections::HashMap::new();
     let mut bytes = Vec::new();
     // A line that does not parse, kept until the next line shows it was not the last.
     let mut pending: Option<(usize, serde_json::Error)> = None;
@@ -400,6 +402,17 @@ pub fn read_jsonl(path: &Path) -> Result<(Vec<GameLine>, bool), RecordsError> {
         match serde_json::from_str::<GameLine>(line) {
             Ok(g) => {
                 check_line(line, &g).map_err(|m| err(Some(number), m))?;
+                let key = (g.red.clone(), g.black.clone(), g.pair, g.game);
+                if let Some(first) = seen.insert(key, number) {
+                    return Err(err(
+                        Some(number),
+                        format!(
+                            "records pair {} game {} ({} vs {}) again, after line {first}: a \
+                             journal holds each game once (delete the wrong line)",
+                            g.pair, g.game, g.red, g.black
+                        ),
+                    ));
+                }
                 games.push(g);
             }
             // Cut short: fine if it is the last line (an interrupted append).
@@ -514,6 +527,12 @@ mod tests {
         bytes.extend(line(&game(1, 2)));
         let e = read_jsonl(&journal("cut-mid", &bytes)).unwrap_err();
         assert_eq!(e.line, Some(3), "{e}");
+        // A game recorded twice is refused, naming both lines.
+        let mut twice = ok.clone();
+        twice.extend(line(&game(0, 1)));
+        let e = read_jsonl(&journal("twice", &twice)).unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.message.contains("again, after line 1"), "{e}");
         // Blank lines are skipped; an over-long line is refused without reading it all.
         let mut bytes = ok.clone();
         bytes.extend(b"\n");

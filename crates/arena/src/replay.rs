@@ -99,6 +99,19 @@ pub fn not_reproducible(
     }
 }
 
+/// Where a numbered game of a results folder is ([`locate`]).
+#[derive(Debug)]
+pub struct Located {
+    /// The match folder that holds it.
+    pub folder: PathBuf,
+    /// Its pair index.
+    pub pair: u64,
+    /// 1 or 2.
+    pub game: u8,
+    /// Where it is, when that is not the folder asked about.
+    pub note: Option<String>,
+}
+
 /// The folder, pair and game (1 or 2) of game `number` of a results folder, and a sentence saying
 /// where it is when that is not the folder itself. In a match folder, game N is game
 /// `(N − 1) % 2 + 1` of pair `(N − 1) / 2`; in a run of several pairings (`tournament`, `leak`)
@@ -107,22 +120,43 @@ pub fn not_reproducible(
 ///
 /// # Errors
 /// No recorded run in `dir`, or no such game number.
-pub fn locate(dir: &Path, number: u64) -> Result<(PathBuf, u64, u8, Option<String>), String> {
-    let (job, game) = records::job_of_number(number)
-        .ok_or_else(|| "game numbers start at 1 (the `number` column of games.csv)".to_string())?;
-    let (path, record, setup) = crate::run::recorded_run(dir)?;
+pub fn locate(dir: &Path, number: u64) -> Result<Located, (&'static str, String)> {
+    let (job, game) = records::job_of_number(number).ok_or((
+        "--game",
+        "game numbers start at 1 (the `number` column of games.csv)".to_string(),
+    ))?;
+    let (path, record, setup) = crate::run::recorded_run(dir).map_err(|m| ("DIR", m))?;
     let np = setup.pairings.len() as u64;
     let (pair, i) = (job / np, (job % np) as usize);
     if pair >= record.pairs {
-        return Err(format!(
-            "{} records {} pairs ({} games): there is no game {number}",
-            path.display(),
-            record.pairs,
-            record.pairs.saturating_mul(2 * np)
+        return Err((
+            "--game",
+            format!(
+                "{} records {} pairs ({} games): there is no game {number}",
+                path.display(),
+                record.pairs,
+                record.pairs.saturating_mul(2 * np)
+            ),
+        ));
+    }
+    if let Some(shard) = record.shard.filter(|s| !s.has(pair)) {
+        return Err((
+            "--game",
+            format!(
+                "game {number} is pair {pair}, which shard {}/{} plays; {} holds shard {shard}",
+                pair % shard.count,
+                shard.count,
+                dir.display()
+            ),
         ));
     }
     if np == 1 {
-        return Ok((dir.to_path_buf(), pair, game, None));
+        return Ok(Located {
+            folder: dir.to_path_buf(),
+            pair,
+            game,
+            note: None,
+        });
     }
     let folder = dir.join(crate::leak::arm_folder(&setup, i));
     let note = format!(
@@ -131,7 +165,12 @@ pub fn locate(dir: &Path, number: u64) -> Result<(PathBuf, u64, u8, Option<Strin
         folder.display(),
         records::game_number(pair, game)
     );
-    Ok((folder, pair, game, Some(note)))
+    Ok(Located {
+        folder,
+        pair,
+        game,
+        note: Some(note),
+    })
 }
 
 /// Reads `match.json` and the recorded game of a results folder.
@@ -143,45 +182,67 @@ pub fn load_recorded(
     pair: u64,
     game: u8,
 ) -> Result<(MatchSetup, GameLine, PathBuf), String> {
-    let setup_path = dir.join("match.json");
-    if !setup_path.exists() && dir.join("tournament.json").is_file() {
-        let mut pairings: Vec<String> = std::fs::read_dir(dir.join("pairings"))
-            .map(|d| {
-                d.flatten()
-                    .map(|e| e.path().display().to_string())
-                    .collect()
-            })
-            .unwrap_or_default();
-        pairings.sort();
+    let (path, setup, _) = crate::run::recorded_run(dir)?;
+    if setup.all.is_some() {
+        let kind = setup.command_name();
+        let sub = if setup.leak.is_some() {
+            "arms"
+        } else {
+            "pairings"
+        };
         return Err(format!(
-            "{} is a tournament folder: replay a game of one of its pairings ({})",
+            "{} is {} `arena {kind}` folder of several pairings: give --game N (the number \
+             column of its games.csv), or replay in one of its match folders under {sub}/",
             dir.display(),
-            pairings
-                .first()
-                .map_or("under pairings/".into(), |p| format!("e.g. {p}"))
+            if kind == "leak" { "an" } else { "a" },
         ));
     }
-    let text =
-        crate::journal::read_bounded(&setup_path, crate::journal::MAX_SMALL_FILE).map_err(|e| {
-            format!(
-                "{}: cannot read ({e}); is {} a results folder of `arena match`?",
-                setup_path.display(),
-                dir.display()
-            )
-        })?;
-    let setup: MatchSetup =
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", setup_path.display()))?;
     let journal = dir.join("games.jsonl");
-    let (games, _) = records::read_jsonl(&journal).map_err(|e| e.to_string())?;
-    let line = games
-        .into_iter()
-        .find(|g| g.pair == pair && g.game == game)
-        .ok_or_else(|| {
-            format!(
-                "{}: no record of pair {pair} game {game}",
-                journal.display()
-            )
-        })?;
+    let (games, truncated) = records::read_jsonl(&journal).map_err(|e| e.to_string())?;
+    let Some(line) = games.into_iter().find(|g| g.pair == pair && g.game == game) else {
+        let why = match setup.shard {
+            Some(shard) if !shard.has(pair) => format!(
+                ": pair {pair} belongs to shard {}/{}, and this folder holds shard {shard}",
+                pair % shard.count,
+                shard.count
+            ),
+            _ if pair >= setup.pairs => format!(": the run has {} pairs", setup.pairs),
+            _ if truncated => format!(
+                " (its last line was cut short by an interruption: `arena {} --out {} \
+                 --resume` plays that pair again)",
+                setup.command_name(),
+                dir.display()
+            ),
+            _ => " (the run did not get to it: `--resume` plays it)".to_string(),
+        };
+        return Err(format!(
+            "{}: no record of pair {pair} game {game}{why}",
+            journal.display()
+        ));
+    };
+    // The record and match.json must describe the same run.
+    if line.fingerprint != setup.fingerprint {
+        return Err(format!(
+            "{}: pair {pair} game {game} belongs to another run (fingerprint {}) than {} \
+             (fingerprint {}): one of them was edited, or the folder mixes runs",
+            journal.display(),
+            line.fingerprint,
+            path.display(),
+            setup.fingerprint
+        ));
+    }
+    let (a, b) = (&setup.engines[0].0, &setup.engines[1].0);
+    let (red, black) = if game == 1 { (a, b) } else { (b, a) };
+    if (&line.red, &line.black) != (red, black) {
+        return Err(format!(
+            "{}: pair {pair} game {game} names red '{}' and black '{}', but {} has '{red}' and \
+             '{black}' there",
+            journal.display(),
+            printable(&line.red),
+            printable(&line.black),
+            path.display()
+        ));
+    }
     Ok((setup, line, journal))
 }
 
@@ -380,7 +441,8 @@ pub fn run(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
     let upto = plan.stop_at.unwrap_or(usize::MAX);
     let want: Vec<&String> = expected.moves.iter().take(upto).collect();
     let got: Vec<&String> = moves.iter().take(upto).collect();
-    let whole = plan.stop_at.is_none_or(|k| k >= want.len().max(got.len()));
+    // With --ply K short of the record's end, only its first K plies are compared.
+    let whole = plan.stop_at.is_none_or(|k| k >= expected.moves.len());
     let ending = (expected.result, expected.reason);
     let replayed = (
         crate::records::GameResult::of(played.winner),
@@ -400,10 +462,18 @@ pub fn run(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
             Ok(false)
         }
         None if want.len() == got.len() => {
+            let plies = if whole {
+                format!("{} plies", got.len())
+            } else {
+                format!(
+                    "the first {} of its {} plies",
+                    got.len(),
+                    expected.moves.len()
+                )
+            };
             writeln!(
                 w,
-                "identical: {} plies match {} (pair {}, game {})",
-                got.len(),
+                "identical: {plies} match {} (pair {}, game {})",
                 path.display(),
                 expected.pair,
                 expected.game
@@ -433,9 +503,155 @@ pub fn run(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
     }
 }
 
-/// Prints the recorded game ply by ply from the record alone (no engine runs), checking that it
-/// is a game of its deal: every move legal, its reveal and capture letters the truth. Returns
-/// whether the record was consistent.
+/// A recorded game played through from its deal by the referee, as far as the record holds up.
+pub struct Checked {
+    /// The game after the last ply that checked out.
+    pub game: jieqi_core::Game,
+    /// The start position's FEN.
+    pub start_fen: String,
+    /// Each ply that checked out: its record and the public FEN after it.
+    pub plies: Vec<(jieqi_core::Record, String)>,
+    /// What is wrong with the record, if anything: `at ply K: …` or about its ending.
+    pub problem: Option<String>,
+}
+
+/// Plays the recorded game `line` through from its seed's deal under `rules` (its first `upto`
+/// plies, or all): the deal must be the seed's, every move legal with its reveal and capture
+/// letters the truth, `plies` the number of moves, and (when played through) the ending one the
+/// final position allows — a result by the rules must be the rules' verdict, an engine failure
+/// or adjudication cannot come at a finished position, and `max-plies` comes at `max_plies`.
+pub fn check_record(
+    rules: &Rules,
+    line: &GameLine,
+    max_plies: u32,
+    upto: Option<usize>,
+) -> Checked {
+    use crate::game_runner::{ReasonKey, Termination};
+    let deal = crate::deal_for_seed(line.seed, rules);
+    let mut game = jieqi_core::Game::new(*rules, deal.clone());
+    let mut checked = Checked {
+        start_fen: game.position().fen(),
+        game: game.clone(),
+        plies: Vec::new(),
+        problem: None,
+    };
+    let dealt = (deal.side_string(Color::Red), deal.side_string(Color::Black));
+    if (&line.deal.red, &line.deal.black) != (&dealt.0, &dealt.1) {
+        checked.problem = Some(format!(
+            "the record's deal (red {}, black {}) is not the deal of its seed {} (red {}, black \
+             {}): the record was altered, or another harness version wrote it",
+            line.deal.red, line.deal.black, line.seed, dealt.0, dealt.1
+        ));
+        return checked;
+    }
+    if line.plies as usize != line.moves.len() {
+        checked.problem = Some(format!(
+            "it says {} plies but holds {} moves",
+            line.plies,
+            line.moves.len()
+        ));
+        return checked;
+    }
+    let upto = upto.unwrap_or(usize::MAX);
+    for (i, text) in line.moves.iter().enumerate().take(upto) {
+        let mover = game.turn();
+        let bad = |why: String| {
+            Some(format!(
+                "at ply {}: recorded {}: {why}",
+                i + 1,
+                printable(text)
+            ))
+        };
+        if game.outcome().is_some() {
+            checked.problem = bad("the game was already over".into());
+            break;
+        }
+        let played = match jieqi_core::PlayedMove::from_text(text, mover) {
+            Ok(p) => p,
+            Err(e) => {
+                checked.problem = bad(e.to_string());
+                break;
+            }
+        };
+        let record = match game.play(played.mv) {
+            Ok(r) => *r,
+            Err(e) => {
+                checked.problem = bad(format!("not legal here ({e})"));
+                break;
+            }
+        };
+        let truth = record.played.to_text(mover);
+        if truth != *text {
+            checked.problem = bad(format!("the deal makes it {truth}"));
+            break;
+        }
+        checked.plies.push((record, game.position().fen()));
+    }
+    let whole = checked.plies.len() == line.moves.len();
+    if checked.problem.is_none() && whole {
+        let by_rules = game.outcome().map(|o| {
+            (
+                records::GameResult::of(o.winner),
+                Termination::Rules(ReasonKey::new(o.reason)),
+            )
+        });
+        let verdict = |v: Option<(records::GameResult, Termination)>| {
+            v.map_or("the game goes on".to_string(), |(r, t)| {
+                format!("{} ({})", r.text(), t.name())
+            })
+        };
+        let ok = match line.reason {
+            Termination::Rules(_) => by_rules == Some((line.result, line.reason)),
+            Termination::MaxPlies => {
+                by_rules.is_none()
+                    && line.moves.len() == max_plies as usize
+                    && line.result == records::GameResult::Draw
+            }
+            _ => {
+                // A failure loses for the side to move (whose engine failed), or before the
+                // first move for either side (an engine that could not get ready).
+                by_rules.is_none()
+                    && line.result.winner().is_some()
+                    && (line.moves.is_empty() || line.result.winner() == Some(!game.turn()))
+            }
+        };
+        if !ok {
+            checked.problem = Some(format!(
+                "it ends {} ({}) but after its {} plies the rules say {}{}",
+                line.result.text(),
+                line.reason.name(),
+                line.moves.len(),
+                verdict(by_rules),
+                if line.reason == Termination::MaxPlies {
+                    format!(" (the run's cap is {max_plies} plies)")
+                } else {
+                    String::new()
+                }
+            ));
+        }
+    }
+    checked.game = game;
+    checked
+}
+
+/// Text from a record made safe for a terminal: control characters are escaped.
+pub fn printable(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// Prints the recorded game ply by ply from the record alone (no engine runs), as
+/// [`check_record`] plays it through. Returns whether the record was consistent.
 fn show(
     plan: &ReplayPlan,
     line: &GameLine,
@@ -454,57 +670,43 @@ fn show(
         line.black,
         plan.limits
     )?;
-    let deal = crate::deal_for_seed(line.seed, &plan.rules);
-    let dealt = (deal.side_string(Color::Red), deal.side_string(Color::Black));
-    if (&line.deal.red, &line.deal.black) != (&dealt.0, &dealt.1) {
+    let checked = check_record(&plan.rules, line, plan.max_plies, plan.stop_at);
+    if plan.rules.has_hidden() {
         writeln!(
             w,
-            "INCONSISTENT: the record's deal (red {}, black {}) is not the deal of its seed {} \
-             (red {}, black {}): the record was altered, or another harness version wrote it",
-            line.deal.red, line.deal.black, line.seed, dealt.0, dealt.1
+            "Deal: red {}  black {}",
+            printable(&line.deal.red),
+            printable(&line.deal.black)
         )?;
+    }
+    let mut board = jieqi_core::Game::new(plan.rules, crate::deal_for_seed(line.seed, &plan.rules));
+    for (i, (record, _)) in checked.plies.iter().enumerate() {
+        board.play(record.played.mv).expect("checked");
+        let info = line.search.get(i).map_or(
+            PlyInfo {
+                nodes: 0,
+                ms: None,
+                depth: None,
+                score: None,
+                pv: Vec::new(),
+            },
+            |p| PlyInfo {
+                score: p.score.as_deref().map(printable),
+                pv: p.pv.iter().map(|m| printable(m)).collect(),
+                ..p.clone()
+            },
+        );
+        writeln!(w, "{}", ply_line(i + 1, record, &info))?;
+        if plan.boards {
+            writeln!(w, "{}", position_board(board.position(), plan.style))?;
+            writeln!(w, "{}", truth_board(board.truth(), plan.style))?;
+        }
+    }
+    if let Some(problem) = &checked.problem {
+        writeln!(w, "INCONSISTENT: {problem}")?;
         return Ok(false);
     }
-    if plan.rules.has_hidden() {
-        writeln!(w, "Deal: red {}  black {}", dealt.0, dealt.1)?;
-    }
-    let mut game = jieqi_core::Game::new(plan.rules, deal);
-    let upto = plan.stop_at.unwrap_or(usize::MAX);
-    for (i, text) in line.moves.iter().enumerate().take(upto) {
-        let mover = game.turn();
-        let bad = |why: String| format!("INCONSISTENT at ply {}: recorded {text}: {why}", i + 1);
-        let played = match jieqi_core::PlayedMove::from_text(text, mover) {
-            Ok(p) => p,
-            Err(e) => {
-                writeln!(w, "{}", bad(e.to_string()))?;
-                return Ok(false);
-            }
-        };
-        let record = match game.play(played.mv) {
-            Ok(r) => *r,
-            Err(e) => {
-                writeln!(w, "{}", bad(format!("not legal here ({e})")))?;
-                return Ok(false);
-            }
-        };
-        let truth = record.played.to_text(mover);
-        if truth != *text {
-            writeln!(w, "{}", bad(format!("the deal makes it {truth}")))?;
-            return Ok(false);
-        }
-        let info = line.search.get(i).cloned().unwrap_or(PlyInfo {
-            nodes: 0,
-            ms: None,
-            depth: None,
-            score: None,
-            pv: Vec::new(),
-        });
-        writeln!(w, "{}", ply_line(game.ply(), &record, &info))?;
-        if plan.boards {
-            writeln!(w, "{}", position_board(game.position(), plan.style))?;
-            writeln!(w, "{}", truth_board(game.truth(), plan.style))?;
-        }
-    }
+    let game = &checked.game;
     writeln!(
         w,
         "\nPosition after ply {} (public board, X/x hidden):",
@@ -517,41 +719,17 @@ fn show(
     )?;
     writeln!(w, "{}", truth_board(game.truth(), plan.style))?;
     writeln!(w, "fen: {}", game.position().fen())?;
-    if game.ply() < line.moves.len() {
-        return Ok(true);
-    }
-    writeln!(
-        w,
-        "Result: {} ({}{})",
-        line.result.text(),
-        line.reason.name(),
-        line.detail
-            .as_ref()
-            .map(|d| format!(": {d}"))
-            .unwrap_or_default()
-    )?;
-    // An ending by the rules must be the rules' verdict on the final position.
-    if let crate::game_runner::Termination::Rules(_) = line.reason {
-        let by_rules = game.outcome().map(|o| {
-            (
-                records::GameResult::of(o.winner),
-                crate::game_runner::Termination::Rules(crate::game_runner::ReasonKey::new(
-                    o.reason,
-                )),
-            )
-        });
-        if by_rules != Some((line.result, line.reason)) {
-            writeln!(
-                w,
-                "INCONSISTENT: the rules say {} for the final position",
-                by_rules.map_or("the game goes on".to_string(), |(r, t)| format!(
-                    "{} ({})",
-                    r.text(),
-                    t.name()
-                ))
-            )?;
-            return Ok(false);
-        }
+    if game.ply() == line.moves.len() {
+        writeln!(
+            w,
+            "Result: {} ({}{})",
+            line.result.text(),
+            line.reason.name(),
+            line.detail
+                .as_ref()
+                .map(|d| format!(": {}", printable(d)))
+                .unwrap_or_default()
+        )?;
     }
     Ok(true)
 }

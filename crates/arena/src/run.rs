@@ -140,6 +140,16 @@ pub struct RunSetup {
 /// # Errors
 /// No record, or one that cannot be read; the message names the file.
 pub fn recorded_run(dir: &std::path::Path) -> Result<(PathBuf, MatchSetup, RunSetup), String> {
+    match std::fs::metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(format!("{}: no such folder", dir.display()));
+        }
+        Err(e) => return Err(format!("{}: {e}", dir.display())),
+        Ok(m) if !m.is_dir() => {
+            return Err(format!("{} is a file, not a results folder", dir.display()));
+        }
+        Ok(_) => {}
+    }
     let path = RECORD_NAMES
         .iter()
         .map(|name| dir.join(name))
@@ -209,6 +219,10 @@ pub struct MatchSetup {
     /// A leak run's arms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub leak: Option<crate::leak::LeakOptions>,
+    /// `--log`: games keep their UCI traffic (a resume keeps doing so). Not part of the
+    /// fingerprint: it changes no game.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub log: bool,
     /// The command line.
     pub command: String,
 }
@@ -300,7 +314,7 @@ impl MatchSetup {
             gate: self.gate.is_some(),
             recover: true,
             progress: false,
-            log: false,
+            log: self.log,
             command,
         })
     }
@@ -544,6 +558,7 @@ impl RunSetup {
             }),
             tournament: self.tournament.clone(),
             leak: self.leak.clone(),
+            log: self.log,
             command: self.command.clone(),
         }
     }
@@ -593,6 +608,22 @@ impl RunSetup {
             self.pairs,
             if self.pairs == 1 { "" } else { "s" }
         )
+    }
+
+    /// Whether any engine thinks by the clock (a run or engine `tc` or `movetime`, or an external
+    /// engine with no node or depth limit, which is sent `go movetime 1000`): then sharing cores
+    /// weakens it.
+    pub fn is_time_limited(&self) -> bool {
+        self.tc.is_some()
+            || self.limits.movetime.is_some()
+            || self.engines.iter().any(|e| {
+                e.limits.tc.is_some()
+                    || e.limits.movetime.is_some()
+                    || (e.external
+                        && e.limits.is_empty()
+                        && self.limits.nodes.is_none()
+                        && self.limits.depth.is_none())
+            })
     }
 
     /// Plays job `job`: both games of its pair.
@@ -782,8 +813,33 @@ pub fn execute(setup: &RunSetup, rule: &mut dyn StopRule) -> Result<RunOutcome, 
     let mut played_now = 0u64;
     if !tally.stopped && (done.len() as u64) < total {
         let fp = fingerprint.as_str();
+        let left = total - done.len() as u64;
+        let used = setup
+            .threads
+            .min(usize::try_from(left).unwrap_or(usize::MAX));
+        if setup.resume && used < setup.threads {
+            eprintln!(
+                "note: {left} {} left to play: {used} of the {} threads used",
+                if left == 1 { "pair" } else { "pairs" },
+                setup.threads
+            );
+        }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if used > cores && setup.is_time_limited() {
+            eprintln!(
+                "note: {used} threads on {cores} {}: engines share cores, so these \
+                 time-limited games are played weaker than they would be alone",
+                if cores == 1 { "core" } else { "cores" }
+            );
+        }
         let labels: Vec<&str> = setup.engines.iter().map(|e| e.label.as_str()).collect();
-        let logs = RunLogs::new(&setup.out, &labels, setup.log);
+        let logs = RunLogs::new(&setup.out, &labels, setup.log).map_err(RunError::Output)?;
+        if setup.log && !setup.engines.iter().any(|e| e.external) {
+            eprintln!(
+                "note: --log keeps the UCI traffic of external engines, and this run has none: \
+                 no game logs are written"
+            );
+        }
         let result = scheduler::run(
             total,
             setup.threads,

@@ -807,7 +807,12 @@ fn resume_needs_only_the_folder() {
     let empty = tmp("resume-empty");
     let o = arena(&["leak", "--out", empty.to_str().unwrap(), "--resume"]);
     assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no such folder"));
+    std::fs::create_dir_all(&empty).unwrap();
+    let o = arena(&["leak", "--out", empty.to_str().unwrap(), "--resume"]);
+    assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("holds no recorded run"));
+    let _ = std::fs::remove_dir_all(empty);
 }
 
 /// `--resume` refuses a journal line whose content was changed after it was written (a flipped
@@ -962,14 +967,14 @@ fn recorded_games_are_found_by_number_shown_and_exported() {
     let o = arena(&["replay", d, "--game", "4", "--show"]);
     assert_eq!(o.status.code(), Some(3));
     assert!(
-        String::from_utf8_lossy(&o.stdout).contains("INCONSISTENT at ply 3: recorded a0a9"),
+        String::from_utf8_lossy(&o.stdout).contains("INCONSISTENT: at ply 3: recorded a0a9"),
         "{}",
         String::from_utf8_lossy(&o.stdout)
     );
     let o = arena(&["export", d, "--game", "4"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&o.stderr).contains("game 4, ply 3"),
+        String::from_utf8_lossy(&o.stderr).contains("game 4 (pair 1, game 2): at ply 3"),
         "{o:?}"
     );
     let _ = std::fs::remove_dir_all(dir);
@@ -1024,6 +1029,113 @@ fn threads_beyond_the_pairs_are_said() {
     assert!(
         e.contains("note: --threads 8: 1 used, one per pair to play (1 pair)"),
         "{e}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn replay_and_export_refuse_what_does_not_hold_up() {
+    let dir = tmp("hold-up");
+    run_match(&dir, "1", "2", &[]);
+    let d = dir.to_str().unwrap();
+    // --ply K short of the end compares the first K plies only.
+    let out = ok(&["replay", d, "--game", "1", "--ply", "4"]);
+    assert!(out.contains("identical: the first 4 of its "), "{out}");
+    // Flags of a replay by seed are refused with a folder, and the other way round.
+    let o = arena(&["replay", d, "--game", "1", "--nodes", "5"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--nodes is for a replay by --seed"));
+    let o = arena(&[
+        "replay", "--seed", "3", "--red", "greedy", "--black", "random", "--show",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--show: is for a game recorded"));
+    // Export: a symbolic link's target is written (the link stays), the folder's own records
+    // are refused, and an output that cannot be written is exit status 4.
+    let target = dir.join("target.pgn");
+    std::fs::write(&target, "old").unwrap();
+    let link = dir.join("link.pgn");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    ok(&["export", d, "--out", link.to_str().unwrap()]);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        std::fs::read_to_string(&target)
+            .unwrap()
+            .contains("[Variant \"jieqi\"]")
+    );
+    let o = arena(&[
+        "export",
+        d,
+        "--out",
+        dir.join("games.jsonl").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("the results folder's own games.jsonl"));
+    let o = arena(&[
+        "export",
+        d,
+        "--out",
+        dir.join("games.csv/x.pgn").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(4), "{o:?}");
+    // Records edited without their checksums (as an older journal holds them): a flipped result
+    // and another run's fingerprint are caught; a cut last line is said, not silently dropped.
+    let journal = dir.join("games.jsonl");
+    let original = std::fs::read_to_string(&journal).unwrap();
+    let edit = |i: usize, f: &dyn Fn(&mut serde_json::Value)| {
+        let lines: Vec<String> = original
+            .lines()
+            .enumerate()
+            .map(|(k, l)| {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v.as_object_mut().unwrap().remove("check");
+                if k == i {
+                    f(&mut v);
+                }
+                v.to_string()
+            })
+            .collect();
+        std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    };
+    edit(0, &|v| {
+        v["result"] =
+            serde_json::Value::String(if v["result"] == "1-0" { "0-1" } else { "1-0" }.into())
+    });
+    let o = arena(&["export", d, "--game", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("after its"),
+        "{o:?}"
+    );
+    let o = arena(&["replay", d, "--game", "1", "--show"]);
+    assert_eq!(o.status.code(), Some(3));
+    edit(1, &|v| {
+        v["fingerprint"] = serde_json::Value::String("0123456789abcdef".into())
+    });
+    let o = arena(&["replay", d, "--game", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("belongs to another run"),
+        "{o:?}"
+    );
+    let cut = &original[..original.len() - original.lines().last().unwrap().len() / 2 - 1];
+    std::fs::write(&journal, cut).unwrap();
+    let o = arena(&["export", d]);
+    assert!(o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("was cut short"),
+        "{o:?}"
+    );
+    let o = arena(&["replay", d, "--game", "4"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("cut short by an interruption"),
+        "{o:?}"
     );
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -252,6 +252,9 @@ fn engine_error_output_and_traffic_are_kept_in_the_results_folder() {
         assert!(t.contains("blunderer < bestmove a0a9"), "{t}");
         assert!(t.lines().all(|l| l.starts_with('[')), "{t}");
     }
+    // The run records --log, so `--resume` with only --out keeps logging.
+    let record = std::fs::read_to_string(out_dir.join("match.json")).unwrap();
+    assert!(record.contains("\"log\": true"), "{record}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -292,6 +295,7 @@ fn ctrl_c_ends_the_engines_and_says_how_to_resume() {
             "3",
             "--threads",
             "2",
+            "--log",
             "--out",
             out_dir.to_str().unwrap(),
         ])
@@ -333,6 +337,12 @@ fn ctrl_c_ends_the_engines_and_says_how_to_resume() {
         !out_dir.join(".arena.lock").exists(),
         "the folder is released"
     );
+    // The traffic of the games that hung is on disk, up to the `go` they never answered.
+    for number in [1, 3] {
+        let t = std::fs::read_to_string(out_dir.join(format!("logs/game-{number}.log")))
+            .unwrap_or_default();
+        assert!(t.contains("> go"), "game {number}: {t}");
+    }
     for pid in std::fs::read_to_string(&pids).unwrap().lines() {
         assert!(
             gone(pid.parse().unwrap()),
