@@ -64,15 +64,27 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let named =
         |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
-    match std::fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => {
+    let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    // What the path names, through any link (a link to nothing yet names a new file).
+    match std::fs::metadata(path) {
+        Ok(m) if link && m.is_file() => {
             let target = std::fs::canonicalize(path).map_err(named)?;
-            write_output(&target, bytes)
+            write_atomically(&target, bytes)
         }
         Ok(m) if m.is_dir() => Err(std::io::Error::other(format!(
             "{}: is a folder, not a file",
             path.display()
         ))),
+        Err(e) if link && e.kind() == std::io::ErrorKind::NotFound => {
+            // A link to a file not made yet: make it where the link points.
+            let to = std::fs::read_link(path).map_err(named)?;
+            let to = match path.parent() {
+                Some(dir) if to.is_relative() => dir.join(to),
+                _ => to,
+            };
+            write_output(&to, bytes)
+        }
+        Err(e) if link => Err(named(e)),
         Ok(m) if !m.is_file() => {
             let mut f = std::fs::OpenOptions::new()
                 .write(true)

@@ -1068,6 +1068,25 @@ fn replay_and_export_refuse_what_does_not_hold_up() {
             .unwrap()
             .contains("[Variant \"jieqi\"]")
     );
+    // A link to a file not made yet makes it; a device is written through, never replaced.
+    let fresh = dir.join("fresh.pgn");
+    let pending = dir.join("pending.pgn");
+    std::os::unix::fs::symlink(&fresh, &pending).unwrap();
+    ok(&[
+        "export",
+        d,
+        "--game",
+        "1",
+        "--out",
+        pending.to_str().unwrap(),
+    ]);
+    assert!(
+        std::fs::read_to_string(&fresh)
+            .unwrap()
+            .starts_with("[Event ")
+    );
+    let through = ok(&["export", d, "--game", "1", "--out", "/dev/stdout"]);
+    assert!(through.starts_with("[Event "), "{through}");
     let o = arena(&[
         "export",
         d,
