@@ -359,6 +359,22 @@ fn bad_match_arguments_fail_before_any_game() {
             ],
             "--threads: 100000 is more than",
         ),
+        (
+            vec![
+                "replay", "--seed", "1", "--red", "greedy", "--black", "nosuch",
+            ],
+            "--black: engine spec 'nosuch'",
+        ),
+        (
+            vec![
+                "match",
+                "--engine",
+                "uci:path=/bin/true,timeout=0",
+                "--engine",
+                "random",
+            ],
+            "'timeout': '0' is not a whole number of ms, 1 or more",
+        ),
     ] {
         let o = arena(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");

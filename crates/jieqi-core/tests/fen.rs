@@ -493,3 +493,17 @@ fn board_letters() {
         );
     }
 }
+
+/// Counts in messages agree with their nouns: "1 hidden piece", "2 hidden pieces".
+#[test]
+fn hidden_piece_counts_read_as_such() {
+    let rules = jieqi_core::Rules::standard();
+    let one = jieqi_core::Position::from_fen("4k4/9/9/9/9/9/9/9/9/X3K4 w - 0 1", &rules)
+        .unwrap_err()
+        .to_string();
+    assert!(one.contains("has 1 hidden piece but"), "{one}");
+    let two = jieqi_core::Position::from_fen("4k4/9/9/9/9/9/9/9/9/X1X1K4 w R1 0 1", &rules)
+        .unwrap_err()
+        .to_string();
+    assert!(two.contains("has 2 hidden pieces but"), "{two}");
+}
