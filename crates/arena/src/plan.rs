@@ -1083,11 +1083,11 @@ fn replay_plan(
             ByColor { red: ob, black: oa }
         };
         let show = if args.show {
-            Some(String::new())
+            Some(replay::Show::Asked)
         } else if args.recheck {
             None
         } else {
-            replay::not_reproducible(&setup, &line, &red, &black)
+            replay::not_reproducible(&setup, &line, &red, &black).map(replay::Show::NotReproducible)
         };
         return Ok(ReplayPlan {
             rules: setup.rules,

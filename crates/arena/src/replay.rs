@@ -49,11 +49,19 @@ pub struct ReplayPlan {
     pub style: BoardStyle,
     /// The recorded game to compare with, and where it came from.
     pub expected: Option<(GameLine, PathBuf)>,
-    /// Show the recorded game instead of playing it again: `Some(why)` (empty when asked for
-    /// with `--show`).
-    pub show: Option<String>,
+    /// Show the recorded game instead of playing it again, and why.
+    pub show: Option<Show>,
     /// Where the recorded game was found, said first (`game 37 is pair 18, game 1 of …`).
     pub located: Option<String>,
+}
+
+/// Why a recorded game is shown rather than played again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Show {
+    /// `--show` asked for it.
+    Asked,
+    /// Its game would not come out the same ([`not_reproducible`]).
+    NotReproducible(String),
 }
 
 /// Why a recorded game would not come out the same when played again, if it would not: time
@@ -67,26 +75,8 @@ pub fn not_reproducible(
     black: &EngineEntry,
 ) -> Option<String> {
     use crate::game_runner::Termination;
-    if setup.tc.is_some() {
-        return Some(format!(
-            "the run played on a clock (--tc {})",
-            setup.tc.map(|t| t.to_string()).unwrap_or_default()
-        ));
-    }
-    if let Some(ms) = setup.movetime_ms {
-        return Some(format!("the run limited moves by time (--movetime {ms})"));
-    }
-    for e in [red, black] {
-        if e.limits.tc.is_some() || e.limits.movetime.is_some() {
-            return Some(format!("engine '{}' plays on time ({})", e.label, e.limits));
-        }
-        let run = setup.limits();
-        if e.external && run.nodes.is_none() && run.depth.is_none() && e.limits.is_empty() {
-            return Some(format!(
-                "external engine '{}' had no node or depth limit (it was sent go movetime 1000)",
-                e.label
-            ));
-        }
+    if let Some(why) = crate::run::time_limited(setup.tc, &setup.limits(), &[red, black]) {
+        return Some(why);
     }
     match line.reason {
         Termination::Timeout | Termination::TimeForfeit | Termination::EngineCrash => {
@@ -308,8 +298,8 @@ pub fn run(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
     if let Some(note) = &plan.located {
         writeln!(w, "{note}")?;
     }
-    if let (Some(why), Some((line, path))) = (&plan.show, &plan.expected) {
-        if !why.is_empty() {
+    if let (Some(reason), Some((line, path))) = (&plan.show, &plan.expected) {
+        if let Show::NotReproducible(why) = reason {
             writeln!(
                 w,
                 "Not played again: {why}, so a replay may differ. The recorded game follows \

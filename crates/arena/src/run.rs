@@ -170,6 +170,38 @@ pub fn recorded_run(dir: &std::path::Path) -> Result<(PathBuf, MatchSetup, RunSe
     Ok((path, record, setup))
 }
 
+/// Why `engines` think by the clock under a run's clock `tc` and `limits`, if they do: a run or
+/// engine `tc` or `movetime`, or an external engine with no node or depth limit, which is sent
+/// `go movetime 1000`. Such games depend on the machine: a replay may differ, and sharing cores
+/// weakens them.
+pub fn time_limited(
+    tc: Option<TimeControl>,
+    limits: &Limits,
+    engines: &[&EngineEntry],
+) -> Option<String> {
+    if let Some(tc) = tc {
+        return Some(format!("the run played on a clock (--tc {tc})"));
+    }
+    if let Some(t) = limits.movetime {
+        return Some(format!(
+            "the run limited moves by time (--movetime {})",
+            t.as_millis()
+        ));
+    }
+    for e in engines {
+        if e.limits.tc.is_some() || e.limits.movetime.is_some() {
+            return Some(format!("engine '{}' plays on time ({})", e.label, e.limits));
+        }
+        if e.external && limits.nodes.is_none() && limits.depth.is_none() && e.limits.is_empty() {
+            return Some(format!(
+                "external engine '{}' had no node or depth limit (it was sent go movetime 1000)",
+                e.label
+            ));
+        }
+    }
+    None
+}
+
 /// What `match.json` records before the first game: enough to replay any game of the run.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct MatchSetup {
@@ -610,20 +642,14 @@ impl RunSetup {
         )
     }
 
-    /// Whether any engine thinks by the clock (a run or engine `tc` or `movetime`, or an external
-    /// engine with no node or depth limit, which is sent `go movetime 1000`): then sharing cores
-    /// weakens it.
+    /// Whether any engine thinks by the clock ([`time_limited`]): then sharing cores weakens it.
     pub fn is_time_limited(&self) -> bool {
-        self.tc.is_some()
-            || self.limits.movetime.is_some()
-            || self.engines.iter().any(|e| {
-                e.limits.tc.is_some()
-                    || e.limits.movetime.is_some()
-                    || (e.external
-                        && e.limits.is_empty()
-                        && self.limits.nodes.is_none()
-                        && self.limits.depth.is_none())
-            })
+        time_limited(
+            self.tc,
+            &self.limits,
+            &self.engines.iter().collect::<Vec<_>>(),
+        )
+        .is_some()
     }
 
     /// Plays job `job`: both games of its pair.

@@ -149,16 +149,7 @@ impl Process {
         std::thread::spawn(move || {
             let mut r = BufReader::new(stderr);
             let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match r
-                    .by_ref()
-                    .take(MAX_STDERR_LINE as u64)
-                    .read_until(b'\n', &mut buf)
-                {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
-                }
+            while read_capped_line(&mut r, &mut buf, MAX_STDERR_LINE).is_some() {
                 if let Some(sink) = &sink {
                     sink(&format!(
                         "[pid {pid}] {}",
@@ -173,31 +164,7 @@ impl Process {
         std::thread::spawn(move || {
             let mut r = BufReader::new(stdout);
             let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                // At most MAX_LINE bytes of a line are kept; the rest up to its newline is skipped.
-                match r.by_ref().take(MAX_LINE as u64).read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
-                }
-                let mut cut = 0u64;
-                if buf.last() != Some(&b'\n') && buf.len() >= MAX_LINE {
-                    let mut rest = Vec::new();
-                    loop {
-                        rest.clear();
-                        match r
-                            .by_ref()
-                            .take(MAX_LINE as u64)
-                            .read_until(b'\n', &mut rest)
-                        {
-                            Ok(0) | Err(_) => break,
-                            Ok(n) => cut += n as u64,
-                        }
-                        if rest.last() == Some(&b'\n') {
-                            break;
-                        }
-                    }
-                }
+            while let Some(cut) = read_capped_line(&mut r, &mut buf, MAX_LINE) {
                 let line = Line {
                     text: String::from_utf8_lossy(&buf).trim().to_string(),
                     bytes: buf.len() as u64 + cut,
@@ -738,6 +705,31 @@ impl OptionDecl {
             _ => Ok(()),
         }
     }
+}
+
+/// Reads one line of at most `max` bytes into `buf` (cleared first), skipping the rest of a
+/// longer line up to its newline. Returns the bytes skipped, or `None` at the end of the output.
+fn read_capped_line(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> Option<u64> {
+    buf.clear();
+    match r.take(max as u64).read_until(b'\n', buf) {
+        Ok(0) | Err(_) => return None,
+        Ok(_) => {}
+    }
+    let mut cut = 0u64;
+    if buf.last() != Some(&b'\n') && buf.len() >= max {
+        let mut rest = Vec::new();
+        loop {
+            rest.clear();
+            match r.take(max as u64).read_until(b'\n', &mut rest) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => cut += n as u64,
+            }
+            if rest.last() == Some(&b'\n') {
+                break;
+            }
+        }
+    }
+    Some(cut)
 }
 
 /// One line of an engine's output.
