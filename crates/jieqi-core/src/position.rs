@@ -677,6 +677,21 @@ impl Position {
         self.hash = undo.hash;
     }
 
+    /// Passes the turn without moving (a null move, for search pruning). Take it back with
+    /// [`Position::unmake_null`]. Only the side to move and the hash change; the result is not
+    /// a position the rules can reach, so never hand it to a referee.
+    #[inline]
+    pub fn make_null(&mut self) {
+        self.turn = !self.turn;
+        self.hash ^= ZOBRIST.black_to_move;
+    }
+
+    /// Takes back [`Position::make_null`].
+    #[inline]
+    pub fn unmake_null(&mut self) {
+        self.make_null();
+    }
+
     /// Whether `color` has lost its king (captured; only possible when `rules.check` is off): no
     /// face-up king, and no hidden piece of its that could still be the king.
     pub fn king_lost(&self, color: Color) -> bool {

@@ -7,27 +7,10 @@
 
 use std::time::Instant;
 
-use jieqi_core::{Deal, Game, Rules, View, uniform_below};
 use jieqi_engine::{Limits, Spec};
-use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
 
-fn view_after(rules: Rules, seed: u64, plies: usize) -> View {
-    let mut s = seed;
-    loop {
-        let mut rng = ChaCha8Rng::seed_from_u64(s);
-        let mut game = Game::new(rules, Deal::shuffled_for(&rules, &mut rng));
-        while game.outcome().is_none() && game.ply() < plies {
-            let moves = game.legal_moves();
-            let m = moves[uniform_below(&mut rng, moves.len() as u32) as usize];
-            game.play(m).expect("legal");
-        }
-        if game.outcome().is_none() {
-            return game.view(game.turn());
-        }
-        s += 1000;
-    }
-}
+mod common;
+use common::positions::middlegames;
 
 fn main() {
     let args: Vec<String> = std::env::args()
@@ -44,14 +27,7 @@ fn main() {
         .cloned()
         .unwrap_or_else(|| "alphabeta".into());
     let spec = Spec::parse(&spec).expect("spec");
-    let positions = [
-        ("standard #1 ply 30", view_after(Rules::standard(), 1, 30)),
-        ("standard #2 ply 30", view_after(Rules::standard(), 2, 30)),
-        ("standard #3 ply 40", view_after(Rules::standard(), 3, 40)),
-        ("standard #4 ply 40", view_after(Rules::standard(), 4, 40)),
-        ("simple #5 ply 30", view_after(Rules::simple(), 5, 30)),
-        ("xiangqi #6 ply 30", view_after(Rules::xiangqi(), 6, 30)),
-    ];
+    let positions = middlegames();
     let limits = Limits {
         nodes: Some(nodes),
         ..Limits::default()

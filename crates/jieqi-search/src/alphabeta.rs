@@ -82,6 +82,7 @@
 //! the soft budget. The best move of the
 //! last completed iteration is kept, updated by root moves that completed in the interrupted one.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use jieqi_core::{
@@ -106,7 +107,14 @@ half a second), hash=MB (16), contempt=CP (20), \
 star1=true|false (true), star2=true|false (false), qsearch=true|false (true), delta=true|false (true: delta pruning in \
 quiescence, margin 200), eval=PATH (weights \
 JSON, default built in = configs/eval/default.json), tt=true|false (true), exact_tt=true|false \
-(false; test switch: TT cutoffs only at exactly the same depth)";
+(false; test switch: TT cutoffs only at exactly the same depth), chance=N (1: hidden-piece moves \
+are exact chance nodes in the first N plies, deeper one identity is sampled and priced at the \
+expectation; a large N is exact everywhere), null=true|false (true: null-move pruning), \
+lmr=true|false (true: late-move reductions), futility=true|false (true: reverse futility \
+pruning), check_ext=true|false (true: check extension), aspiration=true|false (true: \
+aspiration windows), late_sample=true|false (true: at the exact chance plies, moves after the \
+first are tested on one sampled identity before their chance node is searched), threads=N (1: Lazy SMP search threads sharing the table, at most 256; \
+1 is reproducible under node limits)";
 
 /// The score of a won game at the root (a loss at ply p is `-(MATE - p)`).
 pub const MATE: i32 = 30_000;
@@ -127,6 +135,15 @@ pub const QS_DELTA: i32 = 200;
 /// or in the spec): about half a second on one core, and reproducible. (A fixed depth could take
 /// minutes: depth 5 does not finish at the Jieqi start position.)
 pub const DEFAULT_NODES: u64 = 1_000_000;
+
+/// Most search threads a spec may ask for.
+pub const MAX_THREADS: usize = 256;
+/// Default of [`Options::chance_plies`].
+pub const DEFAULT_CHANCE_PLIES: u32 = 1;
+/// Reverse futility margin per ply of remaining depth.
+const FUTILITY_MARGIN: i32 = 150;
+/// First aspiration half-window (centipawns).
+const ASPIRATION: i32 = 40;
 
 const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 
@@ -152,6 +169,42 @@ pub struct Options {
     pub contempt: i32,
     /// Evaluation weights.
     pub eval: EvalWeights,
+    /// Plies from the root at which hidden-piece moves are exact chance nodes; deeper, each is
+    /// played as one sampled identity, priced at the expectation (see [`reveal_price`]).
+    /// `u32::MAX`: exact everywhere (plain expectiminimax).
+    pub chance_plies: u32,
+    /// Null-move pruning.
+    pub null_move: bool,
+    /// Late-move reductions.
+    pub lmr: bool,
+    /// Reverse futility pruning near the leaves.
+    pub futility: bool,
+    /// One more ply for a side in check.
+    pub check_extension: bool,
+    /// Aspiration windows around the previous iteration's score.
+    pub aspiration: bool,
+    /// At the exact chance plies, a move after the first is tested first on one sampled identity
+    /// (as below the horizon) with a null window, and searched exactly only if that fails high.
+    pub late_sample: bool,
+    /// Search threads (Lazy SMP: helpers share the table). 1 is deterministic under node limits.
+    pub threads: usize,
+}
+
+impl Options {
+    /// The exact search the reference tests compare with: chance nodes everywhere, no pruning
+    /// that changes values (null move, reductions, futility, extensions, aspiration off).
+    pub fn exact() -> Options {
+        Options {
+            chance_plies: u32::MAX,
+            null_move: false,
+            lmr: false,
+            futility: false,
+            check_extension: false,
+            aspiration: false,
+            late_sample: false,
+            ..Options::default()
+        }
+    }
 }
 
 impl Default for Options {
@@ -166,6 +219,14 @@ impl Default for Options {
             delta: true,
             contempt: 20,
             eval: EvalWeights::default(),
+            chance_plies: DEFAULT_CHANCE_PLIES,
+            null_move: true,
+            lmr: true,
+            futility: true,
+            check_extension: true,
+            aspiration: true,
+            late_sample: true,
+            threads: 1,
         }
     }
 }
@@ -306,6 +367,30 @@ pub fn branches(pos: &Position, knowledge: &Knowledge, m: Move) -> Branches {
     out
 }
 
+/// The price of playing outcome `i` of a hidden-piece move with outcomes `br` as if it were
+/// certain: the expected material of the mover's hidden pieces plus the revealed one over all
+/// outcomes, minus that of outcome `i` (the mover's point of view, centipawns, as the evaluation
+/// counts it: each hidden piece at its pool's mean, see [`EvalWeights::hidden`]). Added to the
+/// value of outcome `i`, it prices the reveal at its expectation, so a lucky sample is not taken
+/// for a gain of material (the revealed piece's moves and threats stay those of outcome `i`).
+pub fn reveal_price(pos: &Position, w: &EvalWeights, br: &Branches, i: usize) -> i32 {
+    let us = pos.turn();
+    let pool = *pos.pool(us);
+    let others = i64::from(pos.hidden_count(us).saturating_sub(1));
+    let after = |b: &Branch| -> i64 {
+        let Some(r) = b.reveal else { return 0 };
+        let mut rest = pool;
+        rest.0[r.index()] = rest.0[r.index()].saturating_sub(1);
+        i64::from(w.identity(r)) + others * i64::from(w.hidden(&rest))
+    };
+    let items = br.as_slice();
+    let expected: i64 = items.iter().map(|b| i64::from(b.weight) * after(b)).sum();
+    round_div(
+        expected - i64::from(br.total) * after(&items[i]),
+        i64::from(br.total),
+    )
+}
+
 /// `s / w` rounded to the nearest integer, halves up (monotone in `s`).
 #[inline]
 pub fn round_div(s: i64, w: i64) -> i32 {
@@ -333,32 +418,66 @@ const BOUND_EXACT: u8 = 0;
 const BOUND_LOWER: u8 = 1;
 const BOUND_UPPER: u8 = 2;
 
+/// One table entry as the search reads it.
 #[derive(Copy, Clone, Default)]
 struct Entry {
-    key: u64,
     score: i32,
     mv: u16,
     depth: i8,
     bound: u8,
+}
+
+/// The transposition table, shared by every thread of a search without locks: each slot is two
+/// atomic words, the entry packed into 64 bits (`data`) and `key ^ data` (`check`). A reader
+/// accepts a slot only if the two words XOR to its key, so an entry torn by two threads writing
+/// at once is never believed (Hyatt's lockless hashing); at worst it is lost.
+struct Tt {
+    slots: Vec<[AtomicU64; 2]>,
     age: u8,
 }
 
-struct Tt {
-    slots: Vec<Entry>,
-    age: u8,
+impl Entry {
+    /// Packs the entry with `age` into 64 bits: score 16, move 16, depth 8, bound 8, age 8.
+    #[inline]
+    fn pack(self, age: u8) -> u64 {
+        u64::from(self.score as i16 as u16)
+            | u64::from(self.mv) << 16
+            | u64::from(self.depth as u8) << 32
+            | u64::from(self.bound) << 40
+            | u64::from(age) << 48
+    }
+
+    /// The entry and its age.
+    #[inline]
+    fn unpack(d: u64) -> (Entry, u8) {
+        let e = Entry {
+            score: i32::from(d as u16 as i16),
+            mv: (d >> 16) as u16,
+            depth: (d >> 32) as u8 as i8,
+            bound: (d >> 40) as u8,
+        };
+        (e, (d >> 48) as u8)
+    }
 }
+
+const _: () = assert!(INF <= i16::MAX as i32);
 
 impl Tt {
     fn new(mb: usize) -> Tt {
-        let n = (mb.max(1) << 20) / std::mem::size_of::<Entry>();
+        let n = (mb.max(1) << 20) / std::mem::size_of::<[AtomicU64; 2]>();
         Tt {
-            slots: vec![Entry::default(); n],
+            slots: (0..n)
+                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+                .collect(),
             age: 0,
         }
     }
 
     fn clear(&mut self) {
-        self.slots.fill(Entry::default());
+        for slot in &mut self.slots {
+            *slot[0].get_mut() = 0;
+            *slot[1].get_mut() = 0;
+        }
         self.age = 0;
     }
 
@@ -367,30 +486,42 @@ impl Tt {
         ((key as u128 * self.slots.len() as u128) >> 64) as usize
     }
 
+    /// The slot's entry and age if it holds `key`.
     #[inline]
-    fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.slots[self.index(key)];
-        (e.key == key && key != 0).then_some(e)
+    fn read(&self, key: u64) -> Option<(Entry, u8)> {
+        let slot = &self.slots[self.index(key)];
+        let data = slot[0].load(Ordering::Relaxed);
+        let check = slot[1].load(Ordering::Relaxed);
+        (check ^ data == key && key != 0 && data != 0).then(|| Entry::unpack(data))
     }
 
     #[inline]
-    fn store(&mut self, key: u64, depth: i32, bound: u8, score: i32, mv: Option<Move>) {
-        let i = self.index(key);
-        let e = &mut self.slots[i];
-        if e.key != key || depth >= e.depth as i32 || e.age != self.age || bound == BOUND_EXACT {
+    fn probe(&self, key: u64) -> Option<Entry> {
+        self.read(key).map(|(e, _)| e)
+    }
+
+    #[inline]
+    fn store(&self, key: u64, depth: i32, bound: u8, score: i32, mv: Option<Move>) {
+        let old = self.read(key);
+        let replace = match old {
+            None => true,
+            Some((e, age)) => depth >= e.depth as i32 || age != self.age || bound == BOUND_EXACT,
+        };
+        if replace {
             let mv = match mv {
                 Some(m) => encode(m),
-                None if e.key == key => e.mv,
-                None => 0,
+                None => old.map_or(0, |(e, _)| e.mv),
             };
-            *e = Entry {
-                key,
+            let data = Entry {
                 score,
                 mv,
                 depth: depth.clamp(0, 127) as i8,
                 bound,
-                age: self.age,
-            };
+            }
+            .pack(self.age);
+            let slot = &self.slots[self.index(key)];
+            slot[0].store(data, Ordering::Relaxed);
+            slot[1].store(key ^ data, Ordering::Relaxed);
         }
     }
 }
@@ -436,13 +567,14 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 struct Searcher<'a> {
     pos: Position,
     opts: &'a Options,
-    tt: Option<&'a mut Tt>,
+    tt: Option<&'a Tt>,
     root_color: Color,
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
-    /// No new iteration starts after this instant (a clock budget's share).
-    soft_deadline: Option<Instant>,
+    /// Under a clock: when the search started and the soft budget that, scaled by the root's
+    /// stability ([`time_scale`]), decides whether another iteration starts.
+    soft: Option<(Instant, Duration)>,
     /// Stop requests and progress reports from a front end.
     control: Control<'a>,
     stopped: bool,
@@ -465,6 +597,20 @@ struct Searcher<'a> {
     evaluator: Evaluator,
     /// The evaluation's per-piece terms of `pos`, updated along make and restored at unmake.
     inc: Incremental,
+    /// Nodes of every thread of a multi-threaded search, added 1024 at a time; the node limit
+    /// applies to this sum. `None` in a single-threaded search (the limit is exact).
+    shared_nodes: Option<&'a AtomicU64>,
+    /// The last depth [`Searcher::iterate`] completed.
+    completed: u32,
+    /// Plies added to every iteration's depth (Lazy SMP helpers search ahead of the main thread).
+    depth_offset: u32,
+    /// The next [`Searcher::move_value`] plays a hidden-piece move as one sampled outcome even
+    /// at an exact chance ply (taken by that call).
+    force_sample: bool,
+    /// Whether the move into this node was a null move (no two passes in a row).
+    after_null: bool,
+    /// Seeds the identity drawn at sampled hidden-piece moves (see [`Searcher::sampled`]).
+    seed: u64,
 }
 
 /// A direct-mapped cache of [`leaf_eval`] values keyed on [`Position::hash`] (which covers
@@ -508,7 +654,7 @@ const SCORE_KILLER: i32 = 1 << 22;
 
 #[allow(clippy::too_many_arguments)]
 impl<'a> Searcher<'a> {
-    fn new(pos: Position, opts: &'a Options, tt: Option<&'a mut Tt>, past: Vec<PathEntry>) -> Self {
+    fn new(pos: Position, opts: &'a Options, tt: Option<&'a Tt>, past: Vec<PathEntry>) -> Self {
         let root_color = pos.turn();
         let track_checks = tracks_checks(pos.rules());
         let mut path = past;
@@ -524,7 +670,7 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
-            soft_deadline: None,
+            soft: None,
             control: Control::default(),
             stopped: false,
             rep_floor: 0,
@@ -539,6 +685,12 @@ impl<'a> Searcher<'a> {
             inc: evaluator.incremental(&pos),
             evaluator,
             pos,
+            seed: 0,
+            after_null: false,
+            force_sample: false,
+            shared_nodes: None,
+            depth_offset: 0,
+            completed: 0,
         }
     }
 
@@ -645,6 +797,11 @@ impl<'a> Searcher<'a> {
             self.stopped = true;
         }
         if self.nodes & 1023 == 0 {
+            if let Some(total) = self.shared_nodes {
+                if total.fetch_add(1024, Ordering::Relaxed) + 1024 >= self.node_limit {
+                    self.stopped = true;
+                }
+            }
             if let Some(d) = self.deadline {
                 if Instant::now() >= d {
                     self.stopped = true;
@@ -674,6 +831,7 @@ impl<'a> Searcher<'a> {
         self.tick();
         let floor = self.rep_floor;
         self.push_path(irreversible);
+        let after_null = std::mem::replace(&mut self.after_null, false);
         let v = if self.stopped {
             0
         } else if quiesce {
@@ -681,6 +839,7 @@ impl<'a> Searcher<'a> {
         } else {
             -self.search(depth, ply + 1, -beta, -alpha)
         };
+        self.after_null = after_null;
         self.rep_floor = floor;
         self.path.pop();
         self.pos.unmake(pm, undo);
@@ -699,6 +858,7 @@ impl<'a> Searcher<'a> {
         quiesce: bool,
         qply: u32,
     ) -> i32 {
+        let force_sample = std::mem::take(&mut self.force_sample);
         let br = branches(&self.pos, &self.knowledge, m);
         if br.is_single() {
             let pm = PlayedMove {
@@ -708,7 +868,47 @@ impl<'a> Searcher<'a> {
             };
             return self.child(pm, depth, ply, alpha, beta, quiesce, qply);
         }
+        if (force_sample || ply as u32 >= self.opts.chance_plies)
+            && !br.as_slice().iter().any(|b| b.king_win)
+        {
+            return self.sampled(m, &br, depth, ply, alpha, beta, quiesce, qply);
+        }
         self.chance(m, &br, depth, ply, alpha, beta, quiesce, qply)
+    }
+
+    /// A hidden-piece move below the exact horizon ([`Options::chance_plies`]): one outcome,
+    /// drawn with the outcomes' probabilities from the position, the move and the search seed
+    /// (so the same node always draws the same identity), its value shifted by
+    /// [`reveal_price`]. Mate scores are not shifted.
+    fn sampled(
+        &mut self,
+        m: Move,
+        br: &Branches,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        quiesce: bool,
+        qply: u32,
+    ) -> i32 {
+        let items = br.as_slice();
+        let key = splitmix(self.pos.hash() ^ self.seed ^ (u64::from(encode(m)) << 40));
+        let mut x = ((key >> 32) * u64::from(br.total)) >> 32;
+        let mut i = 0;
+        while x >= u64::from(items[i].weight) {
+            x -= u64::from(items[i].weight);
+            i += 1;
+        }
+        let price = reveal_price(&self.pos, &self.opts.eval, br, i);
+        let pm = PlayedMove {
+            mv: m,
+            reveal: items[i].reveal,
+            capture: None,
+        };
+        let a = (alpha - price).max(-INF);
+        let b = (beta - price).min(INF);
+        let v = self.child(pm, depth, ply, a, b, quiesce, qply);
+        if v.abs() > MATE_BOUND { v } else { v + price }
     }
 
     /// Chance node: Star1 (and Star2 probing) over the outcomes of `m`.
@@ -842,7 +1042,7 @@ impl<'a> Searcher<'a> {
             }
             let key = self.pos.hash();
             let mut tt_move = None;
-            if let Some(tt) = self.tt.as_deref() {
+            if let Some(tt) = self.tt {
                 if let Some(e) = tt.probe(key) {
                     tt_move = decode(e.mv);
                     if self.tt_depth_ok(e.depth as i32, depth) && e.bound != BOUND_UPPER {
@@ -893,12 +1093,21 @@ impl<'a> Searcher<'a> {
         None
     }
 
-    /// Decision node.
-    fn search(&mut self, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    /// Decision node: table cut-offs, then (outside principal-variation nodes and check) reverse
+    /// futility and null-move pruning, then the moves in order with principal-variation search
+    /// and late-move reductions; a side in check searches one ply deeper.
+    fn search(&mut self, mut depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
         if ply > 0 {
             if let Some(v) = self.terminal(ply) {
                 return v;
             }
+        }
+        if ply >= MAX_PLY {
+            return self.eval();
+        }
+        let in_check = self.pos.rules().check && self.pos.in_check();
+        if in_check && self.opts.check_extension && ply < MAX_PLY / 2 {
+            depth += 1;
         }
         if depth <= 0 {
             return if self.opts.qsearch {
@@ -907,12 +1116,9 @@ impl<'a> Searcher<'a> {
                 self.eval()
             };
         }
-        if ply >= MAX_PLY {
-            return self.eval();
-        }
         let key = self.pos.hash();
         let mut tt_move = None;
-        if let Some(tt) = self.tt.as_deref() {
+        if let Some(tt) = self.tt {
             if let Some(e) = tt.probe(key) {
                 tt_move = decode(e.mv);
                 if ply > 0 && self.tt_depth_ok(e.depth as i32, depth) {
@@ -928,6 +1134,31 @@ impl<'a> Searcher<'a> {
         }
         if ply == 0 && tt_move.is_none() {
             tt_move = self.root_best;
+        }
+        let pv_node = beta - alpha > 1;
+        if ply > 0 && !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            let stand = self.eval();
+            // Reverse futility: far enough above beta near the leaves, the side to move keeps it.
+            if self.opts.futility && depth <= 3 && stand - FUTILITY_MARGIN * depth >= beta {
+                return stand;
+            }
+            // Null move: if passing still fails high at reduced depth, a move will too.
+            if self.opts.null_move
+                && depth >= 3
+                && stand >= beta
+                && !self.after_null
+                && self.pos.occupied(self.pos.turn()).count_ones() > 5
+            {
+                let r = 3 + depth / 6;
+                if let Some(v) = self.null_child(depth - 1 - r, ply, beta) {
+                    if v >= beta {
+                        return if v > MATE_BOUND { beta } else { v };
+                    }
+                }
+                if self.stopped {
+                    return 0;
+                }
+            }
         }
         let moves = self.pos.legal_moves();
         if moves.is_empty() {
@@ -953,11 +1184,31 @@ impl<'a> Searcher<'a> {
             }
             order.swap(k, bi);
             let m = moves[order[k] as usize];
+            let quiet = scores[order[k] as usize] < SCORE_KILLER && !self.is_capture(m);
             let mut v;
             if k == 0 {
                 v = self.move_value(m, depth - 1, ply, alpha, beta, false, 0);
             } else {
-                v = self.move_value(m, depth - 1, ply, alpha, alpha + 1, false, 0);
+                // Late quiet moves are searched shallower first; a fail high is searched again.
+                let r = if self.opts.lmr && quiet && !in_check && depth >= 3 && k >= 3 {
+                    lmr_reduction(depth, k, pv_node)
+                } else {
+                    0
+                };
+                // At an exact chance ply, a hidden-piece move is tested on one sampled identity
+                // first, and its chance node searched only if that fails high.
+                let sample = self.opts.late_sample
+                    && (ply as u32) < self.opts.chance_plies
+                    && self.pos.is_hidden(m.from);
+                self.force_sample = sample;
+                v = self.move_value(m, depth - 1 - r, ply, alpha, alpha + 1, false, 0);
+                if !self.stopped && r > 0 && v > alpha {
+                    self.force_sample = sample;
+                    v = self.move_value(m, depth - 1, ply, alpha, alpha + 1, false, 0);
+                }
+                if !self.stopped && sample && v > alpha {
+                    v = self.move_value(m, depth - 1, ply, alpha, alpha + 1, false, 0);
+                }
                 if !self.stopped && v > alpha && v < beta {
                     v = self.move_value(m, depth - 1, ply, alpha, beta, false, 0);
                 }
@@ -965,13 +1216,14 @@ impl<'a> Searcher<'a> {
             if self.stopped {
                 return 0;
             }
+            if ply == 0 && (k == 0 || v > alpha) {
+                // The root's answer: its first move, or one proven better than the ones before.
+                self.root_best = Some(m);
+                self.root_score = v;
+            }
             if v > best {
                 best = v;
                 best_move = Some(m);
-                if ply == 0 {
-                    self.root_best = Some(m);
-                    self.root_score = v;
-                }
                 if v > alpha {
                     alpha = v;
                     if v >= beta {
@@ -992,7 +1244,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        if let Some(tt) = self.tt.as_deref_mut() {
+        if let Some(tt) = self.tt {
             let bound = if best >= beta {
                 BOUND_LOWER
             } else if best > orig_alpha {
@@ -1003,6 +1255,31 @@ impl<'a> Searcher<'a> {
             tt.store(key, depth, bound, to_tt(best, ply), best_move);
         }
         best
+    }
+
+    /// Passes the turn and searches the opponent's reply with a null window at `beta` (our
+    /// side's view) to `depth`; `None` when stopped.
+    fn null_child(&mut self, depth: i32, ply: usize, beta: i32) -> Option<i32> {
+        self.pos.make_null();
+        self.tick();
+        let floor = self.rep_floor;
+        // No repetition reaches back across a pass.
+        self.path.push(PathEntry {
+            hash: self.pos.hash(),
+            in_check: false,
+        });
+        self.rep_floor = self.path.len() - 1;
+        self.after_null = true;
+        let v = if self.stopped {
+            None
+        } else {
+            Some(-self.search(depth, ply + 1, -beta, -beta + 1))
+        };
+        self.after_null = false;
+        self.rep_floor = floor;
+        self.path.pop();
+        self.pos.unmake_null();
+        v.filter(|_| !self.stopped)
     }
 
     /// Quiescence: stand pat, then captures (hidden capturers as chance nodes in the first
@@ -1122,24 +1399,76 @@ impl<'a> Searcher<'a> {
         best.max(pruned)
     }
 
+    /// The root searched to `depth`: first in a window around the previous iteration's score
+    /// (from depth 4, [`Options::aspiration`]), widened on each side that fails.
+    fn aspirate(&mut self, depth: i32) -> i32 {
+        let prev = self.root_score;
+        if !self.opts.aspiration || depth < 4 || prev.abs() >= MATE_BOUND {
+            return self.search(depth, 0, -INF, INF);
+        }
+        let (mut delta_lo, mut delta_hi) = (ASPIRATION, ASPIRATION);
+        loop {
+            let alpha = if delta_lo >= 4 * EVAL_LIMIT {
+                -INF
+            } else {
+                prev - delta_lo
+            };
+            let beta = if delta_hi >= 4 * EVAL_LIMIT {
+                INF
+            } else {
+                prev + delta_hi
+            };
+            let v = self.search(depth, 0, alpha, beta);
+            if self.stopped {
+                return v;
+            }
+            if v <= alpha && alpha > -INF {
+                delta_lo *= 4;
+            } else if v >= beta && beta < INF {
+                delta_hi *= 4;
+            } else {
+                return v;
+            }
+        }
+    }
+
     /// Iterative deepening to `max_depth`; returns the last completed depth.
     fn iterate(&mut self, max_depth: u32) -> u32 {
         let mut completed = 0;
+        // Root best-move changes (halved each iteration) and the previous iteration's score.
+        let mut changes = 0.0f32;
+        let mut last: Option<(Move, i32)> = None;
         for d in 1..=max_depth.max(1) {
             for h in self.history.iter_mut() {
                 *h /= 4;
             }
-            let v = self.search(d as i32, 0, -INF, INF);
+            let v = self.aspirate((d + self.depth_offset) as i32);
             if self.stopped {
                 break;
             }
             completed = d;
             self.root_score = v;
-            let out_of_time = self.soft_deadline.is_some_and(|t| Instant::now() >= t);
+            changes /= 2.0;
+            let mut drop = 0;
+            if let (Some((m, prev)), Some(best)) = (last, self.root_best) {
+                changes += f32::from(u8::from(m != best));
+                drop = prev - v;
+            }
+            last = self.root_best.map(|m| (m, v));
+            // The next iteration takes about as long as all before it: start it only while less
+            // than half the (scaled) soft budget has passed.
+            let out_of_time = self.soft.is_some_and(|(start, soft)| {
+                start.elapsed().as_secs_f32()
+                    >= soft.as_secs_f32() * time_scale(changes, drop) / 2.0
+            });
             if let Some(mv) = self.root_best {
                 let control = self.control;
+                let nodes = match self.shared_nodes {
+                    Some(total) => total.load(Ordering::Relaxed) + self.nodes % 1024,
+                    None => self.nodes,
+                };
                 control.report(|| SearchInfo {
-                    nodes: self.nodes,
+                    nodes,
                     depth: Some(d),
                     score: Some(to_score(v)),
                     pv: self.pv(mv, d as usize),
@@ -1162,7 +1491,7 @@ impl<'a> Searcher<'a> {
         pos.make(PlayedMove::plain(first));
         let mut seen = vec![pos.hash()];
         while pv.len() < max_len {
-            let Some(tt) = self.tt.as_deref() else { break };
+            let Some(tt) = self.tt else { break };
             let Some(m) = tt.probe(pos.hash()).and_then(|e| decode(e.mv)) else {
                 break;
             };
@@ -1181,6 +1510,33 @@ impl<'a> Searcher<'a> {
         }
         pv
     }
+}
+
+/// How much of a clock's soft budget to use, as a factor: 0.6 when the root's best move has not
+/// changed lately, up to 1.6 for recent changes (`changes`: the changes of the past iterations,
+/// each halved at every iteration since), times up to 1.5 when the score dropped from the
+/// previous iteration (`drop` centipawns; 1.5 from a drop of 100). At most 2.
+pub fn time_scale(changes: f32, drop: i32) -> f32 {
+    let stability = 0.6 + 0.5 * changes.min(2.0);
+    let falling = 1.0 + (drop.clamp(0, 100) as f32) / 200.0;
+    (stability * falling).min(2.0)
+}
+
+/// Late-move reduction for the `k`-th move (from 0) at `depth`: about ln(depth)·ln(k)/2, one
+/// ply less at principal-variation nodes, leaving at least one ply.
+#[inline]
+fn lmr_reduction(depth: i32, k: usize, pv_node: bool) -> i32 {
+    let r = ((depth as f32).ln() * (k as f32).ln() / 2.0) as i32 + 1 - i32::from(pv_node);
+    r.clamp(0, depth - 2)
+}
+
+/// SplitMix64's finaliser: a well-mixed 64-bit function of `x`.
+#[inline]
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// Star1 child window (a, b) from the mover's side for an outcome with bounds [lo, hi] and weight
@@ -1302,8 +1658,8 @@ pub fn search_value(pos: &Position, depth: u32, opts: &Options) -> i32 {
 
 /// [`search_value`] with the number of nodes (make calls) it took.
 pub fn search_value_nodes(pos: &Position, depth: u32, opts: &Options) -> (i32, u64) {
-    let mut table = opts.tt.then(|| Tt::new(opts.hash_mb));
-    let mut s = Searcher::new(pos.clone(), opts, table.as_mut(), Vec::new());
+    let table = opts.tt.then(|| Tt::new(opts.hash_mb));
+    let mut s = Searcher::new(pos.clone(), opts, table.as_ref(), Vec::new());
     let v = if opts.tt {
         s.iterate(depth);
         s.root_score
@@ -1348,7 +1704,7 @@ impl Engine for AlphaBeta {
         &mut self,
         view: &View,
         limits: &Limits,
-        _seed: u64,
+        seed: u64,
         control: &Control<'_>,
     ) -> Result<Choice, EngineError> {
         let start = Instant::now();
@@ -1375,25 +1731,76 @@ impl Engine for AlphaBeta {
             tt.clear();
         }
         let past = past_hashes(view);
-        let mut s = Searcher::new(pos.clone(), &self.opts, self.tt.as_mut(), past);
-        s.rep_floor = 0;
-        s.knowledge = view.knowledge();
-        s.control = *control;
-        s.node_limit = node_limit.unwrap_or(u64::MAX).max(1);
-        s.deadline = budget.map(|b| start + b.hard.saturating_sub(Duration::from_millis(1)));
-        // Under a clock, an iteration that would end past the soft budget is not started: the next
-        // one takes longer than all before it together. A fixed movetime is searched in full.
-        s.soft_deadline = budget
-            .filter(|b| b.soft < b.hard)
-            .map(|b| start + b.soft / 2);
-        let completed = s.iterate(max_depth);
+        let threads = self.opts.threads.max(1);
+        let tt = self.tt.as_ref();
+        let opts = &self.opts;
+        let knowledge = view.knowledge();
+        let shared_nodes = AtomicU64::new(0);
+        let helpers_stop = AtomicBool::new(false);
+        let helper_control = Control::default().with_stop(&helpers_stop);
+        let node_limit = node_limit.unwrap_or(u64::MAX).max(1);
+        fn searcher<'a>(
+            pos: &Position,
+            opts: &'a Options,
+            tt: Option<&'a Tt>,
+            past: &[PathEntry],
+            knowledge: Knowledge,
+            control: Control<'a>,
+            node_limit: u64,
+        ) -> Searcher<'a> {
+            let mut s = Searcher::new(pos.clone(), opts, tt, past.to_vec());
+            s.knowledge = knowledge;
+            s.control = control;
+            s.node_limit = node_limit;
+            s
+        }
+        let (s, helper_nodes) = std::thread::scope(|scope| {
+            // Lazy SMP: helpers search the same root on the shared table, half of them one ply
+            // ahead, each with its own seed (hence its own sampled identities) and move-ordering
+            // history, until the main thread is done.
+            let helpers: Vec<_> = (1..threads)
+                .map(|i| {
+                    let mut h =
+                        searcher(pos, opts, tt, &past, knowledge, helper_control, node_limit);
+                    h.seed = seed ^ splitmix(i as u64);
+                    h.depth_offset = (i % 2) as u32;
+                    h.shared_nodes = Some(&shared_nodes);
+                    scope.spawn(move || {
+                        h.iterate(MAX_PLY as u32 - 10);
+                        h.nodes % 1024
+                    })
+                })
+                .collect();
+            let mut s = searcher(pos, opts, tt, &past, knowledge, *control, node_limit);
+            s.seed = seed;
+            if threads > 1 {
+                s.shared_nodes = Some(&shared_nodes);
+            }
+            s.deadline = budget.map(|b| start + b.hard.saturating_sub(Duration::from_millis(1)));
+            // Under a clock, an iteration that would end past the soft budget (scaled by the
+            // root's stability) is not started. A fixed movetime is searched in full.
+            s.soft = budget.filter(|b| b.soft < b.hard).map(|b| (start, b.soft));
+            s.completed = s.iterate(max_depth);
+            helpers_stop.store(true, Ordering::Relaxed);
+            let rest: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+            (s, rest)
+        });
+        let mut s = s;
+        let completed = s.completed;
         let mv = s.root_best.unwrap_or(legal[0]);
         let score = s.root_score;
         let pv = s.pv(mv, completed.max(1) as usize);
+        // Every thread's nodes: the shared count holds the helpers' and the main thread's
+        // thousands, the rest is added here.
+        let nodes = if threads > 1 {
+            shared_nodes.load(Ordering::Relaxed) + helper_nodes + s.nodes % 1024
+        } else {
+            s.nodes
+        };
         Ok(Choice {
             mv,
             info: SearchInfo {
-                nodes: s.nodes,
+                nodes,
                 depth: Some(completed),
                 score: Some(to_score(score)),
                 pv,
@@ -1436,8 +1843,33 @@ fn options_from_spec(spec: &Spec) -> Result<(Options, Option<u32>), SpecError> {
     let tt: bool = p.get("tt", true)?;
     let exact_tt: bool = p.get("exact_tt", false)?;
     let eval_path: String = p.get("eval", String::new())?;
+    let chance_plies: u32 = p.get("chance", DEFAULT_CHANCE_PLIES)?;
+    let null_move: bool = p.get("null", true)?;
+    let lmr: bool = p.get("lmr", true)?;
+    let futility: bool = p.get("futility", true)?;
+    let check_extension: bool = p.get("check_ext", true)?;
+    let aspiration: bool = p.get("aspiration", true)?;
+    let threads: usize = p.get("threads", 1)?;
+    let late_sample: bool = p.get("late_sample", true)?;
     p.finish(&[
-        "depth", "hash", "contempt", "star1", "star2", "qsearch", "delta", "tt", "exact_tt", "eval",
+        "depth",
+        "hash",
+        "contempt",
+        "star1",
+        "star2",
+        "qsearch",
+        "delta",
+        "tt",
+        "exact_tt",
+        "eval",
+        "chance",
+        "null",
+        "lmr",
+        "futility",
+        "check_ext",
+        "aspiration",
+        "threads",
+        "late_sample",
     ])?;
     let err = |message: String| SpecError {
         spec: spec.to_string(),
@@ -1446,6 +1878,11 @@ fn options_from_spec(spec: &Spec) -> Result<(Options, Option<u32>), SpecError> {
     if hash_mb == 0 || hash_mb > 65_536 {
         return Err(err(format!(
             "parameter 'hash' = {hash_mb} MB is outside [1, 65536]"
+        )));
+    }
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return Err(err(format!(
+            "parameter 'threads' = {threads} is outside [1, {MAX_THREADS}]"
         )));
     }
     if contempt.abs() > 10_000 {
@@ -1468,6 +1905,14 @@ fn options_from_spec(spec: &Spec) -> Result<(Options, Option<u32>), SpecError> {
         delta,
         contempt,
         eval,
+        chance_plies,
+        null_move,
+        lmr,
+        futility,
+        check_extension,
+        aspiration,
+        late_sample,
+        threads,
     };
     Ok((opts, (depth > 0).then_some(depth)))
 }
