@@ -13,6 +13,20 @@
 //! won; the reveal weights of a side whose pool holds its hidden king are corrected the same way
 //! (the king is never among the captured pieces). See [`branches`].
 //!
+//! # The exact horizon
+//! Exact chance nodes multiply the tree by up to 7 at every hidden-piece move. They are kept
+//! where they matter most, in the first [`Options::chance_plies`] plies (default
+//! [`DEFAULT_CHANCE_PLIES`] = 1: the root's own moves). Deeper, a hidden-piece move is played as
+//! one outcome, drawn with the outcomes' probabilities by a hash of the position, the move and the
+//! search seed (the same node always draws the same identity), and its value is shifted by
+//! [`reveal_price`], the expected material minus the drawn outcome's, so a lucky draw is no gain
+//! of material. (When a side's pool is exactly its hidden pieces the price is zero up to
+//! rounding: the evaluation's pool mean already keeps the material constant in expectation.)
+//! At the exact plies, a move after the first is tested on one drawn outcome with a null window
+//! and its chance node searched only when that test fails high (`late_sample`), as a late-move
+//! reduction tests a move at a lower depth. `chance=N` with a large N and the pruning switches off
+//! ([`Options::exact`]) is plain expectiminimax, which the reference tests compare with.
+//!
 //! Every fact about a hidden piece comes from the view's [`Knowledge`]: the chance outcomes above
 //! (a fair player's beliefs are the pools) and the values of hidden pieces in move ordering,
 //! pruning and the evaluation. An omniscient view knows every hidden piece, so its reveals and
@@ -34,11 +48,20 @@
 //! probes every child with one move (the TT or best-ordered move) to get per-child upper bounds
 //! hiᵢ, which gives fail-low cutoffs before any full child search.
 //!
+//! # Pruning
+//! Decision nodes use principal-variation search, null-move pruning (R = 3 + depth/6, not in
+//! check, not twice in a row, not with five pieces or fewer), reverse futility pruning and
+//! futility / move-count pruning of quiet moves within three plies of the leaves, late-move
+//! reductions (about ln(depth)·ln(k)/2 plies for the k-th quiet move), a one-ply check extension,
+//! and aspiration windows (±40, widened fourfold on a fail) from depth 4. Each has a spec switch.
+//!
 //! # Transposition table
 //! Keyed on [`Position::hash`] (board with hidden markers, side, pools); entries are stored only
 //! at decision nodes (depth, bound, score, best move), never for chance or quiescence nodes.
 //! Fixed size (`hash` MB), one entry per slot, replaced when the slot holds another position or a
-//! shallower/equal depth or an entry from an older search. `exact_tt=true` (a test switch) allows
+//! shallower/equal depth or an entry from an older search. A slot is two atomic words, the packed
+//! entry and the entry XOR the key, so threads share the table without locks: a slot torn by two
+//! writers fails the XOR check and reads as empty. `exact_tt=true` (a test switch) allows
 //! cutoffs only from entries of exactly the remaining depth. Mate scores are stored relative to the
 //! node. The table is cleared at every `go`, so the answer depends only on the view, the limits and
 //! the seed. Repetition draws are path dependent and may leak through the table (as in every
@@ -78,9 +101,16 @@
 //! # Nodes and limits
 //! A node is one [`Position::make`] call. A node limit stops the search exactly when the counter
 //! reaches it (deterministic); a time limit (movetime, or the hard budget of a clock, see
-//! [`Limits::budget`]) is checked every 1024 nodes, and under a clock no iteration starts after half
-//! the soft budget. The best move of the
-//! last completed iteration is kept, updated by root moves that completed in the interrupted one.
+//! [`Limits::budget`]) is checked every 1024 nodes. Under a clock no iteration starts after half
+//! the soft budget scaled by [`time_scale`]: less while the root's best move stays the same, more
+//! after it changed or the score dropped. The best move of the last completed iteration is kept,
+//! updated by root moves that completed in the interrupted one and proved better than the first.
+//!
+//! # Threads
+//! `threads=N` runs Lazy SMP: N − 1 helper threads search the same root on the shared table (half
+//! of them one ply deeper, each with its own draw seed and move-ordering history) until the main
+//! thread, which alone keeps the time and answers, is done. A node limit then applies to the sum
+//! of all threads' nodes (counted in batches of 1024), so only a single thread is reproducible.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -1136,8 +1166,11 @@ impl<'a> Searcher<'a> {
             tt_move = self.root_best;
         }
         let pv_node = beta - alpha > 1;
+        // The static evaluation where pruning may use it.
+        let mut static_eval = None;
         if ply > 0 && !pv_node && !in_check && beta.abs() < MATE_BOUND {
             let stand = self.eval();
+            static_eval = Some(stand);
             // Reverse futility: far enough above beta near the leaves, the side to move keeps it.
             if self.opts.futility && depth <= 3 && stand - FUTILITY_MARGIN * depth >= beta {
                 return stand;
@@ -1185,6 +1218,20 @@ impl<'a> Searcher<'a> {
             order.swap(k, bi);
             let m = moves[order[k] as usize];
             let quiet = scores[order[k] as usize] < SCORE_KILLER && !self.is_capture(m);
+            // Near the leaves, late quiet moves are not searched at all (move-count pruning), nor
+            // quiet moves that cannot lift a low static evaluation to alpha (futility pruning).
+            if let Some(stand) = static_eval {
+                if self.opts.futility
+                    && quiet
+                    && k > 0
+                    && best > -MATE_BOUND
+                    && depth <= 3
+                    && (k >= 3 + (depth * depth) as usize
+                        || stand + FUTILITY_MARGIN * depth + 50 <= alpha)
+                {
+                    continue;
+                }
+            }
             let mut v;
             if k == 0 {
                 v = self.move_value(m, depth - 1, ply, alpha, beta, false, 0);
@@ -1977,6 +2024,67 @@ mod tests {
             repetition(&path(&h2, &late), 0),
             Some(Repetition::SideToMoveLoses)
         );
+    }
+
+    #[test]
+    fn table_entries_round_trip_and_torn_slots_are_refused() {
+        for (score, mv, depth, bound, age) in [
+            (0, 1, 1, BOUND_EXACT, 0),
+            (-INF, 8100, 127, BOUND_LOWER, 255),
+            (INF, 17, 0, BOUND_UPPER, 3),
+            (-(MATE - 5), 4000, 64, BOUND_EXACT, 1),
+        ] {
+            let e = Entry {
+                score,
+                mv,
+                depth,
+                bound,
+            };
+            let (back, a) = Entry::unpack(e.pack(age));
+            assert_eq!(
+                (back.score, back.mv, back.depth, back.bound, a),
+                (score, mv, depth, bound, age)
+            );
+        }
+        let tt = Tt::new(1);
+        let m = Move::new(Square::from_index(3), Square::from_index(12));
+        tt.store(0xDEAD_BEEF, 5, BOUND_LOWER, -123, Some(m));
+        let e = tt.probe(0xDEAD_BEEF).expect("stored");
+        assert_eq!(
+            (e.score, decode(e.mv), e.depth, e.bound),
+            (-123, Some(m), 5, BOUND_LOWER)
+        );
+        assert!(tt.probe(0xDEAD_BEEE).is_none());
+        // A shallower bound does not replace a deeper entry of the same position; a new one does.
+        tt.store(0xDEAD_BEEF, 3, BOUND_UPPER, 50, None);
+        assert_eq!(tt.probe(0xDEAD_BEEF).unwrap().depth, 5);
+        tt.store(0xDEAD_BEEF, 6, BOUND_UPPER, 50, None);
+        let e = tt.probe(0xDEAD_BEEF).unwrap();
+        assert_eq!((e.depth, decode(e.mv)), (6, Some(m)), "the move is kept");
+        // A slot whose two words come from different writes is not believed.
+        let slot = &tt.slots[tt.index(0xDEAD_BEEF)];
+        let other = Entry {
+            score: 9,
+            mv: 2,
+            depth: 9,
+            bound: BOUND_EXACT,
+        }
+        .pack(0);
+        slot[0].store(other, Ordering::Relaxed);
+        assert!(tt.probe(0xDEAD_BEEF).is_none());
+    }
+
+    #[test]
+    fn time_scale_follows_stability_and_falling_scores() {
+        assert!((time_scale(0.0, 0) - 0.6).abs() < 1e-6);
+        assert!(time_scale(1.0, 0) > time_scale(0.5, 0));
+        assert!(time_scale(0.0, 50) > time_scale(0.0, 0));
+        assert_eq!(
+            time_scale(0.0, -300),
+            time_scale(0.0, 0),
+            "a rising score is no reason"
+        );
+        assert!((time_scale(10.0, 1000) - 2.0).abs() < 1e-6, "capped");
     }
 
     #[test]

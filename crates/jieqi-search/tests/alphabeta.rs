@@ -333,6 +333,105 @@ fn node_limited_search_is_deterministic() {
 }
 
 #[test]
+fn threaded_search_keeps_to_its_limits_and_plays_legal_moves() {
+    let rules = Rules::standard();
+    for (i, pos) in positions(rules, 3, 10, 40, 77).into_iter().enumerate() {
+        let view = View::from_setup(&pos.to_setup(), &rules).unwrap();
+        let legal = pos.legal_moves();
+        let mut e =
+            alphabeta::from_spec(&Spec::parse("alphabeta:threads=2,hash=2").unwrap()).unwrap();
+        // A node limit counts every thread's nodes: the search stops within one batch of 1024
+        // per thread past it.
+        let limit = 50_000 + i as u64 * 1000;
+        let c = e
+            .go(
+                &view,
+                &Limits {
+                    nodes: Some(limit),
+                    ..Limits::default()
+                },
+                i as u64,
+            )
+            .unwrap();
+        assert!(legal.contains(&c.mv), "{} in {}", c.mv, pos.fen());
+        assert!(
+            c.info.nodes >= limit && c.info.nodes <= limit + 2 * 1024,
+            "{} nodes for a limit of {limit}",
+            c.info.nodes
+        );
+        // A movetime is kept by the main thread, and the helpers stop with it.
+        let t = std::time::Instant::now();
+        let c = e
+            .go(
+                &view,
+                &Limits {
+                    movetime: Some(std::time::Duration::from_millis(60)),
+                    ..Limits::default()
+                },
+                i as u64,
+            )
+            .unwrap();
+        assert!(legal.contains(&c.mv));
+        assert!(t.elapsed().as_millis() < 1000, "{:?}", t.elapsed());
+    }
+    assert!(alphabeta::from_spec(&Spec::parse("alphabeta:threads=0").unwrap()).is_err());
+    assert!(alphabeta::from_spec(&Spec::parse("alphabeta:threads=257").unwrap()).is_err());
+}
+
+#[test]
+fn reveal_prices_average_to_nothing_and_price_down_lucky_draws() {
+    let rules = Rules::standard();
+    let w = EvalWeights::default();
+    let (mut checked, mut excess) = (0, 0);
+    for pos in positions(rules, 30, 0, 60, 5) {
+        for &m in pos.legal_moves().iter() {
+            if !pos.is_hidden(m.from) {
+                continue;
+            }
+            let br = alphabeta::branches(&pos, &jieqi_core::Knowledge::FAIR, m);
+            let items = br.as_slice();
+            let prices: Vec<i64> = (0..items.len())
+                .map(|i| i64::from(alphabeta::reveal_price(&pos, &w, &br, i)))
+                .collect();
+            // Each price is rounded once: the weighted mean is zero up to that rounding.
+            let mean: i64 = items
+                .iter()
+                .zip(&prices)
+                .map(|(b, p)| i64::from(b.weight) * p)
+                .sum();
+            assert!(
+                mean.abs() <= i64::from(br.total),
+                "{mean} over {}",
+                br.total
+            );
+            let pool = pos.pool(pos.turn()).total();
+            let hidden = pos.hidden_count(pos.turn());
+            for (b, &p) in items.iter().zip(&prices) {
+                if pool == hidden {
+                    // The pool is exactly the hidden pieces: the mean of the rest moves to keep
+                    // the side's material, so a reveal costs nothing but rounding.
+                    assert!(p.abs() <= i64::from(hidden), "{p} in {}", pos.fen());
+                } else if items.len() > 1 {
+                    // The pool holds identities captured unseen too: a drawn chariot is more
+                    // than the expectation, a drawn pawn less.
+                    match b.reveal {
+                        Some(Role::Chariot) => assert!(p < 0, "{p} in {}", pos.fen()),
+                        Some(Role::Pawn) => assert!(p > 0, "{p} in {}", pos.fen()),
+                        _ => {}
+                    }
+                    excess += 1;
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(
+        checked > 100 && excess > 10,
+        "{checked} moves, {excess} with unseen captures"
+    );
+}
+
+#[test]
 fn specs_are_checked() {
     assert!(alphabeta::from_spec(&Spec::parse("alphabeta:depht=3").unwrap()).is_err());
     assert!(alphabeta::from_spec(&Spec::parse("alphabeta:hash=0").unwrap()).is_err());

@@ -7,6 +7,12 @@ use jieqi_core::Rules;
 use jieqi_engine::{Engine, Spec};
 use jieqi_registry::{KINDS as ENGINES, UCI_VARIANTS as VARIANTS};
 
+/// The engines that search on several threads (`threads=N`).
+pub const THREADED: &[&str] = &["alphabeta"];
+
+/// Most `Threads` the option takes (`alphabeta`'s own maximum).
+pub const MAX_THREADS: usize = 256;
+
 /// The current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -19,6 +25,9 @@ pub struct Options {
     pub hash: u32,
     /// `Contempt` (centipawns), for `alphabeta`.
     pub contempt: i32,
+    /// `Threads`: search threads, for the engines that take them ([`THREADED`]); the others
+    /// search on one.
+    pub threads: u32,
     /// `UCI_Variant`: one of [`jieqi_registry::UCI_VARIANTS`].
     pub variant: String,
     /// `Seed`: the seed of every following search (an arena sets it before each `go` to
@@ -33,6 +42,7 @@ impl Default for Options {
             engine_options: String::new(),
             hash: 16,
             contempt: 20,
+            threads: 1,
             variant: VARIANTS[0].0.into(),
             seed: 0,
         }
@@ -54,7 +64,10 @@ pub fn declarations() -> Vec<String> {
             "option name Hash type spin default {} min 1 max 65536",
             d.hash
         ),
-        "option name Threads type spin default 1 min 1 max 1".into(),
+        format!(
+            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+            d.threads
+        ),
         format!(
             "option name Contempt type spin default {} min -1000 max 1000",
             d.contempt
@@ -90,9 +103,7 @@ impl Options {
                 next.engine_options = if value == "<empty>" { "" } else { value }.replace(';', ",");
             }
             "hash" => next.hash = spin(name, value, 1, 65536)? as u32,
-            "threads" => {
-                spin(name, value, 1, 1)?;
-            }
+            "threads" => next.threads = spin(name, value, 1, MAX_THREADS as i64)? as u32,
             "contempt" => next.contempt = spin(name, value, -1000, 1000)? as i32,
             "uci_variant" => {
                 let v = VARIANTS
@@ -134,6 +145,13 @@ impl Options {
             text = format!("{text}:{}", self.engine_options);
         }
         let mut spec = Spec::parse(&text).map_err(|e| e.to_string())?;
+        if THREADED.contains(&spec.name.as_str())
+            && self.threads > 1
+            && !spec.params.iter().any(|(k, _)| k == "threads")
+        {
+            spec.params
+                .push(("threads".into(), self.threads.to_string()));
+        }
         if spec.name == "alphabeta" {
             for (key, value) in [
                 ("hash", self.hash.to_string()),
@@ -200,6 +218,13 @@ mod tests {
         assert_eq!(o.spec().unwrap().to_string(), "ismcts");
         assert!(!o.set("Seed", Some("18446744073709551615")).unwrap());
         assert_eq!(o.seed, u64::MAX);
+        assert!(o.set("Threads", Some("2")).unwrap());
+        assert_eq!(o.spec().unwrap().to_string(), "ismcts");
+        assert!(o.set("Engine", Some("alphabeta")).unwrap());
+        assert_eq!(
+            o.spec().unwrap().to_string(),
+            "alphabeta:threads=2,hash=64,contempt=20"
+        );
         assert!(o.set("UCI_Variant", Some("simple")).unwrap());
         assert_eq!(o.rules(), Rules::simple());
     }
@@ -210,7 +235,8 @@ mod tests {
         let before = o.clone();
         for (name, value, says) in [
             ("Hash", "0", "outside [1, 65536]"),
-            ("Threads", "4", "outside [1, 1]"),
+            ("Threads", "257", "outside [1, 256]"),
+            ("Threads", "0", "outside [1, 256]"),
             ("Engine", "stockfish", "not one of"),
             ("UCI_Variant", "chess", "not one of"),
             ("EngineOptions", "depth=deep", "'depth'"),

@@ -247,7 +247,7 @@ fn malformed_lines_are_explained_and_ignored() {
         ),
         ("setoption name Hash", "setoption refused: Hash"),
         (
-            "setoption name Threads value 2",
+            "setoption name Threads value 300",
             "setoption refused: Threads",
         ),
         (
