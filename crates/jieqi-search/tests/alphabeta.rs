@@ -237,7 +237,7 @@ fn mate_that_depends_on_the_reveal_is_a_chance() {
     // Depth 2 without quiescence: the chariot reveal mates (seen one ply later), the horse reveal
     // is worth the depth-1 value of the position after it.
     let c = go(
-        "alphabeta:qsearch=false,contempt=0,late_sample=false",
+        "alphabeta:qsearch=false,contempt=0,late_sample=false,chance=1",
         &view,
         depth(2),
     );
@@ -262,7 +262,7 @@ fn mate_that_depends_on_the_reveal_is_a_chance() {
     assert!(expected > 10_000 && expected < MATE - 200, "{expected}");
     // A deeper search still values the position as a coin flip (at depth 4 both reveals mate in
     // two: the lone king has only the d-file).
-    let c = go("alphabeta", &view, depth(3));
+    let c = go("alphabeta:chance=1", &view, depth(3));
     let Some(Score::Cp(v)) = c.info.score else {
         panic!("{:?}", c.info.score)
     };
