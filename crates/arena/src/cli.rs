@@ -82,6 +82,10 @@ pub enum Command {
     /// Write the games of a results folder as PGN ([Variant "jieqi"], a FEN tag, moves with their
     /// reveal letters) or as JieqiBox notation JSON, for a GUI to load.
     Export(crate::export::ExportArgs),
+    /// Fit the evaluation's weights to the results of recorded games (Texel tuning): positions
+    /// from the folders' games.jsonl, labelled with their games' results, a held-out share of the
+    /// games to measure the fit, and the tuned weights written as JSON for `alphabeta:eval=PATH`.
+    Tune(crate::tune::TuneArgs),
     /// Print the result block (Elo, nElo, LOS, SPRT LLR) from pentanomial or W/D/L counts alone.
     Stats(crate::stats_cmd::StatsArgs),
     /// List the engines `--engine` accepts, with their parameters.

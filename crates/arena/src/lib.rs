@@ -56,6 +56,7 @@ pub mod stats;
 pub mod stats_cmd;
 pub mod time_control;
 pub mod tournament;
+pub mod tune;
 pub mod uci_engine;
 
 pub use deal_seed::deal_for_seed;

@@ -61,6 +61,16 @@ fn main() -> ExitCode {
                 });
             }
         },
+        Plan::Tune(args) => match arena::tune::run(args, &mut out) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(match e {
+                    arena::tune::TuneError::Input(_) => EXIT_BAD_INPUT,
+                    arena::tune::TuneError::Io(_) => EXIT_IO,
+                });
+            }
+        },
         Plan::Stats(args) => match arena::stats_cmd::run(args, &mut out) {
             Ok(()) => Ok(()),
             Err(arena::stats_cmd::StatsCmdError::Io(e)) => Err(e),

@@ -47,6 +47,8 @@ pub enum Plan {
     Stats(StatsArgs),
     /// `arena export`.
     Export(crate::export::ExportArgs),
+    /// `arena tune`.
+    Tune(crate::tune::TuneArgs),
     /// `arena engines`.
     Engines,
     /// `arena bench`.
@@ -173,6 +175,7 @@ impl Plan {
             Command::Replay(args) => Ok(Plan::Replay(replay_plan(args, colour_ok, given)?)),
             Command::Stats(args) => Ok(Plan::Stats(args)),
             Command::Export(args) => Ok(Plan::Export(args)),
+            Command::Tune(args) => Ok(Plan::Tune(args)),
             Command::Engines => Ok(Plan::Engines),
             Command::Bench(args) => {
                 let specs: Vec<String> = if args.engines.is_empty() {

@@ -1,0 +1,122 @@
+//! `arena tune` end to end: it fits weights to a real match's games, the held-out loss is
+//! measured with the real evaluation, and bad input is refused with a message and exit 2.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-tune-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The "a -> b" pair of numbers after `label` in the report.
+fn losses(report: &str, label: &str) -> (f64, f64) {
+    let at = report.find(label).unwrap_or_else(|| panic!("{label} in {report}"));
+    let mut nums = report[at + label.len()..]
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter(|t| !t.is_empty())
+        .map(|t| t.parse::<f64>().unwrap());
+    (nums.next().unwrap(), nums.next().unwrap())
+}
+
+#[test]
+fn tuning_fits_the_games_and_refuses_bad_input() {
+    let dir = tmp("fit");
+    let games = dir.join("games");
+    let run = arena(&[
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "level:easy",
+        "--pairs",
+        "40",
+        "--threads",
+        "2",
+        "--no-progress",
+        "--out",
+        games.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let out = dir.join("tuned.json");
+    let tuned = arena(&[
+        "tune",
+        games.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--iterations",
+        "300",
+        "--rate",
+        "2",
+        "--fix",
+        "tempo",
+        "--holdout",
+        "0.25",
+    ]);
+    let report = text(&tuned.stdout);
+    assert!(tuned.status.success(), "{report}{}", text(&tuned.stderr));
+    assert!(report.contains("80 games read, 0 left out"), "{report}");
+    // The fit can only lower the loss it minimises (up to the rounding of the weights).
+    let (before, after) = losses(&report, "fit ");
+    assert!(after < before, "{report}");
+    let (held_before, held_after) = losses(&report, "held out ");
+    assert!(held_before > 0.0 && held_after > 0.0, "{report}");
+    assert!(report.contains("tempo                    10       10  (same)"), "{report}");
+    assert!(report.contains("king                   2000     2000  (same)"), "{report}");
+    // The weights load as an engine's evaluation.
+    let weights: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(weights["tempo"], 10);
+    let again = arena(&[
+        "match",
+        "--engine",
+        &format!("alphabeta:eval={}", out.display()),
+        "--engine",
+        "greedy",
+        "--pairs",
+        "1",
+        "--nodes",
+        "300",
+        "--no-progress",
+        "--out",
+        dir.join("check").to_str().unwrap(),
+    ]);
+    assert!(again.status.success(), "{}", text(&again.stderr));
+
+    let g = games.to_str().unwrap();
+    let o = out.to_str().unwrap();
+    for (args, says) in [
+        (vec!["tune", g, "--out", o, "--holdout", "0.95"], "--holdout 0.95"),
+        (vec!["tune", g, "--out", o, "--fix", "queen"], "--fix queen: no such weight"),
+        (
+            vec!["tune", "/nonexistent/folder", "--out", o],
+            "/nonexistent/folder: no such folder",
+        ),
+        (
+            vec!["tune", g, "--out", o, "--skip", "1000"],
+            "too few to fit",
+        ),
+        (
+            vec!["tune", g, "--out", o, "--eval", out.parent().unwrap().to_str().unwrap()],
+            "eval weights",
+        ),
+    ] {
+        let r = arena(&args);
+        assert_eq!(r.status.code(), Some(2), "{args:?}: {}", text(&r.stderr));
+        assert!(text(&r.stderr).contains(says), "{args:?}: {}", text(&r.stderr));
+    }
+    let _ = std::fs::remove_dir_all(Path::new(&dir));
+}
