@@ -7,45 +7,9 @@ use crate::{
     Setup, Square,
 };
 
-/// Board cell codes: 0 empty, else `1 + colour * 8 + kind`, kind 0..=6 a [`Role`], 7 hidden.
-pub(crate) const EMPTY: u8 = 0;
-pub(crate) const HIDDEN_KIND: u8 = 7;
-
-#[inline]
-pub(crate) const fn code(color: Color, kind: u8) -> u8 {
-    1 + (color as u8) * 8 + kind
-}
-
-#[inline]
-pub(crate) const fn code_color(c: u8) -> Color {
-    if c > 8 { Color::Black } else { Color::Red }
-}
-
-#[inline]
-pub(crate) const fn code_kind(c: u8) -> u8 {
-    (c - 1) & 7
-}
-
-pub(crate) fn occupant_code(o: Option<Occupant>) -> u8 {
-    match o {
-        None => EMPTY,
-        Some(Occupant::Revealed(p)) => code(p.color, p.role as u8),
-        Some(Occupant::Hidden(c)) => code(c, HIDDEN_KIND),
-    }
-}
-
-pub(crate) fn code_occupant(c: u8) -> Option<Occupant> {
-    if c == EMPTY {
-        None
-    } else if code_kind(c) == HIDDEN_KIND {
-        Some(Occupant::Hidden(code_color(c)))
-    } else {
-        Some(Occupant::Revealed(Piece {
-            color: code_color(c),
-            role: Role::from_index(code_kind(c) as usize).expect("kind below 7"),
-        }))
-    }
-}
+pub(crate) use crate::cell::{
+    EMPTY, HIDDEN_KIND, code, code_color, code_kind, code_occupant, occupant_code,
+};
 
 /// Whether a hidden piece of `color` may stand on `sq`: one of that side's start squares, the king's
 /// included only when kings start hidden.

@@ -50,7 +50,9 @@
 //!
 //! Repetition is not detected in the tree or the playouts; the no-capture limit is.
 
-use jieqi_core::{Color, Determinization, Move, View};
+use jieqi_core::{
+    Color, Determinization, HistoryEntry, Move, Position, View, classify_before_moves,
+};
 use jieqi_engine::{
     Choice, Control, Engine, EngineError, Limits, Score, SearchInfo, Spec, SpecError,
 };
@@ -58,7 +60,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 use crate::playout::{
-    Budget, PlayoutConfig, PlayoutPolicy, below, playout, read_config, spec_error, took_king,
+    Budget, PlayoutConfig, PlayoutPolicy, below, outcome_score, playout, read_config, spec_error,
+    took_king,
 };
 
 /// Spec name.
@@ -312,7 +315,7 @@ impl Ismcts {
         tree: &mut Tree,
         det: &mut Determinization,
         us: Color,
-        limit: u32,
+        count: u32,
         rng: &mut ChaCha8Rng,
     ) -> u32 {
         self.path.clear();
@@ -323,12 +326,12 @@ impl Ismcts {
         let score: f64 = loop {
             let pos = det.position();
             let to_move = pos.turn();
+            if let Some(v) = terminal_value(pos, &[], count, us) {
+                break v;
+            }
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 break if to_move == us { 0.0 } else { 1.0 };
-            }
-            if pos.halfmoves() >= limit {
-                break 0.5;
             }
             // Availability: mark the legal moves, then walk the children.
             for m in &moves {
@@ -424,6 +427,21 @@ impl Ismcts {
     }
 }
 
+/// The tree's value for `perspective` of `pos` if the game is over there: the core's classifier
+/// ([`jieqi_core::classify_before_moves`] over `window`, the positions since the last irreversible
+/// move ending at `pos`, a position ending the game at its `count`-th occurrence) as a score, 1
+/// win, 0 loss, 0.5 draw. As with the classifier, a side without a legal move is left to the
+/// caller (the tree generates the moves next and scores an empty list as the mover's loss), and
+/// so is a king taken by the move into `pos` (the tree checks it as it makes the move).
+pub fn terminal_value(
+    pos: &Position,
+    window: &[HistoryEntry],
+    count: u32,
+    perspective: Color,
+) -> Option<f64> {
+    classify_before_moves(pos, false, window, count).map(|o| outcome_score(o, perspective))
+}
+
 /// The most visited path from the root starting with `first`, through the most visited reveal
 /// outcome, cut after the first hidden-piece move.
 fn principal_variation(tree: &Tree, first: Move) -> Vec<Move> {
@@ -469,13 +487,13 @@ impl Engine for Ismcts {
         let mut tree = self.reused_tree(view).unwrap_or_else(|| Tree::new(!us));
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let budget = Budget::new(limits, us, self.iters, DEFAULT_ITERS, *control);
-        let limit = view.rules().no_capture_plies.unwrap_or(u32::MAX);
+        let count = view.rules().repetition_count;
         let mut done = 0u64;
         let mut max_depth = 0u32;
         if root_moves.len() > 1 {
             while !budget.exhausted(done) {
                 let mut det = view.sample(&mut rng);
-                let depth = self.iterate(&mut tree, &mut det, us, limit, &mut rng);
+                let depth = self.iterate(&mut tree, &mut det, us, count, &mut rng);
                 max_depth = max_depth.max(depth);
                 done += 1;
             }
