@@ -643,11 +643,26 @@ impl Position {
 
     /// Whether `color` has lost its king (captured; only possible when `rules.check` is off): no
     /// face-up king, and no hidden piece of its that could still be the king.
+    #[inline]
     pub fn king_lost(&self, color: Color) -> bool {
         self.kings[color.index()] == 255
             && !(self.rules.hidden_king
                 && self.pools[color].get(Role::King) > 0
-                && self.hidden_count(color) > 0)
+                && self.has_hidden(color))
+    }
+
+    /// Whether `color` has a hidden piece on the board (stops at the first one).
+    #[inline]
+    fn has_hidden(&self, color: Color) -> bool {
+        let mut bits = self.occupied[color.index()];
+        while bits != 0 {
+            let s = bits.trailing_zeros() as usize;
+            if code_kind(self.board[s]) == HIDDEN_KIND {
+                return true;
+            }
+            bits &= bits - 1;
+        }
+        false
     }
 
     /// How hidden pieces move under these rules.
