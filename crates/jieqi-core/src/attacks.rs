@@ -1,22 +1,27 @@
-//! Attack detection: is a square attacked by a side? Used for check, legality and "gives check".
+//! Attack detection: is a square attacked by a side? Used for check, legality and "gives check",
+//! by the core and by the playout board, on a board of [`cell`](crate::cell) codes.
 //!
 //! A hidden piece attacks as the piece of its start square (mainstream rules) or as a one-step
 //! orthogonal mover (seed-000 variant). From their start squares hidden pieces never reach the
 //! enemy palace, but they block lines and serve as cannon screens, which this code handles because
 //! it reads the board, not identities.
 
-use crate::position::{EMPTY, HIDDEN_KIND, code, code_color, code_kind};
+use crate::cell::{EMPTY, HIDDEN_KIND, code, code_color, code_kind};
 use crate::tables::{DIAG, ELEPHANT, HORSE_ATTACKERS, ORTHO_DIRS, RAYS, START_ROLE};
 use crate::{Color, HiddenMoves, Role, Rules, Square};
 
 /// Movement kind of a piece for attack purposes: a role index, or `STEP` for a seed-000 hidden
 /// piece.
-pub(crate) const STEP: u8 = 8;
+pub const STEP: u8 = 8;
+
+/// Movement kind of a piece that cannot move: a hidden piece off its start squares, or under rules
+/// without hidden pieces (neither occurs in a legal position).
+pub const NO_MOVE: u8 = 255;
 
 /// What a piece with cell code `c` on square `s` moves as: its role, the role of its start square if
-/// hidden, or [`STEP`].
+/// hidden, or [`STEP`] (or [`NO_MOVE`]).
 #[inline]
-pub(crate) fn mover_kind(c: u8, s: usize, rules: &Rules) -> u8 {
+pub fn mover_kind(c: u8, s: usize, rules: &Rules) -> u8 {
     let k = code_kind(c);
     if k != HIDDEN_KIND {
         return k;
@@ -24,12 +29,13 @@ pub(crate) fn mover_kind(c: u8, s: usize, rules: &Rules) -> u8 {
     match rules.hidden_moves {
         HiddenMoves::StartSquare => START_ROLE[s],
         HiddenMoves::Step => STEP,
-        HiddenMoves::None => unreachable!("hidden piece under rules without hidden pieces"),
+        HiddenMoves::None => NO_MOVE,
     }
 }
 
-/// Whether square `s` is attacked by side `by` on `board`.
-pub(crate) fn is_attacked(board: &[u8; 90], rules: &Rules, s: usize, by: Color) -> bool {
+/// Whether square `s` (an index below 90) is attacked by side `by` on `board` (cell codes, see
+/// [`crate::cell`]) under `rules`.
+pub fn is_attacked(board: &[u8; 90], rules: &Rules, s: usize, by: Color) -> bool {
     let sq = Square::from_index(s);
     // Lines: chariot (first piece), cannon (second piece: exactly one screen), flying general
     // (enemy king first on the file), king / seed-000 hidden step (first piece, adjacent).
@@ -126,7 +132,7 @@ pub(crate) fn is_attacked(board: &[u8; 90], rules: &Rules, s: usize, by: Color) 
 
 /// Whether a pawn of `color` on `from` attacks the orthogonally adjacent square `to`.
 #[inline]
-pub(crate) fn pawn_attacks(from: usize, to: usize, color: Color) -> bool {
+pub fn pawn_attacks(from: usize, to: usize, color: Color) -> bool {
     let (f, t) = (Square::from_index(from), Square::from_index(to));
     let forward = if color == Color::Red { 1 } else { -1 };
     if t.file() == f.file() {

@@ -1,52 +1,10 @@
 //! The referee's game: the true position, the deal, the full history and the outcome.
 
 use crate::{
-    ByColor, CaptureReveal, Color, Deal, Determinization, Move, MoveList, Occupant, PerpetualCheck,
-    Piece, PlayError, PlayedMove, Pool, Position, PositionError, Role, Rules, View,
+    ByColor, CaptureReveal, Color, Deal, Determinization, HistoryEntry, Move, MoveList, Occupant,
+    Outcome, Piece, PlayError, PlayedMove, Pool, Position, PositionError, RepetitionHistory, Role,
+    Rules, View, classify,
 };
-
-/// Why a game ended.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
-pub enum Reason {
-    /// The side to move is in check and has no legal move: it loses.
-    Checkmate,
-    /// The side to move is not in check and has no legal move: it loses (Xiangqi and Jieqi rule).
-    Stalemate,
-    /// A king was captured (rules without check).
-    KingCaptured,
-    /// The no-capture ply limit was reached: draw.
-    NoCaptureLimit,
-    /// The same position occurred the repetition count of times: draw.
-    Repetition,
-    /// A side gave check with every one of its moves through a repetition: it loses.
-    PerpetualCheck,
-}
-
-impl Reason {
-    /// Kebab-case name, as in records.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Reason::Checkmate => "checkmate",
-            Reason::Stalemate => "stalemate",
-            Reason::KingCaptured => "king-captured",
-            Reason::NoCaptureLimit => "no-capture-limit",
-            Reason::Repetition => "repetition",
-            Reason::PerpetualCheck => "perpetual-check",
-        }
-    }
-}
-
-/// How a game ended: the winner (`None` for a draw) and why.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Outcome {
-    /// The winning side, or `None` for a draw.
-    pub winner: Option<Color>,
-    /// Why the game ended.
-    pub reason: Reason,
-}
 
 /// One ply of a game as the referee saw it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -115,10 +73,8 @@ pub struct Game {
     start: Determinization,
     truth: Determinization,
     records: Vec<Record>,
-    /// Hash of the true position before the first ply and after every ply.
-    hashes: Vec<u64>,
-    /// Index into `hashes` of the position after the last irreversible ply (capture or reveal).
-    irreversible: usize,
+    /// The true position before the first ply and after every ply, for the repetition rule.
+    history: RepetitionHistory,
     /// Per observer, per owner: identities of captured hidden pieces the observer does not know.
     unknown: ByColor<ByColor<Pool>>,
     /// Per observer, per owner: identities of captured hidden pieces the observer learned.
@@ -160,15 +116,19 @@ impl Game {
             rules,
             deal: None,
             start: truth.clone(),
-            hashes: vec![truth.position().hash()],
+            history: RepetitionHistory::starting_at(truth.position()),
             truth,
             records: Vec::new(),
-            irreversible: 0,
             unknown: ByColor::default(),
             learned: ByColor::default(),
             outcome: None,
         };
-        game.outcome = game.terminal_outcome();
+        game.outcome = classify(
+            game.truth.position(),
+            false,
+            game.history.window(),
+            rules.repetition_count,
+        );
         game
     }
 
@@ -283,98 +243,27 @@ impl Game {
             }
         }
         self.records.push(record);
-        self.hashes.push(self.truth.position().hash());
-        if captured.is_some() || played.reveal.is_some() {
-            self.irreversible = self.hashes.len() - 1;
-        }
-        self.outcome = self.decide(&record);
+        let pos = self.truth.position();
+        let irreversible = captured.is_some() || played.reveal.is_some();
+        let entry = HistoryEntry {
+            hash: pos.hash(),
+            in_check: check,
+        };
+        self.history.push(entry, irreversible);
+        let took_king = captured.is_some_and(|p| p.role == Role::King);
+        self.outcome = classify(
+            pos,
+            took_king,
+            self.history.window(),
+            self.rules.repetition_count,
+        );
         Ok(self.records.last().expect("just pushed"))
     }
 
-    /// The outcome of a position with no history: no legal move, or a lost king.
-    fn terminal_outcome(&self) -> Option<Outcome> {
-        let pos = self.truth.position();
-        let to_move = pos.turn();
-        if pos.king_lost(to_move) {
-            return Some(Outcome {
-                winner: Some(!to_move),
-                reason: Reason::KingCaptured,
-            });
-        }
-        if !pos.has_legal_move() {
-            let reason = if pos.in_check() {
-                Reason::Checkmate
-            } else {
-                Reason::Stalemate
-            };
-            return Some(Outcome {
-                winner: Some(!to_move),
-                reason,
-            });
-        }
-        None
-    }
-
-    fn decide(&self, last: &Record) -> Option<Outcome> {
-        if last.captured.is_some_and(|p| p.role == Role::King) {
-            return Some(Outcome {
-                winner: Some(last.mover),
-                reason: Reason::KingCaptured,
-            });
-        }
-        if let Some(o) = self.terminal_outcome() {
-            return Some(o);
-        }
-        if let Some(o) = self.repetition() {
-            return Some(o);
-        }
-        let pos = self.truth.position();
-        if self
-            .rules
-            .no_capture_plies
-            .is_some_and(|limit| pos.halfmoves() >= limit)
-        {
-            return Some(Outcome {
-                winner: None,
-                reason: Reason::NoCaptureLimit,
-            });
-        }
-        None
-    }
-
-    /// Threefold (or n-fold) repetition since the last irreversible ply, with perpetual check.
-    fn repetition(&self) -> Option<Outcome> {
-        let now = self.hashes.len() - 1;
-        let h = self.hashes[now];
-        let window = &self.hashes[self.irreversible..=now];
-        let count = window.iter().filter(|&&x| x == h).count() as u32;
-        if count < self.rules.repetition_count {
-            return None;
-        }
-        let first = self.irreversible + window.iter().position(|&x| x == h).expect("present");
-        // The cycle: every ply from the first occurrence to now. A side "checks perpetually" when
-        // every one of its moves in it gave check.
-        let cycle = &self.records[first..now];
-        let perpetual = |c: Color| {
-            let mut moves = cycle.iter().filter(|r| r.mover == c).peekable();
-            moves.peek().is_some() && moves.all(|r| r.check)
-        };
-        let (red, black) = (perpetual(Color::Red), perpetual(Color::Black));
-        let winner = match (self.rules.perpetual_check, red, black) {
-            (PerpetualCheck::Loses, true, false) => Some(Color::Black),
-            (PerpetualCheck::Loses, false, true) => Some(Color::Red),
-            _ => None,
-        };
-        Some(match winner {
-            Some(w) => Outcome {
-                winner: Some(w),
-                reason: Reason::PerpetualCheck,
-            },
-            None => Outcome {
-                winner: None,
-                reason: Reason::Repetition,
-            },
-        })
+    /// The positions since the last irreversible ply (capture or reveal), the current one last:
+    /// what the repetition rule reads.
+    pub fn repetition_window(&self) -> &[HistoryEntry] {
+        self.history.window()
     }
 
     /// What `player` knows: its information set. It has no way to reach the hidden truth.

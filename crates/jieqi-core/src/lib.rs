@@ -6,8 +6,9 @@
 
 #![deny(missing_docs)]
 
-mod attacks;
+pub mod attacks;
 mod belief;
+pub mod cell;
 mod color;
 mod deal;
 mod determinization;
@@ -21,7 +22,8 @@ mod role;
 mod rules;
 mod setup;
 mod square;
-mod tables;
+pub mod tables;
+mod terminal;
 mod view;
 
 pub use belief::{Belief, Knowledge};
@@ -29,7 +31,7 @@ pub use color::{ByColor, Color};
 pub use deal::{Deal, DealError, uniform_below};
 pub use determinization::Determinization;
 pub use fen::FenError;
-pub use game::{Game, Outcome, Reason, Record};
+pub use game::{Game, Record};
 pub use moves::{MAX_MOVES, Move, MoveList, MoveTextError, PlayedMove};
 pub use position::{
     MAX_COUNTER, PlayError, Position, PositionError, Undo, is_hidden_square, start_role,
@@ -38,4 +40,8 @@ pub use role::{Occupant, Piece, Pool, Role};
 pub use rules::{CaptureReveal, HiddenMoves, PerpetualCheck, RuleName, Rules, RulesError};
 pub use setup::Setup;
 pub use square::Square;
+pub use terminal::{
+    HistoryEntry, Outcome, Reason, RepetitionHistory, classify, classify_before_moves,
+    no_capture_limit, repetition,
+};
 pub use view::View;

@@ -2,7 +2,7 @@
 
 use crate::attacks::{STEP, is_attacked, mover_kind, pawn_attacks};
 use crate::position::{EMPTY, code_color, code_kind};
-use crate::tables::{DIAG, ELEPHANT, HORSE, ORTHO, ORTHO_DIRS, RAYS};
+use crate::tables::{DIAG, ELEPHANT, HORSE, ORTHO, RAY_MASKS, RAYS, nearest_on_ray as nearest};
 use crate::{Color, HiddenMoves, Move, MoveList, Position, Role, Square};
 
 const CHARIOT: u8 = Role::Chariot as u8;
@@ -12,26 +12,6 @@ const ADVISOR: u8 = Role::Advisor as u8;
 const KING: u8 = Role::King as u8;
 const CANNON: u8 = Role::Cannon as u8;
 const PAWN: u8 = Role::Pawn as u8;
-
-/// Orthogonal ray masks per square, in the direction order of [`ORTHO_DIRS`] (up, down, right,
-/// left); bit `i` is square `i`.
-static RAY_MASKS: [[u128; 4]; 90] = {
-    let mut out = [[0u128; 4]; 90];
-    let mut s = 0;
-    while s < 90 {
-        let mut d = 0;
-        while d < 4 {
-            let mut i = 0;
-            while i < RAYS[s].len[d] as usize {
-                out[s][d] |= 1u128 << RAYS[s].sq[d][i];
-                i += 1;
-            }
-            d += 1;
-        }
-        s += 1;
-    }
-    out
-};
 
 /// Per square, every square a piece other than a chariot or cannon could reach from it in one move:
 /// orthogonal and diagonal neighbours, elephant and horse targets.
@@ -63,17 +43,6 @@ static NEAR: [u128; 90] = {
     }
     out
 };
-
-/// The blocker nearest to the origin among `blockers` (non-empty) on a ray of direction `d`:
-/// up and right run towards higher square indices, down and left towards lower ones.
-#[inline(always)]
-fn nearest(blockers: u128, d: usize) -> u32 {
-    if ORTHO_DIRS[d].0 + ORTHO_DIRS[d].1 > 0 {
-        blockers.trailing_zeros()
-    } else {
-        127 - blockers.leading_zeros()
-    }
-}
 
 impl Position {
     /// Whether a piece of `us` may land on `t`: empty or an enemy piece.

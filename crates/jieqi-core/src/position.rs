@@ -7,45 +7,9 @@ use crate::{
     Setup, Square,
 };
 
-/// Board cell codes: 0 empty, else `1 + colour * 8 + kind`, kind 0..=6 a [`Role`], 7 hidden.
-pub(crate) const EMPTY: u8 = 0;
-pub(crate) const HIDDEN_KIND: u8 = 7;
-
-#[inline]
-pub(crate) const fn code(color: Color, kind: u8) -> u8 {
-    1 + (color as u8) * 8 + kind
-}
-
-#[inline]
-pub(crate) const fn code_color(c: u8) -> Color {
-    if c > 8 { Color::Black } else { Color::Red }
-}
-
-#[inline]
-pub(crate) const fn code_kind(c: u8) -> u8 {
-    (c - 1) & 7
-}
-
-pub(crate) fn occupant_code(o: Option<Occupant>) -> u8 {
-    match o {
-        None => EMPTY,
-        Some(Occupant::Revealed(p)) => code(p.color, p.role as u8),
-        Some(Occupant::Hidden(c)) => code(c, HIDDEN_KIND),
-    }
-}
-
-pub(crate) fn code_occupant(c: u8) -> Option<Occupant> {
-    if c == EMPTY {
-        None
-    } else if code_kind(c) == HIDDEN_KIND {
-        Some(Occupant::Hidden(code_color(c)))
-    } else {
-        Some(Occupant::Revealed(Piece {
-            color: code_color(c),
-            role: Role::from_index(code_kind(c) as usize).expect("kind below 7"),
-        }))
-    }
-}
+pub(crate) use crate::cell::{
+    EMPTY, HIDDEN_KIND, code, code_color, code_kind, code_occupant, occupant_code,
+};
 
 /// Whether a hidden piece of `color` may stand on `sq`: one of that side's start squares, the king's
 /// included only when kings start hidden.
@@ -694,11 +658,26 @@ impl Position {
 
     /// Whether `color` has lost its king (captured; only possible when `rules.check` is off): no
     /// face-up king, and no hidden piece of its that could still be the king.
+    #[inline]
     pub fn king_lost(&self, color: Color) -> bool {
         self.kings[color.index()] == 255
             && !(self.rules.hidden_king
                 && self.pools[color].get(Role::King) > 0
-                && self.hidden_count(color) > 0)
+                && self.has_hidden(color))
+    }
+
+    /// Whether `color` has a hidden piece on the board (stops at the first one).
+    #[inline]
+    fn has_hidden(&self, color: Color) -> bool {
+        let mut bits = self.occupied[color.index()];
+        while bits != 0 {
+            let s = bits.trailing_zeros() as usize;
+            if code_kind(self.board[s]) == HIDDEN_KIND {
+                return true;
+            }
+            bits &= bits - 1;
+        }
+        false
     }
 
     /// How hidden pieces move under these rules.

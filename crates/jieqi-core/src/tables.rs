@@ -1,13 +1,19 @@
-//! Precomputed move tables, built by `const fn` at compile time.
+//! Precomputed move tables, built by `const fn` at compile time: the one source of the board's
+//! geometry for move generation, attack detection, the evaluation's mobility and the playout
+//! board's candidate moves.
 //!
 //! Each table is indexed by square index (`rank * 9 + file`). Step lists hold up to N targets with
-//! an auxiliary square each (the horse's leg, the elephant's eye).
+//! an auxiliary square each (the horse's leg, the elephant's eye). Orthogonal directions are
+//! numbered as in [`ORTHO_DIRS`]: up (towards rank 9), down, right, left.
 
 /// Up to `N` target squares with one auxiliary square each.
-#[derive(Copy, Clone)]
-pub(crate) struct Steps<const N: usize> {
+#[derive(Copy, Clone, Debug)]
+pub struct Steps<const N: usize> {
+    /// Target squares; the first `len` are valid.
     pub to: [u8; N],
+    /// The auxiliary square of each target (horse leg, elephant eye; 0 where there is none).
     pub aux: [u8; N],
+    /// Number of targets.
     pub len: u8,
 }
 
@@ -41,13 +47,16 @@ const fn sq(file: i32, rank: i32) -> i32 {
 }
 
 /// Orthogonal directions (file step, rank step): up (towards rank 9), down, right, left.
-pub(crate) const ORTHO_DIRS: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+pub const ORTHO_DIRS: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
 const DIAG_DIRS: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 
 /// Squares along each orthogonal ray, nearest first.
-#[derive(Copy, Clone)]
-pub(crate) struct Rays {
+#[derive(Copy, Clone, Debug)]
+pub struct Rays {
+    /// Per direction, the squares from the neighbour to the board edge; the first `len[d]` are
+    /// valid.
     pub sq: [[u8; 9]; 4],
+    /// Per direction, the number of squares on the ray.
     pub len: [u8; 4],
 }
 
@@ -78,7 +87,39 @@ const fn build_rays() -> [Rays; 90] {
 }
 
 /// Orthogonal rays from each square.
-pub(crate) static RAYS: [Rays; 90] = build_rays();
+pub static RAYS: [Rays; 90] = build_rays();
+
+/// Orthogonal ray masks per square, in the direction order of [`ORTHO_DIRS`]; bit `i` is square
+/// `i`.
+pub static RAY_MASKS: [[u128; 4]; 90] = {
+    let mut out = [[0u128; 4]; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut d = 0;
+        while d < 4 {
+            let mut i = 0;
+            while i < RAYS[s].len[d] as usize {
+                out[s][d] |= 1u128 << RAYS[s].sq[d][i];
+                i += 1;
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    out
+};
+
+/// The blocker nearest to the origin among `blockers` (a non-empty subset of one ray's mask) on a
+/// ray of direction `d`: up and right run towards higher square indices, down and left towards
+/// lower ones.
+#[inline(always)]
+pub fn nearest_on_ray(blockers: u128, d: usize) -> u32 {
+    if ORTHO_DIRS[d].0 + ORTHO_DIRS[d].1 > 0 {
+        blockers.trailing_zeros()
+    } else {
+        127 - blockers.leading_zeros()
+    }
+}
 
 /// One step in each of four directions, where it stays on the board.
 const fn build_steps(dirs: [(i32, i32); 4]) -> [Steps<4>; 90] {
@@ -100,10 +141,10 @@ const fn build_steps(dirs: [(i32, i32); 4]) -> [Steps<4>; 90] {
 }
 
 /// One orthogonal step (king, hidden step, pawn sideways).
-pub(crate) static ORTHO: [Steps<4>; 90] = build_steps(ORTHO_DIRS);
+pub static ORTHO: [Steps<4>; 90] = build_steps(ORTHO_DIRS);
 
 /// One diagonal step (advisor).
-pub(crate) static DIAG: [Steps<4>; 90] = build_steps(DIAG_DIRS);
+pub static DIAG: [Steps<4>; 90] = build_steps(DIAG_DIRS);
 
 const fn build_elephant() -> [Steps<4>; 90] {
     let mut out = [Steps::<4>::EMPTY; 90];
@@ -127,7 +168,7 @@ const fn build_elephant() -> [Steps<4>; 90] {
 
 /// Two diagonal steps with the eye square (elephant). The relation is symmetric, so the same table
 /// lists the squares an elephant attacks a square from.
-pub(crate) static ELEPHANT: [Steps<4>; 90] = build_elephant();
+pub static ELEPHANT: [Steps<4>; 90] = build_elephant();
 
 const HORSE_JUMPS: [(i32, i32); 8] = [
     (1, 2),
@@ -173,12 +214,12 @@ const fn build_horse(attacks: bool) -> [Steps<8>; 90] {
 }
 
 /// Horse moves from each square: (target, leg).
-pub(crate) static HORSE: [Steps<8>; 90] = build_horse(false);
+pub static HORSE: [Steps<8>; 90] = build_horse(false);
 /// Horse attacks on each square: (the horse's square, its leg).
-pub(crate) static HORSE_ATTACKERS: [Steps<8>; 90] = build_horse(true);
+pub static HORSE_ATTACKERS: [Steps<8>; 90] = build_horse(true);
 
 /// Role index of the piece that starts on each square (kings included), or 255.
-pub(crate) static START_ROLE: [u8; 90] = {
+pub static START_ROLE: [u8; 90] = {
     let back: [u8; 9] = [0, 1, 2, 3, 4, 3, 2, 1, 0];
     let mut t = [255u8; 90];
     let mut f = 0;

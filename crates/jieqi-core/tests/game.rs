@@ -123,6 +123,26 @@ fn no_capture_limit_draws_and_reveals_do_not_reset_it() {
     );
 }
 
+/// A game is classified from its first position by the same rules as after a move: one set up at
+/// the no-capture limit is already drawn (a side without a move there still loses).
+#[test]
+fn a_game_set_up_at_the_no_capture_limit_is_over() {
+    let game = game_from(
+        "3k5/9/9/9/9/9/9/9/9/5K3 w - - 80 41",
+        Rules::standard(),
+        &[],
+    );
+    assert_eq!(game.outcome(), Some(Outcome::draw(Reason::NoCaptureLimit)));
+    assert!(game.legal_moves().is_empty());
+    let game = game_from(
+        "3k5/9/9/9/9/9/9/9/9/5K3 w - - 79 40",
+        Rules::standard(),
+        &[],
+    );
+    assert_eq!(game.outcome(), None);
+    assert_eq!(game.repetition_window().len(), 1);
+}
+
 #[test]
 fn a_capture_resets_the_no_capture_count() {
     let mut game = game_from(

@@ -73,15 +73,15 @@
 //!
 //! # Repetition, draws, contempt
 //! The search keeps a stack of hashes along the path, seeded with the positions of the game since
-//! its last irreversible move (capture or reveal). Those are rebuilt from the view: walking
-//! `view.history()` backwards over moves that neither revealed nor captured (at most
-//! `halfmoves` of them), each previous position is the current board with the move taken back,
-//! rebuilt through [`Setup`] and [`Position::from_setup`] (which recomputes its hash). A position
-//! that already occurred since the last irreversible move (same side to move) is scored as a draw,
-//! as is reaching the rules' no-capture limit. Under `perpetual_check: loses` (the mainstream
-//! rule) each entry also records whether its side to move is in check, and a cycle in which one
-//! side gave check with every one of its moves is scored as that side's loss (both checking: a
-//! draw) — the referee's rule, applied to the cycle between two occurrences instead of three. A
+//! its last irreversible move (capture or reveal), rebuilt from the view by the core
+//! ([`jieqi_core::RepetitionHistory::of_view`]: the view's trailing quiet moves taken back). Every
+//! node below the root asks the core's classifier ([`jieqi_core::classify_before_moves`]) whether
+//! the game is over there: a lost king, the rules' no-capture limit, or a repetition — counted at
+//! the *first* recurrence of a position since the last irreversible move (the referee waits for
+//! the rules' count, usually three). Under `perpetual_check: loses` (the mainstream rule) each
+//! entry also records whether its side to move is in check, and a cycle in which one side gave
+//! check with every one of its moves is scored as that side's loss (both checking: a draw) — the
+//! referee's rule, applied to the cycle between two occurrences instead of three. A
 //! draw is worth `−contempt` to the engine's own side and
 //! `+contempt` to the opponent (seed 001): a leading engine avoids repetition; a losing one seeks
 //! it.
@@ -120,7 +120,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use jieqi_core::{
-    Belief, Color, Knowledge, Move, MoveList, PlayedMove, Position, Role, Setup, Square, View,
+    Belief, Color, Knowledge, Move, MoveList, PlayedMove, Position, Role, Square, View,
 };
 use jieqi_engine::{
     Choice, Control, Engine, EngineError, Factory, Limits, Score, SearchInfo, Spec, SpecError,
@@ -437,12 +437,11 @@ pub fn leaf_eval(pos: &Position, w: &EvalWeights) -> i32 {
     evaluate(pos, w).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
-/// Whether the rules' no-capture limit is reached (a draw).
+/// Whether the rules' no-capture limit is reached (a draw): the core's
+/// [`jieqi_core::no_capture_limit`].
 #[inline]
 pub fn no_capture_draw(pos: &Position) -> bool {
-    pos.rules()
-        .no_capture_plies
-        .is_some_and(|limit| pos.halfmoves() >= limit)
+    jieqi_core::no_capture_limit(pos)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1107,24 +1106,18 @@ impl<'a> Searcher<'a> {
         result
     }
 
-    /// Game-ending or drawn node at `ply > 0`: a lost king, a repetition, the no-capture limit.
+    /// Game-ending or drawn node at `ply > 0`: [`terminal_score`] with the path since the last
+    /// irreversible move, the first repetition counting.
     #[inline]
     fn terminal(&self, ply: usize) -> Option<i32> {
-        if self.pos.king_lost(self.pos.turn()) {
-            return Some(-(MATE - ply as i32));
-        }
-        let repetition = repetition(&self.path, self.rep_floor);
-        if repetition.is_some() || no_capture_draw(&self.pos) {
-            if !self.pos.has_legal_move() {
-                return Some(-(MATE - ply as i32));
-            }
-            return Some(match repetition {
-                Some(Repetition::SideToMoveWins) => MATE - ply as i32,
-                Some(Repetition::SideToMoveLoses) => -(MATE - ply as i32),
-                Some(Repetition::Draw) | None => self.draw_score(),
-            });
-        }
-        None
+        let window = &self.path[self.rep_floor..];
+        terminal_score(
+            &self.pos,
+            window,
+            PATH_REPETITION_COUNT,
+            ply,
+            self.draw_score(),
+        )
     }
 
     /// Decision node: table cut-offs, then (outside principal-variation nodes and check) reverse
@@ -1603,13 +1596,9 @@ fn star1_window(aw: i64, bw: i64, s_lo: i64, s_hi: i64, lo: i32, hi: i32, w: i64
     (a, b)
 }
 
-/// One position on the repetition path: its hash, and whether its side to move is in check
-/// (recorded only when [`tracks_checks`]).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct PathEntry {
-    hash: u64,
-    in_check: bool,
-}
+/// One position on the repetition path: the core's [`HistoryEntry`](jieqi_core::HistoryEntry) —
+/// its hash, and whether its side to move is in check (recorded only when [`tracks_checks`]).
+type PathEntry = jieqi_core::HistoryEntry;
 
 /// Whether the search must know which moves gave check: the rules have check, and a perpetual
 /// checker loses.
@@ -1617,87 +1606,41 @@ fn tracks_checks(rules: &jieqi_core::Rules) -> bool {
     rules.check && rules.perpetual_check == jieqi_core::PerpetualCheck::Loses
 }
 
-/// What a repetition means for the side to move at the end of the path.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Repetition {
-    /// An ordinary repetition (or both sides checked throughout): a draw.
-    Draw,
-    /// The opponent gave check with every one of its moves in the cycle, and the side to move did
-    /// not: the opponent loses.
-    SideToMoveWins,
-    /// The side to move gave check with every one of its moves in the cycle, and the opponent did
-    /// not.
-    SideToMoveLoses,
-}
-
-/// Whether the last position of `path` already occurred (same side to move) at or after index
-/// `floor`, and what the cycle between the two occurrences means. Check flags are `false` unless
-/// recorded, so without [`tracks_checks`] every repetition is a draw.
-fn repetition(path: &[PathEntry], floor: usize) -> Option<Repetition> {
-    let n = path.len();
-    let h = path[n - 1].hash;
-    let mut i = n - 1;
-    while i >= floor + 2 {
-        i -= 2;
-        if path[i].hash == h {
-            // Entry j's flag says the move into j gave check. Its mover is the opponent of the
-            // side to move at the end when n - 1 - j is even, the side to move itself when odd.
-            let (mut by_opponent, mut by_us) = (true, true);
-            for (j, e) in path.iter().enumerate().skip(i + 1) {
-                if (n - 1 - j) % 2 == 0 {
-                    by_opponent &= e.in_check;
-                } else {
-                    by_us &= e.in_check;
-                }
-            }
-            return Some(match (by_opponent, by_us) {
-                (true, false) => Repetition::SideToMoveWins,
-                (false, true) => Repetition::SideToMoveLoses,
-                _ => Repetition::Draw,
-            });
-        }
-    }
-    None
-}
+/// The first repetition on the path counts: a position that occurred once since the last
+/// irreversible move is scored when it recurs (the referee waits for
+/// [`Rules::repetition_count`](jieqi_core::Rules)).
+const PATH_REPETITION_COUNT: u32 = 2;
 
 /// Positions of the game since its last irreversible move (capture or reveal), oldest first,
-/// excluding the current one, with their check flags (when [`tracks_checks`]): rebuilt by taking
-/// back the view's trailing quiet moves.
+/// excluding the current one, with their check flags: the core's
+/// [`RepetitionHistory::of_view`](jieqi_core::RepetitionHistory::of_view) without its last entry.
 fn past_hashes(view: &View) -> Vec<PathEntry> {
-    let pos = view.position();
-    let history = view.history();
-    let mut k = 0;
-    while k < history.len()
-        && (k as u32) < pos.halfmoves()
-        && history[history.len() - 1 - k].reveal.is_none()
-    {
-        k += 1;
-    }
-    let mut setup: Setup = pos.to_setup();
-    let mut out = Vec::with_capacity(k);
-    for pm in history.iter().rev().take(k) {
-        let m = pm.mv;
-        if m.from == m.to || setup.get(m.from).is_some() {
-            break;
-        }
-        let piece = setup.get(m.to);
-        setup.set(m.from, piece);
-        setup.set(m.to, None);
-        setup.turn = !setup.turn;
-        setup.halfmoves = setup.halfmoves.saturating_sub(1);
-        if setup.turn == Color::Black {
-            setup.fullmoves = setup.fullmoves.saturating_sub(1).max(1);
-        }
-        match Position::from_setup(&setup, pos.rules()) {
-            Ok(p) => out.push(PathEntry {
-                hash: p.hash(),
-                in_check: tracks_checks(pos.rules()) && p.in_check(),
-            }),
-            Err(_) => break,
-        }
-    }
-    out.reverse();
-    out
+    let history = jieqi_core::RepetitionHistory::of_view(view);
+    let window = history.window();
+    window[..window.len().saturating_sub(1)].to_vec()
+}
+
+/// The search's value of `pos` at `ply` if the game is over there, from the side to move's point
+/// of view, by the core's classifier ([`jieqi_core::classify_before_moves`] over `window`, the
+/// positions since the last irreversible move ending at `pos`, a position ending the game at its
+/// `count`-th occurrence): a win `MATE − ply`, a loss `−(MATE − ply)`, a draw `draw`. Like the
+/// classifier it leaves a position that only a missing legal move ends to the caller, which
+/// scores an empty move list as a loss. The search asks it at every node below the root with
+/// count 2 (the first repetition on the path) and its contempt draw score.
+#[inline]
+pub fn terminal_score(
+    pos: &Position,
+    window: &[jieqi_core::HistoryEntry],
+    count: u32,
+    ply: usize,
+    draw: i32,
+) -> Option<i32> {
+    let outcome = jieqi_core::classify_before_moves(pos, false, window, count)?;
+    Some(match outcome.winner {
+        None => draw,
+        Some(w) if w == pos.turn() => MATE - ply as i32,
+        Some(_) => -(MATE - ply as i32),
+    })
 }
 
 /// Value of `pos` (side to move's view) searched to exactly `depth` plies with `opts`: iterative
@@ -1974,61 +1917,6 @@ mod tests {
     use jieqi_core::{Deal, Game, Rules, uniform_below};
     use rand_chacha::ChaCha8Rng;
     use rand_core::SeedableRng;
-
-    /// A path of positions with hashes `hashes` and check flags `checks`.
-    fn path(hashes: &[u64], checks: &[bool]) -> Vec<PathEntry> {
-        hashes
-            .iter()
-            .zip(checks)
-            .map(|(&hash, &in_check)| PathEntry { hash, in_check })
-            .collect()
-    }
-
-    #[test]
-    fn repetition_classifies_perpetual_check() {
-        // A four-ply cycle A B C D A; the side to move at the end (at A) moved into B and D, the
-        // opponent into C and A.
-        let h = [1, 2, 3, 4, 1];
-        let none = [false; 5];
-        assert_eq!(repetition(&path(&h, &none), 0), Some(Repetition::Draw));
-        // The opponent checked with both its moves (into C and A): it loses.
-        let opp = [false, false, true, false, true];
-        assert_eq!(
-            repetition(&path(&h, &opp), 0),
-            Some(Repetition::SideToMoveWins)
-        );
-        // Only one of its moves checked: an ordinary repetition.
-        let once = [false, false, true, false, false];
-        assert_eq!(repetition(&path(&h, &once), 0), Some(Repetition::Draw));
-        // The side to move checked with both of its moves (into B and D): it loses.
-        let us = [false, true, false, true, false];
-        assert_eq!(
-            repetition(&path(&h, &us), 0),
-            Some(Repetition::SideToMoveLoses)
-        );
-        // Both sides checked throughout: a draw.
-        assert_eq!(
-            repetition(&path(&h, &[false, true, true, true, true]), 0),
-            Some(Repetition::Draw)
-        );
-        // The first occurrence's own flag (the move into it) is outside the cycle.
-        let first = [true, false, true, false, true];
-        assert_eq!(
-            repetition(&path(&h, &first), 0),
-            Some(Repetition::SideToMoveWins)
-        );
-        // No repetition: a different position, an odd distance, or one behind the floor.
-        assert_eq!(repetition(&path(&[1, 2, 3, 4, 5], &none), 0), None);
-        assert_eq!(repetition(&path(&[1, 2, 3, 1], &none[..4]), 0), None);
-        assert_eq!(repetition(&path(&h, &none), 1), None);
-        // The nearest earlier occurrence decides: A B A C A with checks only into the last cycle.
-        let h2 = [1, 2, 1, 3, 1];
-        let late = [false, false, false, true, false];
-        assert_eq!(
-            repetition(&path(&h2, &late), 0),
-            Some(Repetition::SideToMoveLoses)
-        );
-    }
 
     #[test]
     fn table_entries_round_trip_and_torn_slots_are_refused() {

@@ -26,6 +26,7 @@
 //! [`Evaluator::evaluate_with`], which takes the per-piece terms as an [`Incremental`] kept along
 //! make/unmake by the search, so that only mobility is computed per call.
 
+use jieqi_core::tables::{HORSE, RAY_MASKS, RAYS, nearest_on_ray as nearest};
 use jieqi_core::{Belief, Color, Knowledge, Occupant, PlayedMove, Pool, Position, Role, Square};
 use serde::{Deserialize, Serialize};
 
@@ -179,112 +180,17 @@ impl EvalWeights {
     }
 }
 
-/// Orthogonal ray masks per square: north (rank up), east (file up), south, west. Bit `i` of a
-/// mask is the square with index `i`; each mask holds the squares from the one next to the origin
-/// to the board edge.
-struct RayMasks {
-    /// `[square][direction]`, directions in the order north, east, south, west.
-    mask: [[u128; 4]; 90],
-    /// Number of squares on each ray.
-    len: [[u8; 4]; 90],
-}
-
-/// Horse jumps per square: (target, leg) pairs on the board, and how many there are.
-struct HorseJumps {
-    to: [[u8; 8]; 90],
-    leg: [[u8; 8]; 90],
-    len: [u8; 90],
-}
-
-const fn on_board(f: i32, r: i32) -> bool {
-    f >= 0 && f < 9 && r >= 0 && r < 10
-}
-
-const fn build_rays() -> RayMasks {
-    let dirs: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
-    let mut out = RayMasks {
-        mask: [[0; 4]; 90],
-        len: [[0; 4]; 90],
-    };
-    let mut s = 0;
-    while s < 90 {
-        let (f0, r0) = ((s % 9) as i32, (s / 9) as i32);
-        let mut d = 0;
-        while d < 4 {
-            let (df, dr) = dirs[d];
-            let (mut f, mut r) = (f0 + df, r0 + dr);
-            while on_board(f, r) {
-                out.mask[s][d] |= 1u128 << (r * 9 + f);
-                out.len[s][d] += 1;
-                f += df;
-                r += dr;
-            }
-            d += 1;
-        }
-        s += 1;
-    }
-    out
-}
-
-const fn build_horse() -> HorseJumps {
-    // (file step, rank step, leg file step, leg rank step)
-    let jumps: [(i32, i32, i32, i32); 8] = [
-        (1, 2, 0, 1),
-        (-1, 2, 0, 1),
-        (1, -2, 0, -1),
-        (-1, -2, 0, -1),
-        (2, 1, 1, 0),
-        (2, -1, 1, 0),
-        (-2, 1, -1, 0),
-        (-2, -1, -1, 0),
-    ];
-    let mut out = HorseJumps {
-        to: [[0; 8]; 90],
-        leg: [[0; 8]; 90],
-        len: [0; 90],
-    };
-    let mut s = 0;
-    while s < 90 {
-        let (f0, r0) = ((s % 9) as i32, (s / 9) as i32);
-        let mut j = 0;
-        while j < 8 {
-            let (df, dr, lf, lr) = jumps[j];
-            if on_board(f0 + df, r0 + dr) {
-                let n = out.len[s] as usize;
-                out.to[s][n] = ((r0 + dr) * 9 + f0 + df) as u8;
-                out.leg[s][n] = ((r0 + lr) * 9 + f0 + lf) as u8;
-                out.len[s] += 1;
-            }
-            j += 1;
-        }
-        s += 1;
-    }
-    out
-}
-
-static RAYS: RayMasks = build_rays();
-static HORSE: HorseJumps = build_horse();
-
-/// The blocker nearest to the origin among `blockers` (non-empty) on a ray of direction `d`
-/// (north and east run towards higher square indices, south and west towards lower ones).
-#[inline(always)]
-fn nearest(blockers: u128, d: usize) -> u32 {
-    if d < 2 {
-        blockers.trailing_zeros()
-    } else {
-        127 - blockers.leading_zeros()
-    }
-}
-
 /// The number of squares strictly between squares `s` and `b` on one orthogonal line (`b` lies
-/// on the ray of direction `d` from `s`). No popcount: the default target has no `popcnt`.
+/// on the ray of direction `d` from `s`, directions as in
+/// [`ORTHO_DIRS`](jieqi_core::tables::ORTHO_DIRS)). No popcount: the
+/// default target has no `popcnt`.
 #[inline(always)]
 fn between(s: usize, b: u32, d: usize) -> u32 {
     let b = b as usize;
     let steps = match d {
         0 => (b - s) / 9,
-        1 => b - s,
-        2 => (s - b) / 9,
+        1 => (s - b) / 9,
+        2 => b - s,
         _ => s - b,
     };
     steps as u32 - 1
@@ -296,11 +202,11 @@ fn between(s: usize, b: u32, d: usize) -> u32 {
 #[inline]
 fn line_mobility(s: usize, cannon: bool, occ: u128, own: u128) -> i32 {
     let mut n = 0;
-    for d in 0..4 {
-        let mask = RAYS.mask[s][d];
+    let lens = &RAYS[s].len;
+    for (d, &mask) in RAY_MASKS[s].iter().enumerate() {
         let blockers = mask & occ;
         if blockers == 0 {
-            n += u32::from(RAYS.len[s][d]);
+            n += u32::from(lens[d]);
             continue;
         }
         let b = nearest(blockers, d);
@@ -323,8 +229,9 @@ fn line_mobility(s: usize, cannon: bool, occ: u128, own: u128) -> i32 {
 #[inline]
 fn horse_mobility(s: usize, occ: u128, own: u128) -> i32 {
     let mut n = 0;
-    for j in 0..HORSE.len[s] as usize {
-        let (t, leg) = (HORSE.to[s][j], HORSE.leg[s][j]);
+    let jumps = &HORSE[s];
+    for j in 0..jumps.len as usize {
+        let (t, leg) = (jumps.to[j], jumps.aux[j]);
         n += u32::from((occ >> leg) & 1 == 0 && (own >> t) & 1 == 0);
     }
     n as i32

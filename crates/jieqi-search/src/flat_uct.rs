@@ -8,6 +8,10 @@
 //! then UCB1 `mean + c·sqrt(ln N / n)` with `N` the simulations so far. The answer is the best mean,
 //! ties broken by more visits, then by the seeded order.
 //!
+//! The end of the game: a king taken by the root move wins the simulation outright; every other
+//! ending is the playout's, which applies the core's classifier without a history (no
+//! repetitions: see [`crate::playout`]), starting with the position the root move reached.
+//!
 //! Budget: `Limits.nodes` (simulations) when given, else the spec's `sims` when written, else — under
 //! a movetime limit only — as many simulations as fit, else 300. A movetime limit always applies on
 //! top (the clock is read after every simulation).

@@ -48,9 +48,29 @@
 //! calls in the same game (still reproducible by replaying the game); `reuse=false` makes every
 //! call depend only on view, limits and seed.
 //!
-//! Repetition is not detected in the tree or the playouts; the no-capture limit is.
+//! **The end of the game** in the tree is the core's classifier's ([`terminal_value`], i.e.
+//! [`jieqi_core::classify_before_moves`], then an empty move list, and a king taken as a move is
+//! made). Each iteration keeps the positions since the last irreversible move — the game's, rebuilt
+//! from the view ([`jieqi_core::RepetitionHistory::of_view`]), then its own path — and, below the
+//! root, scores the first repetition of a position ([`TREE_REPETITION_COUNT`], as alpha-beta does)
+//! as the rules would score the cycle: under `perpetual_check: loses` a side that gave check with
+//! every one of its moves in it loses (a 0 or 1 for `us`), any other repetition is a draw (0.5).
+//! So the tree neither walks into a perpetual check that loses nor fears one by the opponent, and
+//! a losing side sees a repetition as the draw it is. Playouts keep no history (see
+//! [`crate::playout`]).
+//!
+//! **Shorter wins.** A result reached `n` plies below a node (tree plies plus playout plies) counts
+//! there with its distance from a draw shrunk by `(1 − decay)ⁿ`: `0.5 + (r − 0.5)(1 − decay)ⁿ`
+//! (`decay` 0.005 by default: a mate 3 plies away counts 0.993, a win 20 plies away 0.952).
+//! The tree therefore prefers the quicker of two wins and the slower of two losses, and
+//! a forced mate to a merely winning evaluation, instead of wandering among moves that all look
+//! won. Each node discounts by its own distance to the end, so the statistics stay valid when the
+//! tree is reused from a deeper root; the reported score is the discounted mean.
 
-use jieqi_core::{Color, Determinization, Move, View};
+use jieqi_core::{
+    Color, Determinization, HistoryEntry, Move, PerpetualCheck, Position, RepetitionHistory, View,
+    classify_before_moves,
+};
 use jieqi_engine::{
     Choice, Control, Engine, EngineError, Limits, Score, SearchInfo, Spec, SpecError,
 };
@@ -58,7 +78,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 use crate::playout::{
-    Budget, PlayoutConfig, PlayoutPolicy, below, playout, read_config, spec_error, took_king,
+    Budget, PlayoutConfig, PlayoutPolicy, below, outcome_score, playout, read_config, spec_error,
+    took_king,
 };
 
 /// Spec name.
@@ -73,10 +94,20 @@ evaluation, most visited move, tree reuse across moves. Keys: iters (iterations,
 Limits.nodes overrides, and under a movetime or clock limit without iters it runs until its time budget is spent), \
 c (exploration, default 0.7), policy (random|capture, default capture), cutoff (playout plies \
 before the evaluation scores it, 0 = play to the end, default 10), max_plies (playout cap, default \
-200), reuse (keep the tree between moves, default true).";
+200), reuse (keep the tree between moves, default true), decay (per-ply discount of a result's \
+distance from a draw, so shorter wins are preferred, default 0.005, 0 = off). Repetitions on the \
+tree's path (with the game's positions since the last capture or reveal) are scored as the rules \
+score them: a perpetual checker loses, any other repetition is a draw.";
 
 /// Default iterations per move.
 pub const DEFAULT_ITERS: u64 = 20_000;
+
+/// Default per-ply discount of results ([`Ismcts::decay`]).
+pub const DEFAULT_DECAY: f64 = 0.005;
+
+/// The tree scores the first repetition of a position on its path (counting the game's positions
+/// since the last irreversible move), as alpha-beta does: both sides could repeat it again.
+pub const TREE_REPETITION_COUNT: u32 = 2;
 
 /// Node arena cap: past it the tree stops growing and iterations play out from the leaf.
 const MAX_NODES: usize = 2_000_000;
@@ -210,12 +241,21 @@ pub struct Ismcts {
     pub playout: PlayoutConfig,
     /// Keep the tree between moves.
     pub reuse: bool,
+    /// Per-ply discount of a result's distance from a draw (see [the module docs](self)): a win
+    /// `n` plies below a node counts `0.5 + 0.5·(1 − decay)ⁿ` there, so shorter wins (and longer
+    /// losses) are preferred. 0 turns it off.
+    pub decay: f64,
     /// The tree and the view it was searched for.
     kept: Option<(View, Tree)>,
     /// Scratch: per from-square bit set of the legal to-squares.
     marks: Box<[u128; 90]>,
     /// Scratch: the nodes of the current iteration's path.
     path: Vec<u32>,
+    /// Scratch: the plies from the root to each node of `path`.
+    plies: Vec<u32>,
+    /// The positions since the last irreversible move: the game's (from the view) up to the
+    /// root, then the current iteration's path (keys in the view's space, see [`Ismcts::iterate`]).
+    history: RepetitionHistory,
 }
 
 impl Default for Ismcts {
@@ -229,9 +269,12 @@ impl Default for Ismcts {
                 ..PlayoutConfig::default()
             },
             reuse: true,
+            decay: DEFAULT_DECAY,
             kept: None,
             marks: Box::new([0; 90]),
             path: Vec::with_capacity(256),
+            plies: Vec::with_capacity(256),
+            history: RepetitionHistory::with_capacity(256),
         }
     }
 }
@@ -245,7 +288,7 @@ pub fn from_spec(spec: &Spec) -> Result<Box<dyn Engine>, SpecError> {
 }
 
 impl Ismcts {
-    /// Reads `ismcts[:iters=N,c=X,policy=random|capture,cutoff=P,max_plies=P,reuse=B]`.
+    /// Reads `ismcts[:iters=N,c=X,policy=random|capture,cutoff=P,max_plies=P,reuse=B,decay=X]`.
     ///
     /// # Errors
     /// An unknown key or a value out of range.
@@ -261,12 +304,22 @@ impl Ismcts {
         let c = p.get_f64_in("c", 0.7, 0.0, 100.0)?;
         let playout = read_config(&mut p, spec, PlayoutPolicy::CaptureBiased, 10)?;
         let reuse: bool = p.get("reuse", true)?;
-        p.finish(&["iters", "c", "policy", "cutoff", "max_plies", "reuse"])?;
+        let decay = p.get_f64_in("decay", DEFAULT_DECAY, 0.0, 0.5)?;
+        p.finish(&[
+            "iters",
+            "c",
+            "policy",
+            "cutoff",
+            "max_plies",
+            "reuse",
+            "decay",
+        ])?;
         Ok(Ismcts {
             iters,
             c,
             playout,
             reuse,
+            decay,
             ..Ismcts::default()
         })
     }
@@ -307,28 +360,50 @@ impl Ismcts {
     }
 
     /// One iteration on `det` (a fresh sample of the root view). Returns the decision depth reached.
+    ///
+    /// `self.history` holds the game's positions up to the root (`root_len` of them, from the
+    /// view) and gets the iteration's positions pushed as it descends. The view's keys and the
+    /// determinization's differ by the pools only, a constant `delta` (view root key ^ this
+    /// determinization's root key) until the first irreversible move, after which the window
+    /// restarts; so path positions are keyed `det key ^ delta`, which compares alike with the
+    /// game's positions.
     fn iterate(
         &mut self,
         tree: &mut Tree,
         det: &mut Determinization,
         us: Color,
-        limit: u32,
+        delta: u64,
+        root_len: usize,
         rng: &mut ChaCha8Rng,
     ) -> u32 {
         self.path.clear();
         self.path.push(0);
+        self.plies.clear();
+        self.plies.push(0);
+        self.history.truncate(root_len);
+        let track_checks = {
+            let rules = det.position().rules();
+            rules.check && rules.perpetual_check == PerpetualCheck::Loses
+        };
         let mut node = 0u32;
         let mut depth = 0u32;
-        // Score for `us`.
-        let score: f64 = loop {
+        // Score for `us`, and the plies from the root to the end it scores.
+        let (score, end): (f64, u32) = loop {
             let pos = det.position();
             let to_move = pos.turn();
+            // The root is not over (the engine was asked to move) and is not scored as a
+            // repetition of the game's positions; the nodes below are classified on their path.
+            let window = if depth == 0 {
+                &[]
+            } else {
+                self.history.window()
+            };
+            if let Some(v) = terminal_value(pos, window, TREE_REPETITION_COUNT, us) {
+                break (v, depth);
+            }
             let moves = pos.legal_moves();
             if moves.is_empty() {
-                break if to_move == us { 0.0 } else { 1.0 };
-            }
-            if pos.halfmoves() >= limit {
-                break 0.5;
+                break (if to_move == us { 0.0 } else { 1.0 }, depth);
             }
             // Availability: mark the legal moves, then walk the children.
             for m in &moves {
@@ -380,7 +455,8 @@ impl Ismcts {
                 for m in &moves {
                     self.marks[m.from.index()] = 0;
                 }
-                break playout(det, us, &self.playout, rng).score;
+                let p = playout(det, us, &self.playout, rng);
+                break (p.score, depth + p.plies);
             };
             for m in &moves {
                 self.marks[m.from.index()] = 0;
@@ -389,6 +465,14 @@ impl Ismcts {
             let (pm, undo) = det.make(mv);
             depth += 1;
             self.path.push(chosen);
+            self.plies.push(depth);
+            let after = det.position();
+            let irreversible = pm.reveal.is_some() || undo.captured().is_some();
+            let entry = HistoryEntry {
+                hash: after.hash() ^ delta,
+                in_check: track_checks && after.in_check(),
+            };
+            self.history.push(entry, irreversible);
             let mut expanded = expanded;
             node = chosen;
             if let Some(r) = pm.reveal {
@@ -403,25 +487,60 @@ impl Ismcts {
                         tree.add_child(chosen, o)
                     }
                     None => {
-                        break playout(det, us, &self.playout, rng).score;
+                        let p = playout(det, us, &self.playout, rng);
+                        break (p.score, depth + p.plies);
                     }
                 };
                 self.path.push(node);
+                self.plies.push(depth);
             }
             if took_king(&pm, &undo) {
-                break if to_move == us { 1.0 } else { 0.0 };
+                break (if to_move == us { 1.0 } else { 0.0 }, depth);
             }
             if expanded {
-                break playout(det, us, &self.playout, rng).score;
+                let p = playout(det, us, &self.playout, rng);
+                break (p.score, depth + p.plies);
             }
         };
-        for &n in &self.path {
+        // Back up, each node's result discounted by its distance from the end.
+        let keep = 1.0 - self.decay;
+        for (&n, &ply) in self.path.iter().zip(&self.plies) {
+            let result = discounted(score, end - ply, keep);
             let node = &mut tree.nodes[n as usize];
             node.visits += 1;
-            node.reward += if node.mover == us { score } else { 1.0 - score };
+            node.reward += if node.mover == us {
+                result
+            } else {
+                1.0 - result
+            };
         }
         depth
     }
+}
+
+/// `score` (for either side) with its distance from a draw shrunk by `keep` per ply of `plies`.
+#[inline]
+fn discounted(score: f64, plies: u32, keep: f64) -> f64 {
+    if keep == 1.0 {
+        score
+    } else {
+        0.5 + (score - 0.5) * keep.powi(plies.min(i32::MAX as u32) as i32)
+    }
+}
+
+/// The tree's value for `perspective` of `pos` if the game is over there: the core's classifier
+/// ([`jieqi_core::classify_before_moves`] over `window`, the positions since the last irreversible
+/// move ending at `pos`, a position ending the game at its `count`-th occurrence) as a score, 1
+/// win, 0 loss, 0.5 draw. As with the classifier, a side without a legal move is left to the
+/// caller (the tree generates the moves next and scores an empty list as the mover's loss), and
+/// so is a king taken by the move into `pos` (the tree checks it as it makes the move).
+pub fn terminal_value(
+    pos: &Position,
+    window: &[HistoryEntry],
+    count: u32,
+    perspective: Color,
+) -> Option<f64> {
+    classify_before_moves(pos, false, window, count).map(|o| outcome_score(o, perspective))
 }
 
 /// The most visited path from the root starting with `first`, through the most visited reveal
@@ -469,13 +588,16 @@ impl Engine for Ismcts {
         let mut tree = self.reused_tree(view).unwrap_or_else(|| Tree::new(!us));
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let budget = Budget::new(limits, us, self.iters, DEFAULT_ITERS, *control);
-        let limit = view.rules().no_capture_plies.unwrap_or(u32::MAX);
+        self.history = RepetitionHistory::of_view(view);
+        let root_len = self.history.len();
+        let root_key = view.position().hash();
         let mut done = 0u64;
         let mut max_depth = 0u32;
         if root_moves.len() > 1 {
             while !budget.exhausted(done) {
                 let mut det = view.sample(&mut rng);
-                let depth = self.iterate(&mut tree, &mut det, us, limit, &mut rng);
+                let delta = root_key ^ det.position().hash();
+                let depth = self.iterate(&mut tree, &mut det, us, delta, root_len, &mut rng);
                 max_depth = max_depth.max(depth);
                 done += 1;
             }

@@ -3,25 +3,31 @@
 //!
 //! A playout runs on a [`Determinization`] — every hidden identity fixed — so each move resolves its
 //! reveal and capture at once. It never unmakes. A random playout draws and plays its moves on a
-//! [`PlayoutBoard`](crate::playout_board::PlayoutBoard) copied from the determinization (no hash,
+//! [`PlayoutBoard`] copied from the determinization (no hash,
 //! pools or undo records; legal moves exactly the position's); only when it is cut off does `det`
 //! follow it move by move, for the evaluation at the cutoff. The capture-biased policy, which
 //! needs a full [`Position`] for capture values, plays with [`Determinization::make`]. Nothing is
 //! allocated per ply: move lists are fixed-size stack arrays.
 //!
-//! Terminal rules, in the referee's order ([`jieqi_core::Game`]):
+//! Terminal rules: the core's classifier ([`jieqi_core::classify`]) without a history, on a fast
+//! path that never builds a [`jieqi_core::Outcome`] (property-tested equal to the classifier over
+//! seeded games of every rule preset, `tests/terminal.rs`):
 //! 1. the move just played took a king (a face-up king, or a hidden piece whose identity in this
 //!    determinization is the king — the seed-000 variant): the mover wins;
 //! 2. the side to move has no legal move (mate or stalemate; a blocked side in the seed-000
 //!    variant): it loses;
 //! 3. [`Rules::no_capture_plies`](jieqi_core::Rules) plies without a capture: draw.
 //!
-//! Repetition is not detected inside playouts (it would need a hash history); a cycling playout
+//! Repetition is not detected inside playouts (it would need a hash history on the playout
+//! board, and a random playout almost never repeats a position three times); a cycling playout
 //! ends at the no-capture limit or at `max_plies`. At `max_plies` the playout is a draw (0.5), or,
-//! when a `cutoff` is set, is scored by the evaluation like a cutoff.
+//! when a `cutoff` is set, is scored by the evaluation like a cutoff. The trees above the
+//! playouts (`ismcts`) do score repetitions.
 
-use jieqi_core::PlayedMove;
-use jieqi_core::{Color, Determinization, Move, MoveList, Occupant, Position, Role, Undo};
+use jieqi_core::{
+    Color, Determinization, Move, MoveList, Occupant, Outcome, PlayedMove, Position, Role, Undo,
+    classify,
+};
 use rand_core::Rng;
 
 use crate::eval::{EvalWeights, evaluate, win_probability};
@@ -110,6 +116,12 @@ pub fn took_king(pm: &PlayedMove, undo: &Undo) -> bool {
         || matches!(undo.captured(), Some(Occupant::Revealed(p)) if p.role == Role::King)
 }
 
+/// Score for `perspective` of a game that `outcome` ended: 1 win, 0 loss, 0.5 draw.
+#[inline]
+pub fn outcome_score(outcome: Outcome, perspective: Color) -> f64 {
+    result_for(outcome.winner, perspective)
+}
+
 /// Score for `perspective` when `winner` won (`None`: draw).
 #[inline]
 fn result_for(winner: Option<Color>, perspective: Color) -> f64 {
@@ -194,25 +206,12 @@ fn pick<R: Rng + ?Sized>(
     moves[below(rng, moves.len() as u32) as usize]
 }
 
-/// The game-theoretic value of `pos` for the side to move if the game is over there, ignoring
-/// repetition and assuming no king was taken by the previous move (check that with [`took_king`]):
-/// `Some(0.0)` when it has no legal move, `Some(0.5)` at the no-capture limit, else `None`.
-/// Also reports a lost king ([`Position::king_lost`]) as `Some(0.0)`.
+/// The game-theoretic value of `pos` for the side to move if the game is over there, as a
+/// playout sees it: the core's classifier without a history (so no repetition) and without a
+/// king taken by the previous move (check that with [`took_king`]) — `Some(0.0)` for a lost
+/// king or no legal move, `Some(0.5)` at the no-capture limit, else `None`.
 pub fn terminal_value(pos: &Position) -> Option<f64> {
-    if pos.king_lost(pos.turn()) {
-        return Some(0.0);
-    }
-    if !pos.has_legal_move() {
-        return Some(0.0);
-    }
-    if pos
-        .rules()
-        .no_capture_plies
-        .is_some_and(|l| pos.halfmoves() >= l)
-    {
-        return Some(0.5);
-    }
-    None
+    classify(pos, false, &[], pos.rules().repetition_count).map(|o| outcome_score(o, pos.turn()))
 }
 
 /// Plays `det` out with `cfg` and scores the end for `perspective`. A random playout without a

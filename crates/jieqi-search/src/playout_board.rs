@@ -2,9 +2,10 @@
 //!
 //! A playout never unmakes a move and never needs a hash, pool counts or move records, so instead
 //! of [`Determinization::make`] (Zobrist keys, pools, an `Undo`) it plays on this board: 90 cells
-//! in the core's cell encoding (colour, face-up role or hidden), each hidden piece's identity in
-//! this determinization, the occupancy of every rank and file, each side's piece list with the
-//! piece's candidate table, the face-up kings, the side to move and the no-capture counter.
+//! in the core's cell encoding ([`jieqi_core::cell`]: colour, face-up role or hidden), each
+//! hidden piece's identity in this determinization, the occupancy of every rank and file, each
+//! side's piece list with the piece's candidate table, the face-up kings, the side to move and
+//! the no-capture counter.
 //!
 //! Moves are drawn by rejection sampling over *candidates*: a uniformly random piece-and-target
 //! pair from per-kind tables of the squares the piece could reach on an empty board (already
@@ -17,15 +18,17 @@
 //! the determinization kept in lockstep, under every rule set the position supports — movement
 //! per kind (hidden pieces move as their start square's piece, or step / flip in the seed-000
 //! variant), the confinement switches, and, when `rules.check` is on, the own king may not be
-//! left attacked (flying general included). The attack test is a port of the core's
-//! (`attacks.rs`), reading the board only, and the "needs a safety test" shortcut is the core's
-//! too. [`PlayoutBoard::make`] reports a king capture (face up, or a hidden piece whose identity
+//! left attacked (flying general included). The geometry is the core's: the candidate tables are
+//! built from [`jieqi_core::tables`], the attack test *is* the core's
+//! ([`jieqi_core::attacks::is_attacked`] on the board's cells), and the "needs a safety test"
+//! shortcut is the core's too. [`PlayoutBoard::make`] reports a king capture (face up, or a hidden piece whose identity
 //! is the king), and [`PlayoutBoard::halfmoves`] follows the core's no-capture counter. The
 //! property tests at the end of this file check all of this against the core ply by ply.
 
-use jieqi_core::{
-    Color, Determinization, HiddenMoves, Move, MoveList, Occupant, Role, Rules, Square,
-};
+use jieqi_core::attacks::{is_attacked, mover_kind};
+use jieqi_core::cell::{self, EMPTY, HIDDEN_KIND as HIDDEN, code_kind as kind_of};
+use jieqi_core::tables::{DIAG, ELEPHANT, HORSE, ORTHO, ORTHO_DIRS, RAYS};
+use jieqi_core::{Color, Determinization, Move, MoveList, Occupant, Role, Rules, Square};
 use rand_core::Rng;
 
 use crate::playout::below;
@@ -33,34 +36,31 @@ use crate::playout::below;
 /// Proposals before a rejection-sampling ply falls back to full move generation.
 pub const MAX_TRIALS: u32 = 32;
 
-// Cell codes, as in the core: 0 empty, else `1 + colour * 8 + kind`; kind a role index, 7 hidden.
-const EMPTY: u8 = 0;
+// Movement kinds: role indices, the core's `STEP` (a seed-000 hidden piece) and `NO_MOVE`.
 const CHARIOT: u8 = Role::Chariot as u8;
-const HORSE: u8 = Role::Horse as u8;
-const ELEPHANT: u8 = Role::Elephant as u8;
+const HORSE_K: u8 = Role::Horse as u8;
+const ELEPHANT_K: u8 = Role::Elephant as u8;
 const ADVISOR: u8 = Role::Advisor as u8;
 const KING: u8 = Role::King as u8;
 const CANNON: u8 = Role::Cannon as u8;
 const PAWN: u8 = Role::Pawn as u8;
-const HIDDEN: u8 = 7;
-/// Movement kind of a seed-000 hidden piece (flip in place or one orthogonal step).
-const STEP: u8 = 8;
-/// No movement (a hidden piece off its start squares while testing king safety, as in the core).
-const NONE: u8 = 255;
 
+/// The colour of index `i` (0 Red, 1 Black), the board's side encoding.
 #[inline(always)]
-const fn code(color: usize, kind: u8) -> u8 {
-    1 + (color as u8) * 8 + kind
+const fn color(i: usize) -> Color {
+    if i == 0 { Color::Red } else { Color::Black }
 }
 
+/// The core's cell code ([`jieqi_core::cell`]) of a piece of side `i`.
+#[inline(always)]
+const fn code(i: usize, kind: u8) -> u8 {
+    cell::code(color(i), kind)
+}
+
+/// The side index of an occupied cell's piece.
 #[inline(always)]
 const fn color_of(c: u8) -> usize {
-    (c > 8) as usize
-}
-
-#[inline(always)]
-const fn kind_of(c: u8) -> u8 {
-    (c.wrapping_sub(1)) & 7
+    cell::code_color(c) as usize
 }
 
 // Candidate tables.
@@ -104,197 +104,117 @@ const fn aux(e: u32) -> usize {
     ((e >> 8) & 0xff) as usize
 }
 
-/// Candidate targets per table and square (see [`pack`]), and the attack tables.
+/// Candidate targets per table and square (see [`pack`]).
 struct Tables {
     /// `[table][square][i]`: a packed candidate.
     cand: [[[u32; MAXC]; 90]; NT],
     len: [[u8; 90]; NT],
-    /// Orthogonal rays, nearest first: up, down, right, left (the core's order).
-    rays: [[[u8; 9]; 4]; 90],
-    ray_len: [[u8; 4]; 90],
-    /// Squares a horse attacks `s` from, with its leg.
-    horse_att: [[[u8; 2]; 8]; 90],
-    horse_att_len: [u8; 90],
-    /// Start-square role index per square, [`NONE`] elsewhere.
-    start: [u8; 90],
 }
 
-const fn on(f: i32, r: i32) -> bool {
-    f >= 0 && f < 9 && r >= 0 && r < 10
+impl Tables {
+    /// Appends a candidate to table `k` of square `s`.
+    const fn push(&mut self, k: u8, s: usize, e: u32) {
+        let k = k as usize;
+        let n = self.len[k][s] as usize;
+        self.cand[k][s][n] = e;
+        self.len[k][s] += 1;
+    }
 }
 
-const fn palace(f: i32, r: i32, color: usize) -> bool {
-    f >= 3 && f <= 5 && if color == 0 { r <= 2 } else { r >= 7 }
-}
-
-const fn own_half(r: i32, color: usize) -> bool {
-    if color == 0 { r <= 4 } else { r >= 5 }
-}
-
+/// The candidate tables, built from the core's move tables ([`jieqi_core::tables`]) and square
+/// predicates, in the core's target order; a table per kind narrows them by the palace, river
+/// and pawn-direction rules.
 const fn build() -> Tables {
     let mut t = Tables {
         cand: [[[0; MAXC]; 90]; NT],
         len: [[0; 90]; NT],
-        rays: [[[0; 9]; 4]; 90],
-        ray_len: [[0; 4]; 90],
-        horse_att: [[[0; 2]; 8]; 90],
-        horse_att_len: [0; 90],
-        start: [NONE; 90],
     };
-    let ortho: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-    let diag: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
-    let horse: [(i32, i32); 8] = [
-        (1, 2),
-        (-1, 2),
-        (1, -2),
-        (-1, -2),
-        (2, 1),
-        (-2, 1),
-        (2, -1),
-        (-2, -1),
-    ];
-    let back: [u8; 9] = [0, 1, 2, 3, 4, 3, 2, 1, 0];
-    let mut f = 0;
-    while f < 9 {
-        t.start[f] = back[f];
-        t.start[81 + f] = back[f];
-        if f % 2 == 0 {
-            t.start[27 + f] = PAWN;
-            t.start[54 + f] = PAWN;
-        }
-        f += 1;
-    }
-    t.start[19] = CANNON;
-    t.start[25] = CANNON;
-    t.start[64] = CANNON;
-    t.start[70] = CANNON;
     let mut s = 0;
     while s < 90 {
-        let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-        // Rays and the line table.
+        let from = Square::from_index(s);
+        // Lines: the core's rays, nearest square first.
         let mut d = 0;
         while d < 4 {
-            let (df, dr) = ortho[d];
-            let (mut nf, mut nr) = (f + df, r + dr);
-            // Up and down run along the file, right and left along the rank.
-            let line = if d < 2 { 10 + f as u32 } else { r as u32 };
+            let along_file = ORTHO_DIRS[d].0 == 0;
+            let line = if along_file {
+                10 + from.file() as u32
+            } else {
+                from.rank() as u32
+            };
             let mut between = 0u32;
-            while on(nf, nr) {
-                let to = (nr * 9 + nf) as usize;
-                let n = t.ray_len[s][d] as usize;
-                t.rays[s][d][n] = to as u8;
-                t.ray_len[s][d] += 1;
-                let i = t.len[T_LINE as usize][s] as usize;
-                t.cand[T_LINE as usize][s][i] = pack(to as u8, OFF, line, between, false);
-                t.cand[T_CANNON as usize][s][i] = pack(to as u8, OFF, line, between, true);
-                t.len[T_LINE as usize][s] += 1;
-                t.len[T_CANNON as usize][s] += 1;
-                between |= 1 << if d < 2 { nr } else { nf };
-                nf += df;
-                nr += dr;
+            let mut i = 0;
+            while i < RAYS[s].len[d] as usize {
+                let to = RAYS[s].sq[d][i];
+                t.push(T_LINE, s, pack(to, OFF, line, between, false));
+                t.push(T_CANNON, s, pack(to, OFF, line, between, true));
+                let sq = Square::from_index(to as usize);
+                between |= 1 << if along_file { sq.rank() } else { sq.file() };
+                i += 1;
             }
             d += 1;
         }
-        // Horse moves (leg next to the horse) and horse attackers.
+        // Horse moves with the leg next to the horse.
         let mut i = 0;
-        while i < 8 {
-            let (df, dr) = horse[i];
-            let (lf, lr) = if df == 2 || df == -2 {
-                (f + df / 2, r)
-            } else {
-                (f, r + dr / 2)
-            };
-            if on(f + df, r + dr) {
-                let to = ((r + dr) * 9 + f + df) as u8;
-                let n = t.len[T_HORSE as usize][s] as usize;
-                t.cand[T_HORSE as usize][s][n] = pack(to, (lr * 9 + lf) as u8, NO_LINE, 0, false);
-                t.len[T_HORSE as usize][s] += 1;
-                // A horse on `to` attacks `s` through the leg next to it.
-                let (af, ar) = (f + df, r + dr);
-                let (gf, gr) = if df == 2 || df == -2 {
-                    (af - df / 2, ar)
-                } else {
-                    (af, ar - dr / 2)
-                };
-                let m = t.horse_att_len[s] as usize;
-                t.horse_att[s][m] = [to, (gr * 9 + gf) as u8];
-                t.horse_att_len[s] += 1;
+        while i < HORSE[s].len as usize {
+            t.push(
+                T_HORSE,
+                s,
+                pack(HORSE[s].to[i], HORSE[s].aux[i], NO_LINE, 0, false),
+            );
+            i += 1;
+        }
+        // Diagonal steps: advisors, anywhere or in a palace.
+        let mut i = 0;
+        while i < DIAG[s].len as usize {
+            let to = DIAG[s].to[i];
+            let e = pack(to, OFF, NO_LINE, 0, false);
+            t.push(T_ADVISOR, s, e);
+            let mut c = 0;
+            while c < 2 {
+                if Square::from_index(to as usize).is_palace(color(c)) {
+                    t.push(T_ADVISOR_PALACE + c as u8, s, e);
+                }
+                c += 1;
             }
             i += 1;
         }
-        // Diagonal steps and elephant jumps.
+        // Elephant jumps with the eye, anywhere or on the own half.
         let mut i = 0;
-        while i < 4 {
-            let (df, dr) = diag[i];
-            if on(f + df, r + dr) {
-                let (tf, tr) = (f + df, r + dr);
-                let to = (tr * 9 + tf) as u8;
-                let mut k = T_ADVISOR as usize;
-                let n = t.len[k][s] as usize;
-                t.cand[k][s][n] = pack(to, OFF, NO_LINE, 0, false);
-                t.len[k][s] += 1;
-                let mut c = 0;
-                while c < 2 {
-                    if palace(tf, tr, c) {
-                        k = T_ADVISOR_PALACE as usize + c;
-                        let n = t.len[k][s] as usize;
-                        t.cand[k][s][n] = pack(to, OFF, NO_LINE, 0, false);
-                        t.len[k][s] += 1;
-                    }
-                    c += 1;
+        while i < ELEPHANT[s].len as usize {
+            let to = ELEPHANT[s].to[i];
+            let e = pack(to, ELEPHANT[s].aux[i], NO_LINE, 0, false);
+            t.push(T_ELEPHANT, s, e);
+            let mut c = 0;
+            while c < 2 {
+                if Square::from_index(to as usize).is_own_half(color(c)) {
+                    t.push(T_ELEPHANT_OWN + c as u8, s, e);
                 }
-            }
-            if on(f + 2 * df, r + 2 * dr) {
-                let (tf, tr) = (f + 2 * df, r + 2 * dr);
-                let to = (tr * 9 + tf) as u8;
-                let eye = ((r + dr) * 9 + f + df) as u8;
-                let mut k = T_ELEPHANT as usize;
-                let n = t.len[k][s] as usize;
-                t.cand[k][s][n] = pack(to, eye, NO_LINE, 0, false);
-                t.len[k][s] += 1;
-                let mut c = 0;
-                while c < 2 {
-                    if own_half(tr, c) {
-                        k = T_ELEPHANT_OWN as usize + c;
-                        let n = t.len[k][s] as usize;
-                        t.cand[k][s][n] = pack(to, eye, NO_LINE, 0, false);
-                        t.len[k][s] += 1;
-                    }
-                    c += 1;
-                }
+                c += 1;
             }
             i += 1;
         }
-        // Orthogonal steps: king, pawns, the seed-000 hidden step.
-        t.cand[T_STEP as usize][s][0] = pack(s as u8, OFF, NO_LINE, 0, false);
-        t.len[T_STEP as usize][s] = 1;
+        // Orthogonal steps: king, pawns, the seed-000 hidden step (which may also flip in place).
+        t.push(T_STEP, s, pack(s as u8, OFF, NO_LINE, 0, false));
         let mut i = 0;
-        while i < 4 {
-            let (df, dr) = ortho[i];
-            if on(f + df, r + dr) {
-                let (tf, tr) = (f + df, r + dr);
-                let to = (tr * 9 + tf) as u8;
-                let mut push = [false; NT];
-                push[T_KING as usize] = true;
-                push[T_STEP as usize] = true;
-                let mut c = 0;
-                while c < 2 {
-                    push[T_KING_PALACE as usize + c] = palace(tf, tr, c);
-                    // Pawns: forward, or sideways once across the river.
-                    let forward = if c == 0 { 1 } else { -1 };
-                    push[T_PAWN as usize + c] =
-                        (df == 0 && dr == forward) || (dr == 0 && !own_half(r, c));
-                    c += 1;
+        while i < ORTHO[s].len as usize {
+            let to = ORTHO[s].to[i];
+            let sq = Square::from_index(to as usize);
+            let e = pack(to, OFF, NO_LINE, 0, false);
+            t.push(T_KING, s, e);
+            t.push(T_STEP, s, e);
+            let mut c = 0;
+            while c < 2 {
+                if sq.is_palace(color(c)) {
+                    t.push(T_KING_PALACE + c as u8, s, e);
                 }
-                let mut k = 0;
-                while k < NT {
-                    if push[k] {
-                        let n = t.len[k][s] as usize;
-                        t.cand[k][s][n] = pack(to, OFF, NO_LINE, 0, false);
-                        t.len[k][s] += 1;
-                    }
-                    k += 1;
+                // Pawns: forward, or sideways once across the river.
+                let forward = if c == 0 { 1 } else { -1 };
+                let ahead = sq.file() == from.file() && sq.rank() - from.rank() == forward;
+                let sideways = sq.rank() == from.rank() && !from.is_own_half(color(c));
+                if ahead || sideways {
+                    t.push(T_PAWN + c as u8, s, e);
                 }
+                c += 1;
             }
             i += 1;
         }
@@ -305,15 +225,11 @@ const fn build() -> Tables {
 
 static T: Tables = build();
 
-/// The rule switches the board reads.
-#[derive(Copy, Clone, Debug)]
-struct Switches {
-    hidden_moves: HiddenMoves,
-    confine_advisors: bool,
-    confine_elephants: bool,
-    confine_king: bool,
-    flying_general: bool,
-    check: bool,
+/// The board's first 90 cells, in the core's layout (the 91st is [`OFF`]).
+#[inline(always)]
+fn cells(board: &[u8; 91]) -> &[u8; 90] {
+    let (head, _) = board.split_first_chunk::<90>().expect("91 cells hold 90");
+    head
 }
 
 /// A make-only playout board built from a [`Determinization`]; see the module documentation.
@@ -330,7 +246,8 @@ pub struct PlayoutBoard {
     kings: [u8; 2],
     turn: usize,
     halfmoves: u32,
-    sw: Switches,
+    /// The rule set (the switches the movement rules and the core's attack test read).
+    rules: Rules,
     /// Each side's pieces: square, candidate table, candidate count (0 past the end of the
     /// list).
     sq: [[u8; 16]; 2],
@@ -345,15 +262,6 @@ impl PlayoutBoard {
     /// Copies `det`'s board, hidden identities, side to move and no-capture counter.
     pub fn new(det: &Determinization) -> PlayoutBoard {
         let pos = det.position();
-        let r: &Rules = pos.rules();
-        let sw = Switches {
-            hidden_moves: r.hidden_moves,
-            confine_advisors: r.confine_advisors,
-            confine_elephants: r.confine_elephants,
-            confine_king: r.confine_king,
-            flying_general: r.flying_general,
-            check: r.check,
-        };
         let mut b = PlayoutBoard {
             cell: [EMPTY; 91],
             ids: [0; 90],
@@ -361,7 +269,7 @@ impl PlayoutBoard {
             kings: [255; 2],
             turn: pos.turn().index(),
             halfmoves: pos.halfmoves(),
-            sw,
+            rules: *pos.rules(),
             sq: [[0; 16]; 2],
             table: [[0; 16]; 2],
             cnt: [[0; 16]; 2],
@@ -416,36 +324,29 @@ impl PlayoutBoard {
         self.halfmoves
     }
 
-    /// What a piece with cell code `c` on `s` moves as (the core's `mover_kind`).
+    /// What a piece with cell code `c` on `s` moves as (the core's [`mover_kind`]).
     #[inline(always)]
     fn mover_kind(&self, c: u8, s: usize) -> u8 {
-        let k = kind_of(c);
-        if k != HIDDEN {
-            return k;
-        }
-        match self.sw.hidden_moves {
-            HiddenMoves::StartSquare => T.start[s],
-            HiddenMoves::Step => STEP,
-            HiddenMoves::None => NONE,
-        }
+        mover_kind(c, s, &self.rules)
     }
 
     /// The candidate table of a piece.
     #[inline]
     fn table_for(&self, mover: u8, color: usize, hidden: bool) -> u8 {
-        let sw = &self.sw;
+        let rules = &self.rules;
         let c = color as u8;
         match mover {
             CHARIOT => T_LINE,
             CANNON => T_CANNON,
-            HORSE => T_HORSE,
-            ELEPHANT if sw.confine_elephants => T_ELEPHANT_OWN + c,
-            ELEPHANT => T_ELEPHANT,
-            ADVISOR if sw.confine_advisors || hidden => T_ADVISOR_PALACE + c,
+            HORSE_K => T_HORSE,
+            ELEPHANT_K if rules.confine_elephants => T_ELEPHANT_OWN + c,
+            ELEPHANT_K => T_ELEPHANT,
+            ADVISOR if rules.confine_advisors || hidden => T_ADVISOR_PALACE + c,
             ADVISOR => T_ADVISOR,
-            KING if sw.confine_king => T_KING_PALACE + c,
+            KING if rules.confine_king => T_KING_PALACE + c,
             KING => T_KING,
             PAWN => T_PAWN + c,
+            // The seed-000 step; `NO_MOVE` never stands on a legal board.
             _ => T_STEP,
         }
     }
@@ -492,7 +393,7 @@ impl PlayoutBoard {
     /// status for the ply (`None`: not computed yet).
     #[inline]
     fn king_safe(&self, from: usize, to: usize, in_check: &mut Option<bool>) -> bool {
-        if !self.sw.check {
+        if !self.rules.check {
             return true;
         }
         let us = self.turn;
@@ -524,91 +425,11 @@ impl PlayoutBoard {
         !self.attacked(&board, king, 1 - us)
     }
 
-    /// Whether square `s` is attacked by side `by` on `board` (a port of the core's
-    /// `attacks::is_attacked`: hidden pieces attack as their start square's piece or as a step).
+    /// Whether square `s` is attacked by side `by` on `board`: the core's attack test
+    /// ([`is_attacked`]) on the board's cells, which use the core's encoding.
+    #[inline(always)]
     fn attacked(&self, board: &[u8; 91], s: usize, by: usize) -> bool {
-        let sw = &self.sw;
-        let (sf, sr) = ((s % 9) as i32, (s / 9) as i32);
-        for d in 0..4 {
-            let ray = &T.rays[s][d][..T.ray_len[s][d] as usize];
-            let mut i = 0;
-            while i < ray.len() && board[ray[i] as usize] == EMPTY {
-                i += 1;
-            }
-            if i == ray.len() {
-                continue;
-            }
-            let t = ray[i] as usize;
-            let c = board[t];
-            if color_of(c) == by {
-                match self.mover_kind(c, t) {
-                    CHARIOT => return true,
-                    KING => {
-                        let vertical = d < 2;
-                        let step_ok = i == 0 && (!sw.confine_king || palace(sf, sr, by));
-                        if step_ok || (vertical && sw.flying_general) {
-                            return true;
-                        }
-                    }
-                    STEP if i == 0 => return true,
-                    PAWN if i == 0 && pawn_attacks(t, s, by) => return true,
-                    _ => {}
-                }
-            }
-            i += 1;
-            while i < ray.len() && board[ray[i] as usize] == EMPTY {
-                i += 1;
-            }
-            if i < ray.len() {
-                let t = ray[i] as usize;
-                let c = board[t];
-                if color_of(c) == by && self.mover_kind(c, t) == CANNON {
-                    return true;
-                }
-            }
-        }
-        for &[t, leg] in &T.horse_att[s][..T.horse_att_len[s] as usize] {
-            let c = board[t as usize];
-            if c != EMPTY
-                && color_of(c) == by
-                && board[leg as usize] == EMPTY
-                && self.mover_kind(c, t as usize) == HORSE
-            {
-                return true;
-            }
-        }
-        let start_square = sw.hidden_moves == HiddenMoves::StartSquare;
-        let advisor = code(by, ADVISOR);
-        let hidden = code(by, HIDDEN);
-        let diag = T_ADVISOR as usize;
-        for &e in &T.cand[diag][s][..T.len[diag][s] as usize] {
-            let t = target(e);
-            let c = board[t];
-            if c == advisor {
-                if !sw.confine_advisors || palace(sf, sr, by) {
-                    return true;
-                }
-            } else if c == hidden && start_square && T.start[t] == ADVISOR && palace(sf, sr, by) {
-                return true;
-            }
-        }
-        let elephant = code(by, ELEPHANT);
-        let el = T_ELEPHANT as usize;
-        for &e in &T.cand[el][s][..T.len[el][s] as usize] {
-            let t = target(e);
-            let c = board[t];
-            if board[aux(e)] != EMPTY || c == EMPTY {
-                continue;
-            }
-            if c == elephant {
-                if !sw.confine_elephants || own_half(sr, by) {
-                    return true;
-                }
-            } else if c == hidden && start_square && T.start[t] == ELEPHANT && own_half(sr, by) {
-                return true;
-            }
-        }
-        false
+        is_attacked(cells(board), &self.rules, s, color(by))
     }
 
     /// A uniformly random legal move of the side to move, or `None` when it has none.
@@ -719,19 +540,6 @@ impl PlayoutBoard {
         self.idx[to] = p as u8;
         self.turn = them;
         took_king
-    }
-}
-
-/// Whether a pawn of `color` on `from` attacks the orthogonally adjacent square `to`.
-#[inline]
-fn pawn_attacks(from: usize, to: usize, color: usize) -> bool {
-    let (ff, fr) = ((from % 9) as i32, (from / 9) as i32);
-    let (tf, tr) = ((to % 9) as i32, (to / 9) as i32);
-    let forward = if color == 0 { 1 } else { -1 };
-    if tf == ff {
-        tr - fr == forward
-    } else {
-        tr == fr && !own_half(fr, color)
     }
 }
 
