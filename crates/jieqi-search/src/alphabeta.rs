@@ -112,7 +112,8 @@
 //!
 //! # Threads
 //! `threads=N` runs Lazy SMP: N − 1 helper threads search the same root on the shared table (half
-//! of them one ply deeper, each with its own draw seed and move-ordering history) until the main
+//! of them one ply deeper, with the main thread's draw seed, so that they reach the same positions, and
+//! their own move-ordering history) until the main
 //! thread, which alone keeps the time and answers, is done. A node limit then applies to the sum
 //! of all threads' nodes (counted in batches of 1024), so only a single thread is reproducible.
 
@@ -1750,13 +1751,14 @@ impl Engine for AlphaBeta {
         }
         let (s, helper_nodes) = std::thread::scope(|scope| {
             // Lazy SMP: helpers search the same root on the shared table, half of them one ply
-            // ahead, each with its own seed (hence its own sampled identities) and move-ordering
-            // history, until the main thread is done.
+            // ahead, each with its own move-ordering history, until the main thread is done.
             let helpers: Vec<_> = (1..threads)
                 .map(|i| {
                     let mut h =
                         searcher(pos, opts, tt, &past, knowledge, helper_control, node_limit);
-                    h.seed = seed ^ splitmix(i as u64);
+                    // The same draws as the main thread: a different seed would reveal other
+                    // identities, and no position below a reveal would be shared.
+                    h.seed = seed;
                     h.depth_offset = (i % 2) as u32;
                     h.shared_nodes = Some(&shared_nodes);
                     scope.spawn(move || {
