@@ -186,7 +186,10 @@ fn collect(dir: &Path, skip: usize, budget: &mut usize) -> Result<Collected, Tun
             GameResult::BlackWins => 0.0,
             GameResult::Draw => 0.5,
         };
-        let mut game = Game::new(setup.rules, crate::deal_seed::deal_for_seed(line.seed, &setup.rules));
+        let mut game = Game::new(
+            setup.rules,
+            crate::deal_seed::deal_for_seed(line.seed, &setup.rules),
+        );
         let mut positions = Vec::new();
         for (i, (record, _)) in checked.plies.iter().enumerate() {
             if i >= skip
@@ -425,7 +428,11 @@ pub fn run(args: &TuneArgs, w: &mut dyn Write) -> Result<(), TuneError> {
     .map_err(io)?;
     writeln!(w, "{:<18} {:>8} {:>8}", "weight", "before", "after").map_err(io)?;
     for ((name, old), (_, new)) in names.iter().zip(&out_names) {
-        let mark = if (old - new).abs() > 0.0 { "" } else { "  (same)" };
+        let mark = if (old - new).abs() > 0.0 {
+            ""
+        } else {
+            "  (same)"
+        };
         writeln!(w, "{name:<18} {old:>8} {new:>8}{mark}").map_err(io)?;
     }
     let mut json = serde_json::to_string_pretty(&tuned).expect("weights serialize");

@@ -24,7 +24,9 @@ fn text(bytes: &[u8]) -> String {
 
 /// The "a -> b" pair of numbers after `label` in the report.
 fn losses(report: &str, label: &str) -> (f64, f64) {
-    let at = report.find(label).unwrap_or_else(|| panic!("{label} in {report}"));
+    let at = report
+        .find(label)
+        .unwrap_or_else(|| panic!("{label} in {report}"));
     let mut nums = report[at + label.len()..]
         .split(|c: char| !(c.is_ascii_digit() || c == '.'))
         .filter(|t| !t.is_empty())
@@ -74,8 +76,14 @@ fn tuning_fits_the_games_and_refuses_bad_input() {
     assert!(after < before, "{report}");
     let (held_before, held_after) = losses(&report, "held out ");
     assert!(held_before > 0.0 && held_after > 0.0, "{report}");
-    assert!(report.contains("tempo                    10       10  (same)"), "{report}");
-    assert!(report.contains("king                   2000     2000  (same)"), "{report}");
+    assert!(
+        report.contains("tempo                    10       10  (same)"),
+        "{report}"
+    );
+    assert!(
+        report.contains("king                   2000     2000  (same)"),
+        "{report}"
+    );
     // The weights load as an engine's evaluation.
     let weights: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
@@ -99,8 +107,14 @@ fn tuning_fits_the_games_and_refuses_bad_input() {
     let g = games.to_str().unwrap();
     let o = out.to_str().unwrap();
     for (args, says) in [
-        (vec!["tune", g, "--out", o, "--holdout", "0.95"], "--holdout 0.95"),
-        (vec!["tune", g, "--out", o, "--fix", "queen"], "--fix queen: no such weight"),
+        (
+            vec!["tune", g, "--out", o, "--holdout", "0.95"],
+            "--holdout 0.95",
+        ),
+        (
+            vec!["tune", g, "--out", o, "--fix", "queen"],
+            "--fix queen: no such weight",
+        ),
         (
             vec!["tune", "/nonexistent/folder", "--out", o],
             "/nonexistent/folder: no such folder",
@@ -110,13 +124,24 @@ fn tuning_fits_the_games_and_refuses_bad_input() {
             "too few to fit",
         ),
         (
-            vec!["tune", g, "--out", o, "--eval", out.parent().unwrap().to_str().unwrap()],
+            vec![
+                "tune",
+                g,
+                "--out",
+                o,
+                "--eval",
+                out.parent().unwrap().to_str().unwrap(),
+            ],
             "eval weights",
         ),
     ] {
         let r = arena(&args);
         assert_eq!(r.status.code(), Some(2), "{args:?}: {}", text(&r.stderr));
-        assert!(text(&r.stderr).contains(says), "{args:?}: {}", text(&r.stderr));
+        assert!(
+            text(&r.stderr).contains(says),
+            "{args:?}: {}",
+            text(&r.stderr)
+        );
     }
     let _ = std::fs::remove_dir_all(Path::new(&dir));
 }
