@@ -7,26 +7,17 @@
 
 use std::time::Instant;
 
-use jieqi_engine::{Limits, Spec};
+use jieqi_engine::Limits;
 
 mod common;
 use common::positions::middlegames;
 
 fn main() {
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
+    let (args, spec) = common::args_and_spec();
     let nodes: u64 = args
         .iter()
         .find_map(|a| a.parse().ok())
         .unwrap_or(2_000_000);
-    let spec = args
-        .iter()
-        .find(|a| a.starts_with("alphabeta"))
-        .cloned()
-        .unwrap_or_else(|| "alphabeta".into());
-    let spec = Spec::parse(&spec).expect("spec");
     let positions = middlegames();
     let limits = Limits {
         nodes: Some(nodes),

@@ -10,25 +10,16 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use jieqi_core::{Deal, Game, Rules};
-use jieqi_engine::{Control, Limits, SearchInfo, Spec};
+use jieqi_engine::{Control, Limits, SearchInfo};
 
 mod common;
 use common::positions::middlegames;
 
 fn main() {
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
+    let (args, spec) = common::args_and_spec();
     let numbers: Vec<f64> = args.iter().filter_map(|a| a.parse().ok()).collect();
     let max_depth = numbers.first().map_or(10, |&d| d as u32);
     let cap = Duration::from_secs_f64(numbers.get(1).copied().unwrap_or(10.0));
-    let spec = args
-        .iter()
-        .find(|a| a.starts_with("alphabeta"))
-        .cloned()
-        .unwrap_or_else(|| "alphabeta".into());
-    let spec = Spec::parse(&spec).expect("spec");
     let rules = Rules::standard();
     let start = Game::new(rules, Deal::unshuffled(&rules)).view(jieqi_core::Color::Red);
     let mut positions = vec![("standard start", start)];
