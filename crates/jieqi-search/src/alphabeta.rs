@@ -67,8 +67,11 @@
 //! entry and the entry XOR the key, so threads share the table without locks: a slot torn by two
 //! writers fails the XOR check and reads as empty. `exact_tt=true` (a test switch) allows
 //! cutoffs only from entries of exactly the remaining depth. Mate scores are stored relative to the
-//! node. The table is cleared at every `go`, so the answer depends only on the view, the limits and
-//! the seed. Repetition draws are path dependent and may leak through the table (as in every
+//! node. The table is kept from one `go` to the next (an engine plays one game: the arena builds
+//! one per game, `jieqi-uci` a new one at `ucinewgame`), so a move finds much of its tree left by
+//! the one before; each `go` starts a new age, whose entries replace older ones first. An answer
+//! therefore depends on the view, the limits, the seed and the engine's earlier searches in the
+//! game: reproducible by replaying the game, like `ismcts`'s tree reuse. Repetition draws are path dependent and may leak through the table (as in every
 //! engine); the test positions are too shallow for that.
 //!
 //! # Repetition, draws, contempt
@@ -114,9 +117,13 @@
 //! `threads=N` runs Lazy SMP: N − 1 helper threads search the same root on the shared table (half
 //! of them one ply deeper, with the main thread's draw seed, so that they reach the same positions, and
 //! their own move-ordering history) until the main
-//! thread, which alone keeps the time and answers, is done. A node limit then applies to the sum
-//! of all threads' nodes (counted in batches of 1024), so only a single thread is reproducible.
+//! thread, which alone keeps the time, is done. Every thread publishes its completed iterations;
+//! the front end hears each depth once, from the first thread to complete it, and the search
+//! answers with the main thread's result unless a helper completed a deeper iteration
+//! (best-thread selection). A node limit then applies to the sum of all threads' nodes (counted
+//! in batches of 1024), so only a single thread is reproducible.
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -135,7 +142,7 @@ pub const NAME: &str = "alphabeta";
 /// Help text.
 pub const HELP: &str = "Negamax alpha-beta over the public game tree of the view: chance nodes at \
 every hidden-piece move (expectiminimax, Star1 with Ballard bounds, optional Star2 probing), \
-iterative deepening, transposition table (decision nodes only), quiescence on captures, TT / \
+iterative deepening, transposition table (decision nodes only, kept between the moves of a game), quiescence on captures, TT / \
 MVV-LVA / killer / history ordering, repetition detection with contempt. Nodes = make() calls. \
 Keys: depth=N (default: none; with no limit at all the search stops after 1000000 nodes, about \
 half a second), hash=MB (16), contempt=CP (20), \
@@ -148,8 +155,8 @@ expectation; a large N is exact everywhere), null=true|false (true: null-move pr
 lmr=true|false (true: late-move reductions), futility=true|false (true: reverse futility \
 pruning), check_ext=true|false (true: check extension), aspiration=true|false (true: \
 aspiration windows), late_sample=true|false (true: at the exact chance plies, moves after the \
-first are tested on one sampled identity before their chance node is searched), threads=N (1: Lazy SMP search threads sharing the table, at most 256; \
-1 is reproducible under node limits)";
+first are tested on one sampled identity before their chance node is searched), threads=N (1: Lazy SMP search threads sharing the table, the deepest completed iteration \
+answers, at most 256; 1 is reproducible under node limits)";
 
 /// The score of a won game at the root (a loss at ply p is `-(MATE - p)`).
 pub const MATE: i32 = 30_000;
@@ -171,8 +178,7 @@ pub const QS_DELTA: i32 = 200;
 /// minutes: depth 5 does not finish at the Jieqi start position.)
 pub const DEFAULT_NODES: u64 = 1_000_000;
 
-/// Most search threads a spec may ask for.
-pub const MAX_THREADS: usize = 256;
+pub use crate::MAX_THREADS;
 /// Default of [`Options::chance_plies`].
 pub const DEFAULT_CHANCE_PLIES: u32 = 0;
 /// Reverse futility margin per ply of remaining depth.
@@ -507,12 +513,10 @@ impl Tt {
         }
     }
 
-    fn clear(&mut self) {
-        for slot in &mut self.slots {
-            *slot[0].get_mut() = 0;
-            *slot[1].get_mut() = 0;
-        }
-        self.age = 0;
+    /// Starts a new search: entries of earlier searches stay (a game's next move finds much of
+    /// its tree there) but are replaced first.
+    fn new_search(&mut self) {
+        self.age = self.age.wrapping_add(1);
     }
 
     #[inline]
@@ -638,6 +642,11 @@ struct Searcher<'a> {
     completed: u32,
     /// Plies added to every iteration's depth (Lazy SMP helpers search ahead of the main thread).
     depth_offset: u32,
+    /// In a multi-threaded search, the deepest iteration any thread completed (see
+    /// [`Published`]); `None` with one thread.
+    published: Option<&'a Mutex<Published>>,
+    /// Whether this searcher is a Lazy SMP helper (not the main thread).
+    helper: bool,
     /// The next [`Searcher::move_value`] plays a hidden-piece move as one sampled outcome even
     /// at an exact chance ply (taken by that call).
     force_sample: bool,
@@ -724,6 +733,8 @@ impl<'a> Searcher<'a> {
             force_sample: false,
             shared_nodes: None,
             depth_offset: 0,
+            published: None,
+            helper: false,
             completed: 0,
         }
     }
@@ -1507,23 +1518,52 @@ impl<'a> Searcher<'a> {
                     >= soft.as_secs_f32() * time_scale(changes, drop) / 2.0
             });
             if let Some(mv) = self.root_best {
-                let control = self.control;
-                let nodes = match self.shared_nodes {
-                    Some(total) => total.load(Ordering::Relaxed) + self.nodes % 1024,
-                    None => self.nodes,
-                };
-                control.report(|| SearchInfo {
-                    nodes,
-                    depth: Some(d),
-                    score: Some(to_score(v)),
-                    pv: self.pv(mv, d as usize),
-                });
+                self.publish(d + self.depth_offset, mv, v);
             }
             if out_of_time {
                 break;
             }
         }
         completed
+    }
+
+    /// Reports a completed iteration (`depth`, best move `mv`, score `v`). With several threads
+    /// the iteration is also published, and reported only if it is deeper than every iteration
+    /// published before, so the front end hears depths in increasing order from whichever
+    /// thread completes them first.
+    fn publish(&mut self, depth: u32, mv: Move, v: i32) {
+        let control = self.control;
+        let nodes = match self.shared_nodes {
+            Some(total) => total.load(Ordering::Relaxed) + self.nodes % 1024,
+            None => self.nodes,
+        };
+        let Some(published) = self.published else {
+            control.report(|| SearchInfo {
+                nodes,
+                depth: Some(depth),
+                score: Some(to_score(v)),
+                pv: self.pv(mv, depth as usize),
+            });
+            return;
+        };
+        let mut p = published.lock().unwrap_or_else(|e| e.into_inner());
+        if depth <= p.depth {
+            return;
+        }
+        let pv = self.pv(mv, depth as usize);
+        control.report(|| SearchInfo {
+            nodes,
+            depth: Some(depth),
+            score: Some(to_score(v)),
+            pv: pv.clone(),
+        });
+        *p = Published {
+            depth,
+            mv: Some(mv),
+            score: v,
+            pv,
+            by_helper: self.helper,
+        };
     }
 
     /// The principal variation from the table, cut after the first hidden-piece move.
@@ -1555,6 +1595,20 @@ impl<'a> Searcher<'a> {
         }
         pv
     }
+}
+
+/// The deepest iteration completed by any thread of a multi-threaded search. Lazy SMP's helpers
+/// search one ply ahead of the main thread on the shared table and often complete a depth before
+/// it: the search then answers with that deeper result (best-thread selection), and its progress
+/// reports follow whichever thread is ahead.
+#[derive(Clone, Debug, Default)]
+struct Published {
+    depth: u32,
+    mv: Option<Move>,
+    score: i32,
+    pv: Vec<Move>,
+    /// Whether a helper (not the main thread) completed it.
+    by_helper: bool,
 }
 
 /// How much of a clock's soft budget to use, as a factor: 0.6 when the root's best move has not
@@ -1723,7 +1777,7 @@ impl Engine for AlphaBeta {
             limits.nodes
         };
         if let Some(tt) = self.tt.as_mut() {
-            tt.clear();
+            tt.new_search();
         }
         let past = past_hashes(view);
         let threads = self.opts.threads.max(1);
@@ -1731,8 +1785,11 @@ impl Engine for AlphaBeta {
         let opts = &self.opts;
         let knowledge = view.knowledge();
         let shared_nodes = AtomicU64::new(0);
+        let published = Mutex::new(Published::default());
         let helpers_stop = AtomicBool::new(false);
-        let helper_control = Control::default().with_stop(&helpers_stop);
+        // Helpers report to the front end too (deeper iterations only, see `Published`), and
+        // stop when the main thread is done.
+        let helper_control = control.with_stop(&helpers_stop);
         let node_limit = node_limit.unwrap_or(u64::MAX).max(1);
         fn searcher<'a>(
             pos: &Position,
@@ -1761,8 +1818,11 @@ impl Engine for AlphaBeta {
                     h.seed = seed;
                     h.depth_offset = (i % 2) as u32;
                     h.shared_nodes = Some(&shared_nodes);
+                    h.published = Some(&published);
+                    h.helper = true;
+                    let depth = max_depth.saturating_sub(h.depth_offset).max(1);
                     scope.spawn(move || {
-                        h.iterate(MAX_PLY as u32 - 10);
+                        h.iterate(depth);
                         h.nodes % 1024
                     })
                 })
@@ -1771,6 +1831,7 @@ impl Engine for AlphaBeta {
             s.seed = seed;
             if threads > 1 {
                 s.shared_nodes = Some(&shared_nodes);
+                s.published = Some(&published);
             }
             s.deadline = budget.map(|b| start + b.hard.saturating_sub(Duration::from_millis(1)));
             // Under a clock, an iteration that would end past the soft budget (scaled by the
@@ -1782,10 +1843,23 @@ impl Engine for AlphaBeta {
             (s, rest)
         });
         let mut s = s;
-        let completed = s.completed;
-        let mv = s.root_best.unwrap_or(legal[0]);
-        let score = s.root_score;
-        let pv = s.pv(mv, completed.max(1) as usize);
+        // Best-thread selection: a helper's iteration deeper than the main thread's last
+        // completed one answers (it searched every root move to that depth on the same table).
+        let deeper = std::mem::take(&mut *published.lock().unwrap_or_else(|e| e.into_inner()));
+        let (completed, mv, score, pv) = match deeper.mv {
+            Some(mv) if deeper.by_helper && deeper.depth > s.completed => {
+                (deeper.depth, mv, deeper.score, deeper.pv)
+            }
+            _ => {
+                let mv = s.root_best.unwrap_or(legal[0]);
+                (
+                    s.completed,
+                    mv,
+                    s.root_score,
+                    s.pv(mv, s.completed.max(1) as usize),
+                )
+            }
+        };
         // Every thread's nodes: the shared count holds the helpers' and the main thread's
         // thousands, the rest is added here.
         let nodes = if threads > 1 {

@@ -37,6 +37,12 @@
 //! **Playouts** from the new node: random or capture-biased ([`crate::playout`]), cut off after
 //! `cutoff` plies and scored by the evaluation's win probability (early playout termination).
 //!
+//! **Threads** (`threads=N`): root parallelism. Each of N threads grows its own tree from its own
+//! seed (thread 0 the call's seed, thread i a stream derived from it) and its own share of the
+//! iterations (the first `total % N` threads take one more), so a node-limited search is still
+//! reproducible at any thread count; under a time budget all stop together. The answer adds the
+//! root children's visits and rewards over the trees. Each thread keeps its own tree for reuse.
+//!
 //! **Answer:** the most visited root child (ties: the better mean, then the first expanded).
 //! Search info: nodes = iterations, depth = deepest decision ply the tree reached, score = the
 //! chosen child's mean, pv = the most visited path, cut after the first hidden-piece move.
@@ -77,6 +83,8 @@ use jieqi_engine::{
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::playout::{
     Budget, PlayoutConfig, PlayoutPolicy, below, outcome_score, playout, read_config, spec_error,
     took_king,
@@ -95,7 +103,9 @@ Limits.nodes overrides, and under a movetime or clock limit without iters it run
 c (exploration, default 0.7), policy (random|capture, default capture), cutoff (playout plies \
 before the evaluation scores it, 0 = play to the end, default 10), max_plies (playout cap, default \
 200), reuse (keep the tree between moves, default true), decay (per-ply discount of a result's \
-distance from a draw, so shorter wins are preferred, default 0.005, 0 = off). Repetitions on the \
+distance from a draw, so shorter wins are preferred, default 0.005, 0 = off), threads (root \
+parallelism: one tree per thread, each with its share of the iterations and its own seed, their \
+root statistics added, default 1, at most 256; node-limited play stays reproducible). Repetitions on the \
 tree's path (with the game's positions since the last capture or reveal) are scored as the rules \
 score them: a perpetual checker loses, any other repetition is a draw.";
 
@@ -145,14 +155,6 @@ impl Node {
             visits: 0,
             avail: 0,
             reward: 0.0,
-        }
-    }
-
-    fn mean(&self) -> f64 {
-        if self.visits == 0 {
-            0.5
-        } else {
-            self.reward / self.visits as f64
         }
     }
 }
@@ -245,6 +247,10 @@ pub struct Ismcts {
     /// `n` plies below a node counts `0.5 + 0.5·(1 − decay)ⁿ` there, so shorter wins (and longer
     /// losses) are preferred. 0 turns it off.
     pub decay: f64,
+    /// Search threads (root parallelism: one tree each).
+    pub threads: usize,
+    /// The engines of threads 1.. (their own trees and scratch), made at the first threaded search.
+    helpers: Vec<Ismcts>,
     /// The tree and the view it was searched for.
     kept: Option<(View, Tree)>,
     /// Scratch: per from-square bit set of the legal to-squares.
@@ -270,6 +276,8 @@ impl Default for Ismcts {
             },
             reuse: true,
             decay: DEFAULT_DECAY,
+            threads: 1,
+            helpers: Vec::new(),
             kept: None,
             marks: Box::new([0; 90]),
             path: Vec::with_capacity(256),
@@ -288,7 +296,7 @@ pub fn from_spec(spec: &Spec) -> Result<Box<dyn Engine>, SpecError> {
 }
 
 impl Ismcts {
-    /// Reads `ismcts[:iters=N,c=X,policy=random|capture,cutoff=P,max_plies=P,reuse=B,decay=X]`.
+    /// Reads `ismcts[:iters=N,c=X,policy=random|capture,cutoff=P,max_plies=P,reuse=B,decay=X,threads=T]`.
     ///
     /// # Errors
     /// An unknown key or a value out of range.
@@ -305,6 +313,16 @@ impl Ismcts {
         let playout = read_config(&mut p, spec, PlayoutPolicy::CaptureBiased, 10)?;
         let reuse: bool = p.get("reuse", true)?;
         let decay = p.get_f64_in("decay", DEFAULT_DECAY, 0.0, 0.5)?;
+        let threads: usize = p.get("threads", 1)?;
+        if !(1..=crate::MAX_THREADS).contains(&threads) {
+            return Err(spec_error(
+                spec,
+                format!(
+                    "parameter 'threads' = {threads} is outside [1, {}]",
+                    crate::MAX_THREADS
+                ),
+            ));
+        }
         p.finish(&[
             "iters",
             "c",
@@ -313,6 +331,7 @@ impl Ismcts {
             "max_plies",
             "reuse",
             "decay",
+            "threads",
         ])?;
         Ok(Ismcts {
             iters,
@@ -320,6 +339,7 @@ impl Ismcts {
             playout,
             reuse,
             decay,
+            threads,
             ..Ismcts::default()
         })
     }
@@ -567,6 +587,119 @@ fn principal_variation(tree: &Tree, first: Move) -> Vec<Move> {
     }
 }
 
+/// One thread's search: its tree and how far it went.
+struct Grown {
+    tree: Tree,
+    /// Iterations run.
+    done: u64,
+    /// The deepest decision ply reached.
+    depth: u32,
+}
+
+impl Ismcts {
+    /// One tree grown for `view` within `budget` from `seed` (the kept tree if it continues;
+    /// no iteration when `search` is false, i.e. one legal move).
+    fn grow(&mut self, view: &View, budget: Budget<'_>, seed: u64, search: bool) -> Grown {
+        let us = view.position().turn();
+        let mut tree = self.reused_tree(view).unwrap_or_else(|| Tree::new(!us));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        self.history = RepetitionHistory::of_view(view);
+        let root_len = self.history.len();
+        let root_key = view.position().hash();
+        let mut done = 0u64;
+        let mut depth = 0u32;
+        if search {
+            while !budget.exhausted(done) {
+                let mut det = view.sample(&mut rng);
+                let delta = root_key ^ det.position().hash();
+                depth = depth.max(self.iterate(&mut tree, &mut det, us, delta, root_len, &mut rng));
+                done += 1;
+            }
+        }
+        Grown { tree, done, depth }
+    }
+
+    /// [`Ismcts::grow`] on `threads` threads (this engine is thread 0, [`Ismcts::helpers`] the
+    /// others), each with its share of the budget and its own seed.
+    fn grow_threaded(
+        &mut self,
+        view: &View,
+        budget: Budget<'_>,
+        seed: u64,
+        threads: usize,
+        search: bool,
+    ) -> Vec<Grown> {
+        let mut helpers = std::mem::take(&mut self.helpers);
+        helpers.truncate(threads - 1);
+        while helpers.len() < threads - 1 {
+            helpers.push(Ismcts {
+                threads: 1,
+                helpers: Vec::new(),
+                kept: None,
+                ..self.clone_config()
+            });
+        }
+        let stop = AtomicBool::new(false);
+        let helper_control = Control::default().with_stop(&stop);
+        let grown = std::thread::scope(|scope| {
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .enumerate()
+                .map(|(k, h)| {
+                    let b = budget.share(k + 1, threads, helper_control);
+                    let s = thread_seed(seed, k + 1);
+                    scope.spawn(move || h.grow(view, b, s, search))
+                })
+                .collect();
+            let main = self.grow(
+                view,
+                budget.share(0, threads, budget.control()),
+                seed,
+                search,
+            );
+            // Under a node limit each thread runs its share (reproducible); under a time budget,
+            // or when the front end said stop, the others stop with this one.
+            if !budget.counts_iterations() || budget.control().stopped() {
+                stop.store(true, Ordering::Relaxed);
+            }
+            let mut grown = vec![main];
+            for h in handles {
+                match h.join() {
+                    Ok(g) => grown.push(g),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+            grown
+        });
+        self.helpers = helpers;
+        grown
+    }
+
+    /// This engine's settings without its tree, scratch or helpers.
+    fn clone_config(&self) -> Ismcts {
+        Ismcts {
+            iters: self.iters,
+            c: self.c,
+            playout: self.playout.clone(),
+            reuse: self.reuse,
+            decay: self.decay,
+            threads: self.threads,
+            ..Ismcts::default()
+        }
+    }
+
+    /// Keeps `tree` (searched for `view`) for the next search, if trees are reused.
+    fn keep(&mut self, view: &View, tree: Tree) {
+        self.kept = self.reuse.then(|| (view.clone(), tree));
+    }
+}
+
+/// The seed of helper thread `i` ≥ 1 (thread 0 searches with the call's seed); ChaCha's seeding
+/// spreads it into an independent stream.
+fn thread_seed(seed: u64, i: usize) -> u64 {
+    seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
 impl Engine for Ismcts {
     /// It checks the stop flag as it searches.
     fn stops_on_request(&self) -> bool {
@@ -585,47 +718,66 @@ impl Engine for Ismcts {
             return Err(EngineError::new("ismcts: no legal move"));
         }
         let us = view.position().turn();
-        let mut tree = self.reused_tree(view).unwrap_or_else(|| Tree::new(!us));
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let budget = Budget::new(limits, us, self.iters, DEFAULT_ITERS, *control);
-        self.history = RepetitionHistory::of_view(view);
-        let root_len = self.history.len();
-        let root_key = view.position().hash();
-        let mut done = 0u64;
-        let mut max_depth = 0u32;
-        if root_moves.len() > 1 {
-            while !budget.exhausted(done) {
-                let mut det = view.sample(&mut rng);
-                let delta = root_key ^ det.position().hash();
-                let depth = self.iterate(&mut tree, &mut det, us, delta, root_len, &mut rng);
-                max_depth = max_depth.max(depth);
-                done += 1;
+        let threads = self.threads.max(1);
+        let grown = if threads == 1 {
+            vec![self.grow(view, budget, seed, root_moves.len() > 1)]
+        } else {
+            self.grow_threaded(view, budget, seed, threads, root_moves.len() > 1)
+        };
+        // Answer: the most visited root move among the legal ones, visits and rewards added over
+        // the trees; ties go to the better mean, then to the move expanded first (main tree first).
+        let mut totals: Vec<(Move, u64, f64)> = Vec::new();
+        for g in &grown {
+            let mut kids: Vec<u32> = g.tree.children(0).collect();
+            kids.sort_unstable();
+            for c in kids {
+                let n = &g.tree.nodes[c as usize];
+                if !root_moves.contains(&n.mv) {
+                    continue;
+                }
+                match totals.iter_mut().find(|t| t.0 == n.mv) {
+                    Some(t) => {
+                        t.1 += u64::from(n.visits);
+                        t.2 += n.reward;
+                    }
+                    None => totals.push((n.mv, u64::from(n.visits), n.reward)),
+                }
             }
         }
-        // Answer: the most visited root child among the legal moves.
-        let best = tree
-            .children(0)
-            .filter(|&c| root_moves.contains(&tree.nodes[c as usize].mv))
-            .max_by(|&a, &b| {
-                let (na, nb) = (&tree.nodes[a as usize], &tree.nodes[b as usize]);
-                na.visits
-                    .cmp(&nb.visits)
-                    .then(na.mean().total_cmp(&nb.mean()))
-                    .then(b.cmp(&a))
-            });
+        let mean = |t: &(Move, u64, f64)| if t.1 == 0 { 0.5 } else { t.2 / t.1 as f64 };
+        let best = totals.iter().enumerate().max_by(|(ia, a), (ib, b)| {
+            a.1.cmp(&b.1)
+                .then(mean(a).total_cmp(&mean(b)))
+                .then(ib.cmp(ia))
+        });
         let (mv, score) = match best {
-            Some(b) => {
-                let n = &tree.nodes[b as usize];
-                (n.mv, Some(Score::WinRate(n.mean())))
-            }
+            Some((_, t)) => (t.0, Some(Score::WinRate(mean(t)))),
             None => (root_moves[0], None),
         };
-        let pv = principal_variation(&tree, mv);
-        self.kept = self.reuse.then(|| (view.clone(), tree));
+        // The variation of the tree that visited the move most.
+        let pv_tree = grown
+            .iter()
+            .max_by_key(|g| {
+                g.tree
+                    .child_for(0, mv)
+                    .map_or(0, |c| g.tree.nodes[c as usize].visits)
+            })
+            .map(|g| &g.tree);
+        let pv = pv_tree.map_or_else(|| vec![mv], |t| principal_variation(t, mv));
+        let nodes = grown.iter().map(|g| g.done).sum();
+        let max_depth = grown.iter().map(|g| g.depth).max().unwrap_or(0);
+        let mut trees = grown.into_iter().map(|g| g.tree);
+        if let Some(t) = trees.next() {
+            self.keep(view, t);
+        }
+        for (h, t) in self.helpers.iter_mut().zip(trees) {
+            h.keep(view, t);
+        }
         Ok(Choice {
             mv,
             info: SearchInfo {
-                nodes: done,
+                nodes,
                 depth: Some(max_depth),
                 score,
                 pv,

@@ -14,6 +14,9 @@ pub mod playout_board;
 
 use jieqi_engine::{Engine, Factory, Spec, SpecError};
 
+/// Most search threads a spec may ask for (`threads=N` of `alphabeta` and `ismcts`).
+pub const MAX_THREADS: usize = 256;
+
 /// (name, help) of every engine in this crate, for `arena engines`.
 pub const ENGINES: &[(&str, &str)] = &[
     (flat_uct::NAME, flat_uct::HELP),

@@ -417,6 +417,35 @@ impl<'a> Budget<'a> {
         }
     }
 
+    /// Thread `i`'s part of `n` threads searching side by side: the iterations split as evenly as
+    /// they go (the first `total % n` threads take one more), the same deadline, and `control`
+    /// for stop requests.
+    pub(crate) fn share(
+        self,
+        i: usize,
+        n: usize,
+        control: jieqi_engine::Control<'a>,
+    ) -> Budget<'a> {
+        let n = n.max(1) as u64;
+        Budget {
+            iterations: self
+                .iterations
+                .map(|t| (t / n + u64::from((i as u64) < t % n)).max(1)),
+            control,
+            ..self
+        }
+    }
+
+    /// The stop requests and reports this budget answers to.
+    pub(crate) fn control(&self) -> jieqi_engine::Control<'a> {
+        self.control
+    }
+
+    /// Whether an iteration count bounds the search (else only time or a stop request ends it).
+    pub(crate) fn counts_iterations(&self) -> bool {
+        self.iterations.is_some()
+    }
+
     /// Whether the search must stop after `done` iterations (always runs at least one): the
     /// iterations are spent, the time is up or the front end said stop.
     #[inline]

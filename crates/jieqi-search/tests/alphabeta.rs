@@ -318,16 +318,16 @@ fn node_limited_search_is_deterministic() {
                 ..Limits::default()
             };
             let spec = Spec::parse("alphabeta:hash=2").unwrap();
+            // The table is kept between searches: two engines asked the same things in the same
+            // order answer alike, call by call.
             let mut e = alphabeta::from_spec(&spec).unwrap();
             let a = e.go(&view, &limits, 3).unwrap();
-            let b = e.go(&view, &limits, 3).unwrap();
-            let c = alphabeta::from_spec(&spec)
-                .unwrap()
-                .go(&view, &limits, 3)
-                .unwrap();
-            assert_eq!(a, b);
-            assert_eq!(a, c);
+            let b = e.go(&view, &limits, 4).unwrap();
+            let mut f = alphabeta::from_spec(&spec).unwrap();
+            assert_eq!(a, f.go(&view, &limits, 3).unwrap());
+            assert_eq!(b, f.go(&view, &limits, 4).unwrap());
             assert_eq!(a.info.nodes, limits.nodes.unwrap());
+            assert_eq!(b.info.nodes, limits.nodes.unwrap());
         }
     }
 }
@@ -376,6 +376,40 @@ fn threaded_search_keeps_to_its_limits_and_plays_legal_moves() {
     }
     assert!(alphabeta::from_spec(&Spec::parse("alphabeta:threads=0").unwrap()).is_err());
     assert!(alphabeta::from_spec(&Spec::parse("alphabeta:threads=257").unwrap()).is_err());
+}
+
+#[test]
+fn threads_report_each_depth_once_and_answer_with_the_deepest() {
+    // Every thread publishes its completed iterations: the front end hears strictly increasing
+    // depths (whichever thread completes one first), and the answer is the deepest of them, a
+    // helper's when a helper got there first.
+    let rules = Rules::standard();
+    for (i, pos) in positions(rules, 6, 0, 40, 91).into_iter().enumerate() {
+        let view = View::from_setup(&pos.to_setup(), &rules).unwrap();
+        let depths = std::sync::Mutex::new(Vec::new());
+        let report = |info: &jieqi_engine::SearchInfo| {
+            depths.lock().unwrap().push(info.depth.unwrap());
+        };
+        let control = jieqi_engine::Control::default().with_report(&report);
+        let mut e =
+            alphabeta::from_spec(&Spec::parse("alphabeta:threads=3,hash=4").unwrap()).unwrap();
+        let c = e
+            .search(
+                &view,
+                &Limits {
+                    nodes: Some(150_000),
+                    ..Limits::default()
+                },
+                i as u64,
+                &control,
+            )
+            .unwrap();
+        let depths = depths.into_inner().unwrap();
+        assert!(depths.windows(2).all(|w| w[0] < w[1]), "{depths:?}");
+        assert_eq!(c.info.depth, depths.last().copied(), "{depths:?}");
+        assert_eq!(c.info.pv.first(), Some(&c.mv));
+        assert!(pos.legal_moves().contains(&c.mv));
+    }
 }
 
 #[test]

@@ -332,6 +332,8 @@ fn specs_are_validated() {
         "ismcts:max_plies=0",
         "ismcts:reuse=maybe",
         "ismcts:sims=5",
+        "ismcts:threads=0",
+        "ismcts:threads=257",
     ] {
         let r = jieqi_search::from_spec(&Spec::parse(bad).unwrap()).unwrap();
         assert!(r.is_err(), "{bad} should be rejected");
@@ -339,6 +341,7 @@ fn specs_are_validated() {
     for good in [
         "flat-uct:sims=300,c=0.8,policy=random,cutoff=0,max_plies=200",
         "ismcts:iters=100,c=0.7,policy=capture,cutoff=40,max_plies=200,reuse=true",
+        "ismcts:threads=256",
     ] {
         assert!(
             jieqi_search::from_spec(&Spec::parse(good).unwrap())
@@ -376,4 +379,60 @@ fn ismcts_reuses_its_tree_within_a_game() {
     let a = nokeep.go(&red, &nodes(200), 1).unwrap();
     assert_eq!(nokeep.kept_root_visits(), None);
     assert_eq!(nokeep.go(&red, &nodes(200), 1).unwrap(), a);
+}
+
+#[test]
+fn threaded_ismcts_splits_its_iterations_and_stays_reproducible() {
+    // Root parallelism: each thread runs its share of a node limit from its own seed, so two
+    // engines given the same views, limits and seeds answer alike, move after move (each thread
+    // reusing its own tree), and the iterations add up to the limit exactly.
+    for rules in [Rules::standard(), Rules::xiangqi()] {
+        let mut game = random_game(rules, 7, 8);
+        let mut a = engine("ismcts:threads=3");
+        let mut b = engine("ismcts:threads=3");
+        let mut helpers_count = false;
+        for ply in 0..6u64 {
+            if game.outcome().is_some() {
+                break;
+            }
+            let view = game.view(game.turn());
+            let limit = 1000 + ply;
+            let ca = a.go(&view, &nodes(limit), ply).unwrap();
+            assert_eq!(ca, b.go(&view, &nodes(limit), ply).unwrap(), "ply {ply}");
+            assert!(view.legal_moves().contains(&ca.mv));
+            assert_eq!(ca.info.nodes, limit);
+            assert_eq!(ca.info.pv.first(), Some(&ca.mv));
+            // Thread 0 alone: the call's seed and its share (the first of three, rounded up).
+            let fresh = engine("ismcts:threads=3,reuse=false")
+                .go(&view, &nodes(limit), ply)
+                .unwrap();
+            let main_only = engine("ismcts:reuse=false")
+                .go(&view, &nodes(limit.div_ceil(3)), ply)
+                .unwrap();
+            helpers_count |= main_only.info.score != fresh.info.score;
+            game.play(ca.mv).unwrap();
+        }
+        // The helpers' trees count: the answer is not the main thread's tree alone.
+        assert!(helpers_count);
+    }
+    // Under a movetime every thread stops with the main one.
+    let game = random_game(Rules::standard(), 42, 10);
+    let view = game.view(game.turn());
+    let t = Instant::now();
+    let c = engine("ismcts:threads=2")
+        .go(
+            &view,
+            &Limits {
+                movetime: Some(Duration::from_millis(60)),
+                ..Limits::default()
+            },
+            1,
+        )
+        .unwrap();
+    assert!(
+        t.elapsed() < Duration::from_millis(600),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(view.legal_moves().contains(&c.mv) && c.info.nodes >= 2);
 }

@@ -8,9 +8,9 @@ use jieqi_engine::{Engine, Spec};
 use jieqi_registry::{KINDS as ENGINES, UCI_VARIANTS as VARIANTS};
 
 /// The engines that search on several threads (`threads=N`).
-pub const THREADED: &[&str] = &["alphabeta"];
+pub const THREADED: &[&str] = &["alphabeta", "ismcts"];
 
-/// Most `Threads` the option takes (`alphabeta`'s own maximum).
+/// Most `Threads` the option takes (`jieqi_search::MAX_THREADS`, the searchers' own maximum).
 pub const MAX_THREADS: usize = 256;
 
 /// The current option values.
@@ -219,7 +219,9 @@ mod tests {
         assert!(!o.set("Seed", Some("18446744073709551615")).unwrap());
         assert_eq!(o.seed, u64::MAX);
         assert!(o.set("Threads", Some("2")).unwrap());
-        assert_eq!(o.spec().unwrap().to_string(), "ismcts");
+        assert_eq!(o.spec().unwrap().to_string(), "ismcts:threads=2");
+        assert!(o.set("Engine", Some("greedy")).unwrap());
+        assert_eq!(o.spec().unwrap().to_string(), "greedy");
         assert!(o.set("Engine", Some("alphabeta")).unwrap());
         assert_eq!(
             o.spec().unwrap().to_string(),
