@@ -648,7 +648,10 @@ impl Ismcts {
                 .map(|(k, h)| {
                     let b = budget.share(k + 1, threads, helper_control);
                     let s = thread_seed(seed, k + 1);
-                    scope.spawn(move || h.grow(view, b, s, search))
+                    // A helper whose share is empty (fewer iterations than threads) only
+                    // re-roots its kept tree.
+                    let run = search && !b.is_empty();
+                    scope.spawn(move || h.grow(view, b, s, run))
                 })
                 .collect();
             let main = self.grow(

@@ -418,8 +418,8 @@ impl<'a> Budget<'a> {
     }
 
     /// Thread `i`'s part of `n` threads searching side by side: the iterations split as evenly as
-    /// they go (the first `total % n` threads take one more), the same deadline, and `control`
-    /// for stop requests.
+    /// they go (the first `total % n` threads take one more; a share may be 0, see
+    /// [`Budget::is_empty`]), the same deadline, and `control` for stop requests.
     pub(crate) fn share(
         self,
         i: usize,
@@ -430,7 +430,7 @@ impl<'a> Budget<'a> {
         Budget {
             iterations: self
                 .iterations
-                .map(|t| (t / n + u64::from((i as u64) < t % n)).max(1)),
+                .map(|t| t / n + u64::from((i as u64) < t % n)),
             control,
             ..self
         }
@@ -439,6 +439,12 @@ impl<'a> Budget<'a> {
     /// The stop requests and reports this budget answers to.
     pub(crate) fn control(&self) -> jieqi_engine::Control<'a> {
         self.control
+    }
+
+    /// Whether this budget allows no iteration at all (a thread's share of fewer iterations than
+    /// threads).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.iterations == Some(0)
     }
 
     /// Whether an iteration count bounds the search (else only time or a stop request ends it).

@@ -415,6 +415,12 @@ fn threaded_ismcts_splits_its_iterations_and_stays_reproducible() {
         // The helpers' trees count: the answer is not the main thread's tree alone.
         assert!(helpers_count);
     }
+    // Fewer iterations than threads: the limit still holds.
+    let game = random_game(Rules::standard(), 3, 6);
+    let c = engine("ismcts:threads=4")
+        .go(&game.view(game.turn()), &nodes(2), 9)
+        .unwrap();
+    assert_eq!(c.info.nodes, 2);
     // Under a movetime every thread stops with the main one.
     let game = random_game(Rules::standard(), 42, 10);
     let view = game.view(game.turn());
