@@ -25,6 +25,7 @@ use clap::{Args, ValueEnum};
 use jieqi_core::Rules;
 use serde_json::json;
 
+use crate::command_error::CommandError;
 use crate::game_runner::Termination;
 use crate::journal::write_atomically;
 use crate::records::{self, GameLine};
@@ -74,25 +75,8 @@ struct Exported<'a> {
     date: &'a str,
 }
 
-/// Why `arena export` failed.
-#[derive(Debug)]
-pub enum ExportError {
-    /// Bad arguments, or a folder or record that cannot be exported (exit status 2).
-    Input(String),
-    /// The output cannot be written (exit status 4).
-    Io(String),
-}
-
-impl core::fmt::Display for ExportError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            ExportError::Input(m) | ExportError::Io(m) => f.write_str(m),
-        }
-    }
-}
-
-fn input(m: impl Into<String>) -> ExportError {
-    ExportError::Input(m.into())
+fn input(m: impl Into<String>) -> CommandError {
+    CommandError::Input(m.into())
 }
 
 /// Files of a results folder that an export must never overwrite.
@@ -114,7 +98,7 @@ const RESULT_FILES: [&str; 14] = [
 ];
 
 /// Refuses an `--out` that is, or would write over, a results file of the folder.
-fn check_out(dir: &Path, out: &Path) -> Result<(), ExportError> {
+fn check_out(dir: &Path, out: &Path) -> Result<(), CommandError> {
     let parent = out.parent().filter(|p| !p.as_os_str().is_empty());
     let (Ok(out_dir), Ok(dir)) = (
         std::fs::canonicalize(parent.unwrap_or(Path::new("."))),
@@ -137,7 +121,7 @@ fn check_out(dir: &Path, out: &Path) -> Result<(), ExportError> {
 /// # Errors
 /// The folder holds no readable run, the game is not there, a record does not play through
 /// from its deal (it was altered), or writing fails; the message names the file.
-pub fn run(args: &ExportArgs, w: &mut dyn Write) -> Result<(), ExportError> {
+pub fn run(args: &ExportArgs, w: &mut dyn Write) -> Result<(), CommandError> {
     let (setup, games) = load(&args.dir)?;
     if let Some(out) = &args.out {
         check_out(&args.dir, out)?;
@@ -213,8 +197,9 @@ pub fn run(args: &ExportArgs, w: &mut dyn Write) -> Result<(), ExportError> {
                     items.len()
                 )));
             }
-            std::fs::create_dir_all(folder)
-                .map_err(|e| ExportError::Io(format!("cannot create {}: {e}", folder.display())))?;
+            std::fs::create_dir_all(folder).map_err(|e| {
+                CommandError::Io(format!("cannot create {}: {e}", folder.display()))
+            })?;
             let width = items.last().map_or(1, |i| i.number.to_string().len());
             for item in &items {
                 let mut text = serde_json::to_string_pretty(&jieqibox(item)?)
@@ -222,16 +207,16 @@ pub fn run(args: &ExportArgs, w: &mut dyn Write) -> Result<(), ExportError> {
                 text.push('\n');
                 let path = folder.join(format!("game-{:0width$}.json", item.number));
                 write_atomically(&path, text.as_bytes())
-                    .map_err(|e| ExportError::Io(e.to_string()))?;
+                    .map_err(|e| CommandError::Io(e.to_string()))?;
             }
             writeln!(w, "{} games written to {}", items.len(), folder.display())
-                .map_err(|e| ExportError::Io(format!("writing standard output: {e}")))
+                .map_err(|e| CommandError::Io(format!("writing standard output: {e}")))
         }
     }
 }
 
 /// Why game `number` is not in the folder, as `arena replay` says it.
-fn missing(args: &ExportArgs, number: u64) -> ExportError {
+fn missing(args: &ExportArgs, number: u64) -> CommandError {
     match crate::replay::locate(&args.dir, number) {
         Err((_, m)) => input(m),
         Ok(crate::replay::Located { pair, game, .. }) => input(format!(
@@ -243,21 +228,21 @@ fn missing(args: &ExportArgs, number: u64) -> ExportError {
 }
 
 /// Writes to `out` (see [`crate::journal::write_output`]), or to `w`.
-fn emit(out: Option<&Path>, bytes: &[u8], w: &mut dyn Write) -> Result<(), ExportError> {
+fn emit(out: Option<&Path>, bytes: &[u8], w: &mut dyn Write) -> Result<(), CommandError> {
     match out {
         Some(path) => {
-            crate::journal::write_output(path, bytes).map_err(|e| ExportError::Io(e.to_string()))
+            crate::journal::write_output(path, bytes).map_err(|e| CommandError::Io(e.to_string()))
         }
         None => w
             .write_all(bytes)
             .and_then(|()| w.flush())
-            .map_err(|e| ExportError::Io(format!("writing standard output: {e}"))),
+            .map_err(|e| CommandError::Io(format!("writing standard output: {e}"))),
     }
 }
 
 /// The run recorded in `dir` and its games by number (see [`records::game_number`]). A game
 /// that belongs to none of the run's pairings is an error; a last line cut short is said.
-fn load(dir: &Path) -> Result<(MatchSetup, BTreeMap<u64, GameLine>), ExportError> {
+fn load(dir: &Path) -> Result<(MatchSetup, BTreeMap<u64, GameLine>), CommandError> {
     let (_, record, setup) = crate::run::recorded_run(dir).map_err(input)?;
     let journal = dir.join("games.jsonl");
     let (lines, truncated) = records::read_jsonl(&journal).map_err(|e| input(e.to_string()))?;
@@ -334,7 +319,7 @@ fn pgn_termination(t: Termination) -> &'static str {
 
 /// The recorded game played through from its deal ([`crate::replay::check_record`]): the start
 /// FEN and the FEN after every ply. A record that does not hold up is refused.
-fn positions(item: &Exported<'_>) -> Result<(String, Vec<String>), ExportError> {
+fn positions(item: &Exported<'_>) -> Result<(String, Vec<String>), CommandError> {
     let checked =
         crate::replay::check_record(&item.setup.rules, item.line, item.setup.max_plies, None);
     if let Some(problem) = checked.problem {
@@ -366,7 +351,7 @@ fn tag(name: &str, value: &str) -> String {
 }
 
 /// One game as PGN.
-fn pgn(item: &Exported<'_>) -> Result<String, ExportError> {
+fn pgn(item: &Exported<'_>) -> Result<String, CommandError> {
     let line = item.line;
     let setup = item.setup;
     let (start, _) = positions(item)?;
@@ -469,7 +454,7 @@ fn jieqibox_score(score: &str) -> Option<i64> {
 }
 
 /// One game as JieqiBox's notation JSON.
-fn jieqibox(item: &Exported<'_>) -> Result<serde_json::Value, ExportError> {
+fn jieqibox(item: &Exported<'_>) -> Result<serde_json::Value, CommandError> {
     let line = item.line;
     let (start, after) = positions(item)?;
     let moves: Vec<serde_json::Value> = line

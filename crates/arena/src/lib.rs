@@ -25,6 +25,7 @@ pub mod bench_cmd;
 pub mod block;
 pub mod board_text;
 pub mod cli;
+pub mod command_error;
 pub mod deal_seed;
 pub mod engine_logs;
 pub mod engines;

@@ -53,23 +53,11 @@ fn main() -> ExitCode {
         Plan::Bench(b) => arena::bench_cmd::run(b, &mut out),
         Plan::Export(args) => match arena::export::run(args, &mut out) {
             Ok(()) => Ok(()),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(match e {
-                    arena::export::ExportError::Input(_) => EXIT_BAD_INPUT,
-                    arena::export::ExportError::Io(_) => EXIT_IO,
-                });
-            }
+            Err(e) => return command_failed(&e),
         },
         Plan::Tune(args) => match arena::tune::run(args, &mut out) {
             Ok(()) => Ok(()),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(match e {
-                    arena::tune::TuneError::Input(_) => EXIT_BAD_INPUT,
-                    arena::tune::TuneError::Io(_) => EXIT_IO,
-                });
-            }
+            Err(e) => return command_failed(&e),
         },
         Plan::Stats(args) => match arena::stats_cmd::run(args, &mut out) {
             Ok(()) => Ok(()),
@@ -130,6 +118,15 @@ fn main() -> ExitCode {
             eprintln!("error: writing output: {e}");
             ExitCode::from(EXIT_IO)
         }
+    }
+}
+
+/// The exit of `export` or `tune` that failed: bad input is 2, an unwritable output 4.
+fn command_failed(e: &arena::command_error::CommandError) -> ExitCode {
+    eprintln!("error: {e}");
+    match e {
+        arena::command_error::CommandError::Input(_) => ExitCode::from(EXIT_BAD_INPUT),
+        arena::command_error::CommandError::Io(_) => ExitCode::from(EXIT_IO),
     }
 }
 

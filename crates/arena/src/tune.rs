@@ -26,6 +26,7 @@ use jieqi_search::eval::{EvalWeights, evaluate};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
+use crate::command_error::CommandError;
 use crate::records::{self, GameResult};
 
 /// `arena tune` arguments.
@@ -72,26 +73,6 @@ pub struct TuneArgs {
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
 }
-
-/// Why a tuning run failed: bad input (exit 2) or a write that failed (exit 4).
-#[derive(Debug)]
-pub enum TuneError {
-    /// A folder, a weights file or an argument is wrong.
-    Input(String),
-    /// The tuned weights could not be written.
-    Io(std::io::Error),
-}
-
-impl std::fmt::Display for TuneError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TuneError::Input(m) => f.write_str(m),
-            TuneError::Io(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl std::error::Error for TuneError {}
 
 /// The weights' names and values, in the order of their JSON form.
 fn named(w: &EvalWeights) -> Vec<(String, f64)> {
@@ -156,10 +137,11 @@ struct Collected {
     read: u64,
 }
 
-fn collect(dir: &Path, skip: usize, budget: &mut usize) -> Result<Collected, TuneError> {
-    let (_, _, setup) = crate::run::recorded_run(dir).map_err(TuneError::Input)?;
+fn collect(dir: &Path, skip: usize, budget: &mut usize) -> Result<Collected, CommandError> {
+    let (_, _, setup) = crate::run::recorded_run(dir).map_err(CommandError::Input)?;
     let journal = dir.join("games.jsonl");
-    let (lines, _) = records::read_jsonl(&journal).map_err(|e| TuneError::Input(e.to_string()))?;
+    let (lines, _) =
+        records::read_jsonl(&journal).map_err(|e| CommandError::Input(e.to_string()))?;
     let mut out = Collected {
         games: Vec::new(),
         skipped: 0,
@@ -247,28 +229,28 @@ fn true_loss(held: &[(f64, Position)], w: &EvalWeights, k: f64) -> f64 {
 ///
 /// # Errors
 /// A folder or weights file that cannot be read, too few positions, or a failed write.
-pub fn run(args: &TuneArgs, w: &mut dyn Write) -> Result<(), TuneError> {
+pub fn run(args: &TuneArgs, w: &mut dyn Write) -> Result<(), CommandError> {
     if !(0.0..=1.0).contains(&args.lambda) {
-        return Err(TuneError::Input(format!(
+        return Err(CommandError::Input(format!(
             "--lambda {}: give a share in [0, 1]",
             args.lambda
         )));
     }
     if !(0.0..0.9).contains(&args.holdout) {
-        return Err(TuneError::Input(format!(
+        return Err(CommandError::Input(format!(
             "--holdout {}: give a share in [0, 0.9)",
             args.holdout
         )));
     }
     let base = match &args.eval {
-        Some(p) => EvalWeights::from_json_file(p).map_err(TuneError::Input)?,
+        Some(p) => EvalWeights::from_json_file(p).map_err(CommandError::Input)?,
         None => EvalWeights::default(),
     };
     let names = named(&base);
     for f in &args.fix {
         if !names.iter().any(|(k, _)| k == f) {
             let all: Vec<&str> = names.iter().map(|(k, _)| k.as_str()).collect();
-            return Err(TuneError::Input(format!(
+            return Err(CommandError::Input(format!(
                 "--fix {f}: no such weight (the weights are {})",
                 all.join(", ")
             )));
@@ -277,7 +259,7 @@ pub fn run(args: &TuneArgs, w: &mut dyn Write) -> Result<(), TuneError> {
     let tuned_idx: Vec<usize> = (0..names.len())
         .filter(|&i| names[i].0 != "king" && !args.fix.contains(&names[i].0))
         .collect();
-    let io = |e: std::io::Error| TuneError::Io(e);
+    let io = |e: std::io::Error| CommandError::Io(e.to_string());
     let mut budget = args.max_positions;
     let mut all_games = Vec::new();
     let (mut read, mut skipped) = (0, 0);
@@ -312,7 +294,7 @@ pub fn run(args: &TuneArgs, w: &mut dyn Write) -> Result<(), TuneError> {
     )
     .map_err(io)?;
     if train_pos.len() < 1000 {
-        return Err(TuneError::Input(format!(
+        return Err(CommandError::Input(format!(
             "{} positions are too few to fit {} weights: give more games",
             train_pos.len(),
             tuned_idx.len()

@@ -632,12 +632,7 @@ impl Ismcts {
         let mut helpers = std::mem::take(&mut self.helpers);
         helpers.truncate(threads - 1);
         while helpers.len() < threads - 1 {
-            helpers.push(Ismcts {
-                threads: 1,
-                helpers: Vec::new(),
-                kept: None,
-                ..self.clone_config()
-            });
+            helpers.push(self.clone_config());
         }
         let stop = AtomicBool::new(false);
         let helper_control = Control::default().with_stop(&stop);
@@ -678,7 +673,8 @@ impl Ismcts {
         grown
     }
 
-    /// This engine's settings without its tree, scratch or helpers.
+    /// A helper thread's engine: this engine's settings on one thread, without its tree,
+    /// scratch or helpers.
     fn clone_config(&self) -> Ismcts {
         Ismcts {
             iters: self.iters,
@@ -686,7 +682,6 @@ impl Ismcts {
             playout: self.playout.clone(),
             reuse: self.reuse,
             decay: self.decay,
-            threads: self.threads,
             ..Ismcts::default()
         }
     }
