@@ -86,6 +86,20 @@ pub enum Command {
     /// from the folders' games.jsonl, labelled with their games' results, a held-out share of the
     /// games to measure the fit, and the tuned weights written as JSON for `alphabeta:eval=PATH`.
     Tune(crate::tune::TuneArgs),
+    /// Run engines over a test suite (an EPD-style file of positions with bm/am/dm) and report
+    /// which positions each solved, and the time and nodes each took to find the answer.
+    ///
+    /// Positions are searched --threads at once, each by a fresh engine asked once as in a game.
+    /// A position is solved when the answer is right: one of its `bm` moves, none of its `am`
+    /// moves, and for `dm N` a reported `mate M` with M <= N. The time to solution is when the
+    /// answer became right for good (from the engine's interim reports). Prints a table per
+    /// engine and `solved X / Y`; writes solve.json and solve.csv to --out. Lines of the suite
+    /// that do not hold up are reported with their numbers and skipped.
+    Solve(crate::solve::SolveArgs),
+    /// Make a test suite for `arena solve` from recorded games, every position verified by an
+    /// exhaustive search: `mates` (mate in N, no shorter; rules without hidden pieces) or
+    /// `tactics` (one move wins material by force whatever the hidden pieces are).
+    Suite(crate::suite::SuiteArgs),
     /// Print the result block (Elo, nElo, LOS, SPRT LLR) from pentanomial or W/D/L counts alone.
     Stats(crate::stats_cmd::StatsArgs),
     /// List the engines `--engine` accepts, with their parameters.

@@ -301,14 +301,16 @@ fn call_engine(
     seed: u64,
     alarm: &Alarm,
     hard: Duration,
+    report: Option<&Reporter>,
 ) -> Answer {
     alarm.arm(Instant::now() + hard);
     let answer = match slot.take() {
         None => Answer::Abandoned,
         Some(mut engine) if engine.stops_on_request() => {
             let flag = alarm.stop_flag();
-            let answer = answer(guarded(|| {
-                engine.search(view, limits, seed, &control_of(flag))
+            let answer = answer(guarded(|| match report {
+                Some(r) => engine.search(view, limits, seed, &control_of(flag).with_report(&**r)),
+                None => engine.search(view, limits, seed, &control_of(flag)),
             }));
             *slot = Some(engine);
             answer
@@ -318,11 +320,18 @@ fn call_engine(
             let view = view.clone();
             let limits = *limits;
             let flag = alarm.flag();
+            let report = report.cloned();
             let spawned = std::thread::Builder::new()
                 .name("arena-engine".into())
                 .spawn(move || {
-                    let answer = answer(guarded(|| {
-                        engine.search(&view, &limits, seed, &control_of(&flag))
+                    let answer = answer(guarded(|| match &report {
+                        Some(r) => engine.search(
+                            &view,
+                            &limits,
+                            seed,
+                            &control_of(&flag).with_report(&**r),
+                        ),
+                        None => engine.search(&view, &limits, seed, &control_of(&flag)),
                     }));
                     let _ = tx.send((engine, answer));
                 });
@@ -342,6 +351,48 @@ fn call_engine(
     };
     alarm.disarm();
     answer
+}
+
+/// Where a search's interim info goes (after each completed depth, say), from any thread.
+pub type Reporter = std::sync::Arc<dyn Fn(&SearchInfo) + Send + Sync>;
+
+/// Asks a fresh engine of `entry` for one move in `view` under the hard limit `hard`, as a game
+/// would (prepared for the view's rules first; run inline or on a thread of its own; given up
+/// [`RUNAWAY_GRACE`] past the limit), passing its interim search info to `report`.
+///
+/// # Errors
+/// What went wrong, for people: the engine could not be prepared, failed, panicked, or did not
+/// answer in time.
+pub fn search_once(
+    entry: &EngineEntry,
+    view: &View,
+    limits: &Limits,
+    seed: u64,
+    hard: Duration,
+    report: &Reporter,
+) -> Result<Choice, String> {
+    let mut engine = entry.build();
+    match guarded(|| engine.prepare(view.rules())) {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => return Err(format!("{} ({:?})", e.message, e.failure)),
+        Err(msg) => return Err(format!("panicked while preparing: {msg}")),
+    }
+    let alarm = Alarm::new();
+    let mut slot = Some(engine);
+    match call_engine(&mut slot, view, limits, seed, &alarm, hard, Some(report)) {
+        Answer::Returned(Ok(choice)) if alarm.rang() => Err(format!(
+            "answered {} only after the hard limit of {} ms",
+            choice.mv,
+            hard.as_millis()
+        )),
+        Answer::Returned(Ok(choice)) => Ok(choice),
+        Answer::Returned(Err(e)) => Err(format!("{} ({:?})", e.message, e.failure)),
+        Answer::Panicked(msg) => Err(format!("panicked: {msg}")),
+        Answer::Abandoned => Err(format!(
+            "did not answer within the hard limit of {} ms",
+            hard.as_millis()
+        )),
+    }
 }
 
 /// The termination of an engine failure.
@@ -471,7 +522,15 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
             .unwrap_or(NO_TIME_LIMIT_TIMEOUT);
         let seed = mix(seeds[us], game.ply() as u64);
         let t = Instant::now();
-        let answer = call_engine(&mut engines[us], &views[us], &limits, seed, &alarm, hard);
+        let answer = call_engine(
+            &mut engines[us],
+            &views[us],
+            &limits,
+            seed,
+            &alarm,
+            hard,
+            None,
+        );
         let elapsed = t.elapsed();
         let ms = elapsed.as_secs_f64() * 1000.0;
         out.engine_ms[us] += ms;

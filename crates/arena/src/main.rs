@@ -59,6 +59,14 @@ fn main() -> ExitCode {
             Ok(()) => Ok(()),
             Err(e) => return command_failed(&e),
         },
+        Plan::Solve(args) => match arena::solve::run(args, &mut out) {
+            Ok(()) => Ok(()),
+            Err(e) => return command_failed(&e),
+        },
+        Plan::Suite(args) => match arena::suite::run(args, &mut out) {
+            Ok(()) => Ok(()),
+            Err(e) => return command_failed(&e),
+        },
         Plan::Stats(args) => match arena::stats_cmd::run(args, &mut out) {
             Ok(()) => Ok(()),
             Err(arena::stats_cmd::StatsCmdError::Io(e)) => Err(e),

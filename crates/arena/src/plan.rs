@@ -49,6 +49,10 @@ pub enum Plan {
     Export(crate::export::ExportArgs),
     /// `arena tune`.
     Tune(crate::tune::TuneArgs),
+    /// `arena solve`: arguments checked when it runs.
+    Solve(crate::solve::SolveArgs),
+    /// `arena suite`.
+    Suite(crate::suite::SuiteArgs),
     /// `arena engines`.
     Engines,
     /// `arena bench`.
@@ -176,6 +180,8 @@ impl Plan {
             Command::Stats(args) => Ok(Plan::Stats(args)),
             Command::Export(args) => Ok(Plan::Export(args)),
             Command::Tune(args) => Ok(Plan::Tune(args)),
+            Command::Solve(args) => Ok(Plan::Solve(args)),
+            Command::Suite(args) => Ok(Plan::Suite(args)),
             Command::Engines => Ok(Plan::Engines),
             Command::Bench(args) => {
                 let specs: Vec<String> = if args.engines.is_empty() {

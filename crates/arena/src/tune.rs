@@ -27,7 +27,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 use crate::command_error::CommandError;
-use crate::records::{self, GameResult};
+use crate::records::GameResult;
 
 /// `arena tune` arguments.
 #[derive(Debug, Args)]
@@ -138,40 +138,17 @@ struct Collected {
 }
 
 fn collect(dir: &Path, skip: usize, budget: &mut usize) -> Result<Collected, CommandError> {
-    let (_, _, setup) = crate::run::recorded_run(dir).map_err(CommandError::Input)?;
-    let journal = dir.join("games.jsonl");
-    let (lines, _) =
-        records::read_jsonl(&journal).map_err(|e| CommandError::Input(e.to_string()))?;
-    let mut out = Collected {
-        games: Vec::new(),
-        skipped: 0,
-        read: 0,
-    };
-    for line in lines {
+    let mut games = Vec::new();
+    let tally = crate::recorded_games::for_each(dir, |rules, line, checked| {
         if *budget == 0 {
-            break;
-        }
-        out.read += 1;
-        if !matches!(line.reason, crate::game_runner::Termination::Rules(_))
-            && line.reason != crate::game_runner::Termination::MaxPlies
-        {
-            out.skipped += 1;
-            continue;
-        }
-        let checked = crate::replay::check_record(&setup.rules, &line, setup.max_plies, None);
-        if checked.problem.is_some() {
-            out.skipped += 1;
-            continue;
+            return false;
         }
         let result = match line.result {
             GameResult::RedWins => 1.0,
             GameResult::BlackWins => 0.0,
             GameResult::Draw => 0.5,
         };
-        let mut game = Game::new(
-            setup.rules,
-            crate::deal_seed::deal_for_seed(line.seed, &setup.rules),
-        );
+        let mut game = Game::new(*rules, crate::deal_seed::deal_for_seed(line.seed, rules));
         let mut positions = Vec::new();
         for (i, (record, _)) in checked.plies.iter().enumerate() {
             if i >= skip
@@ -193,10 +170,14 @@ fn collect(dir: &Path, skip: usize, budget: &mut usize) -> Result<Collected, Com
             game.play(record.played.mv).expect("checked");
         }
         // The game key spreads pair and game over the split.
-        out.games
-            .push((line.seed ^ (u64::from(line.game) << 62), positions));
-    }
-    Ok(out)
+        games.push((line.seed ^ (u64::from(line.game) << 62), positions));
+        true
+    })?;
+    Ok(Collected {
+        games,
+        skipped: tally.skipped,
+        read: tally.read,
+    })
 }
 
 /// Mean squared error of `samples` under weights `w` (the linear model) and scale `k`.

@@ -9,8 +9,10 @@ pub mod alphabeta;
 pub mod eval;
 pub mod flat_uct;
 pub mod ismcts;
+pub mod mate;
 pub mod playout;
 pub mod playout_board;
+pub mod tactic;
 
 use jieqi_engine::{Engine, Factory, Spec, SpecError};
 
