@@ -244,6 +244,9 @@ impl Hasher for KeyHasher {
     }
 }
 
+/// How [`Search::best_edge`] ranks a move: class (win 2, open 1, lost 0), then keys within it.
+type Rank = (u8, i64, f64);
+
 type Table = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
 
 /// The MCTS-Solver engine.
@@ -920,7 +923,7 @@ impl<'a> Search<'a> {
         let node = &self.nodes[n as usize];
         let (first, len) = (node.first_edge as usize, node.len as usize);
         // Rank: class (win 2, open 1, lost 0), then a key within the class.
-        let mut best: Option<(usize, Proof, f64, (u8, i64, f64))> = None;
+        let mut best: Option<(usize, Proof, f64, Rank)> = None;
         for j in first..first + len {
             let e = &self.edges[j];
             let p = self.edge_proof(e);
