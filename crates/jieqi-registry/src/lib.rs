@@ -11,9 +11,10 @@ use jieqi_core::Rules;
 use jieqi_engine::{Factory, Spec, SpecError};
 
 /// Every engine kind, strongest first (the order `jieqi-uci` offers them in).
-pub const KINDS: [&str; 6] = [
+pub const KINDS: [&str; 7] = [
     "alphabeta",
     "ismcts",
+    "mcts-solver",
     "flat-uct",
     "level",
     "greedy",

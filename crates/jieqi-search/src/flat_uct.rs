@@ -6,7 +6,8 @@
 //! mover: 1 win, 0 loss, ½ draw (seed 000 counted draws as losses; a draw is worth half here). Every
 //! move is tried once first (in a seeded random order, as the seed's `random.choice(unexplored)`),
 //! then UCB1 `mean + c·sqrt(ln N / n)` with `N` the simulations so far. The answer is the best mean,
-//! ties broken by more visits, then by the seeded order.
+//! ties broken by more visits, then by the seeded order. Its score is the win rate, or `Mate(1)`
+//! when the move wins at once in every reveal outcome ([`crate::mcts_solver::wins_at_once`]).
 //!
 //! The end of the game: a king taken by the root move wins the simulation outright; every other
 //! ending is the playout's, which applies the core's classifier without a history (no
@@ -23,6 +24,7 @@ use jieqi_engine::{
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
+use crate::mcts_solver::wins_at_once;
 use crate::playout::{
     Budget, PlayoutConfig, PlayoutPolicy, below, playout, read_config, took_king,
 };
@@ -183,12 +185,18 @@ impl Engine for FlatUct {
             })
             .expect("at least one simulation ran");
         let mv = moves[best];
+        // A move that ends the game with a win in every outcome is a proof, not a rate.
+        let score = if wins_at_once(view.position(), &view.knowledge(), mv) {
+            Score::Mate(1)
+        } else {
+            Score::WinRate(wins[best] / visits[best] as f64)
+        };
         Ok(Choice {
             mv,
             info: SearchInfo {
                 nodes: done,
                 depth: None,
-                score: Some(Score::WinRate(wins[best] / visits[best] as f64)),
+                score: Some(score),
                 pv: vec![mv],
             },
         })

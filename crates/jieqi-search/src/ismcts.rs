@@ -45,7 +45,8 @@
 //!
 //! **Answer:** the most visited root child (ties: the better mean, then the first expanded).
 //! Search info: nodes = iterations, depth = deepest decision ply the tree reached, score = the
-//! chosen child's mean, pv = the most visited path, cut after the first hidden-piece move.
+//! chosen child's mean (`Mate(1)` when the move wins at once in every reveal outcome,
+//! [`crate::mcts_solver::wins_at_once`]), pv = the most visited path, cut after the first hidden-piece move.
 //!
 //! **Tree reuse.** The engine keeps its tree between `go` calls. When the new view is the old one
 //! plus some plies (checked by replaying them onto the old view), it descends the tree along those
@@ -85,6 +86,7 @@ use rand_core::SeedableRng;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::mcts_solver::wins_at_once;
 use crate::playout::{
     Budget, PlayoutConfig, PlayoutPolicy, below, outcome_score, playout, read_config, spec_error,
     took_king,
@@ -750,6 +752,10 @@ impl Engine for Ismcts {
                 .then(ib.cmp(ia))
         });
         let (mv, score) = match best {
+            // A move that ends the game with a win in every outcome is a proof, not a rate.
+            Some((_, t)) if wins_at_once(view.position(), &view.knowledge(), t.0) => {
+                (t.0, Some(Score::Mate(1)))
+            }
             Some((_, t)) => (t.0, Some(Score::WinRate(mean(t)))),
             None => (root_moves[0], None),
         };

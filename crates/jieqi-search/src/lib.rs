@@ -1,6 +1,6 @@
 //! Jieqi engines that search: `flat-uct` (the seed-000 algorithm done right), `ismcts`
-//! (single-observer information-set MCTS) and `alphabeta` (negamax with chance nodes at reveals,
-//! Star1/Star2). Every engine implements [`jieqi_engine::Engine`], sees only its player's
+//! (single-observer information-set MCTS), `alphabeta` (negamax with chance nodes at reveals,
+//! Star1/Star2) and `mcts-solver` (MCTS-Solver with proven wins and losses, for endgames). Every engine implements [`jieqi_engine::Engine`], sees only its player's
 //! [`jieqi_core::View`], and is deterministic for a given seed and node limit.
 
 #![deny(missing_docs)]
@@ -10,6 +10,7 @@ pub mod eval;
 pub mod flat_uct;
 pub mod ismcts;
 pub mod mate;
+pub mod mcts_solver;
 pub mod playout;
 pub mod playout_board;
 pub mod tactic;
@@ -24,6 +25,7 @@ pub const ENGINES: &[(&str, &str)] = &[
     (flat_uct::NAME, flat_uct::HELP),
     (ismcts::NAME, ismcts::HELP),
     (alphabeta::NAME, alphabeta::HELP),
+    (mcts_solver::NAME, mcts_solver::HELP),
 ];
 
 /// The factory of the engine a spec names (files such as `alphabeta`'s `eval=` are read here,
@@ -36,6 +38,7 @@ pub fn factory(spec: &Spec) -> Option<Result<Factory, SpecError>> {
         flat_uct::NAME => Some(flat_uct::FlatUct::from_spec(spec).map(Factory::of_clone)),
         ismcts::NAME => Some(ismcts::Ismcts::from_spec(spec).map(Factory::of_clone)),
         alphabeta::NAME => Some(alphabeta::factory(spec)),
+        mcts_solver::NAME => Some(mcts_solver::MctsSolver::from_spec(spec).map(Factory::of_clone)),
         _ => None,
     }
 }
