@@ -252,7 +252,7 @@ fn solve_one(
         Ok(choice) => {
             let info = &choice.info;
             result.mv = Some(choice.mv.to_string());
-            result.score = info.score.map(|s| score_text(s));
+            result.score = info.score.map(score_text);
             result.depth = info.depth;
             result.nodes = info.nodes;
             result.right_move = entry.right_move(choice.mv);

@@ -58,7 +58,7 @@ pub struct CommonArgs {
     #[arg(long, value_name = "T")]
     pub threads: Option<usize>,
     /// Node budget of each proof: a position whose proof needs more is left out (and counted).
-    #[arg(long, value_name = "N", default_value_t = 20_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
     pub budget: u64,
 }
 
@@ -95,6 +95,11 @@ pub struct TacticsArgs {
     /// Plies skipped at the start of every game.
     #[arg(long, value_name = "PLIES", default_value_t = 10)]
     pub skip: usize,
+    /// Largest material lead of either side, in centipawns, for a position to count (hidden
+    /// pieces at the mean value of their pool): in a game already won, winning more material is
+    /// rarely the best move.
+    #[arg(long, value_name = "CP", default_value_t = 300)]
+    pub max_balance: i32,
     /// Most positions kept from one game.
     #[arg(long, value_name = "K", default_value_t = 2)]
     pub per_game: usize,
@@ -103,8 +108,13 @@ pub struct TacticsArgs {
     pub max: usize,
 }
 
+/// A proved mate: its length in moves and every first move that mates in that many.
+type MateProof = (u32, Vec<Move>);
+
 /// A candidate position: where it came from, and the position (as its side to move sees it).
 struct Candidate {
+    /// Mate suites: the game's mate came this many moves later (the longest mate looked for).
+    moves: u32,
     origin: String,
     game_key: usize,
     fen: String,
@@ -148,6 +158,24 @@ fn fresh_fen(pos: &Position, learned: Option<jieqi_core::ByColor<jieqi_core::Poo
     fen::write(&setup)
 }
 
+/// A progress bar on stderr when it is a terminal.
+fn progress(len: u64, what: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{{bar:32.cyan/blue}} {{pos}}/{{len}} {what}  [{{elapsed_precise}} < {{eta_precise}}]"
+        ))
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar.enable_steady_tick(std::time::Duration::from_millis(250));
+    bar
+}
+
 fn mates(args: &MatesArgs, w: &mut dyn Write) -> Result<(), CommandError> {
     let io = |e: std::io::Error| CommandError::Io(format!("writing output: {e}"));
     if !(1..=8).contains(&args.max_moves) {
@@ -174,15 +202,17 @@ fn mates(args: &MatesArgs, w: &mut dyn Write) -> Result<(), CommandError> {
             }
             mated_games += 1;
             let plies = checked.plies.len();
-            let wanted: Vec<usize> = (1..=args.max_moves as usize)
-                .filter_map(|n| plies.checked_sub(2 * n - 1))
+            // Ply index → the mate's distance in moves from there.
+            let wanted: Vec<(usize, u32)> = (1..=args.max_moves)
+                .filter_map(|n| plies.checked_sub(2 * n as usize - 1).map(|i| (i, n)))
                 .collect();
             let mut game = Game::new(*rules, crate::deal_seed::deal_for_seed(line.seed, rules));
             for (i, (record, _)) in checked.plies.iter().enumerate() {
-                if wanted.contains(&i) {
+                if let Some(&(_, moves)) = wanted.iter().find(|w| w.0 == i) {
                     let pos = game.position().clone();
                     if seen.insert(pos.hash()) {
                         candidates.push(Candidate {
+                            moves,
                             origin: format!("pair {} game {} ply {i}", line.pair, line.game),
                             game_key: game_index,
                             fen: fresh_fen(&pos, None),
@@ -211,18 +241,23 @@ fn mates(args: &MatesArgs, w: &mut dyn Write) -> Result<(), CommandError> {
     let pool = pool(&args.common)?;
     let budget = args.common.budget;
     let max = args.max_moves;
-    let proofs: Vec<Result<Option<(u32, Vec<Move>)>, MateError>> = pool.install(|| {
+    let bar = progress(candidates.len() as u64, "positions proved");
+    let proofs: Vec<Result<Option<MateProof>, MateError>> = pool.install(|| {
         candidates
             .par_iter()
             .map(|c| {
+                // A game's mate N moves later bounds the search: longer mates are not looked for.
                 let mut prover = MateProver::new(budget);
-                match prover.shortest(&c.pos, max)? {
-                    None => Ok(None),
-                    Some(n) => Ok(Some((n, prover.mating_moves(&c.pos, n)?))),
-                }
+                let proof = match prover.shortest(&c.pos, c.moves) {
+                    Ok(Some(n)) => prover.mating_moves(&c.pos, n).map(|m| Some((n, m))),
+                    other => other.map(|_| None),
+                };
+                bar.inc(1);
+                proof
             })
             .collect()
     });
+    bar.finish_and_clear();
     let mut by_length: Vec<Vec<(usize, Vec<Move>)>> = vec![Vec::new(); max as usize + 1];
     let (mut no_mate, mut over_budget) = (0, 0);
     for (i, proof) in proofs.iter().enumerate() {
@@ -259,7 +294,7 @@ fn mates(args: &MatesArgs, w: &mut dyn Write) -> Result<(), CommandError> {
          ; Every position is proved by an exhaustive mate search: the side to move mates in N \
          against every defence, and in no fewer; bm lists every first move that does.\n\
          ; {games} games read ({skipped} left out), {mated_games} ended in mate; {} candidate \
-         positions ({duplicates} duplicates dropped): {}; {no_mate} without a mate in {max}, \
+         positions ({duplicates} duplicates dropped): {}; {no_mate} with no forced mate as short as the game's, \
          {over_budget} over the node budget.\n",
         candidates.len(),
         kept_counts.join(", ")
@@ -273,6 +308,37 @@ fn mates(args: &MatesArgs, w: &mut dyn Write) -> Result<(), CommandError> {
     }
     writeln!(w, "written to {}", args.common.out.display()).map_err(io)?;
     Ok(())
+}
+
+/// Red's material minus Black's in centipawns ([`jieqi_search::tactic::value`]), a hidden piece
+/// counted at the mean value of its owner's pool; the sign is from the side to move.
+fn material_lead(pos: &Position) -> f64 {
+    use jieqi_core::{Occupant, Role, Square};
+    let mut side = [0.0f64; 2];
+    for c in Color::ALL {
+        let pool = pos.pool(c);
+        let total = pool.total();
+        let mean = if total == 0 {
+            0.0
+        } else {
+            Role::ALL
+                .iter()
+                .map(|&r| f64::from(pool.get(r)) * f64::from(jieqi_search::tactic::value(r)))
+                .sum::<f64>()
+                / f64::from(total)
+        };
+        for sq in Square::all() {
+            match pos.occupant(sq) {
+                Some(Occupant::Revealed(p)) if p.color == c => {
+                    side[c.index()] += f64::from(jieqi_search::tactic::value(p.role));
+                }
+                Some(Occupant::Hidden(h)) if h == c => side[c.index()] += mean,
+                _ => {}
+            }
+        }
+    }
+    let us = pos.turn().index();
+    side[us] - side[1 - us]
 }
 
 fn tactics(args: &TacticsArgs, w: &mut dyn Write) -> Result<(), CommandError> {
@@ -302,6 +368,8 @@ fn tactics(args: &TacticsArgs, w: &mut dyn Write) -> Result<(), CommandError> {
                     && !game.position().in_check()
                     && game.records().last().is_none_or(|r| r.captured.is_none())
                     && hidden >= args.min_hidden
+                    && material_lead(game.view(game.turn()).position()).abs()
+                        <= f64::from(args.max_balance)
                 {
                     let view = game.view(game.turn());
                     let pos = view.position().clone();
@@ -310,6 +378,7 @@ fn tactics(args: &TacticsArgs, w: &mut dyn Write) -> Result<(), CommandError> {
                             origin: format!("pair {} game {} ply {i}", line.pair, line.game),
                             game_key: key,
                             fen: fresh_fen(&pos, Some(*view.learned())),
+                            moves: 0,
                             pos,
                         });
                     }
@@ -325,16 +394,20 @@ fn tactics(args: &TacticsArgs, w: &mut dyn Write) -> Result<(), CommandError> {
     }
     let pool = pool(&args.common)?;
     let (budget, depth, gain) = (args.common.budget, args.depth, args.min_gain);
+    let bar = progress(candidates.len() as u64, "positions proved");
     let proofs: Vec<Option<Vec<Move>>> = pool.install(|| {
         candidates
             .par_iter()
             .map(|c| {
-                TacticProver::new(depth, budget)
+                let proof = TacticProver::new(depth, budget)
                     .winning_moves(&c.pos, gain)
-                    .ok()
+                    .ok();
+                bar.inc(1);
+                proof
             })
             .collect()
     });
+    bar.finish_and_clear();
     let (mut none, mut several, mut over_budget, mut capped) = (0, 0, 0, 0);
     let mut kept: Vec<(usize, Move)> = Vec::new();
     let mut per_game: std::collections::HashMap<usize, usize> = Default::default();
@@ -371,11 +444,12 @@ fn tactics(args: &TacticsArgs, w: &mut dyn Write) -> Result<(), CommandError> {
          of material by force ({depth} full-width plies, then captures until quiet), with every \
          hidden identity chosen against the mover, so in every determinization.\n\
          ; {games} games read ({skipped} left out); {} candidate positions (not in check, last \
-         move not a capture, at least {} hidden pieces): {} with one winning move, {several} with \
-         several, {none} with none, {over_budget} over the node budget; {} kept ({capped} over \
-         the per-game or total cap).\n",
+         move not a capture, at least {} hidden pieces, neither side ahead by more than {} \
+         centipawns): {} with one winning move, {several} with several, {none} with none, \
+         {over_budget} over the node budget; {} kept ({capped} over the per-game or total cap).\n",
         candidates.len(),
         args.min_hidden,
+        args.max_balance,
         kept.len() + capped,
         kept.len()
     );

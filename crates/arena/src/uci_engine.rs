@@ -431,10 +431,23 @@ pub fn probe(spec: &Spec) -> Result<(), String> {
 }
 
 /// `position fen START moves …` for the view: the game's start position and the moves as this
-/// side saw them.
+/// side saw them. A view without moves (a test position, `arena solve`) is its own start: its
+/// FEN, with the JieqiBox captured field when its player has learned hidden identities.
 fn position_command(view: &View) -> String {
     let start = Position::start(view.rules());
-    let mut cmd = format!("position fen {}", start.fen());
+    let start_fen = if view.history().is_empty() {
+        let mut setup = view.position().to_setup();
+        let learned = *view.learned();
+        if Color::ALL.iter().any(|&c| learned[c].total() > 0) {
+            setup.captured_hidden = Some(learned);
+            jieqi_core::fen::write(&setup)
+        } else {
+            view.position().fen()
+        }
+    } else {
+        start.fen()
+    };
+    let mut cmd = format!("position fen {start_fen}");
     if !view.history().is_empty() {
         cmd.push_str(" moves");
         let mut mover = start.turn();
@@ -743,7 +756,8 @@ struct Line {
 }
 
 impl Process {
-    /// Waits for `bestmove`, folding `info` lines into `info`. At `deadline` (its own
+    /// Waits for `bestmove`, folding `info` lines into `info` and passing each one with a `pv`
+    /// to `control`'s reporter. At `deadline` (its own
     /// `timeout=`) or when `control` says stop (the harness's hard limit) it sends `stop` and
     /// fails with [`Failure::Timeout`]; the process is then of no further use.
     fn wait_bestmove(
@@ -779,6 +793,11 @@ impl Process {
                     }
                     if line.text.starts_with("info ") {
                         read_info(&line.text, info);
+                        // A line with a principal variation is a progress report (`arena
+                        // solve` times answers by them).
+                        if line.text.contains(" pv ") {
+                            control.report(|| info.clone());
+                        }
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
@@ -973,6 +992,26 @@ mod tests {
         assert_eq!(red_move.len(), 6, "reveal and captured identity: {red}");
         assert_eq!(black_move.len(), 5, "the reveal only: {black}");
         assert_eq!(red_move[..5], *black_move);
+    }
+
+    #[test]
+    fn a_view_without_moves_is_sent_as_its_own_position() {
+        let rules = jieqi_core::Rules::standard();
+        let start = Position::start(&rules);
+        let from_start = View::from_setup(&start.to_setup(), &rules).unwrap();
+        assert_eq!(
+            position_command(&from_start),
+            format!("position fen {}", start.fen())
+        );
+        // A test position, with the hidden pieces its player captured (JieqiBox 6-field).
+        let fen = "4k4/9/9/x8/R8/9/9/9/9/3K5 w c1 r1 0 30";
+        let setup = jieqi_core::fen::parse(fen).unwrap();
+        let view = View::from_setup(&setup, &rules).unwrap();
+        assert_eq!(position_command(&view), format!("position fen {fen}"));
+        let xq = jieqi_core::Rules::xiangqi();
+        let mate = "4k4/1R7/R8/9/9/9/9/9/9/3K5 w - - 0 1";
+        let view = View::from_setup(&jieqi_core::fen::parse(mate).unwrap(), &xq).unwrap();
+        assert_eq!(position_command(&view), format!("position fen {mate}"));
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! The rule-set files in configs/rules/: the preset files are exactly the presets, and every file
-//! loads and validates.
+//! The files in configs/: the preset rule files are exactly the presets, every rules file
+//! loads and validates, and the test suites of configs/suites/ hold up.
 
 use std::path::{Path, PathBuf};
 
@@ -64,4 +64,41 @@ fn every_rules_file_loads_validates_and_is_named_after_itself() {
         "only {seen} rule files in {}",
         rules_dir().display()
     );
+}
+
+/// The suites in configs/suites/: every line holds up under its rules, the counts are the
+/// issue's (at least 100 each, mates of every length 1–5), every mate in one mates, and every
+/// tactic is one move from a position with hidden pieces.
+#[test]
+fn shipped_suites_hold_up() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/suites");
+    let mates = arena::epd::read(&dir.join("xiangqi-mates.epd"), &Rules::xiangqi()).unwrap();
+    assert_eq!(mates.errors, []);
+    assert!(mates.entries.len() >= 100);
+    for n in 1..=5 {
+        assert!(
+            mates.entries.iter().any(|e| e.dm == Some(n)),
+            "no mate in {n}"
+        );
+    }
+    for e in &mates.entries {
+        assert!(e.dm.is_some() && !e.bm.is_empty(), "line {}", e.line);
+        if e.dm == Some(1) {
+            for &m in &e.bm {
+                let mut pos = e.view.position().clone();
+                pos.make(jieqi_core::PlayedMove::plain(m));
+                assert!(!pos.has_legal_move(), "line {}: {m}", e.line);
+            }
+        }
+    }
+    let tactics = arena::epd::read(&dir.join("jieqi-tactics.epd"), &Rules::standard()).unwrap();
+    assert_eq!(tactics.errors, []);
+    assert!(tactics.entries.len() >= 100);
+    for e in &tactics.entries {
+        assert_eq!(e.bm.len(), 1, "line {}", e.line);
+        let pos = e.view.position();
+        let hidden =
+            pos.hidden_count(jieqi_core::Color::Red) + pos.hidden_count(jieqi_core::Color::Black);
+        assert!(hidden >= 1, "line {}", e.line);
+    }
 }

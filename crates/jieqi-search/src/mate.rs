@@ -15,6 +15,7 @@
 //! moves known not to, so iterative deepening (`n` = 1, 2, …) reuses every earlier proof.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use jieqi_core::{Move, MoveList, PlayedMove, Position};
 
@@ -46,10 +47,28 @@ struct Known {
     fails: u8,
 }
 
+/// Position hashes are already uniform: the table's hasher passes them through.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 /// The prover, with its table and node count. One prover may answer many questions about
 /// positions of one rule set.
 pub struct MateProver {
-    table: HashMap<u64, Known>,
+    table: HashMap<u64, Known, BuildHasherDefault<KeyHasher>>,
     nodes: u64,
     budget: u64,
 }
@@ -58,7 +77,7 @@ impl MateProver {
     /// A prover that gives up after `budget` nodes (positions visited) over its lifetime.
     pub fn new(budget: u64) -> MateProver {
         MateProver {
-            table: HashMap::new(),
+            table: HashMap::default(),
             nodes: 0,
             budget,
         }
