@@ -121,6 +121,8 @@ pub fn read(path: &Path, rules: &Rules) -> Result<Suite, String> {
 /// Parses a suite's text under `rules`.
 pub fn parse(text: &str, rules: &Rules) -> Suite {
     let mut suite = Suite::default();
+    // A byte-order mark is not part of the first line.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let trimmed = raw.trim();
@@ -233,6 +235,9 @@ fn entry(
                 }
             }
             "dm" => {
+                if e.dm.is_some() {
+                    return Err("dm given twice".into());
+                }
                 let [n] = args.as_slice() else {
                     return Err("dm: one number expected".into());
                 };
@@ -267,6 +272,9 @@ fn entry(
     }
     if !e.bm.is_empty() && e.bm.iter().all(|m| e.am.contains(m)) {
         return Err("every bm move is also an am move".into());
+    }
+    if legal.as_slice().iter().all(|m| e.am.contains(m)) {
+        return Err("every legal move is an am move: nothing can be right".into());
     }
     Ok(e)
 }

@@ -78,7 +78,7 @@ pub struct SolveArgs {
 pub struct PositionResult {
     /// The engine's label.
     pub engine: String,
-    /// Index of the position among the suite's valid positions, from 0.
+    /// Number of the position among the suite's valid positions, from 1 (as in the table).
     pub index: usize,
     /// Its line in the suite file.
     pub line: usize,
@@ -226,7 +226,7 @@ fn solve_one(
     let t = tracker.lock().unwrap_or_else(|e| e.into_inner());
     let mut result = PositionResult {
         engine: engine.label.clone(),
-        index,
+        index: index + 1,
         line: entry.line,
         id: entry.id.clone(),
         fen: entry.fen.clone(),
@@ -249,6 +249,11 @@ fn solve_one(
     };
     match answer {
         Err(e) => result.error = Some(e),
+        Ok(choice) if !entry.view.legal_moves().contains(&choice.mv) => {
+            result.mv = Some(choice.mv.to_string());
+            result.nodes = choice.info.nodes;
+            result.error = Some(format!("illegal move {}", choice.mv));
+        }
         Ok(choice) => {
             let info = &choice.info;
             result.mv = Some(choice.mv.to_string());
@@ -287,15 +292,22 @@ fn score_text(s: Score) -> String {
 /// Bad arguments or suite (exit 2), or results that cannot be written (exit 4).
 pub fn run(args: &SolveArgs, w: &mut dyn Write) -> Result<(), CommandError> {
     let rules = crate::rules_arg::resolve(&args.rules.rules)
-        .map_err(|e| CommandError::Input(format!("--rules: {e}")))?;
+        .map_err(|e| CommandError::Input(e.to_string()))?;
     let limits = jieqi_engine::Limits {
         nodes: args.limits.nodes,
         depth: args.limits.depth,
         movetime: args.limits.movetime.map(Duration::from_millis),
         clock: None,
     };
-    if args.limits.movetime == Some(0) {
-        return Err(CommandError::Input("--movetime must be at least 1".into()));
+    for (flag, value) in [
+        ("--movetime", args.limits.movetime),
+        ("--nodes", args.limits.nodes),
+        ("--depth", args.limits.depth.map(u64::from)),
+        ("--move-timeout", args.move_timeout),
+    ] {
+        if value == Some(0) {
+            return Err(CommandError::Input(format!("{flag} must be at least 1")));
+        }
     }
     let threads = args
         .threads
@@ -342,8 +354,30 @@ pub fn run(args: &SolveArgs, w: &mut dyn Write) -> Result<(), CommandError> {
                 .join(format!("{}-solve-{stem}", crate::plan::utc_timestamp(now)))
         }
     };
+    // The folder must be usable before any work is done.
+    std::fs::create_dir_all(&out_dir)
+        .map_err(|e| CommandError::Input(format!("--out {}: {e}", out_dir.display())))?;
+    let probe = out_dir.join(format!(".arena-solve-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| {
+        CommandError::Input(format!(
+            "--out {}: cannot write there: {e}",
+            out_dir.display()
+        ))
+    })?;
+    let _ = std::fs::remove_file(&probe);
     let positions = suite.entries.len();
     let jobs = (positions * engines.len()) as u64;
+    let context = format!(
+        "{} positions ({} lines skipped), rules {}, {}, {threads} at once, seed {}",
+        positions,
+        suite.errors.len(),
+        args.rules.rules,
+        limits,
+        args.seed
+    );
+    let io = |e: std::io::Error| CommandError::Io(format!("writing output: {e}"));
+    writeln!(w, "arena solve {name}: {context}").map_err(io)?;
+    w.flush().map_err(io)?;
     let bar = progress(jobs, args.no_progress);
     let mut results: Vec<Option<PositionResult>> = vec![None; jobs as usize];
     let hards: Vec<Duration> = engines
@@ -405,16 +439,6 @@ pub fn run(args: &SolveArgs, w: &mut dyn Write) -> Result<(), CommandError> {
         .zip(&by_engine)
         .map(|(e, rs)| summarise(e, rs, &suite))
         .collect();
-    let context = format!(
-        "{} positions ({} lines skipped), rules {}, {}, {threads} at once, seed {}",
-        positions,
-        suite.errors.len(),
-        args.rules.rules,
-        limits,
-        args.seed
-    );
-    let io = |e: std::io::Error| CommandError::Io(format!("writing output: {e}"));
-    writeln!(w, "arena solve {name}: {context}").map_err(io)?;
     for (s, rs) in summaries.iter().zip(&by_engine) {
         write_table(w, s, rs, args.failed_only).map_err(io)?;
     }
@@ -449,7 +473,7 @@ fn summarise(engine: &EngineEntry, rs: &[PositionResult], suite: &Suite) -> Engi
     let solved: Vec<&PositionResult> = rs.iter().filter(|r| r.solved).collect();
     let mut by_dm: Vec<(u32, usize, usize)> = Vec::new();
     for r in rs {
-        if let Some(n) = suite.entries[r.index].dm {
+        if let Some(n) = suite.entries[r.index - 1].dm {
             match by_dm.iter_mut().find(|(m, _, _)| *m == n) {
                 Some(slot) => {
                     slot.1 += usize::from(r.solved);
@@ -505,7 +529,7 @@ fn write_table(
         writeln!(
             w,
             "{:>4}  {:<16} {:<24} {:<6} {:<10} {:>9.0} {:>11} {:>9} {:>11}  {result}",
-            r.index + 1,
+            r.index,
             clip(&r.id, 16),
             clip(&r.expected, 24),
             r.mv.as_deref().unwrap_or("-"),
@@ -639,7 +663,7 @@ fn write_files(
     for r in all {
         csv.write_record([
             r.engine.clone(),
-            (r.index + 1).to_string(),
+            r.index.to_string(),
             r.line.to_string(),
             r.id.clone(),
             r.expected.clone(),

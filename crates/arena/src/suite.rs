@@ -126,10 +126,48 @@ struct Candidate {
 /// # Errors
 /// Bad folders or arguments (exit 2), or a file that cannot be written (exit 4).
 pub fn run(args: &SuiteArgs, w: &mut dyn Write) -> Result<(), CommandError> {
+    let common = match &args.kind {
+        SuiteKind::Mates(a) => &a.common,
+        SuiteKind::Tactics(a) => &a.common,
+    };
+    check_out(common)?;
     match &args.kind {
         SuiteKind::Mates(a) => mates(a, w),
         SuiteKind::Tactics(a) => tactics(a, w),
     }
+}
+
+/// The output must not be inside a folder the games come from, and must be writable, before
+/// any proof is started.
+fn check_out(common: &CommonArgs) -> Result<(), CommandError> {
+    let out = &common.out;
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if let Ok(parent) = parent.canonicalize() {
+        for dir in &common.dirs {
+            if dir.canonicalize().is_ok_and(|d| parent.starts_with(&d)) {
+                return Err(CommandError::Input(format!(
+                    "--out {}: inside the games folder {}; write the suite elsewhere",
+                    out.display(),
+                    dir.display()
+                )));
+            }
+        }
+    }
+    if out.is_dir() {
+        return Err(CommandError::Input(format!(
+            "--out {}: a folder; give a file name",
+            out.display()
+        )));
+    }
+    let probe = parent.join(format!(".arena-suite-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| {
+        CommandError::Input(format!("--out {}: cannot write there: {e}", out.display()))
+    })?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
 }
 
 fn pool(common: &CommonArgs) -> Result<rayon::ThreadPool, CommandError> {
@@ -353,8 +391,10 @@ fn tactics(args: &TacticsArgs, w: &mut dyn Write) -> Result<(), CommandError> {
     let mut seen = HashSet::new();
     let (mut games, mut skipped) = (0u64, 0u64);
     let mut game_index = 0usize;
+    let mut any_hidden = false;
     for dir in &args.common.dirs {
         let tally = crate::recorded_games::for_each(dir, |rules, line, checked| {
+            any_hidden |= rules.has_hidden();
             let mut game = Game::new(*rules, crate::deal_seed::deal_for_seed(line.seed, rules));
             game_index += 1;
             let key = game_index;
@@ -391,6 +431,13 @@ fn tactics(args: &TacticsArgs, w: &mut dyn Write) -> Result<(), CommandError> {
         })?;
         games += tally.read;
         skipped += tally.skipped;
+    }
+    if args.min_hidden > 0 && games > 0 && !any_hidden {
+        return Err(CommandError::Input(
+            "no position of these games has a hidden piece; for games without hidden pieces \
+             give --min-hidden 0 (or make a mate suite: arena suite mates)"
+                .into(),
+        ));
     }
     let pool = pool(&args.common)?;
     let (budget, depth, gain) = (args.common.budget, args.depth, args.min_gain);

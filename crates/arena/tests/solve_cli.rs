@@ -357,6 +357,43 @@ fn malformed_suite_lines_are_reported_and_skipped() {
             text(&run.stderr)
         );
     }
+    // An engine that answers an illegal move fails the position, even where any legal move
+    // not in `am` would be right.
+    let am_only = dir.join("am-only.epd");
+    std::fs::write(
+        &am_only,
+        format!(
+            "{mate1} am a7a8; id \"am only\";\n\
+             3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1 am e0e1 e0f0;\n"
+        ),
+    )
+    .unwrap();
+    let run = arena(&[
+        "solve",
+        path(&am_only),
+        "--rules",
+        "xiangqi",
+        "--engine",
+        "faulty:mode=illegal,after=0",
+        "--no-progress",
+        "--out",
+        path(&out),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let report = text(&run.stdout);
+    assert!(report.contains("failed: illegal move"), "{report}");
+    assert!(report.contains("solved 0 / 1"), "{report}");
+    assert!(
+        text(&run.stderr).contains("am-only.epd:2: skipped: every legal move is an am move"),
+        "{}",
+        text(&run.stderr)
+    );
+    // Limits of zero are refused before anything runs.
+    for flag in ["--nodes", "--depth", "--movetime", "--move-timeout"] {
+        let run = arena(&["solve", path(&suite), "--engine", "greedy", flag, "0"]);
+        assert_eq!(run.status.code(), Some(2), "{flag}");
+        assert!(text(&run.stderr).contains(flag), "{}", text(&run.stderr));
+    }
     // Mate suites need games without hidden pieces.
     let folder = dir.join("jieqi-games");
     games(&folder, "standard", "1");

@@ -47,6 +47,8 @@
 //! Search info: nodes = iterations, depth = deepest decision ply the tree reached, score = the
 //! chosen child's mean (`Mate(1)` when the move wins at once in every reveal outcome,
 //! [`crate::mcts_solver::wins_at_once`]), pv = the most visited path, cut after the first hidden-piece move.
+//! Every 1,000 iterations thread 0 reports its own tree's most visited legal root move, its mean
+//! and variation to a listening front end (the reports read the tree and change no result).
 //!
 //! **Tree reuse.** The engine keeps its tree between `go` calls. When the new view is the old one
 //! plus some plies (checked by replaying them onto the old view), it descends the tree along those
@@ -589,6 +591,32 @@ fn principal_variation(tree: &Tree, first: Move) -> Vec<Move> {
     }
 }
 
+/// Iterations between two interim reports of a thread's search (only thread 0 has a listener).
+const REPORT_EVERY: u64 = 1000;
+
+/// What one tree says so far: its most visited legal root move (ties to the better mean), that
+/// move's mean as the score, and its variation.
+fn interim_info(tree: &Tree, legal: &[Move], done: u64, depth: u32) -> SearchInfo {
+    let mean = |n: &Node| {
+        if n.visits == 0 {
+            0.5
+        } else {
+            n.reward / f64::from(n.visits)
+        }
+    };
+    let best = tree
+        .children(0)
+        .map(|c| &tree.nodes[c as usize])
+        .filter(|n| legal.contains(&n.mv))
+        .max_by(|a, b| a.visits.cmp(&b.visits).then(mean(a).total_cmp(&mean(b))));
+    SearchInfo {
+        nodes: done,
+        depth: Some(depth),
+        score: best.map(|n| Score::WinRate(mean(n))),
+        pv: best.map_or_else(Vec::new, |n| principal_variation(tree, n.mv)),
+    }
+}
+
 /// One thread's search: its tree and how far it went.
 struct Grown {
     tree: Tree,
@@ -611,11 +639,17 @@ impl Ismcts {
         let mut done = 0u64;
         let mut depth = 0u32;
         if search {
+            let legal = view.legal_moves();
+            let control = budget.control();
             while !budget.exhausted(done) {
                 let mut det = view.sample(&mut rng);
                 let delta = root_key ^ det.position().hash();
                 depth = depth.max(self.iterate(&mut tree, &mut det, us, delta, root_len, &mut rng));
                 done += 1;
+                if done % REPORT_EVERY == 0 {
+                    // Progress for a listening front end; it reads the tree and changes nothing.
+                    control.report(|| interim_info(&tree, legal.as_slice(), done, depth));
+                }
             }
         }
         Grown { tree, done, depth }

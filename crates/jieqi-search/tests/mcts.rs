@@ -443,3 +443,27 @@ fn threaded_ismcts_splits_its_iterations_and_stays_reproducible() {
     );
     assert!(view.legal_moves().contains(&c.mv) && c.info.nodes >= 2);
 }
+
+#[test]
+fn ismcts_reports_progress_without_changing_its_answer() {
+    use std::sync::Mutex;
+    let rules = Rules::standard();
+    let game = random_game(rules, 11, 20);
+    let view = game.view(game.turn());
+    let quiet = engine("ismcts").go(&view, &nodes(4500), 3).unwrap();
+    let heard: Mutex<Vec<jieqi_engine::SearchInfo>> = Mutex::new(Vec::new());
+    let listen = |info: &jieqi_engine::SearchInfo| heard.lock().unwrap().push(info.clone());
+    let control = jieqi_engine::Control::default().with_report(&listen);
+    let loud = engine("ismcts")
+        .search(&view, &nodes(4500), 3, &control)
+        .unwrap();
+    assert_eq!(quiet, loud);
+    let heard = heard.into_inner().unwrap();
+    let counts: Vec<u64> = heard.iter().map(|i| i.nodes).collect();
+    assert_eq!(counts, [1000, 2000, 3000, 4000]);
+    let legal = view.legal_moves();
+    for info in &heard {
+        assert!(legal.contains(&info.pv[0]), "{info:?}");
+        assert!(matches!(info.score, Some(Score::WinRate(w)) if (0.0..=1.0).contains(&w)));
+    }
+}
