@@ -9,7 +9,7 @@
 #   --keep DIR     keep the games in DIR (default: a temporary folder, removed at the end)
 # ARENA=PATH in the environment runs that arena binary instead of target/release/arena.
 #
-# About 17 minutes on 2 cores, most of it proving (and refuting) the longer mates.
+# About 13 minutes on 2 cores, most of it proving (and refuting) the longer mates.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
