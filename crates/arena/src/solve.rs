@@ -378,7 +378,7 @@ pub fn run(args: &SolveArgs, w: &mut dyn Write) -> Result<(), CommandError> {
     let io = |e: std::io::Error| CommandError::Io(format!("writing output: {e}"));
     writeln!(w, "arena solve {name}: {context}").map_err(io)?;
     w.flush().map_err(io)?;
-    let bar = progress(jobs, args.no_progress);
+    let bar = progress(jobs, "positions", args.no_progress);
     let mut results: Vec<Option<PositionResult>> = vec![None; jobs as usize];
     let hards: Vec<Duration> = engines
         .iter()
@@ -452,16 +452,18 @@ pub fn run(args: &SolveArgs, w: &mut dyn Write) -> Result<(), CommandError> {
     Ok(())
 }
 
-fn progress(jobs: u64, hidden: bool) -> ProgressBar {
+/// A progress bar over `len` items named `unit` on stderr, drawn only when stderr is a terminal
+/// and not `hidden` (shared with `arena suite`).
+pub fn progress(len: u64, unit: &str, hidden: bool) -> ProgressBar {
     use std::io::IsTerminal;
     if hidden || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::new(jobs);
+    let bar = ProgressBar::new(len);
     bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:32.cyan/blue} {pos}/{len} positions  {msg}  [{elapsed_precise} < {eta_precise}]",
-        )
+        ProgressStyle::with_template(&format!(
+            "{{bar:32.cyan/blue}} {{pos}}/{{len}} {unit}  {{msg}}  [{{elapsed_precise}} < {{eta_precise}}]"
+        ))
         .unwrap_or_else(|_| ProgressStyle::default_bar())
         .progress_chars("=> "),
     );

@@ -196,26 +196,24 @@ fn fresh_fen(pos: &Position, learned: Option<jieqi_core::ByColor<jieqi_core::Poo
     fen::write(&setup)
 }
 
-/// A progress bar on stderr when it is a terminal.
-fn progress(len: u64, what: &str) -> indicatif::ProgressBar {
-    use std::io::IsTerminal;
-    if !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
+/// Writes the suite (its header comments, then its lines) atomically, and prints the header
+/// for people.
+fn write_suite(
+    out: &std::path::Path,
+    header: &str,
+    body: &str,
+    w: &mut dyn Write,
+) -> Result<(), CommandError> {
+    crate::journal::write_atomically(out, format!("{header}{body}").as_bytes())
+        .map_err(|e| CommandError::Io(format!("cannot write {}: {e}", out.display())))?;
+    let io = |e: std::io::Error| CommandError::Io(format!("writing output: {e}"));
+    for line in header.lines() {
+        writeln!(w, "{}", line.trim_start_matches("; ")).map_err(io)?;
     }
-    let bar = indicatif::ProgressBar::new(len);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(&format!(
-            "{{bar:32.cyan/blue}} {{pos}}/{{len}} {what}  [{{elapsed_precise}} < {{eta_precise}}]"
-        ))
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-        .progress_chars("=> "),
-    );
-    bar.enable_steady_tick(std::time::Duration::from_millis(250));
-    bar
+    writeln!(w, "written to {}", out.display()).map_err(io)
 }
 
 fn mates(args: &MatesArgs, w: &mut dyn Write) -> Result<(), CommandError> {
-    let io = |e: std::io::Error| CommandError::Io(format!("writing output: {e}"));
     if !(1..=8).contains(&args.max_moves) {
         return Err(CommandError::Input(
             "--max-moves must be from 1 to 8".into(),
@@ -279,7 +277,7 @@ fn mates(args: &MatesArgs, w: &mut dyn Write) -> Result<(), CommandError> {
     let pool = pool(&args.common)?;
     let budget = args.common.budget;
     let max = args.max_moves;
-    let bar = progress(candidates.len() as u64, "positions proved");
+    let bar = crate::solve::progress(candidates.len() as u64, "positions proved", false);
     let proofs: Vec<Result<Option<MateProof>, MateError>> = pool.install(|| {
         candidates
             .par_iter()
@@ -337,15 +335,7 @@ fn mates(args: &MatesArgs, w: &mut dyn Write) -> Result<(), CommandError> {
         candidates.len(),
         kept_counts.join(", ")
     );
-    crate::journal::write_atomically(&args.common.out, format!("{header}{body}").as_bytes())
-        .map_err(|e| {
-            CommandError::Io(format!("cannot write {}: {e}", args.common.out.display()))
-        })?;
-    for line in header.lines() {
-        writeln!(w, "{}", line.trim_start_matches("; ")).map_err(io)?;
-    }
-    writeln!(w, "written to {}", args.common.out.display()).map_err(io)?;
-    Ok(())
+    write_suite(&args.common.out, &header, &body, w)
 }
 
 /// Red's material minus Black's in centipawns ([`jieqi_search::tactic::value`]), a hidden piece
@@ -380,7 +370,6 @@ fn material_lead(pos: &Position) -> f64 {
 }
 
 fn tactics(args: &TacticsArgs, w: &mut dyn Write) -> Result<(), CommandError> {
-    let io = |e: std::io::Error| CommandError::Io(format!("writing output: {e}"));
     if args.depth == 0 || args.depth > 4 {
         return Err(CommandError::Input("--depth must be from 1 to 4".into()));
     }
@@ -441,7 +430,7 @@ fn tactics(args: &TacticsArgs, w: &mut dyn Write) -> Result<(), CommandError> {
     }
     let pool = pool(&args.common)?;
     let (budget, depth, gain) = (args.common.budget, args.depth, args.min_gain);
-    let bar = progress(candidates.len() as u64, "positions proved");
+    let bar = crate::solve::progress(candidates.len() as u64, "positions proved", false);
     let proofs: Vec<Option<Vec<Move>>> = pool.install(|| {
         candidates
             .par_iter()
@@ -500,13 +489,5 @@ fn tactics(args: &TacticsArgs, w: &mut dyn Write) -> Result<(), CommandError> {
         kept.len() + capped,
         kept.len()
     );
-    crate::journal::write_atomically(&args.common.out, format!("{header}{body}").as_bytes())
-        .map_err(|e| {
-            CommandError::Io(format!("cannot write {}: {e}", args.common.out.display()))
-        })?;
-    for line in header.lines() {
-        writeln!(w, "{}", line.trim_start_matches("; ")).map_err(io)?;
-    }
-    writeln!(w, "written to {}", args.common.out.display()).map_err(io)?;
-    Ok(())
+    write_suite(&args.common.out, &header, &body, w)
 }

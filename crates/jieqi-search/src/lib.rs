@@ -17,6 +17,29 @@ pub mod tactic;
 
 use jieqi_engine::{Engine, Factory, Spec, SpecError};
 
+/// A hash map keyed by Zobrist position hashes, which are already uniform: its hasher passes a
+/// `u64` key through (the tables of `mate` and `mcts_solver`).
+pub(crate) type KeyMap<V> =
+    std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// The hasher of [`KeyMap`].
+#[derive(Default)]
+pub(crate) struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 /// Most search threads a spec may ask for (`threads=N` of `alphabeta` and `ismcts`).
 pub const MAX_THREADS: usize = 256;
 

@@ -14,9 +14,6 @@
 //! Results are kept in a table by position hash: the fewest moves known to mate and the most
 //! moves known not to, so iterative deepening (`n` = 1, 2, …) reuses every earlier proof.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use jieqi_core::{Move, MoveList, PlayedMove, Position};
 
 /// Why a proof was not finished.
@@ -47,28 +44,10 @@ struct Known {
     fails: u8,
 }
 
-/// Position hashes are already uniform: the table's hasher passes them through.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
 /// The prover, with its table and node count. One prover may answer many questions about
 /// positions of one rule set.
 pub struct MateProver {
-    table: HashMap<u64, Known, BuildHasherDefault<KeyHasher>>,
+    table: crate::KeyMap<Known>,
     nodes: u64,
     budget: u64,
 }
@@ -77,7 +56,7 @@ impl MateProver {
     /// A prover that gives up after `budget` nodes (positions visited) over its lifetime.
     pub fn new(budget: u64) -> MateProver {
         MateProver {
-            table: HashMap::default(),
+            table: crate::KeyMap::default(),
             nodes: 0,
             budget,
         }

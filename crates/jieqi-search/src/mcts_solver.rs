@@ -73,10 +73,6 @@
 //! growing: iterations go on through the existing nodes and an edge never tried is valued by the
 //! evaluation of the position it reaches (the mean over a chance edge's outcomes) without being
 //! stored. The tree is built afresh at every search (no reuse between moves).
-
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use jieqi_core::{
     Color, HistoryEntry, Knowledge, Move, Occupant, PerpetualCheck, PlayedMove, Position, Reason,
     RepetitionHistory, Role, Undo, View, classify_before_moves,
@@ -226,28 +222,10 @@ enum Step {
     Chance(u32),
 }
 
-/// A hasher for keys that are already Zobrist hashes.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
 /// How [`Search::best_edge`] ranks a move: class (win 2, open 1, lost 0), then keys within it.
 type Rank = (u8, i64, f64);
 
-type Table = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
+type Table = crate::KeyMap<u32>;
 
 /// The MCTS-Solver engine.
 #[derive(Clone, Debug)]
