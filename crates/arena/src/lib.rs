@@ -20,48 +20,14 @@
 
 #![deny(missing_docs)]
 
-pub mod alarm;
-pub mod bench_cmd;
-pub mod block;
-pub mod board_text;
 pub mod cli;
-pub mod command_error;
-pub mod deal_seed;
-pub mod engine_logs;
+pub mod commands;
 pub mod engines;
-pub mod epd;
-pub mod export;
-pub mod game_runner;
-pub mod history;
-pub mod interrupt;
-pub mod journal;
-pub mod leak;
-pub mod match_cmd;
-pub mod merge;
-pub mod perft_cmd;
+pub mod error;
 pub mod plan;
-pub mod ratings;
-pub mod recorded_games;
 pub mod records;
-pub mod replay;
 pub mod report;
-pub mod report_html;
-pub mod rules_arg;
 pub mod run;
-pub mod scheduler;
-pub mod scoreboard;
-pub mod shard;
-pub mod show;
-pub mod solve;
-pub mod sprt_args;
-pub mod sprt_cmd;
-pub mod standings;
 pub mod stats;
-pub mod stats_cmd;
-pub mod suite;
-pub mod time_control;
-pub mod tournament;
-pub mod tune;
-pub mod uci_engine;
 
-pub use deal_seed::deal_for_seed;
+pub use records::deal_seed::deal_for_seed;

@@ -44,43 +44,43 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    arena::interrupt::install();
+    arena::engines::interrupt::install();
     let mut out = stdout.lock();
     let result = match &plan {
-        Plan::Perft(p) => arena::perft_cmd::run(p, &mut out),
-        Plan::Show(s) => arena::show::run(s, &mut out),
+        Plan::Perft(p) => arena::commands::perft::run(p, &mut out),
+        Plan::Show(s) => arena::commands::show::run(s, &mut out),
         Plan::Engines => arena::engines::write_help(&mut out),
-        Plan::Bench(b) => arena::bench_cmd::run(b, &mut out),
-        Plan::Export(args) => match arena::export::run(args, &mut out) {
+        Plan::Bench(b) => arena::commands::bench::run(b, &mut out),
+        Plan::Export(args) => match arena::commands::export::run(args, &mut out) {
             Ok(()) => Ok(()),
             Err(e) => return command_failed(&e),
         },
-        Plan::Tune(args) => match arena::tune::run(args, &mut out) {
+        Plan::Tune(args) => match arena::commands::tune::run(args, &mut out) {
             Ok(()) => Ok(()),
             Err(e) => return command_failed(&e),
         },
-        Plan::Solve(args) => match arena::solve::run(args, &mut out) {
+        Plan::Solve(args) => match arena::commands::solve::run(args, &mut out) {
             Ok(()) => Ok(()),
             Err(e) => return command_failed(&e),
         },
-        Plan::Suite(args) => match arena::suite::run(args, &mut out) {
+        Plan::Suite(args) => match arena::commands::suite::run(args, &mut out) {
             Ok(()) => Ok(()),
             Err(e) => return command_failed(&e),
         },
-        Plan::Stats(args) => match arena::stats_cmd::run(args, &mut out) {
+        Plan::Stats(args) => match arena::commands::stats::run(args, &mut out) {
             Ok(()) => Ok(()),
-            Err(arena::stats_cmd::StatsCmdError::Io(e)) => Err(e),
+            Err(arena::commands::stats::StatsCmdError::Io(e)) => Err(e),
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::from(EXIT_BAD_INPUT);
             }
         },
-        Plan::Match(m) => match arena::match_cmd::run(m, &mut out) {
+        Plan::Match(m) => match arena::commands::play::run(m, &mut out) {
             Ok(()) => Ok(()),
             Err(e) => return run_failed(&e),
         },
         Plan::Sprt(s) => {
-            let result = match arena::sprt_cmd::run(s, &mut out) {
+            let result = match arena::commands::sprt::run(s, &mut out) {
                 Ok(r) => r,
                 Err(e) => return run_failed(&e),
             };
@@ -92,23 +92,23 @@ fn main() -> ExitCode {
                 GateResult::EngineFailure => ExitCode::from(EXIT_ENGINE_FAILURE),
             };
         }
-        Plan::Tournament(t) => match arena::tournament::run(t, &mut out) {
+        Plan::Tournament(t) => match arena::commands::tournament::run(t, &mut out) {
             Ok(()) => Ok(()),
             Err(e) => return run_failed(&e),
         },
-        Plan::Leak(l) => match arena::leak::run(l, &mut out) {
+        Plan::Leak(l) => match arena::commands::leak::run(l, &mut out) {
             Ok(()) => Ok(()),
             Err(e) => return run_failed(&e),
         },
-        Plan::Merge(m) => match arena::merge::run(m, &mut out) {
+        Plan::Merge(m) => match arena::commands::merge::run(m, &mut out) {
             Ok(()) => Ok(()),
             Err(e) => return run_failed(&e),
         },
-        Plan::History(h) => match arena::history::run(&h.dir, &mut out) {
+        Plan::History(h) => match arena::report::history::run(&h.dir, &mut out) {
             Ok(()) => Ok(()),
             Err(e) => return run_failed(&e),
         },
-        Plan::Replay(r) => match arena::replay::run(r, &mut out) {
+        Plan::Replay(r) => match arena::commands::replay::run(r, &mut out) {
             Ok(true) => Ok(()),
             Ok(false) => {
                 let _ = out.flush();
@@ -130,11 +130,11 @@ fn main() -> ExitCode {
 }
 
 /// The exit of `export` or `tune` that failed: bad input is 2, an unwritable output 4.
-fn command_failed(e: &arena::command_error::CommandError) -> ExitCode {
+fn command_failed(e: &arena::error::CommandError) -> ExitCode {
     eprintln!("error: {e}");
     match e {
-        arena::command_error::CommandError::Input(_) => ExitCode::from(EXIT_BAD_INPUT),
-        arena::command_error::CommandError::Io(_) => ExitCode::from(EXIT_IO),
+        arena::error::CommandError::Input(_) => ExitCode::from(EXIT_BAD_INPUT),
+        arena::error::CommandError::Io(_) => ExitCode::from(EXIT_IO),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use arena::rules_arg::load_file;
+use arena::plan::rules_arg::load_file;
 use jieqi_core::{CaptureReveal, RuleName, Rules};
 
 fn rules_dir() -> PathBuf {
@@ -72,7 +72,8 @@ fn every_rules_file_loads_validates_and_is_named_after_itself() {
 #[test]
 fn shipped_suites_hold_up() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/suites");
-    let mates = arena::epd::read(&dir.join("xiangqi-mates.epd"), &Rules::xiangqi()).unwrap();
+    let mates =
+        arena::records::epd::read(&dir.join("xiangqi-mates.epd"), &Rules::xiangqi()).unwrap();
     assert_eq!(mates.errors, []);
     assert!(mates.entries.len() >= 100);
     for n in 1..=5 {
@@ -91,7 +92,8 @@ fn shipped_suites_hold_up() {
             }
         }
     }
-    let tactics = arena::epd::read(&dir.join("jieqi-tactics.epd"), &Rules::standard()).unwrap();
+    let tactics =
+        arena::records::epd::read(&dir.join("jieqi-tactics.epd"), &Rules::standard()).unwrap();
     assert_eq!(tactics.errors, []);
     assert!(tactics.entries.len() >= 100);
     for e in &tactics.entries {

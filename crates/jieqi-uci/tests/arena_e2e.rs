@@ -5,7 +5,7 @@ use jieqi_core::{ByColor, Rules};
 use jieqi_engine::Limits;
 
 use arena::engines::{EngineEntry, parse_arg};
-use arena::game_runner::{GameSpec, PlayedGame, play_game};
+use arena::run::game_runner::{GameSpec, PlayedGame, play_game};
 use arena::run::player;
 
 fn uci(engine: &str) -> EngineEntry {
@@ -163,7 +163,7 @@ fn clock_games_send_both_clocks_and_keep_one_process() {
     ))
     .unwrap();
     let opponent = parse_arg("greedy").unwrap();
-    let tc = arena::time_control::TimeControl::parse("3+0.05").ok();
+    let tc = arena::engines::time_control::TimeControl::parse("3+0.05").ok();
     let rules = Rules::standard();
     for (red, black) in [(&external, &opponent), (&opponent, &external)] {
         let g = play_game(

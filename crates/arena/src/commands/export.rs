@@ -1,0 +1,540 @@
+//! `arena export`: the games of a results folder in formats other programs load — PGN (one file,
+//! every game) and JieqiBox's notation JSON (one file per game).
+//!
+//! **PGN.** The seven-tag roster (`White` is Red), then `Variant` (`jieqi`, `xiangqi`, or the
+//! rules' name for a variant no protocol names), `SetUp "1"` and `FEN` (the start position, hidden
+//! pieces as `X`/`x`), `Termination` (PGN's words: `normal`, `adjudication`, `time forfeit`,
+//! `rules infraction`, `abandoned`), `PlyCount`, `TimeControl` under a clock, and the arena's own
+//! `Number`, `Pair`, `Seed` and `Deal` (the true identities, in deal order). Moves are in the
+//! coordinate notation of the engine protocol, with the reveal and captured-identity letters
+//! (`h2h9Rn`: the hidden h2 piece was a chariot and took a hidden horse), which is what a
+//! Pikafish-dialect GUI sends its engines; each carries a comment `{score/depth time}` as
+//! cutechess writes it. The game ends with a comment giving the arena's termination.
+//!
+//! **JieqiBox** (`--format jieqibox`): its "save notation" JSON — `metadata` (event, site, date,
+//! round, white = Red, black, result, `initialFen`, `flipMode: "free"`, `currentFen`) and `moves`,
+//! each `{"type": "move", "data": "h2e2", "fen": <position after it>, "comment", "engineScore",
+//! "engineTime", "engineDepth", "engineNodes"}`; a mate score is ±(30000 − plies), as JieqiBox
+//! stores it.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use jieqi_core::Rules;
+use serde_json::json;
+
+use crate::error::CommandError;
+use crate::records::journal::write_atomically;
+use crate::records::{self, GameLine};
+use crate::run::MatchSetup;
+use crate::run::game_runner::Termination;
+
+/// Arguments of `arena export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// A results folder (of `arena match`, `sprt`, `tournament` or `leak`, a shard or a merge).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Only this game: its number in games.csv; with --pair, game 1 or 2 of that pair. Without
+    /// it, every game of the folder, in number order.
+    #[arg(long, value_name = "N")]
+    pub game: Option<u64>,
+    /// With --game 1|2: the pair index (a match folder only: in a tournament or leak folder it
+    /// names several games, so give --game N).
+    #[arg(long, value_name = "P", requires = "game")]
+    pub pair: Option<u64>,
+    /// The format: pgn (every game in one file) or jieqibox (JieqiBox's notation JSON, one file
+    /// per game).
+    #[arg(long, value_enum, default_value_t = Format::Pgn)]
+    pub format: Format,
+    /// Where to write: a file (PGN, or JieqiBox with one game), or a folder (JieqiBox with
+    /// several games: game-<number>.json each, the numbers zero-padded to one width so that
+    /// they sort) [default: standard output, for PGN and for one JieqiBox game]. An existing
+    /// file is replaced atomically, a link's target is written, a device (/dev/stdout) is
+    /// written through; the folder's own results files are refused.
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+}
+
+/// An export format.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// PGN with `[Variant "jieqi"]` and a FEN tag.
+    Pgn,
+    /// JieqiBox's notation JSON.
+    Jieqibox,
+}
+
+/// One game to export, with what the record around it says.
+struct Exported<'a> {
+    number: u64,
+    line: &'a GameLine,
+    setup: &'a MatchSetup,
+    date: &'a str,
+}
+
+fn input(m: impl Into<String>) -> CommandError {
+    CommandError::Input(m.into())
+}
+
+/// Files of a results folder that an export must never overwrite.
+const RESULT_FILES: [&str; 14] = [
+    "match.json",
+    "tournament.json",
+    "leak-run.json",
+    "games.jsonl",
+    "games.csv",
+    "summary.json",
+    "summary.txt",
+    "ratings.csv",
+    "ratings.json",
+    "report.md",
+    "report.html",
+    "leak.json",
+    "leak.md",
+    crate::records::journal::LOCK_FILE,
+];
+
+/// Refuses an `--out` that is, or would write over, a results file of the folder.
+fn check_out(dir: &Path, out: &Path) -> Result<(), CommandError> {
+    let parent = out.parent().filter(|p| !p.as_os_str().is_empty());
+    let (Ok(out_dir), Ok(dir)) = (
+        std::fs::canonicalize(parent.unwrap_or(Path::new("."))),
+        std::fs::canonicalize(dir),
+    ) else {
+        return Ok(());
+    };
+    let name = out.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if out_dir == dir && RESULT_FILES.contains(&name) {
+        return Err(input(format!(
+            "--out {}: that is the results folder's own {name}; write the export elsewhere",
+            out.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Runs `arena export`.
+///
+/// # Errors
+/// The folder holds no readable run, the game is not there, a record does not play through
+/// from its deal (it was altered), or writing fails; the message names the file.
+pub fn run(args: &ExportArgs, w: &mut dyn Write) -> Result<(), CommandError> {
+    let (setup, games) = load(&args.dir)?;
+    if let Some(out) = &args.out {
+        check_out(&args.dir, out)?;
+    }
+    let several_pairings = setup.all.is_some();
+    let chosen: Vec<(u64, &GameLine)> = match (args.pair, args.game) {
+        (Some(_), Some(_)) if several_pairings => {
+            return Err(input(format!(
+                "--pair: {} holds several pairings, so a pair index names several games: give \
+                 --game N (the number column of its games.csv)",
+                args.dir.display()
+            )));
+        }
+        (Some(pair), Some(game @ (1 | 2))) => {
+            let number = records::game_number(pair, game as u8);
+            vec![(
+                number,
+                games.get(&number).ok_or_else(|| missing(args, number))?,
+            )]
+        }
+        (Some(_), Some(game)) => {
+            return Err(input(format!(
+                "--game {game}: with --pair it is 1 (A Red) or 2 (A Black)"
+            )));
+        }
+        (None, Some(n)) => vec![(n, games.get(&n).ok_or_else(|| missing(args, n))?)],
+        (_, None) => games.iter().map(|(n, g)| (*n, g)).collect(),
+    };
+    if chosen.is_empty() {
+        return Err(input(format!(
+            "{}: no games recorded",
+            args.dir.join("games.jsonl").display()
+        )));
+    }
+    let date = date_of(&args.dir.join("games.jsonl"));
+    let items: Vec<Exported<'_>> = chosen
+        .into_iter()
+        .map(|(number, line)| Exported {
+            number,
+            line,
+            setup: &setup,
+            date: &date,
+        })
+        .collect();
+    match args.format {
+        Format::Pgn => {
+            let mut text = String::new();
+            for item in &items {
+                text.push_str(&pgn(item)?);
+                text.push('\n');
+            }
+            emit(args.out.as_deref(), text.as_bytes(), w)
+        }
+        Format::Jieqibox => {
+            if items.len() == 1 {
+                let mut text = serde_json::to_string_pretty(&jieqibox(&items[0])?)
+                    .map_err(|e| input(e.to_string()))?;
+                text.push('\n');
+                return emit(args.out.as_deref(), text.as_bytes(), w);
+            }
+            let Some(folder) = &args.out else {
+                return Err(input(format!(
+                    "--format jieqibox writes one file per game: give --out FOLDER for the {} \
+                     games, or --game N for one",
+                    items.len()
+                )));
+            };
+            if folder.exists() && !folder.is_dir() {
+                return Err(input(format!(
+                    "--out {}: a file, but --format jieqibox writes one file per game: give a \
+                     folder for the {} games, or --game N for one",
+                    folder.display(),
+                    items.len()
+                )));
+            }
+            std::fs::create_dir_all(folder).map_err(|e| {
+                CommandError::Io(format!("cannot create {}: {e}", folder.display()))
+            })?;
+            let width = items.last().map_or(1, |i| i.number.to_string().len());
+            for item in &items {
+                let mut text = serde_json::to_string_pretty(&jieqibox(item)?)
+                    .map_err(|e| input(e.to_string()))?;
+                text.push('\n');
+                let path = folder.join(format!("game-{:0width$}.json", item.number));
+                write_atomically(&path, text.as_bytes())
+                    .map_err(|e| CommandError::Io(e.to_string()))?;
+            }
+            writeln!(w, "{} games written to {}", items.len(), folder.display())
+                .map_err(|e| CommandError::Io(format!("writing standard output: {e}")))
+        }
+    }
+}
+
+/// Why game `number` is not in the folder, as `arena replay` says it.
+fn missing(args: &ExportArgs, number: u64) -> CommandError {
+    match crate::commands::replay::locate(&args.dir, number) {
+        Err((_, m)) => input(m),
+        Ok(crate::commands::replay::Located { pair, game, .. }) => input(format!(
+            "{}: game {number} (pair {pair}, game {game}) is not recorded: the run did not get \
+             to it, or it was cut short (`--resume` plays it)",
+            args.dir.join("games.jsonl").display()
+        )),
+    }
+}
+
+/// Writes to `out` (see [`crate::records::journal::write_output`]), or to `w`.
+fn emit(out: Option<&Path>, bytes: &[u8], w: &mut dyn Write) -> Result<(), CommandError> {
+    match out {
+        Some(path) => crate::records::journal::write_output(path, bytes)
+            .map_err(|e| CommandError::Io(e.to_string())),
+        None => w
+            .write_all(bytes)
+            .and_then(|()| w.flush())
+            .map_err(|e| CommandError::Io(format!("writing standard output: {e}"))),
+    }
+}
+
+/// The run recorded in `dir` and its games by number (see [`records::game_number`]). A game
+/// that belongs to none of the run's pairings is an error; a last line cut short is said.
+fn load(dir: &Path) -> Result<(MatchSetup, BTreeMap<u64, GameLine>), CommandError> {
+    let (_, record, setup) = crate::run::recorded_run(dir).map_err(input)?;
+    let journal = dir.join("games.jsonl");
+    let (lines, truncated) = records::read_jsonl(&journal).map_err(|e| input(e.to_string()))?;
+    if truncated {
+        eprintln!(
+            "note: the last line of {} was cut short by an interruption and is not exported \
+             (`--resume` plays that pair again)",
+            journal.display()
+        );
+    }
+    let np = setup.pairings.len() as u64;
+    let mut games = BTreeMap::new();
+    for g in lines {
+        let (a, b) = if g.game == 1 {
+            (&g.red, &g.black)
+        } else {
+            (&g.black, &g.red)
+        };
+        let pairing = setup
+            .pairings
+            .iter()
+            .position(|&(x, y)| setup.engines[x].label == *a && setup.engines[y].label == *b);
+        let Some(i) = pairing.filter(|_| g.fingerprint == record.fingerprint) else {
+            return Err(input(format!(
+                "{}: pair {} game {} (red '{}', black '{}', fingerprint {}) is not a game of \
+                 the run its record describes: the record or the journal was edited",
+                journal.display(),
+                g.pair,
+                g.game,
+                crate::commands::replay::printable(&g.red),
+                crate::commands::replay::printable(&g.black),
+                g.fingerprint
+            )));
+        };
+        let number = records::game_number(g.pair * np + i as u64, g.game);
+        games.insert(number, g);
+    }
+    Ok((record, games))
+}
+
+/// `YYYY.MM.DD` (UTC) of the journal's last change: when the run ended.
+fn date_of(journal: &Path) -> String {
+    let secs = std::fs::metadata(journal)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_secs());
+    match secs {
+        Some(s) => {
+            let (y, m, d) = crate::plan::civil_from_days((s / 86_400) as i64);
+            format!("{y:04}.{m:02}.{d:02}")
+        }
+        None => "????.??.??".into(),
+    }
+}
+
+/// The variant name protocols use for these rules: `jieqi`, `xiangqi`, or the rules' own name.
+fn variant(rules: &Rules) -> String {
+    jieqi_registry::uci_variant(rules).to_string()
+}
+
+/// PGN's `Termination` word for an arena termination.
+fn pgn_termination(t: Termination) -> &'static str {
+    match t {
+        Termination::Rules(_) => "normal",
+        Termination::MaxPlies => "adjudication",
+        Termination::Timeout | Termination::TimeForfeit => "time forfeit",
+        Termination::IllegalMove | Termination::ProtocolError => "rules infraction",
+        Termination::EnginePanic | Termination::EngineError | Termination::EngineCrash => {
+            "abandoned"
+        }
+    }
+}
+
+/// The recorded game played through from its deal ([`crate::commands::replay::check_record`]): the start
+/// FEN and the FEN after every ply. A record that does not hold up is refused.
+fn positions(item: &Exported<'_>) -> Result<(String, Vec<String>), CommandError> {
+    let checked = crate::commands::replay::check_record(
+        &item.setup.rules,
+        item.line,
+        item.setup.max_plies,
+        None,
+    );
+    if let Some(problem) = checked.problem {
+        return Err(input(format!(
+            "game {} (pair {}, game {}): {problem}; not exported",
+            item.number, item.line.pair, item.line.game
+        )));
+    }
+    Ok((
+        checked.start_fen,
+        checked.plies.into_iter().map(|(_, fen)| fen).collect(),
+    ))
+}
+
+/// The most of an engine failure's detail a PGN comment keeps.
+const MAX_DETAIL: usize = 200;
+
+/// Text for a PGN comment: no control characters, no closing brace.
+fn comment_text(text: &str) -> String {
+    crate::commands::replay::printable(text).replace('}', ")")
+}
+
+/// `"a b"` escaped for a PGN tag value.
+fn tag(name: &str, value: &str) -> String {
+    let v = crate::commands::replay::printable(value)
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"");
+    format!("[{name} \"{v}\"]\n")
+}
+
+/// One game as PGN.
+fn pgn(item: &Exported<'_>) -> Result<String, CommandError> {
+    let line = item.line;
+    let setup = item.setup;
+    let (start, _) = positions(item)?;
+    let mut out = String::new();
+    out.push_str(&tag("Event", &format!("arena {}", setup.command_name())));
+    out.push_str(&tag("Site", "jieqi arena"));
+    out.push_str(&tag("Date", item.date));
+    out.push_str(&tag("Round", &item.number.to_string()));
+    out.push_str(&tag("White", &line.red));
+    out.push_str(&tag("Black", &line.black));
+    out.push_str(&tag("Result", line.result.text()));
+    out.push_str(&tag("Variant", &variant(&setup.rules)));
+    out.push_str(&tag("SetUp", "1"));
+    out.push_str(&tag("FEN", &start));
+    out.push_str(&tag("Termination", pgn_termination(line.reason)));
+    out.push_str(&tag("PlyCount", &line.moves.len().to_string()));
+    if let Some(tc) = setup.tc {
+        out.push_str(&tag("TimeControl", &tc.to_string()));
+    }
+    out.push_str(&tag("Number", &item.number.to_string()));
+    out.push_str(&tag("Pair", &line.pair.to_string()));
+    out.push_str(&tag("Seed", &line.seed.to_string()));
+    if setup.rules.has_hidden() {
+        out.push_str(&tag(
+            "Deal",
+            &format!("red {} black {}", line.deal.red, line.deal.black),
+        ));
+    }
+    out.push('\n');
+    let mut tokens = Vec::new();
+    for (i, mv) in line.moves.iter().enumerate() {
+        if i % 2 == 0 {
+            tokens.push(format!("{}.", i / 2 + 1));
+        }
+        tokens.push(mv.clone());
+        if let Some(info) = line.search.get(i) {
+            let mut c = Vec::new();
+            match (info.score.as_deref().map(comment_text), info.depth) {
+                (Some(s), Some(d)) => c.push(format!("{s}/{d}")),
+                (Some(s), None) => c.push(s),
+                (None, _) => {}
+            }
+            if let Some(ms) = info.ms {
+                c.push(format!("{:.3}s", ms / 1000.0));
+            }
+            if !c.is_empty() {
+                tokens.push(format!("{{{}}}", c.join(" ")));
+            }
+        }
+    }
+    // The termination, its detail cut to a sentence's length, as words (a comment may span lines).
+    let mut ending = match &line.detail {
+        Some(d) => format!("{}: {}", line.reason.name(), comment_text(d)),
+        None => line.reason.name().to_string(),
+    };
+    if ending.chars().count() > MAX_DETAIL {
+        ending = ending.chars().take(MAX_DETAIL).collect::<String>() + "…";
+    }
+    let words: Vec<&str> = ending.split_whitespace().collect();
+    let last = words.len().saturating_sub(1);
+    for (i, word) in words.iter().enumerate() {
+        let open = if i == 0 { "{" } else { "" };
+        let close = if i == last { "}" } else { "" };
+        tokens.push(format!("{open}{word}{close}"));
+    }
+    tokens.push(line.result.text().to_string());
+    // Lines of at most 79 characters (PGN's export format), broken between tokens.
+    let mut width = 0;
+    for t in tokens {
+        if width > 0 && width + 1 + t.len() > 79 {
+            out.push('\n');
+            width = 0;
+        } else if width > 0 {
+            out.push(' ');
+            width += 1;
+        }
+        out.push_str(&t);
+        width += t.len();
+    }
+    out.push('\n');
+    Ok(out)
+}
+
+/// JieqiBox's score of a recorded score text: centipawns, or ±(30000 − plies) for a mate.
+fn jieqibox_score(score: &str) -> Option<i64> {
+    if let Some(n) = score.strip_prefix('#') {
+        let moves: i64 = n.parse().ok()?;
+        let plies = if moves > 0 { 2 * moves - 1 } else { -2 * moves };
+        return Some(if moves > 0 {
+            30_000 - plies
+        } else {
+            -(30_000 - plies)
+        });
+    }
+    if score.ends_with('%') {
+        return None;
+    }
+    let pawns: f64 = score.parse().ok()?;
+    Some((pawns * 100.0).round() as i64)
+}
+
+/// One game as JieqiBox's notation JSON.
+fn jieqibox(item: &Exported<'_>) -> Result<serde_json::Value, CommandError> {
+    let line = item.line;
+    let (start, after) = positions(item)?;
+    let moves: Vec<serde_json::Value> = line
+        .moves
+        .iter()
+        .zip(&after)
+        .enumerate()
+        .map(|(i, (mv, fen))| {
+            let mut m = json!({
+                "type": "move",
+                "data": &mv[..4],
+                "fen": fen,
+            });
+            if mv.len() > 4 {
+                m["comment"] = json!(format!("played as {mv}"));
+            }
+            if let Some(info) = line.search.get(i) {
+                if let Some(s) = info.score.as_deref().and_then(jieqibox_score) {
+                    m["engineScore"] = json!(s);
+                }
+                if let Some(ms) = info.ms {
+                    m["engineTime"] = json!(ms.round() as i64);
+                }
+                if let Some(d) = info.depth {
+                    m["engineDepth"] = json!(d);
+                }
+                m["engineNodes"] = json!(info.nodes);
+            }
+            m
+        })
+        .collect();
+    let current = after.last().cloned().unwrap_or_else(|| start.clone());
+    Ok(json!({
+        "metadata": {
+            "event": format!("arena {}", item.setup.command_name()),
+            "site": "jieqi arena",
+            "date": item.date.replace('.', "-"),
+            "round": item.number.to_string(),
+            "white": line.red,
+            "black": line.black,
+            "result": line.result.text(),
+            "initialFen": start,
+            "flipMode": "free",
+            "currentFen": current,
+            "openingComment": format!(
+                "{} game {} (pair {}, seed {}): {}{}",
+                variant(&item.setup.rules),
+                item.number,
+                line.pair,
+                line.seed,
+                line.reason.name(),
+                line.detail.as_ref().map(|d| format!(": {d}")).unwrap_or_default()
+            ),
+        },
+        "moves": moves,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_become_dates() {
+        use crate::plan::civil_from_days;
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_788), (2026, 12, 1));
+    }
+
+    #[test]
+    fn scores_become_jieqibox_numbers() {
+        assert_eq!(jieqibox_score("+0.44"), Some(44));
+        assert_eq!(jieqibox_score("-1.91"), Some(-191));
+        assert_eq!(jieqibox_score("#3"), Some(29_995));
+        assert_eq!(jieqibox_score("#-2"), Some(-29_996));
+        assert_eq!(jieqibox_score("51.0%"), None);
+        assert_eq!(jieqibox_score("junk"), None);
+    }
+}

@@ -1,0 +1,583 @@
+//! `arena merge`: the shards of a run (`--shard K/N` on several machines) put back together.
+//!
+//! The shards must belong together — the same fingerprint (harness version, engine specs, rules,
+//! seed, limits), the same pairs and the same N — each shard may come once, no pair may be
+//! recorded twice, and every pair must be there (unless `--partial`). The merged folder is then
+//! written by the same code as a single run's ([`crate::run::report`] or
+//! [`crate::report::standings::report`]) from the merged games in job order, so its `games.csv`,
+//! `games.jsonl` and `summary.json` equal one machine's run, timing fields aside.
+//!
+//! A chi² homogeneity test across shards (fishtest's check for a broken worker) is printed and
+//! written to `merge.json`: for every pairing, the shards' pentanomial counts form a table whose
+//! homogeneity is tested; each shard is also tested against the rest of the shards pooled, and
+//! flagged when its p-value, times the number of shards (Bonferroni), is below 0.001.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::cli::MergeArgs;
+use crate::records::journal::{jsonl, write_atomically};
+use crate::records::shard::Shard;
+use crate::records::{self, GameLine};
+use crate::run::{self, MatchSetup, RunError};
+use crate::stats::{self, Pentanomial};
+
+/// A shard is flagged when its p-value against the others, times the number of shards, is below
+/// this.
+pub const FLAG_P: f64 = 0.001;
+
+/// One shard folder, read.
+struct ShardDir {
+    dir: PathBuf,
+    record: MatchSetup,
+    shard: Shard,
+    pairs: BTreeMap<records::PairKey, [GameLine; 2]>,
+    threads: usize,
+}
+
+/// How one shard compares with the others.
+#[derive(Clone, Debug, Serialize)]
+pub struct ShardCheck {
+    /// Its folder.
+    pub dir: String,
+    /// `K/N`.
+    pub shard: String,
+    /// Pairs it holds.
+    pub pairs: u64,
+    /// Points of the first engine of each pairing, as a fraction of the games.
+    pub score: f64,
+    /// chi² of this shard against the others pooled, summed over pairings.
+    pub chi2: f64,
+    /// Its degrees of freedom.
+    pub dof: u32,
+    /// Its p-value.
+    pub p_value: f64,
+    /// Whether it is flagged (p × shards < [`FLAG_P`]).
+    pub flagged: bool,
+}
+
+/// `merge.json`: the shards and the homogeneity test.
+#[derive(Clone, Debug, Serialize)]
+pub struct MergeReport {
+    /// The run's fingerprint.
+    pub fingerprint: String,
+    /// N.
+    pub shards: u64,
+    /// Every shard folder merged.
+    pub checks: Vec<ShardCheck>,
+    /// chi² over every pairing's shards × pentanomial table, summed.
+    pub chi2: f64,
+    /// Its degrees of freedom.
+    pub dof: u32,
+    /// Its p-value.
+    pub p_value: f64,
+    /// Pair indices missing from at least one pairing.
+    pub missing_pairs: Vec<u64>,
+}
+
+fn refuse(m: impl Into<String>) -> RunError {
+    RunError::Output(m.into())
+}
+
+fn read_dir(dir: &Path) -> Result<ShardDir, RunError> {
+    let path = run::RECORD_NAMES
+        .iter()
+        .map(|f| dir.join(f))
+        .find(|p| p.is_file())
+        .ok_or_else(|| {
+            refuse(format!(
+                "{}: no match.json, tournament.json or leak-run.json: not a results folder of \
+                 `arena match`, `arena tournament` or `arena leak`",
+                dir.display()
+            ))
+        })?;
+    let text = read_bounded(&path)?;
+    let record: MatchSetup =
+        serde_json::from_str(&text).map_err(|e| refuse(format!("{}: {e}", path.display())))?;
+    let journal = dir.join("games.jsonl");
+    let (lines, truncated) = records::read_jsonl(&journal).map_err(|e| refuse(e.to_string()))?;
+    if truncated {
+        eprintln!(
+            "note: the last line of {} was cut short; that pair counts as missing",
+            journal.display()
+        );
+    }
+    let shard = record.shard.unwrap_or(Shard { index: 0, count: 1 });
+    for g in &lines {
+        if g.fingerprint != record.fingerprint {
+            return Err(refuse(format!(
+                "{}: pair {} game {} has fingerprint {}, its folder's run is {}",
+                journal.display(),
+                g.pair,
+                g.game,
+                g.fingerprint,
+                record.fingerprint
+            )));
+        }
+        if !shard.has(g.pair) || g.pair >= record.pairs {
+            return Err(refuse(format!(
+                "{}: pair {} does not belong to shard {shard} of {} pairs",
+                journal.display(),
+                g.pair,
+                record.pairs
+            )));
+        }
+    }
+    // Threads of the shard's run, for the merged header (over all shards).
+    let threads = crate::records::journal::read_bounded(&dir.join("summary.json"), 64 << 20)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|v| v.get("threads").and_then(serde_json::Value::as_u64))
+        .map_or(1, |t| t as usize);
+    Ok(ShardDir {
+        dir: dir.to_path_buf(),
+        record,
+        shard,
+        pairs: records::complete_pairs(lines),
+        threads,
+    })
+}
+
+fn read_bounded(path: &Path) -> Result<String, RunError> {
+    crate::records::journal::read_bounded(path, crate::records::journal::MAX_SMALL_FILE)
+        .map_err(|e| refuse(format!("{}: {e}", path.display())))
+}
+
+/// The fields two run records differ in (those that make runs differ), for the refusal.
+fn differences(a: &MatchSetup, b: &MatchSetup) -> Vec<String> {
+    let value = |m: &MatchSetup| {
+        let mut v = serde_json::to_value(m).unwrap_or_default();
+        if let Some(o) = v.as_object_mut() {
+            for k in ["command", "shard", "fingerprint"] {
+                o.remove(k);
+            }
+        }
+        v
+    };
+    let (va, vb) = (value(a), value(b));
+    let keys: BTreeSet<&String> = va
+        .as_object()
+        .into_iter()
+        .chain(vb.as_object())
+        .flat_map(|o| o.keys())
+        .collect();
+    keys.into_iter()
+        .filter(|k| va.get(k.as_str()) != vb.get(k.as_str()))
+        .map(|k| {
+            let show = |v: Option<&serde_json::Value>| v.map_or("absent".into(), |v| v.to_string());
+            format!(
+                "{k}: {} vs {}",
+                show(va.get(k.as_str())),
+                show(vb.get(k.as_str()))
+            )
+        })
+        .collect()
+}
+
+/// `0-4, 7, 9-10`.
+fn ranges(xs: &[u64]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < xs.len() {
+        let mut j = i;
+        while j + 1 < xs.len() && xs[j + 1] == xs[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            xs[i].to_string()
+        } else {
+            format!("{}-{}", xs[i], xs[j])
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
+/// What kind of run a record is, as a phrase: `a match`, `a tournament`, `a leak run`.
+fn kind(record: &MatchSetup) -> &'static str {
+    match record.command_name() {
+        "tournament" => "a tournament",
+        "leak" => "a leak run",
+        _ => "a match",
+    }
+}
+
+/// Merges the shard folders into `args.out` and prints the merged summary, then the shards'
+/// homogeneity.
+///
+/// # Errors
+/// Shards that do not belong together, duplicates, overlaps, missing pairs without `--partial`
+/// ([`RunError::Output`]); writing fails ([`RunError::Io`]).
+pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
+    let shards: Vec<ShardDir> = args
+        .dirs
+        .iter()
+        .map(|d| read_dir(d))
+        .collect::<Result<_, _>>()?;
+    let first = &shards[0];
+    if let Some(s) = shards.iter().find(|s| s.record.gate.is_some()) {
+        return Err(refuse(format!(
+            "{}: a gate (`arena sprt`) stops on its own test and is never sharded; there is \
+             nothing to merge",
+            s.dir.display()
+        )));
+    }
+    let count = first.shard.count;
+    for s in &shards[1..] {
+        if kind(&s.record) != kind(&first.record) {
+            let inner = |d: &Path| {
+                d.ancestors().any(|a| {
+                    a.file_name()
+                        .is_some_and(|n| n == "arms" || n == "pairings")
+                })
+            };
+            let hint = if inner(&s.dir) || inner(&first.dir) {
+                " (a folder under arms/ or pairings/ is one arm or pairing of a run: merge the \
+                 shards' top folders)"
+            } else {
+                ""
+            };
+            return Err(refuse(format!(
+                "{} is {} but {} is {}: only shards of one run merge{hint}",
+                first.dir.display(),
+                kind(&first.record),
+                s.dir.display(),
+                kind(&s.record)
+            )));
+        }
+        if s.record.fingerprint != first.record.fingerprint || s.record.pairs != first.record.pairs
+        {
+            let mut diff = differences(&first.record, &s.record);
+            if diff.is_empty() {
+                diff.push(format!(
+                    "fingerprint: {} vs {} (another harness version?)",
+                    first.record.fingerprint, s.record.fingerprint
+                ));
+            }
+            return Err(refuse(format!(
+                "{} and {} are not shards of one run: {}",
+                first.dir.display(),
+                s.dir.display(),
+                diff.join("; ")
+            )));
+        }
+        if s.record.tournament != first.record.tournament || s.record.leak != first.record.leak {
+            let diff = differences(&first.record, &s.record);
+            return Err(refuse(format!(
+                "{} and {} rate differently ({}): every shard must be run with the same anchor \
+                 and bootstrap",
+                first.dir.display(),
+                s.dir.display(),
+                diff.join("; ")
+            )));
+        }
+        if s.shard.count != count {
+            return Err(refuse(format!(
+                "{} is shard {} but {} is shard {}: every shard must come from the same N",
+                first.dir.display(),
+                first.shard,
+                s.dir.display(),
+                s.shard
+            )));
+        }
+    }
+    let mut by_index: BTreeMap<u64, &ShardDir> = BTreeMap::new();
+    for s in &shards {
+        if let Some(other) = by_index.insert(s.shard.index, s) {
+            return Err(refuse(format!(
+                "shard {} is given twice: {} and {}",
+                s.shard,
+                other.dir.display(),
+                s.dir.display()
+            )));
+        }
+    }
+    let out_dir = &args.out;
+    if shards.iter().any(|s| same_dir(&s.dir, out_dir)) {
+        return Err(refuse(format!(
+            "--out {} is one of the shards; choose a new folder",
+            out_dir.display()
+        )));
+    }
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let threads = shards.iter().map(|s| s.threads).sum();
+    let setup = first
+        .record
+        .run_setup(out_dir.clone(), threads, command)
+        .map_err(|m| refuse(format!("{}: {m}", first.dir.display())))?;
+    let fingerprint = first.record.fingerprint.clone();
+    // Every record must be the run its games say they are: an edited match.json, a pairing
+    // folder of a tournament or another harness version would otherwise pass as this run.
+    for s in &shards {
+        let computed = s
+            .record
+            .run_setup(out_dir.clone(), 1, String::new())
+            .map_err(|m| refuse(format!("{}: {m}", s.dir.display())))?
+            .fingerprint();
+        if computed != s.record.fingerprint {
+            // `T/pairings/NN-a-vs-b` of a tournament, `L/arms/NN-<engine>/<arm>` of a leak run.
+            let pairing_folder = s.dir.parent().is_some_and(|p| {
+                p.file_name().is_some_and(|n| n == "pairings")
+                    && p.parent()
+                        .is_some_and(|t| t.join("tournament.json").is_file())
+            }) || s.dir.ancestors().nth(2).is_some_and(|a| {
+                a.file_name().is_some_and(|n| n == "arms")
+                    && a.parent()
+                        .is_some_and(|l| l.join("leak-run.json").is_file())
+            });
+            return Err(refuse(if pairing_folder {
+                format!(
+                    "{} is a pairing folder of a tournament or an arm of a leak run: merge the \
+                     shards' top folders instead",
+                    s.dir.display()
+                )
+            } else {
+                format!(
+                    "{}: its record does not match its fingerprint {} (this harness computes {} \
+                     from it): match.json was edited, or another harness version wrote it",
+                    s.dir.display(),
+                    s.record.fingerprint,
+                    computed
+                )
+            }));
+        }
+    }
+
+    // Every pair into its job, refusing overlaps.
+    let mut games: BTreeMap<u64, [GameLine; 2]> = BTreeMap::new();
+    let mut source: BTreeMap<u64, &Path> = BTreeMap::new();
+    for s in &shards {
+        for (key, pair) in &s.pairs {
+            let job = setup.job_of(key).ok_or_else(|| {
+                refuse(format!(
+                    "{}: pair {} of {} vs {} is not a pair of this run",
+                    s.dir.display(),
+                    key.2,
+                    key.0,
+                    key.1
+                ))
+            })?;
+            if let Some(other) = source.insert(job, &s.dir) {
+                return Err(refuse(format!(
+                    "pair {} of {} vs {} is recorded twice: in {} and {}",
+                    key.2,
+                    key.0,
+                    key.1,
+                    other.display(),
+                    s.dir.display()
+                )));
+            }
+            games.insert(job, pair.clone());
+        }
+    }
+    let missing: Vec<u64> = (0..setup.jobs())
+        .filter(|j| !games.contains_key(j))
+        .map(|j| setup.job(j).1)
+        .collect::<BTreeSet<u64>>()
+        .into_iter()
+        .collect();
+    let absent: Vec<u64> = (0..count).filter(|k| !by_index.contains_key(k)).collect();
+    if !missing.is_empty() && !args.partial {
+        let shards_text = if absent.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (not given: shard {})",
+                absent
+                    .iter()
+                    .map(|k| format!("{k}/{count}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        return Err(refuse(format!(
+            "{} of {} pairs are missing{shards_text}: {}; finish or resume those shards, or \
+             merge with --partial",
+            missing.len(),
+            setup.pairs,
+            ranges(&missing)
+        )));
+    }
+
+    std::fs::create_dir_all(out_dir)
+        .map_err(|e| refuse(format!("cannot create {}: {e}", out_dir.display())))?;
+    // Held until every merged file is written.
+    let _lock = crate::records::journal::FolderLock::acquire(out_dir).map_err(RunError::Output)?;
+    check_out(out_dir, &fingerprint)?;
+    let mut record = setup.match_setup(&fingerprint);
+    record.sprt = first.record.sprt;
+    let mut json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
+    json.push(b'\n');
+    write_atomically(&out_dir.join(setup.record_name()), &json)?;
+    write_atomically(
+        &out_dir.join("games.jsonl"),
+        &jsonl(games.values().flatten())?,
+    )?;
+    records::write_csv(
+        &out_dir.join("games.csv"),
+        &games,
+        setup.pairings.len() as u64,
+    )?;
+    for s in &shards {
+        crate::engines::logs::merge_logs(&s.dir, out_dir, s.record.shard)?;
+    }
+
+    // Homogeneity, per pairing, from each shard's own games.
+    let n = setup.pairings.len();
+    let tables: Vec<Vec<Pentanomial>> = shards
+        .iter()
+        .map(|s| {
+            let mut board = crate::run::scoreboard::Scoreboard::new(&setup.pairings);
+            for (key, pair) in &s.pairs {
+                if let Some(job) = setup.job_of(key) {
+                    board.add_pair((job % n as u64) as usize, pair);
+                }
+            }
+            board.pairings().iter().map(|p| p.ptnml).collect()
+        })
+        .collect();
+    let (mut chi2, mut dof) = (0.0, 0u32);
+    for i in 0..n {
+        let column: Vec<Pentanomial> = tables.iter().map(|t| t[i]).collect();
+        let (c, d, _) = stats::homogeneity(&column);
+        chi2 += c;
+        dof += d;
+    }
+    let p_value = stats::chi2_sf(chi2, dof);
+    let checks: Vec<ShardCheck> = shards
+        .iter()
+        .zip(&tables)
+        .enumerate()
+        .map(|(k, (s, t))| {
+            let (mut c2, mut d) = (0.0, 0u32);
+            let mut wdl = stats::Wdl::default();
+            for (i, own) in t.iter().enumerate() {
+                let others: Vec<Pentanomial> = tables
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != k)
+                    .map(|(_, t)| t[i])
+                    .collect();
+                let rest = stats::merge(&others);
+                let (c, dd, _) = stats::homogeneity(&[*own, rest]);
+                c2 += c;
+                d += dd;
+                let w = own.wdl();
+                wdl.wins += w.wins;
+                wdl.draws += w.draws;
+                wdl.losses += w.losses;
+            }
+            let p = stats::chi2_sf(c2, d);
+            ShardCheck {
+                dir: s.dir.display().to_string(),
+                shard: s.shard.to_string(),
+                pairs: s.pairs.len() as u64,
+                score: wdl.score(),
+                chi2: c2,
+                dof: d,
+                p_value: p,
+                flagged: shards.len() > 1 && p * (shards.len() as f64) < FLAG_P,
+            }
+        })
+        .collect();
+    let report = MergeReport {
+        fingerprint: fingerprint.clone(),
+        shards: count,
+        checks,
+        chi2,
+        dof,
+        p_value,
+        missing_pairs: missing.clone(),
+    };
+    let mut json = serde_json::to_vec_pretty(&report).map_err(std::io::Error::other)?;
+    json.push(b'\n');
+    write_atomically(&out_dir.join("merge.json"), &json)?;
+
+    let outcome = run::outcome_of(&setup, fingerprint, games);
+    run::write_reports(&setup, &outcome, out)?;
+    let text = merge_text(&report, &absent);
+    write_atomically(&out_dir.join("merge.txt"), text.as_bytes())?;
+    out.write_all(text.as_bytes())?;
+    Ok(())
+}
+
+/// The merge's own lines: shards, missing pairs, homogeneity.
+fn merge_text(r: &MergeReport, absent: &[u64]) -> String {
+    let mut s = format!("Merged {} of {} shards", r.checks.len(), r.shards);
+    if !absent.is_empty() {
+        s.push_str(&format!(
+            " (missing: {})",
+            absent
+                .iter()
+                .map(|k| format!("{k}/{}", r.shards))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    s.push('\n');
+    if !r.missing_pairs.is_empty() {
+        s.push_str(&format!(
+            "PARTIAL: {} pair indices missing: {}\n",
+            r.missing_pairs.len(),
+            ranges(&r.missing_pairs)
+        ));
+    }
+    s.push_str(&format!(
+        "Homogeneity across shards: chi2 {:.2}, {} dof, p = {:.4}\n",
+        r.chi2, r.dof, r.p_value
+    ));
+    for c in &r.checks {
+        s.push_str(&format!(
+            "  shard {:>7}: {:>6} pairs, score {:5.1} %, vs the others chi2 {:.2} ({} dof), p = {:.2e}{}  {}\n",
+            c.shard,
+            c.pairs,
+            100.0 * c.score,
+            c.chi2,
+            c.dof,
+            c.p_value,
+            if c.flagged { "  FLAGGED" } else { "" },
+            c.dir
+        ));
+    }
+    if r.checks.iter().any(|c| c.flagged) {
+        s.push_str(&format!(
+            "WARNING: a flagged shard's results differ from the others' by more than chance \
+             (p × {} shards < {FLAG_P}): check that worker (engine build, load, clock) before \
+             trusting the merge\n",
+            r.checks.len()
+        ));
+    }
+    s
+}
+
+/// Whether two paths name the same folder.
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// The output folder may be new or hold an earlier merge of the same run, nothing else.
+fn check_out(dir: &Path, fingerprint: &str) -> Result<(), RunError> {
+    for name in run::RECORD_NAMES {
+        let path = dir.join(name);
+        if let Ok(text) =
+            crate::records::journal::read_bounded(&path, crate::records::journal::MAX_SMALL_FILE)
+        {
+            let same = serde_json::from_str::<MatchSetup>(&text)
+                .is_ok_and(|r| r.fingerprint == fingerprint && r.shard.is_none());
+            if !same {
+                return Err(refuse(format!(
+                    "--out {}: holds another run ({}); choose a new folder",
+                    dir.display(),
+                    path.display()
+                )));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,16 @@
+//! One module per command, each a thin layer over the plan, the run core and the reports.
+
+pub mod bench;
+pub mod export;
+pub mod leak;
+pub mod merge;
+pub mod perft;
+pub mod play;
+pub mod replay;
+pub mod show;
+pub mod solve;
+pub mod sprt;
+pub mod stats;
+pub mod suite;
+pub mod tournament;
+pub mod tune;

@@ -1,0 +1,697 @@
+//! `arena solve`: runs engines over a test suite (an EPD-style file, see [`crate::records::epd`]) and
+//! reports which positions each solved and how fast.
+//!
+//! Every (engine, position) is one job of the [`crate::run::scheduler`]; `--threads` positions are
+//! searched at once, each by a fresh engine, asked once as in a game ([`search_once`]: the same
+//! hard limit, an engine that does not stop is given up). The engine's interim reports
+//! ([`jieqi_engine::SearchInfo`], one per completed depth for `alphabeta`) say when it first
+//! had a right answer: a right move (one of `bm`, none of `am`) and, for `dm N`, a reported
+//! `mate M` with M ≤ N. A position is **solved** when the final answer is right; its **time to
+//! solution** is when the answer became right for good (the report from which every later one
+//! and the answer were right), as EPD test tools count it; `held` says whether the first right
+//! report already was that one. Seeds are `mix(--seed, position index)`, the same for every
+//! engine, so node-limited runs are reproducible.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use jieqi_engine::{Score, SearchInfo, mix};
+use serde::Serialize;
+
+use crate::cli::{LimitArgs, RulesArgs};
+use crate::engines::EngineEntry;
+use crate::error::CommandError;
+use crate::records::epd::{Entry, Suite};
+use crate::run::game_runner::{Reporter, search_once};
+
+/// `arena solve` arguments.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The suite: one position a line, FEN then operations (`bm`, `am`, `dm N`, `id "name"`,
+    /// `c0`…`c9`), each ended by `;`; lines starting with `;` or `#` are comments.
+    ///
+    /// Lines that do not hold up are reported with their numbers and skipped. See
+    /// configs/suites/README.md for the format and the suites we ship.
+    #[arg(value_name = "SUITE")]
+    pub suite: PathBuf,
+    /// An engine to run (repeatable, to compare engines on the same positions): a spec such as
+    /// `alphabeta:threads=2`, `mcts-solver`, `uci:path=…`, or a JSON file of configs/engines/.
+    #[arg(long = "engine", value_name = "SPEC", required = true)]
+    pub engines: Vec<String>,
+    /// Search limits for every position.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Positions searched at once [default: the number of cores]. An engine's own threads
+    /// (`alphabeta:threads=2`) come on top: with a time limit, keep the product at most the
+    /// number of cores.
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+    /// The rule set the suite's positions are played under (`xiangqi` for plain Xiangqi suites).
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Master seed: position i is searched with seed mix(S, i).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// A search taking longer than this many milliseconds counts as a failure.
+    ///
+    /// Default: the movetime plus 1000 ms, or 60000 ms with no time limit.
+    #[arg(long, value_name = "MS")]
+    pub move_timeout: Option<u64>,
+    /// Results folder for solve.json and solve.csv [default:
+    /// results/<UTC timestamp>-solve-<suite name>/].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print only the positions an engine did not solve (the summary is always printed).
+    #[arg(long)]
+    pub failed_only: bool,
+    /// Never draw a progress bar (it is only drawn when stderr is a terminal anyway).
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+/// One engine's result on one position.
+#[derive(Clone, Debug, Serialize)]
+pub struct PositionResult {
+    /// The engine's label.
+    pub engine: String,
+    /// Number of the position among the suite's valid positions, from 1 (as in the table).
+    pub index: usize,
+    /// Its line in the suite file.
+    pub line: usize,
+    /// Its id.
+    pub id: String,
+    /// Its FEN.
+    pub fen: String,
+    /// What was asked (`bm …; dm N`).
+    pub expected: String,
+    /// The move the engine answered (none after a failure).
+    pub mv: Option<String>,
+    /// The score it reported with it.
+    pub score: Option<String>,
+    /// The depth it reported.
+    pub depth: Option<u32>,
+    /// Nodes of the whole search.
+    pub nodes: u64,
+    /// Milliseconds of the whole search.
+    pub ms: f64,
+    /// Whether the answer was a right move.
+    pub right_move: bool,
+    /// For `dm N`: whether the engine reported mate in at most N.
+    pub mate_proved: Option<bool>,
+    /// Whether the position was solved (right move, and the mate proved for `dm`).
+    pub solved: bool,
+    /// Milliseconds and nodes at the first right report.
+    pub first_ms: Option<f64>,
+    /// Nodes at the first right report.
+    pub first_nodes: Option<u64>,
+    /// Milliseconds to solution: from when the answer stayed right to the end.
+    pub found_ms: Option<f64>,
+    /// Nodes to solution.
+    pub found_nodes: Option<u64>,
+    /// Whether the first right report already stayed right to the end.
+    pub held: bool,
+    /// Interim reports heard.
+    pub reports: u32,
+    /// The failure, if the engine did not answer.
+    pub error: Option<String>,
+}
+
+/// One engine's totals over the suite.
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineSummary {
+    /// The engine's label.
+    pub engine: String,
+    /// Its spec as given.
+    pub spec: String,
+    /// Positions searched.
+    pub positions: usize,
+    /// Positions solved.
+    pub solved: usize,
+    /// Positions answered with a right move.
+    pub right_moves: usize,
+    /// `dm` positions, and how many of them the engine proved.
+    pub dm_positions: usize,
+    /// `dm` positions with mate in at most N reported.
+    pub mates_proved: usize,
+    /// Positions where the engine failed (no answer).
+    pub failures: usize,
+    /// Total search milliseconds.
+    pub total_ms: f64,
+    /// Total nodes.
+    pub total_nodes: u64,
+    /// Mean milliseconds to solution over the solved positions.
+    pub mean_found_ms: Option<f64>,
+    /// Solved / positions per `dm N` (N, solved, positions), for mate suites.
+    pub by_dm: Vec<(u32, usize, usize)>,
+}
+
+/// What `solve.json` holds.
+#[derive(Serialize)]
+struct SolveJson<'a> {
+    harness: &'static str,
+    suite: String,
+    rules: String,
+    limits: String,
+    seed: u64,
+    threads: usize,
+    skipped_lines: Vec<SkippedLine>,
+    engines: &'a [EngineSummary],
+    positions: &'a [PositionResult],
+}
+
+#[derive(Serialize)]
+struct SkippedLine {
+    line: usize,
+    error: String,
+}
+
+/// What the interim reports have shown so far.
+#[derive(Default)]
+struct Tracker {
+    reports: u32,
+    first: Option<(f64, u64)>,
+    streak: Option<(f64, u64)>,
+}
+
+/// Whether a score proves `dm n`: mate in at most n moves of the side to move.
+fn proves_mate(score: Option<Score>, n: u32) -> bool {
+    matches!(score, Some(Score::Mate(m)) if m >= 1 && (m as u32) <= n)
+}
+
+/// Whether an answer (move and score) is right for `entry`.
+fn right(entry: &Entry, mv: Option<jieqi_core::Move>, score: Option<Score>) -> bool {
+    mv.is_some_and(|m| entry.right_move(m)) && entry.dm.is_none_or(|n| proves_mate(score, n))
+}
+
+/// Runs one engine on one position.
+fn solve_one(
+    engine: &EngineEntry,
+    entry: &Entry,
+    index: usize,
+    limits: &jieqi_engine::Limits,
+    hard: Duration,
+    seed: u64,
+) -> PositionResult {
+    let started = Instant::now();
+    let tracker = Arc::new(Mutex::new(Tracker::default()));
+    let reporter: Reporter = {
+        let tracker = Arc::clone(&tracker);
+        let entry = entry.clone();
+        Arc::new(move |info: &SearchInfo| {
+            let ms = started.elapsed().as_secs_f64() * 1000.0;
+            let ok = right(&entry, info.pv.first().copied(), info.score);
+            let mut t = tracker.lock().unwrap_or_else(|e| e.into_inner());
+            t.reports += 1;
+            if ok {
+                t.first.get_or_insert((ms, info.nodes));
+                t.streak.get_or_insert((ms, info.nodes));
+            } else {
+                t.streak = None;
+            }
+        })
+    };
+    let answer = search_once(
+        engine,
+        &entry.view,
+        limits,
+        mix(seed, index as u64),
+        hard,
+        &reporter,
+    );
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    let t = tracker.lock().unwrap_or_else(|e| e.into_inner());
+    let mut result = PositionResult {
+        engine: engine.label.clone(),
+        index: index + 1,
+        line: entry.line,
+        id: entry.id.clone(),
+        fen: entry.fen.clone(),
+        expected: entry.expected(),
+        mv: None,
+        score: None,
+        depth: None,
+        nodes: 0,
+        ms,
+        right_move: false,
+        mate_proved: None,
+        solved: false,
+        first_ms: None,
+        first_nodes: None,
+        found_ms: None,
+        found_nodes: None,
+        held: false,
+        reports: t.reports,
+        error: None,
+    };
+    match answer {
+        Err(e) => result.error = Some(e),
+        Ok(choice) if !entry.view.legal_moves().contains(&choice.mv) => {
+            result.mv = Some(choice.mv.to_string());
+            result.nodes = choice.info.nodes;
+            result.error = Some(format!("illegal move {}", choice.mv));
+        }
+        Ok(choice) => {
+            let info = &choice.info;
+            result.mv = Some(choice.mv.to_string());
+            result.score = info.score.map(score_text);
+            result.depth = info.depth;
+            result.nodes = info.nodes;
+            result.right_move = entry.right_move(choice.mv);
+            result.mate_proved = entry.dm.map(|n| proves_mate(info.score, n));
+            result.solved = right(entry, Some(choice.mv), info.score);
+            let first = t.first.or(result.solved.then_some((ms, info.nodes)));
+            result.first_ms = first.map(|f| f.0);
+            result.first_nodes = first.map(|f| f.1);
+            if result.solved {
+                let found = t.streak.unwrap_or((ms, info.nodes));
+                result.found_ms = Some(found.0);
+                result.found_nodes = Some(found.1);
+                result.held = first == Some(found);
+            }
+        }
+    }
+    result
+}
+
+/// A score as UCI would say it: `cp 35`, `mate 3`, `wr 0.62`.
+fn score_text(s: Score) -> String {
+    match s {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+        Score::WinRate(w) => format!("wr {w:.3}"),
+    }
+}
+
+/// Runs the command.
+///
+/// # Errors
+/// Bad arguments or suite (exit 2), or results that cannot be written (exit 4).
+pub fn run(args: &SolveArgs, w: &mut dyn Write) -> Result<(), CommandError> {
+    let rules = crate::plan::rules_arg::resolve(&args.rules.rules)
+        .map_err(|e| CommandError::Input(e.to_string()))?;
+    let limits = jieqi_engine::Limits {
+        nodes: args.limits.nodes,
+        depth: args.limits.depth,
+        movetime: args.limits.movetime.map(Duration::from_millis),
+        clock: None,
+    };
+    for (flag, value) in [
+        ("--movetime", args.limits.movetime),
+        ("--nodes", args.limits.nodes),
+        ("--depth", args.limits.depth.map(u64::from)),
+        ("--move-timeout", args.move_timeout),
+    ] {
+        if value == Some(0) {
+            return Err(CommandError::Input(format!("{flag} must be at least 1")));
+        }
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if !(1..=1024).contains(&threads) {
+        return Err(CommandError::Input(
+            "--threads must be from 1 to 1024".into(),
+        ));
+    }
+    let mut engines = Vec::new();
+    for arg in &args.engines {
+        let entry = crate::engines::parse_arg(arg)
+            .map_err(|e| CommandError::Input(format!("--engine {arg}: {e}")))?;
+        if engines.iter().any(|e: &EngineEntry| e.label == entry.label) {
+            return Err(CommandError::Input(format!(
+                "two engines are labelled '{}': give one name=LABEL",
+                entry.label
+            )));
+        }
+        engines.push(entry);
+    }
+    let suite: Suite =
+        crate::records::epd::read(&args.suite, &rules).map_err(CommandError::Input)?;
+    let name = args.suite.display().to_string();
+    for e in &suite.errors {
+        eprintln!("{name}:{}: skipped: {}", e.line, e.message);
+    }
+    if suite.entries.is_empty() {
+        return Err(CommandError::Input(format!(
+            "{name}: no position to solve ({} lines skipped)",
+            suite.errors.len()
+        )));
+    }
+    let out_dir = match &args.out {
+        Some(d) => d.clone(),
+        None => {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            let stem = args
+                .suite
+                .file_stem()
+                .map_or("suite".into(), |s| s.to_string_lossy().into_owned());
+            PathBuf::from("results")
+                .join(format!("{}-solve-{stem}", crate::plan::utc_timestamp(now)))
+        }
+    };
+    // The folder must be usable before any work is done.
+    std::fs::create_dir_all(&out_dir)
+        .map_err(|e| CommandError::Input(format!("--out {}: {e}", out_dir.display())))?;
+    let probe = out_dir.join(format!(".arena-solve-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| {
+        CommandError::Input(format!(
+            "--out {}: cannot write there: {e}",
+            out_dir.display()
+        ))
+    })?;
+    let _ = std::fs::remove_file(&probe);
+    let positions = suite.entries.len();
+    let jobs = (positions * engines.len()) as u64;
+    let context = format!(
+        "{} positions ({} lines skipped), rules {}, {}, {threads} at once, seed {}",
+        positions,
+        suite.errors.len(),
+        args.rules.rules,
+        limits,
+        args.seed
+    );
+    let io = |e: std::io::Error| CommandError::Io(format!("writing output: {e}"));
+    writeln!(w, "arena solve {name}: {context}").map_err(io)?;
+    w.flush().map_err(io)?;
+    let bar = progress(jobs, "positions", args.no_progress);
+    let mut results: Vec<Option<PositionResult>> = vec![None; jobs as usize];
+    let hards: Vec<Duration> = engines
+        .iter()
+        .map(|e| {
+            crate::run::player(
+                e,
+                &limits,
+                None,
+                args.move_timeout.map(Duration::from_millis),
+                false,
+            )
+            .hard_limit()
+            .unwrap_or(crate::run::game_runner::NO_TIME_LIMIT_TIMEOUT)
+        })
+        .collect();
+    let per_engine: Vec<jieqi_engine::Limits> = engines
+        .iter()
+        .map(|e| crate::run::player(e, &limits, None, None, false).limits)
+        .collect();
+    let play = |job: u64| {
+        let (p, k) = (job as usize / engines.len(), job as usize % engines.len());
+        solve_one(
+            &engines[k],
+            &suite.entries[p],
+            p,
+            &per_engine[k],
+            hards[k],
+            args.seed,
+        )
+    };
+    crate::run::scheduler::run(
+        jobs,
+        threads,
+        &|_| false,
+        &play,
+        |job, r: PositionResult| -> Result<crate::run::scheduler::Flow, std::convert::Infallible> {
+            bar.inc(1);
+            if r.solved {
+                bar.set_message(format!("{} solved {}", r.engine, r.id));
+            }
+            results[job as usize] = Some(r);
+            Ok(crate::run::scheduler::Flow::Continue)
+        },
+    )
+    .map_err(|e| CommandError::Input(format!("{e:?}")))?;
+    bar.finish_and_clear();
+    // Job order is position-major; reports go engine by engine.
+    let mut by_engine: Vec<Vec<PositionResult>> = vec![Vec::new(); engines.len()];
+    for r in results.into_iter().flatten() {
+        let k = engines
+            .iter()
+            .position(|e| e.label == r.engine)
+            .unwrap_or(0);
+        by_engine[k].push(r);
+    }
+    let summaries: Vec<EngineSummary> = engines
+        .iter()
+        .zip(&by_engine)
+        .map(|(e, rs)| summarise(e, rs, &suite))
+        .collect();
+    for (s, rs) in summaries.iter().zip(&by_engine) {
+        write_table(w, s, rs, args.failed_only).map_err(io)?;
+    }
+    writeln!(w).map_err(io)?;
+    for s in &summaries {
+        writeln!(w, "{}", summary_line(s)).map_err(io)?;
+    }
+    let all: Vec<PositionResult> = by_engine.into_iter().flatten().collect();
+    write_files(&out_dir, args, &limits, threads, &suite, &summaries, &all)?;
+    writeln!(w, "results: {}", out_dir.display()).map_err(io)?;
+    Ok(())
+}
+
+/// A progress bar over `len` items named `unit` on stderr, drawn only when stderr is a terminal
+/// and not `hidden` (shared with `arena suite`).
+pub fn progress(len: u64, unit: &str, hidden: bool) -> ProgressBar {
+    use std::io::IsTerminal;
+    if hidden || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{bar:32.cyan/blue}} {{pos}}/{{len}} {unit}  {{msg}}  [{{elapsed_precise}} < {{eta_precise}}]"
+        ))
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar.enable_steady_tick(Duration::from_millis(250));
+    bar
+}
+
+fn summarise(engine: &EngineEntry, rs: &[PositionResult], suite: &Suite) -> EngineSummary {
+    let solved: Vec<&PositionResult> = rs.iter().filter(|r| r.solved).collect();
+    let mut by_dm: Vec<(u32, usize, usize)> = Vec::new();
+    for r in rs {
+        if let Some(n) = suite.entries[r.index - 1].dm {
+            match by_dm.iter_mut().find(|(m, _, _)| *m == n) {
+                Some(slot) => {
+                    slot.1 += usize::from(r.solved);
+                    slot.2 += 1;
+                }
+                None => by_dm.push((n, usize::from(r.solved), 1)),
+            }
+        }
+    }
+    by_dm.sort_unstable();
+    EngineSummary {
+        engine: engine.label.clone(),
+        spec: engine.spec.to_string(),
+        positions: rs.len(),
+        solved: solved.len(),
+        right_moves: rs.iter().filter(|r| r.right_move).count(),
+        dm_positions: rs.iter().filter(|r| r.mate_proved.is_some()).count(),
+        mates_proved: rs.iter().filter(|r| r.mate_proved == Some(true)).count(),
+        failures: rs.iter().filter(|r| r.error.is_some()).count(),
+        total_ms: rs.iter().map(|r| r.ms).sum(),
+        total_nodes: rs.iter().map(|r| r.nodes).sum(),
+        mean_found_ms: (!solved.is_empty())
+            .then(|| solved.iter().filter_map(|r| r.found_ms).sum::<f64>() / solved.len() as f64),
+        by_dm,
+    }
+}
+
+fn write_table(
+    w: &mut dyn Write,
+    s: &EngineSummary,
+    rs: &[PositionResult],
+    failed_only: bool,
+) -> std::io::Result<()> {
+    writeln!(w)?;
+    writeln!(w, "{}", s.engine)?;
+    writeln!(
+        w,
+        "{:>4}  {:<16} {:<24} {:<6} {:<10} {:>9} {:>11} {:>9} {:>11}  result",
+        "#", "id", "expected", "move", "score", "ms", "nodes", "found ms", "found nodes"
+    )?;
+    for r in rs {
+        if failed_only && r.solved {
+            continue;
+        }
+        let result = match (&r.error, r.solved, r.right_move) {
+            (Some(e), _, _) => format!("failed: {e}"),
+            (None, true, _) if r.held => "solved".into(),
+            (None, true, _) => "solved (after a wrong answer)".into(),
+            (None, false, true) => "right move, mate not proved".into(),
+            (None, false, false) => "wrong".into(),
+        };
+        let opt = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.0}"));
+        writeln!(
+            w,
+            "{:>4}  {:<16} {:<24} {:<6} {:<10} {:>9.0} {:>11} {:>9} {:>11}  {result}",
+            r.index,
+            clip(&r.id, 16),
+            clip(&r.expected, 24),
+            r.mv.as_deref().unwrap_or("-"),
+            r.score.as_deref().unwrap_or("-"),
+            r.ms,
+            r.nodes,
+            opt(r.found_ms),
+            r.found_nodes.map_or("-".into(), |n| n.to_string()),
+        )?;
+    }
+    Ok(())
+}
+
+fn clip(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(n - 1).collect();
+        t.push('…');
+        t
+    }
+}
+
+fn summary_line(s: &EngineSummary) -> String {
+    let pct = |a: usize, b: usize| {
+        if b == 0 {
+            0.0
+        } else {
+            100.0 * a as f64 / b as f64
+        }
+    };
+    let mut line = format!(
+        "{}: solved {} / {} ({:.1} %); right move {} / {}",
+        s.engine,
+        s.solved,
+        s.positions,
+        pct(s.solved, s.positions),
+        s.right_moves,
+        s.positions
+    );
+    if s.dm_positions > 0 {
+        line.push_str(&format!(
+            "; mates proved {} / {}",
+            s.mates_proved, s.dm_positions
+        ));
+    }
+    if s.failures > 0 {
+        line.push_str(&format!("; {} failed", s.failures));
+    }
+    line.push_str(&format!(
+        "; total {:.1} s, {} nodes",
+        s.total_ms / 1000.0,
+        s.total_nodes
+    ));
+    if let Some(m) = s.mean_found_ms {
+        line.push_str(&format!("; mean time to solution {m:.0} ms"));
+    }
+    if !s.by_dm.is_empty() {
+        let parts: Vec<String> = s
+            .by_dm
+            .iter()
+            .map(|(n, a, b)| format!("dm{n} {a}/{b}"))
+            .collect();
+        line.push_str(&format!("; {}", parts.join(" ")));
+    }
+    line
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_files(
+    dir: &std::path::Path,
+    args: &SolveArgs,
+    limits: &jieqi_engine::Limits,
+    threads: usize,
+    suite: &Suite,
+    summaries: &[EngineSummary],
+    all: &[PositionResult],
+) -> Result<(), CommandError> {
+    let io = |what: &str, e: std::io::Error| {
+        CommandError::Io(format!("cannot write {}: {e}", dir.join(what).display()))
+    };
+    std::fs::create_dir_all(dir).map_err(|e| io("", e))?;
+    let json = SolveJson {
+        harness: env!("CARGO_PKG_VERSION"),
+        suite: args.suite.display().to_string(),
+        rules: args.rules.rules.clone(),
+        limits: limits.to_string(),
+        seed: args.seed,
+        threads,
+        skipped_lines: suite
+            .errors
+            .iter()
+            .map(|e| SkippedLine {
+                line: e.line,
+                error: e.message.clone(),
+            })
+            .collect(),
+        engines: summaries,
+        positions: all,
+    };
+    let bytes = serde_json::to_vec_pretty(&json)
+        .map_err(|e| CommandError::Io(format!("solve.json: {e}")))?;
+    crate::records::journal::write_atomically(&dir.join("solve.json"), &bytes)
+        .map_err(|e| io("solve.json", e))?;
+    let mut csv = csv::Writer::from_writer(Vec::new());
+    let header = [
+        "engine",
+        "index",
+        "line",
+        "id",
+        "expected",
+        "move",
+        "score",
+        "depth",
+        "nodes",
+        "ms",
+        "right_move",
+        "mate_proved",
+        "solved",
+        "first_ms",
+        "first_nodes",
+        "found_ms",
+        "found_nodes",
+        "held",
+        "error",
+        "fen",
+    ];
+    let write_err = |e: csv::Error| CommandError::Io(format!("solve.csv: {e}"));
+    csv.write_record(header).map_err(write_err)?;
+    let opt = |v: Option<String>| v.unwrap_or_default();
+    for r in all {
+        csv.write_record([
+            r.engine.clone(),
+            r.index.to_string(),
+            r.line.to_string(),
+            r.id.clone(),
+            r.expected.clone(),
+            opt(r.mv.clone()),
+            opt(r.score.clone()),
+            opt(r.depth.map(|d| d.to_string())),
+            r.nodes.to_string(),
+            format!("{:.1}", r.ms),
+            r.right_move.to_string(),
+            opt(r.mate_proved.map(|b| b.to_string())),
+            r.solved.to_string(),
+            opt(r.first_ms.map(|v| format!("{v:.1}"))),
+            opt(r.first_nodes.map(|v| v.to_string())),
+            opt(r.found_ms.map(|v| format!("{v:.1}"))),
+            opt(r.found_nodes.map(|v| v.to_string())),
+            r.held.to_string(),
+            opt(r.error.clone()),
+            r.fen.clone(),
+        ])
+        .map_err(write_err)?;
+    }
+    let bytes = csv
+        .into_inner()
+        .map_err(|e| CommandError::Io(format!("solve.csv: {e}")))?;
+    crate::records::journal::write_atomically(&dir.join("solve.csv"), &bytes)
+        .map_err(|e| io("solve.csv", e))?;
+    Ok(())
+}

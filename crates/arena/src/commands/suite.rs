@@ -1,0 +1,499 @@
+//! `arena suite`: makes test suites (files `arena solve` reads) from the positions of recorded
+//! games, each position verified by an exhaustive search written for the purpose.
+//!
+//! - `mates`: under rules without hidden pieces, the positions 1, 3, 5, … plies before a game's
+//!   mate (the winner to move), kept when [`MateProver`] proves the shortest forced mate to be
+//!   `N ≤ --max-moves` moves (mate in N against every defence, none in N − 1); `bm` lists every
+//!   first move that mates in N, `dm N` says N.
+//! - `tactics`: under any rules, positions where exactly one move wins at least `--min-gain`
+//!   centipawns of material by force ([`TacticProver`]: `--depth` full-width plies and captures,
+//!   every hidden identity chosen against the mover, so the gain holds in every
+//!   determinization), the side to move not in check and the last move not a capture (no plain
+//!   recaptures), with at least `--min-hidden` hidden pieces on the board. The FEN is the side to
+//!   move's view (JieqiBox 6-field: its pools and the hidden pieces it captured).
+//!
+//! Games are read in folder and journal order and candidates proved in parallel; the result
+//! depends on neither the thread count nor timing, so the same folders give the same file.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use jieqi_core::{Color, Game, Move, Position, fen};
+use jieqi_search::mate::{MateError, MateProver};
+use jieqi_search::tactic::TacticProver;
+use rayon::prelude::*;
+
+use crate::error::CommandError;
+
+/// `arena suite` arguments.
+#[derive(Debug, Args)]
+pub struct SuiteArgs {
+    /// What kind of suite to make.
+    #[command(subcommand)]
+    pub kind: SuiteKind,
+}
+
+/// The kinds of suite.
+#[derive(Debug, Subcommand)]
+pub enum SuiteKind {
+    /// Mate-in-N positions from games that ended in mate (rules without hidden pieces).
+    Mates(MatesArgs),
+    /// Positions where one move wins material by force whatever the hidden pieces are.
+    Tactics(TacticsArgs),
+}
+
+/// Arguments every kind takes.
+#[derive(Debug, Args)]
+pub struct CommonArgs {
+    /// Results folders whose games to mine (of `arena match`, `sprt`, or a tournament's
+    /// pairings/NN folders).
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// The suite file to write (replaced atomically).
+    #[arg(long, value_name = "PATH")]
+    pub out: PathBuf,
+    /// Worker threads for the proofs [default: the number of cores].
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+    /// Node budget of each proof: a position whose proof needs more is left out (and counted).
+    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+    pub budget: u64,
+}
+
+/// `arena suite mates` arguments.
+#[derive(Debug, Args)]
+pub struct MatesArgs {
+    /// Folders, output, threads, budget.
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Longest mate looked for, in moves of the side to move.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max_moves: u32,
+    /// Most positions kept per mate length (the first found, in game order).
+    #[arg(long, value_name = "K", default_value_t = 30)]
+    pub per_length: usize,
+}
+
+/// `arena suite tactics` arguments.
+#[derive(Debug, Args)]
+pub struct TacticsArgs {
+    /// Folders, output, threads, budget.
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Material the move must win by force, in centipawns (pawn 100, advisor and elephant 200,
+    /// horse 400, cannon 450, chariot 900).
+    #[arg(long, value_name = "CP", default_value_t = 300)]
+    pub min_gain: i32,
+    /// Full-width plies of the proof, the move itself included (then captures until quiet).
+    #[arg(long, value_name = "PLIES", default_value_t = 2)]
+    pub depth: u32,
+    /// Fewest hidden pieces on the board (both sides) for a position to count.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub min_hidden: u32,
+    /// Plies skipped at the start of every game.
+    #[arg(long, value_name = "PLIES", default_value_t = 10)]
+    pub skip: usize,
+    /// Largest material lead of either side, in centipawns, for a position to count (hidden
+    /// pieces at the mean value of their pool): in a game already won, winning more material is
+    /// rarely the best move.
+    #[arg(long, value_name = "CP", default_value_t = 300)]
+    pub max_balance: i32,
+    /// Most positions kept from one game.
+    #[arg(long, value_name = "K", default_value_t = 2)]
+    pub per_game: usize,
+    /// Most positions kept in all (the first found, in game order).
+    #[arg(long, value_name = "K", default_value_t = 150)]
+    pub max: usize,
+}
+
+/// A proved mate: its length in moves and every first move that mates in that many.
+type MateProof = (u32, Vec<Move>);
+
+/// A candidate position: where it came from, and the position (as its side to move sees it).
+struct Candidate {
+    /// Mate suites: the game's mate came this many moves later (the longest mate looked for).
+    moves: u32,
+    origin: String,
+    game_key: usize,
+    fen: String,
+    pos: Position,
+}
+
+/// Runs the command.
+///
+/// # Errors
+/// Bad folders or arguments (exit 2), or a file that cannot be written (exit 4).
+pub fn run(args: &SuiteArgs, w: &mut dyn Write) -> Result<(), CommandError> {
+    let common = match &args.kind {
+        SuiteKind::Mates(a) => &a.common,
+        SuiteKind::Tactics(a) => &a.common,
+    };
+    check_out(common)?;
+    match &args.kind {
+        SuiteKind::Mates(a) => mates(a, w),
+        SuiteKind::Tactics(a) => tactics(a, w),
+    }
+}
+
+/// The output must not be inside a folder the games come from, and must be writable, before
+/// any proof is started.
+fn check_out(common: &CommonArgs) -> Result<(), CommandError> {
+    let out = &common.out;
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if let Ok(parent) = parent.canonicalize() {
+        for dir in &common.dirs {
+            if dir.canonicalize().is_ok_and(|d| parent.starts_with(&d)) {
+                return Err(CommandError::Input(format!(
+                    "--out {}: inside the games folder {}; write the suite elsewhere",
+                    out.display(),
+                    dir.display()
+                )));
+            }
+        }
+    }
+    if out.is_dir() {
+        return Err(CommandError::Input(format!(
+            "--out {}: a folder; give a file name",
+            out.display()
+        )));
+    }
+    let probe = parent.join(format!(".arena-suite-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| {
+        CommandError::Input(format!("--out {}: cannot write there: {e}", out.display()))
+    })?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+fn pool(common: &CommonArgs) -> Result<rayon::ThreadPool, CommandError> {
+    let threads = common
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if !(1..=1024).contains(&threads) {
+        return Err(CommandError::Input(
+            "--threads must be from 1 to 1024".into(),
+        ));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CommandError::Input(format!("cannot start {threads} threads: {e}")))
+}
+
+/// The FEN of a position with a zero no-capture count (a suite position starts afresh).
+fn fresh_fen(pos: &Position, learned: Option<jieqi_core::ByColor<jieqi_core::Pool>>) -> String {
+    let mut setup = pos.to_setup();
+    setup.halfmoves = 0;
+    if !pos.rules().has_hidden() {
+        return Position::from_setup(&setup, pos.rules()).map_or_else(|_| pos.fen(), |p| p.fen());
+    }
+    setup.captured_hidden = learned;
+    fen::write(&setup)
+}
+
+/// Writes the suite (its header comments, then its lines) atomically, and prints the header
+/// for people.
+fn write_suite(
+    out: &std::path::Path,
+    header: &str,
+    body: &str,
+    w: &mut dyn Write,
+) -> Result<(), CommandError> {
+    crate::records::journal::write_atomically(out, format!("{header}{body}").as_bytes())
+        .map_err(|e| CommandError::Io(format!("cannot write {}: {e}", out.display())))?;
+    let io = |e: std::io::Error| CommandError::Io(format!("writing output: {e}"));
+    for line in header.lines() {
+        writeln!(w, "{}", line.trim_start_matches("; ")).map_err(io)?;
+    }
+    writeln!(w, "written to {}", out.display()).map_err(io)
+}
+
+fn mates(args: &MatesArgs, w: &mut dyn Write) -> Result<(), CommandError> {
+    if !(1..=8).contains(&args.max_moves) {
+        return Err(CommandError::Input(
+            "--max-moves must be from 1 to 8".into(),
+        ));
+    }
+    let mut candidates = Vec::new();
+    let mut seen = HashSet::new();
+    let (mut games, mut skipped, mut mated_games, mut duplicates) = (0u64, 0u64, 0u64, 0u64);
+    let mut game_index = 0usize;
+    for dir in &args.common.dirs {
+        let mut hidden_rules = false;
+        let tally = crate::records::recorded_games::for_each(dir, |rules, line, checked| {
+            if rules.has_hidden() {
+                hidden_rules = true;
+                return false;
+            }
+            game_index += 1;
+            let ends_in_mate = checked.game.outcome().is_some_and(|o| o.winner.is_some())
+                && !checked.game.position().has_legal_move();
+            if !ends_in_mate {
+                return true;
+            }
+            mated_games += 1;
+            let plies = checked.plies.len();
+            // Ply index → the mate's distance in moves from there.
+            let wanted: Vec<(usize, u32)> = (1..=args.max_moves)
+                .filter_map(|n| plies.checked_sub(2 * n as usize - 1).map(|i| (i, n)))
+                .collect();
+            let mut game = Game::new(
+                *rules,
+                crate::records::deal_seed::deal_for_seed(line.seed, rules),
+            );
+            for (i, (record, _)) in checked.plies.iter().enumerate() {
+                if let Some(&(_, moves)) = wanted.iter().find(|w| w.0 == i) {
+                    let pos = game.position().clone();
+                    if seen.insert(pos.hash()) {
+                        candidates.push(Candidate {
+                            moves,
+                            origin: format!("pair {} game {} ply {i}", line.pair, line.game),
+                            game_key: game_index,
+                            fen: fresh_fen(&pos, None),
+                            pos,
+                        });
+                    } else {
+                        duplicates += 1;
+                    }
+                }
+                if game.play(record.played.mv).is_err() {
+                    break;
+                }
+            }
+            true
+        })?;
+        if hidden_rules {
+            return Err(CommandError::Input(format!(
+                "{}: its games have hidden pieces; mate suites need rules without them (--rules \
+                 xiangqi)",
+                dir.display()
+            )));
+        }
+        games += tally.read;
+        skipped += tally.skipped;
+    }
+    let pool = pool(&args.common)?;
+    let budget = args.common.budget;
+    let max = args.max_moves;
+    let bar = crate::commands::solve::progress(candidates.len() as u64, "positions proved", false);
+    let proofs: Vec<Result<Option<MateProof>, MateError>> = pool.install(|| {
+        candidates
+            .par_iter()
+            .map(|c| {
+                // A game's mate N moves later bounds the search: longer mates are not looked for.
+                let mut prover = MateProver::new(budget);
+                let proof = match prover.shortest(&c.pos, c.moves) {
+                    Ok(Some(n)) => prover.mating_moves(&c.pos, n).map(|m| Some((n, m))),
+                    other => other.map(|_| None),
+                };
+                bar.inc(1);
+                proof
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let mut by_length: Vec<Vec<(usize, Vec<Move>)>> = vec![Vec::new(); max as usize + 1];
+    let (mut no_mate, mut over_budget) = (0, 0);
+    for (i, proof) in proofs.iter().enumerate() {
+        match proof {
+            Ok(Some((n, moves))) => by_length[*n as usize].push((i, moves.clone())),
+            Ok(None) => no_mate += 1,
+            Err(_) => over_budget += 1,
+        }
+    }
+    let mut body = String::new();
+    let mut kept_counts = Vec::new();
+    for n in 1..=max as usize {
+        let kept = &by_length[n][..by_length[n].len().min(args.per_length)];
+        kept_counts.push(format!(
+            "mate in {n}: {} proved, {} kept",
+            by_length[n].len(),
+            kept.len()
+        ));
+        for (k, (i, moves)) in kept.iter().enumerate() {
+            let c = &candidates[*i];
+            let bm: Vec<String> = moves.iter().map(Move::to_string).collect();
+            body.push_str(&format!(
+                "{} bm {}; dm {n}; id \"mate{n}.{:03}\"; c0 \"{}\";\n",
+                c.fen,
+                bm.join(" "),
+                k + 1,
+                c.origin
+            ));
+        }
+    }
+    let header = format!(
+        "; Xiangqi mate-in-N suite made by `arena suite mates` (rules: xiangqi; run it with \
+         `arena solve FILE --rules xiangqi`).\n\
+         ; Every position is proved by an exhaustive mate search: the side to move mates in N \
+         against every defence, and in no fewer; bm lists every first move that does.\n\
+         ; {games} games read ({skipped} left out), {mated_games} ended in mate; {} candidate \
+         positions ({duplicates} duplicates dropped): {}; {no_mate} with no forced mate as short as the game's, \
+         {over_budget} over the node budget.\n",
+        candidates.len(),
+        kept_counts.join(", ")
+    );
+    write_suite(&args.common.out, &header, &body, w)
+}
+
+/// Red's material minus Black's in centipawns ([`jieqi_search::tactic::value`]), a hidden piece
+/// counted at the mean value of its owner's pool; the sign is from the side to move.
+fn material_lead(pos: &Position) -> f64 {
+    use jieqi_core::{Occupant, Role, Square};
+    let mut side = [0.0f64; 2];
+    for c in Color::ALL {
+        let pool = pos.pool(c);
+        let total = pool.total();
+        let mean = if total == 0 {
+            0.0
+        } else {
+            Role::ALL
+                .iter()
+                .map(|&r| f64::from(pool.get(r)) * f64::from(jieqi_search::tactic::value(r)))
+                .sum::<f64>()
+                / f64::from(total)
+        };
+        for sq in Square::all() {
+            match pos.occupant(sq) {
+                Some(Occupant::Revealed(p)) if p.color == c => {
+                    side[c.index()] += f64::from(jieqi_search::tactic::value(p.role));
+                }
+                Some(Occupant::Hidden(h)) if h == c => side[c.index()] += mean,
+                _ => {}
+            }
+        }
+    }
+    let us = pos.turn().index();
+    side[us] - side[1 - us]
+}
+
+fn tactics(args: &TacticsArgs, w: &mut dyn Write) -> Result<(), CommandError> {
+    if args.depth == 0 || args.depth > 4 {
+        return Err(CommandError::Input("--depth must be from 1 to 4".into()));
+    }
+    if args.min_gain < 1 {
+        return Err(CommandError::Input("--min-gain must be at least 1".into()));
+    }
+    let mut candidates = Vec::new();
+    let mut seen = HashSet::new();
+    let (mut games, mut skipped) = (0u64, 0u64);
+    let mut game_index = 0usize;
+    let mut any_hidden = false;
+    for dir in &args.common.dirs {
+        let tally = crate::records::recorded_games::for_each(dir, |rules, line, checked| {
+            any_hidden |= rules.has_hidden();
+            let mut game = Game::new(
+                *rules,
+                crate::records::deal_seed::deal_for_seed(line.seed, rules),
+            );
+            game_index += 1;
+            let key = game_index;
+            for (i, (record, _)) in checked.plies.iter().enumerate() {
+                let hidden: u32 = Color::ALL
+                    .iter()
+                    .map(|&c| game.position().hidden_count(c))
+                    .sum();
+                if i >= args.skip
+                    && game.outcome().is_none()
+                    && !game.position().in_check()
+                    && game.records().last().is_none_or(|r| r.captured.is_none())
+                    && hidden >= args.min_hidden
+                    && material_lead(game.view(game.turn()).position()).abs()
+                        <= f64::from(args.max_balance)
+                {
+                    let view = game.view(game.turn());
+                    let pos = view.position().clone();
+                    if seen.insert(pos.hash()) {
+                        candidates.push(Candidate {
+                            origin: format!("pair {} game {} ply {i}", line.pair, line.game),
+                            game_key: key,
+                            fen: fresh_fen(&pos, Some(*view.learned())),
+                            moves: 0,
+                            pos,
+                        });
+                    }
+                }
+                if game.play(record.played.mv).is_err() {
+                    break;
+                }
+            }
+            true
+        })?;
+        games += tally.read;
+        skipped += tally.skipped;
+    }
+    if args.min_hidden > 0 && games > 0 && !any_hidden {
+        return Err(CommandError::Input(
+            "no position of these games has a hidden piece; for games without hidden pieces \
+             give --min-hidden 0 (or make a mate suite: arena suite mates)"
+                .into(),
+        ));
+    }
+    let pool = pool(&args.common)?;
+    let (budget, depth, gain) = (args.common.budget, args.depth, args.min_gain);
+    let bar = crate::commands::solve::progress(candidates.len() as u64, "positions proved", false);
+    let proofs: Vec<Option<Vec<Move>>> = pool.install(|| {
+        candidates
+            .par_iter()
+            .map(|c| {
+                let proof = TacticProver::new(depth, budget)
+                    .winning_moves(&c.pos, gain)
+                    .ok();
+                bar.inc(1);
+                proof
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let (mut none, mut several, mut over_budget, mut capped) = (0, 0, 0, 0);
+    let mut kept: Vec<(usize, Move)> = Vec::new();
+    let mut per_game: std::collections::HashMap<usize, usize> = Default::default();
+    for (i, proof) in proofs.iter().enumerate() {
+        match proof.as_deref() {
+            None => over_budget += 1,
+            Some([]) => none += 1,
+            Some([m]) => {
+                let count = per_game.entry(candidates[i].game_key).or_default();
+                if *count < args.per_game && kept.len() < args.max {
+                    *count += 1;
+                    kept.push((i, *m));
+                } else {
+                    capped += 1;
+                }
+            }
+            Some(_) => several += 1,
+        }
+    }
+    let mut body = String::new();
+    for (k, (i, m)) in kept.iter().enumerate() {
+        let c = &candidates[*i];
+        body.push_str(&format!(
+            "{} bm {m}; id \"tactic.{:03}\"; c0 \"{}\";\n",
+            c.fen,
+            k + 1,
+            c.origin
+        ));
+    }
+    let header = format!(
+        "; Jieqi tactics suite made by `arena suite tactics` (run it with `arena solve FILE` \
+         under the games' rules).\n\
+         ; Every position is proved: its bm move, and no other, wins at least {gain} centipawns \
+         of material by force ({depth} full-width plies, then captures until quiet), with every \
+         hidden identity chosen against the mover, so in every determinization.\n\
+         ; {games} games read ({skipped} left out); {} candidate positions (not in check, last \
+         move not a capture, at least {} hidden pieces, neither side ahead by more than {} \
+         centipawns): {} with one winning move, {several} with several, {none} with none, \
+         {over_budget} over the node budget; {} kept ({capped} over the per-game or total cap).\n",
+        candidates.len(),
+        args.min_hidden,
+        args.max_balance,
+        kept.len() + capped,
+        kept.len()
+    );
+    write_suite(&args.common.out, &header, &body, w)
+}

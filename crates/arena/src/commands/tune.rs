@@ -1,0 +1,409 @@
+//! `arena tune`: Texel tuning of the evaluation weights from the arena's own games.
+//!
+//! The positions come from the `games.jsonl` of results folders: every recorded game is played
+//! through from its seed's deal by the referee ([`crate::commands::replay::check_record`] first: a record
+//! that does not hold up is skipped and counted), and each position after the first `--skip`
+//! plies in which the side to move is not in check and the last move took nothing is kept as the
+//! side to move sees it (its fair view: hidden pieces are its pools, as the search evaluates
+//! them), labelled with the game's result from Red's side (1, ½, 0). Games that ended by an
+//! engine failure are left out: their result says nothing about the position.
+//!
+//! The evaluation is linear in its weights (material, piece-square terms, mobility, king safety,
+//! tempo), so each position becomes a feature vector: the change of its score (Red's side) per
+//! unit of each weight, measured by [`evaluate`] with that weight raised, plus the part no tuned
+//! weight explains. The fit minimises the mean squared error between results and the win
+//! probability `1 / (1 + 10^(−K·score/400))` (Texel's method): first K with the starting
+//! weights (golden-section search), then the weights by Adam. The games are split into a training
+//! and a held-out share (`--holdout`, by game, seeded), and the held-out loss is computed with the
+//! real evaluation of the rounded weights, so it measures what the engine will play with.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use jieqi_core::{Color, Game, Position};
+use jieqi_search::eval::{EvalWeights, evaluate};
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+
+use crate::error::CommandError;
+use crate::records::GameResult;
+
+/// `arena tune` arguments.
+#[derive(Debug, Args)]
+pub struct TuneArgs {
+    /// Results folders whose games to learn from (of `arena match` or `sprt`, or a tournament's
+    /// pairings/NN folders). Games between any engines count.
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// The weights to start from: a JSON file like configs/eval/default.json [default: the
+    /// built-in weights].
+    #[arg(long, value_name = "PATH")]
+    pub eval: Option<PathBuf>,
+    /// Where to write the tuned weights (JSON, replaced atomically). Load them with
+    /// `alphabeta:eval=PATH`.
+    #[arg(long, value_name = "PATH")]
+    pub out: PathBuf,
+    /// The share of the games held out of the fit, to measure it on games it did not see.
+    #[arg(long, value_name = "FRACTION", default_value_t = 0.1)]
+    pub holdout: f64,
+    /// Plies skipped at the start of every game (the opening says little about the result).
+    #[arg(long, value_name = "PLIES", default_value_t = 10)]
+    pub skip: usize,
+    /// Steps of the weights' fit (Adam).
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub iterations: u32,
+    /// The step size of the fit, in centipawns.
+    #[arg(long, value_name = "CP", default_value_t = 0.5)]
+    pub rate: f64,
+    /// Weights kept as they are, by name (comma-separated, e.g. `pawn,tempo`). `king` is always
+    /// kept (both kings are always on the board, so the games cannot tell its value).
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub fix: Vec<String>,
+    /// Most positions read (a bound on memory); the rest of the games are not read.
+    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+    pub max_positions: usize,
+    /// The share of the game result in each position's target; the rest is the win probability
+    /// of the score the engine's search gave that position when it was played (as recorded in
+    /// games.jsonl: `+1.25` pawns, `#3` a mate), which is less noisy than one game's result. 1:
+    /// results only (plain Texel tuning).
+    #[arg(long, value_name = "SHARE", default_value_t = 1.0)]
+    pub lambda: f64,
+    /// Seed of the training / held-out split of the games.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// The weights' names and values, in the order of their JSON form.
+fn named(w: &EvalWeights) -> Vec<(String, f64)> {
+    let value = serde_json::to_value(w).expect("weights serialize");
+    let serde_json::Value::Object(map) = value else {
+        unreachable!("weights are an object")
+    };
+    map.into_iter()
+        .map(|(k, v)| (k, v.as_f64().unwrap_or(0.0)))
+        .collect()
+}
+
+/// Weights from names and (rounded) values.
+fn weights_of(names: &[(String, f64)]) -> EvalWeights {
+    let map: serde_json::Map<String, serde_json::Value> = names
+        .iter()
+        .map(|(k, v)| (k.clone(), serde_json::Value::from(v.round() as i64)))
+        .collect();
+    serde_json::from_value(serde_json::Value::Object(map)).expect("the same keys")
+}
+
+/// The evaluation of `pos` from Red's side.
+fn red_score(pos: &Position, w: &EvalWeights) -> f64 {
+    let s = f64::from(evaluate(pos, w));
+    if pos.turn() == Color::Red { s } else { -s }
+}
+
+/// The expected score of a position scored `s` (Red's side), with scale `k`.
+#[inline]
+fn sigmoid(k: f64, s: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * s / 400.0))
+}
+
+/// One training position: result, the score part no tuned weight explains, and the features.
+struct Sample {
+    result: f64,
+    rest: f64,
+    features: Vec<f32>,
+}
+
+/// A recorded search score in centipawns, from the searching side's view: `+1.25` pawns, or a
+/// mate (`#3`, `#-2`) as ±10 000; `None` for a win rate or anything else.
+fn recorded_cp(text: &str) -> Option<f64> {
+    if let Some(n) = text.strip_prefix('#') {
+        let n: i64 = n.parse().ok()?;
+        return Some(if n > 0 { 10_000.0 } else { -10_000.0 });
+    }
+    if text.ends_with('%') {
+        return None;
+    }
+    text.parse::<f64>().ok().map(|p| p * 100.0)
+}
+
+/// One kept position: its result for Red, the recorded search score (Red's side), if any.
+type Kept = (f64, Option<f64>, Position);
+
+/// Positions of one folder's games, with their results; `skipped` counts records left out.
+struct Collected {
+    /// (game key, positions).
+    games: Vec<(u64, Vec<Kept>)>,
+    skipped: u64,
+    read: u64,
+}
+
+fn collect(dir: &Path, skip: usize, budget: &mut usize) -> Result<Collected, CommandError> {
+    let mut games = Vec::new();
+    let tally = crate::records::recorded_games::for_each(dir, |rules, line, checked| {
+        if *budget == 0 {
+            return false;
+        }
+        let result = match line.result {
+            GameResult::RedWins => 1.0,
+            GameResult::BlackWins => 0.0,
+            GameResult::Draw => 0.5,
+        };
+        let mut game = Game::new(
+            *rules,
+            crate::records::deal_seed::deal_for_seed(line.seed, rules),
+        );
+        let mut positions = Vec::new();
+        for (i, (record, _)) in checked.plies.iter().enumerate() {
+            if i >= skip
+                && *budget > 0
+                && game.outcome().is_none()
+                && !game.position().in_check()
+                && game.records().last().is_none_or(|r| r.captured.is_none())
+            {
+                let sign = if game.turn() == Color::Red { 1.0 } else { -1.0 };
+                let score = line
+                    .search
+                    .get(i)
+                    .and_then(|info| info.score.as_deref())
+                    .and_then(recorded_cp)
+                    .map(|cp| sign * cp);
+                positions.push((result, score, game.view(game.turn()).position().clone()));
+                *budget -= 1;
+            }
+            game.play(record.played.mv).expect("checked");
+        }
+        // The game key spreads pair and game over the split.
+        games.push((line.seed ^ (u64::from(line.game) << 62), positions));
+        true
+    })?;
+    Ok(Collected {
+        games,
+        skipped: tally.skipped,
+        read: tally.read,
+    })
+}
+
+/// Mean squared error of `samples` under weights `w` (the linear model) and scale `k`.
+fn loss(samples: &[Sample], w: &[f64], k: f64) -> f64 {
+    let sum: f64 = samples
+        .iter()
+        .map(|s| {
+            let score = s.rest + dot(&s.features, w);
+            (s.result - sigmoid(k, score)).powi(2)
+        })
+        .sum();
+    sum / samples.len().max(1) as f64
+}
+
+#[inline]
+fn dot(f: &[f32], w: &[f64]) -> f64 {
+    f.iter().zip(w).map(|(&a, &b)| f64::from(a) * b).sum()
+}
+
+/// Mean squared error of `positions` with their results under the real evaluation.
+fn true_loss(held: &[(f64, Position)], w: &EvalWeights, k: f64) -> f64 {
+    let sum: f64 = held
+        .iter()
+        .map(|(r, p)| (r - sigmoid(k, red_score(p, w))).powi(2))
+        .sum();
+    sum / held.len().max(1) as f64
+}
+
+/// Runs the tuning and writes a report to `w`.
+///
+/// # Errors
+/// A folder or weights file that cannot be read, too few positions, or a failed write.
+pub fn run(args: &TuneArgs, w: &mut dyn Write) -> Result<(), CommandError> {
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(CommandError::Input(format!(
+            "--lambda {}: give a share in [0, 1]",
+            args.lambda
+        )));
+    }
+    if !(0.0..0.9).contains(&args.holdout) {
+        return Err(CommandError::Input(format!(
+            "--holdout {}: give a share in [0, 0.9)",
+            args.holdout
+        )));
+    }
+    let base = match &args.eval {
+        Some(p) => EvalWeights::from_json_file(p).map_err(CommandError::Input)?,
+        None => EvalWeights::default(),
+    };
+    let names = named(&base);
+    for f in &args.fix {
+        if !names.iter().any(|(k, _)| k == f) {
+            let all: Vec<&str> = names.iter().map(|(k, _)| k.as_str()).collect();
+            return Err(CommandError::Input(format!(
+                "--fix {f}: no such weight (the weights are {})",
+                all.join(", ")
+            )));
+        }
+    }
+    let tuned_idx: Vec<usize> = (0..names.len())
+        .filter(|&i| names[i].0 != "king" && !args.fix.contains(&names[i].0))
+        .collect();
+    let io = |e: std::io::Error| CommandError::Io(e.to_string());
+    let mut budget = args.max_positions;
+    let mut all_games = Vec::new();
+    let (mut read, mut skipped) = (0, 0);
+    for dir in &args.dirs {
+        let c = collect(dir, args.skip, &mut budget)?;
+        read += c.read;
+        skipped += c.skipped;
+        all_games.extend(c.games);
+    }
+    // The split, by game: a seeded draw per game key.
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let threshold = (args.holdout * f64::from(u32::MAX)) as u32;
+    let mut train_pos = Vec::new();
+    let mut held = Vec::new();
+    let (mut train_games, mut held_games) = (0, 0);
+    for (_, positions) in all_games {
+        let hold = rand_core::Rng::next_u32(&mut rng) < threshold;
+        if hold {
+            held_games += 1;
+            held.extend(positions.into_iter().map(|(r, _, p)| (r, p)));
+        } else {
+            train_games += 1;
+            train_pos.extend(positions);
+        }
+    }
+    writeln!(
+        w,
+        "{read} games read, {skipped} left out (engine failures or records that do not hold up); \
+         {train_games} games ({} positions) to fit, {held_games} games ({} positions) held out",
+        train_pos.len(),
+        held.len()
+    )
+    .map_err(io)?;
+    if train_pos.len() < 1000 {
+        return Err(CommandError::Input(format!(
+            "{} positions are too few to fit {} weights: give more games",
+            train_pos.len(),
+            tuned_idx.len()
+        )));
+    }
+    // Features: the score's change per unit of each tuned weight (a step of DELTA).
+    const DELTA: f64 = 100.0;
+    let bumped: Vec<EvalWeights> = tuned_idx
+        .iter()
+        .map(|&i| {
+            let mut n = names.clone();
+            n[i].1 += DELTA;
+            weights_of(&n)
+        })
+        .collect();
+    let w0: Vec<f64> = tuned_idx.iter().map(|&i| names[i].1).collect();
+    let samples: Vec<Sample> = {
+        use rayon::prelude::*;
+        train_pos
+            .par_iter()
+            .map(|(result, _, pos)| {
+                let s0 = red_score(pos, &base);
+                let features: Vec<f32> = bumped
+                    .iter()
+                    .map(|b| ((red_score(pos, b) - s0) / DELTA) as f32)
+                    .collect();
+                let rest = s0 - dot(&features, &w0);
+                Sample {
+                    result: *result,
+                    rest,
+                    features,
+                }
+            })
+            .collect()
+    };
+    // K: golden-section search of the loss at the starting weights.
+    let (mut lo, mut hi) = (0.05f64, 5.0f64);
+    let phi = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let a = hi - phi * (hi - lo);
+        let b = lo + phi * (hi - lo);
+        if loss(&samples, &w0, a) < loss(&samples, &w0, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    let k = (lo + hi) / 2.0;
+    // The targets: results blended with the recorded search scores' win probabilities.
+    let mut samples = samples;
+    if args.lambda < 1.0 {
+        for (s, (_, score, _)) in samples.iter_mut().zip(&train_pos) {
+            if let Some(cp) = score {
+                s.result = args.lambda * s.result + (1.0 - args.lambda) * sigmoid(k, *cp);
+            }
+        }
+    }
+    let before_train = loss(&samples, &w0, k);
+    let before_held = true_loss(&held, &base, k);
+    // Adam on the weights.
+    let n = w0.len();
+    let mut wt = w0.clone();
+    let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-12);
+    let scale = std::f64::consts::LN_10 * k / 400.0;
+    for t in 1..=args.iterations {
+        let grad = {
+            use rayon::prelude::*;
+            samples
+                .par_chunks(4096)
+                .map(|chunk| {
+                    let mut g = vec![0.0; n];
+                    for s in chunk {
+                        let p = sigmoid(k, s.rest + dot(&s.features, &wt));
+                        let d = 2.0 * (p - s.result) * p * (1.0 - p) * scale;
+                        for (gj, &f) in g.iter_mut().zip(&s.features) {
+                            *gj += d * f64::from(f);
+                        }
+                    }
+                    g
+                })
+                .reduce(
+                    || vec![0.0; n],
+                    |mut a, b| {
+                        a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                        a
+                    },
+                )
+        };
+        for j in 0..n {
+            let g = grad[j] / samples.len() as f64;
+            m[j] = b1 * m[j] + (1.0 - b1) * g;
+            v[j] = b2 * v[j] + (1.0 - b2) * g * g;
+            let mh = m[j] / (1.0 - b1.powi(t as i32));
+            let vh = v[j] / (1.0 - b2.powi(t as i32));
+            wt[j] -= args.rate * mh / (vh.sqrt() + eps);
+        }
+    }
+    let mut out_names = names.clone();
+    for (j, &i) in tuned_idx.iter().enumerate() {
+        out_names[i].1 = wt[j].round();
+    }
+    let tuned = weights_of(&out_names);
+    let rounded: Vec<f64> = tuned_idx.iter().map(|&i| out_names[i].1).collect();
+    let after_train = loss(&samples, &rounded, k);
+    let after_held = true_loss(&held, &tuned, k);
+    writeln!(w, "K = {k:.4} (fitted at the starting weights)").map_err(io)?;
+    writeln!(
+        w,
+        "loss (mean squared error): fit {before_train:.6} -> {after_train:.6}, held out \
+         {before_held:.6} -> {after_held:.6}"
+    )
+    .map_err(io)?;
+    writeln!(w, "{:<18} {:>8} {:>8}", "weight", "before", "after").map_err(io)?;
+    for ((name, old), (_, new)) in names.iter().zip(&out_names) {
+        let mark = if (old - new).abs() > 0.0 {
+            ""
+        } else {
+            "  (same)"
+        };
+        writeln!(w, "{name:<18} {old:>8} {new:>8}{mark}").map_err(io)?;
+    }
+    let mut json = serde_json::to_string_pretty(&tuned).expect("weights serialize");
+    json.push('\n');
+    crate::records::journal::write_atomically(&args.out, json.as_bytes()).map_err(io)?;
+    writeln!(w, "tuned weights written to {}", args.out.display()).map_err(io)?;
+    Ok(())
+}

@@ -1,0 +1,98 @@
+//! Ctrl-C and SIGTERM. External engines run in process groups of their own (so that whatever they
+//! start ends with them), which the terminal's signal never reaches: on an interruption the arena
+//! ends every engine group itself, releases its results folder and says what was kept and how to
+//! resume, then exits with status 130. Every finished pair is already in the journal
+//! (`games.jsonl` is appended and flushed pair by pair); pairs still being played are replayed
+//! by `--resume`.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The exit status after an interruption (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// Process ids (= process group ids) of the external engines alive now.
+static ENGINES: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+
+/// The run writing now: its folder and subcommand.
+static RUN: Mutex<Option<(PathBuf, String)>> = Mutex::new(None);
+
+/// Installs the handler (once per process; later calls do nothing).
+pub fn install() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // A handler that cannot be installed leaves the default: the process dies silently.
+        let _ = ctrlc::set_handler(on_interrupt);
+    });
+}
+
+/// Notes an engine process started in its own group.
+pub fn engine_started(pid: u32) {
+    ENGINES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(pid);
+}
+
+/// Notes an engine process ended.
+pub fn engine_ended(pid: u32) {
+    ENGINES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&pid);
+}
+
+/// Notes the run that writes `out` (`command`: match, sprt, tournament or leak), for the message.
+pub fn run_started(out: &Path, command: &str) {
+    *RUN.lock().unwrap_or_else(|e| e.into_inner()) = Some((out.to_path_buf(), command.into()));
+}
+
+/// Ends the process group of `pid` (the engine and whatever it started).
+pub fn end_group(pid: u32) {
+    #[cfg(unix)]
+    {
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", "--", &format!("-{pid}")])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status();
+    }
+    #[cfg(not(unix))]
+    let _ = pid;
+}
+
+fn on_interrupt() {
+    let engines: Vec<u32> = ENGINES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .copied()
+        .collect();
+    for pid in engines {
+        end_group(pid);
+    }
+    let run = RUN.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    match run {
+        Some((out, command)) => {
+            let journal = out.join("games.jsonl");
+            let lines = std::fs::read(&journal)
+                .map(|b| b.iter().filter(|&&c| c == b'\n').count())
+                .unwrap_or(0);
+            let _ = std::fs::remove_file(out.join(crate::records::journal::LOCK_FILE));
+            eprintln!(
+                "\ninterrupted: {} finished {} kept in {}; continue with: arena {command} --out {} --resume",
+                lines / 2,
+                if lines / 2 == 1 {
+                    "pair is"
+                } else {
+                    "pairs are"
+                },
+                journal.display(),
+                out.display()
+            );
+        }
+        None => eprintln!("\ninterrupted"),
+    }
+    std::process::exit(i32::from(EXIT_INTERRUPTED));
+}

@@ -1,0 +1,11 @@
+//! Engines as the arena sees them: `--engine` arguments → entries ([`entry`], re-exported here),
+//! the UCI client for external engines ([`uci`]), their logs ([`logs`]), clocks
+//! ([`time_control`]) and Ctrl-C handling ([`interrupt`]).
+
+pub mod entry;
+pub mod interrupt;
+pub mod logs;
+pub mod time_control;
+pub mod uci;
+
+pub use entry::*;

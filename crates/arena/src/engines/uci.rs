@@ -1,0 +1,1027 @@
+//! External engines: a process speaking UCI (the Pikafish dialect) as a player.
+//!
+//! A process is started before a game's first move, outside the clock (`uci`, the `option.*`
+//! settings — each must be one the engine declares, and a refusal it reports stops it —
+//! `ucinewgame`, `isready`) and kept for later games as fastchess does: when a game ends with the
+//! process healthy, it goes back to its engine's pool, and the next game takes it with
+//! `ucinewgame` and `isready`. A process that failed is never reused: it is told to quit (and
+//! killed after 300 ms), and the next game starts a new one. Each move it gets `position fen START
+//! moves …` with the moves as its side saw them — the reveal suffix on every hidden-piece move, a
+//! captured hidden identity only when its side captured it (the view's history) — then `setoption
+//! name Seed` if it declares such an option, then `go` with the limits (`wtime btime winc binc
+//! [movestogo]` under a clock). At the hard time limit (its own `timeout=`, or the harness's stop
+//! flag) it is sent `stop` and the move fails as a timeout; that, a dead process or a malformed
+//! answer is an [`EngineError`] of the matching [`Failure`]; the referee also refuses an illegal
+//! move. Every failure loses that game only.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use jieqi_core::{Color, Move, Position, View};
+use jieqi_engine::{
+    Choice, Control, Engine, EngineError, Factory, Failure, Limits, LineSink, Logs, Score,
+    SearchInfo, Spec, SpecError,
+};
+
+/// The spec name.
+pub const NAME: &str = "uci";
+
+/// `arena engines` help.
+pub const HELP: &str = "An external engine process speaking UCI (the Pikafish dialect: jieqi-uci, \
+Pikafish's jieqi branch…), a process kept across games while it is healthy. Keys: path (the executable, required), \
+option.NAME=VALUE (sent as setoption after the handshake, e.g. option.Hash=64), timeout (ms, the \
+hard limit for one move, on top of the match's --move-timeout and clock), init_timeout (ms for \
+the uci and isready handshake, default 10000). Without any limit it is sent `go movetime \
+1000`; under --tc it gets `go wtime btime winc binc [movestogo]`. A process that dies, hangs or \
+answers garbage loses the game (engine-crash, timeout, protocol-error; an illegal move is \
+illegal-move) and is replaced for the next one. It only ever \
+learns what its side may know, so omniscient mode is refused. Example: \
+uci:path=target/release/jieqi-uci,option.Engine=alphabeta.";
+
+/// Settings read from the spec.
+#[derive(Clone, Debug)]
+struct Settings {
+    path: String,
+    options: Vec<(String, String)>,
+    timeout: Option<Duration>,
+    init_timeout: Duration,
+}
+
+impl Settings {
+    fn parse(spec: &Spec) -> Result<Settings, SpecError> {
+        let err = |message: String| SpecError {
+            spec: spec.to_string(),
+            message,
+        };
+        let ms = |key: &str, v: &str| match v.parse::<u64>() {
+            Ok(n) if n > 0 => Ok(Duration::from_millis(n)),
+            _ => Err(err(format!(
+                "parameter '{key}': '{v}' is not a whole number of ms, 1 or more"
+            ))),
+        };
+        let mut s = Settings {
+            path: String::new(),
+            options: Vec::new(),
+            timeout: None,
+            init_timeout: Duration::from_secs(10),
+        };
+        for (k, v) in &spec.params {
+            match k.as_str() {
+                "path" => s.path = v.clone(),
+                "timeout" => s.timeout = Some(ms(k, v)?),
+                "init_timeout" => s.init_timeout = ms(k, v)?,
+                _ => match k.strip_prefix("option.") {
+                    Some(name) if !name.is_empty() => s.options.push((name.into(), v.clone())),
+                    _ => {
+                        return Err(err(format!(
+                            "unknown parameter '{k}' for engine 'uci' (known: path, option.NAME, timeout, init_timeout)"
+                        )));
+                    }
+                },
+            }
+        }
+        if s.path.is_empty() {
+            return Err(err(
+                "the executable is missing: uci:path=/path/to/engine".into()
+            ));
+        }
+        Ok(s)
+    }
+}
+
+/// A running engine process.
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Line>,
+    /// Option names it declared, lowercased.
+    declared: Vec<String>,
+    /// Its option declarations, for checking values.
+    options: Vec<OptionDecl>,
+    /// The `UCI_Variant` it was set to.
+    variant: Option<String>,
+    /// Where the current game's traffic goes (`--log`).
+    traffic: Option<LineSink>,
+}
+
+/// The longest line of an engine's error output that is kept (the rest of it is dropped).
+const MAX_STDERR_LINE: usize = 4096;
+
+impl Process {
+    /// Starts the process and runs the handshake. Its error output goes to `logs.stderr` (read
+    /// and dropped without one), the handshake to `logs.traffic`.
+    fn start(s: &Settings, logs: &Logs) -> Result<Process, EngineError> {
+        let mut cmd = Command::new(&s.path);
+        cmd.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        // Its own process group: whatever it starts is ended with it (see `Drop`).
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        let mut tries = 0;
+        let mut child = loop {
+            match cmd.spawn() {
+                Ok(child) => break child,
+                // ETXTBSY: a script written a moment ago is still open for writing in a process
+                // that was being forked then (it closes at that process's exec): try again.
+                Err(e) if e.raw_os_error() == Some(26) && tries < 50 => {
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Err(e) => {
+                    return Err(EngineError::of(
+                        Failure::Crash,
+                        format!("cannot start '{}': {e}", s.path),
+                    ));
+                }
+            }
+        };
+        crate::engines::interrupt::engine_started(child.id());
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let stderr = child.stderr.take().expect("piped");
+        // Always drained, so an engine that complains a lot never blocks on a full pipe.
+        let sink = logs.stderr.clone();
+        let pid = child.id();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stderr);
+            let mut buf = Vec::new();
+            while read_capped_line(&mut r, &mut buf, MAX_STDERR_LINE).is_some() {
+                if let Some(sink) = &sink {
+                    sink(&format!(
+                        "[pid {pid}] {}",
+                        String::from_utf8_lossy(&buf).trim_end()
+                    ));
+                }
+            }
+        });
+        // A bounded queue: an engine that prints faster than the arena reads waits on its pipe
+        // instead of filling the arena's memory.
+        let (tx, lines) = sync_channel(QUEUED_LINES);
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            while let Some(cut) = read_capped_line(&mut r, &mut buf, MAX_LINE) {
+                let line = Line {
+                    text: String::from_utf8_lossy(&buf).trim().to_string(),
+                    bytes: buf.len() as u64 + cut,
+                    cut: cut > 0,
+                };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut p = Process {
+            child,
+            stdin,
+            lines,
+            declared: Vec::new(),
+            options: Vec::new(),
+            variant: None,
+            traffic: logs.traffic.clone(),
+        };
+        let deadline = Instant::now() + s.init_timeout;
+        p.send("uci")?;
+        let mut declared = Vec::new();
+        let mut options = Vec::new();
+        p.wait_for(deadline, "uciok", |line| {
+            if let Some(rest) = line.strip_prefix("option name ") {
+                let name = rest.split(" type ").next().unwrap_or(rest);
+                declared.push(name.trim().to_ascii_lowercase());
+                options.push(OptionDecl::parse(line));
+            }
+            line == "uciok"
+        })?;
+        p.declared = declared;
+        p.options = options.into_iter().flatten().collect();
+        for (name, value) in &s.options {
+            if !p.declares(&name.to_ascii_lowercase()) {
+                return Err(EngineError::of(
+                    Failure::Protocol,
+                    format!(
+                        "option '{name}' is not one of the engine's options ({})",
+                        p.declared.join(", ")
+                    ),
+                ));
+            }
+            if let Some(decl) = p.options.iter().find(|d| d.name.eq_ignore_ascii_case(name)) {
+                decl.check(value).map_err(|why| {
+                    EngineError::of(Failure::Protocol, format!("option '{name}': {why}"))
+                })?;
+            }
+            p.send(&format!("setoption name {name} value {value}"))?;
+        }
+        p.send("ucinewgame")?;
+        p.send("isready")?;
+        // An engine that refuses a value says so before `readyok` (jieqi-uci: "setoption
+        // refused", Stockfish: "No such option"); playing on would compare the wrong engines.
+        let mut refused = None;
+        p.wait_for(deadline, "readyok", |line| {
+            let lower = line.to_ascii_lowercase();
+            if refused.is_none()
+                && lower.starts_with("info string")
+                && (lower.contains("refused") || lower.contains("no such option"))
+            {
+                refused = Some(line.to_string());
+            }
+            line == "readyok"
+        })?;
+        if let Some(line) = refused {
+            return Err(EngineError::of(
+                Failure::Protocol,
+                format!("the engine refused an option: {line}"),
+            ));
+        }
+        Ok(p)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        if let Some(t) = &self.traffic {
+            t(&format!("> {line}"));
+        }
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| self.died(&format!("writing '{line}' failed: {e}")))
+    }
+
+    /// The failure for a process that went away, with its exit status if known.
+    fn died(&mut self, what: &str) -> EngineError {
+        let status = match self.child.try_wait() {
+            Ok(Some(st)) => format!(" ({st})"),
+            _ => String::new(),
+        };
+        EngineError::of(
+            Failure::Crash,
+            format!("the engine process died{status}: {what}"),
+        )
+    }
+
+    /// Reads lines until `done` accepts one (it sees every line), or the deadline passes.
+    fn wait_for(
+        &mut self,
+        deadline: Instant,
+        what: &str,
+        mut done: impl FnMut(&str) -> bool,
+    ) -> Result<String, EngineError> {
+        let mut bytes = 0u64;
+        loop {
+            // The deadline holds however fast the engine prints: a queued line never delays it.
+            let left = deadline.saturating_duration_since(Instant::now());
+            let got = if left.is_zero() {
+                Err(RecvTimeoutError::Timeout)
+            } else {
+                match self.lines.recv_timeout(left.min(EXIT_POLL)) {
+                    Err(RecvTimeoutError::Timeout) if !left.saturating_sub(EXIT_POLL).is_zero() => {
+                        if let Some(e) = self.exited(&format!("exited while waiting for '{what}'"))
+                        {
+                            return Err(e);
+                        }
+                        continue;
+                    }
+                    other => other,
+                }
+            };
+            match got {
+                Ok(line) => {
+                    self.log_read(&line);
+                    bytes += line.bytes;
+                    if let Some(e) = flooded(&line, bytes) {
+                        return Err(e);
+                    }
+                    if done(&line.text) {
+                        return Ok(line.text);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(EngineError::of(
+                        Failure::Timeout,
+                        format!("no '{what}' within the time limit"),
+                    ));
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    // Give the exit status a moment to be known.
+                    std::thread::sleep(Duration::from_millis(5));
+                    return Err(self.died(&format!("output closed while waiting for '{what}'")));
+                }
+            }
+        }
+    }
+
+    /// Starts a new game on a kept process: `ucinewgame`, then `isready` answered in time.
+    fn new_game(&mut self, s: &Settings) -> Result<(), EngineError> {
+        self.send("ucinewgame")?;
+        self.send("isready")?;
+        self.wait_for(Instant::now() + s.init_timeout, "readyok", |line| {
+            line == "readyok"
+        })
+        .map(drop)
+    }
+
+    /// Copies a line read to the traffic log.
+    fn log_read(&self, line: &Line) {
+        if let Some(t) = &self.traffic {
+            if line.cut {
+                t(&format!("< {} [… {} bytes in all]", line.text, line.bytes));
+            } else {
+                t(&format!("< {}", line.text));
+            }
+        }
+    }
+
+    fn declares(&self, option: &str) -> bool {
+        self.declared.iter().any(|d| d == option)
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        if let Some(t) = &self.traffic {
+            t("> quit");
+        }
+        let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
+        let until = Instant::now() + Duration::from_millis(300);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                self.end_group();
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.end_group();
+    }
+}
+
+impl Process {
+    /// Ends what the engine left running in its process group (children it started that
+    /// outlive it would hold its pipes open and use the machine).
+    fn end_group(&mut self) {
+        crate::engines::interrupt::end_group(self.child.id());
+        crate::engines::interrupt::engine_ended(self.child.id());
+    }
+
+    /// The crash of an engine whose process has exited, though its output may still be open
+    /// (a child it started holds it): `None` while it runs.
+    fn exited(&mut self, what: &str) -> Option<EngineError> {
+        match self.child.try_wait() {
+            Ok(Some(_)) => Some(self.died(what)),
+            _ => None,
+        }
+    }
+}
+
+/// Healthy processes between games.
+type Pool = Arc<Mutex<Vec<Process>>>;
+
+/// An external engine (see the module documentation).
+pub struct UciEngine {
+    settings: Arc<Settings>,
+    pool: Pool,
+    process: Option<Process>,
+    /// The first failure: every later move of the game fails the same way.
+    failed: Option<EngineError>,
+    /// Where this game's traffic and the process's error output go.
+    logs: Logs,
+}
+
+impl Drop for UciEngine {
+    fn drop(&mut self) {
+        if let Some(mut p) = self.process.take() {
+            if self.failed.is_none() && matches!(p.child.try_wait(), Ok(None)) {
+                p.traffic = None;
+                self.pool.lock().unwrap_or_else(|e| e.into_inner()).push(p);
+            }
+        }
+    }
+}
+
+/// The factory of an external engine: every engine it builds shares one pool of processes.
+///
+/// # Errors
+/// A missing path or a bad key.
+pub fn factory(spec: &Spec) -> Result<Factory, SpecError> {
+    let settings = Arc::new(Settings::parse(spec)?);
+    let pool: Pool = Arc::default();
+    Ok(Factory::new(move || {
+        Box::new(UciEngine {
+            settings: Arc::clone(&settings),
+            pool: Arc::clone(&pool),
+            process: None,
+            failed: None,
+            logs: Logs::default(),
+        })
+    }))
+}
+
+/// Starts the engine once and runs the handshake, so that a wrong path or an engine that does
+/// not speak UCI is reported before a match starts.
+///
+/// # Errors
+/// The spec is bad, or the process cannot start or does not answer `uciok` and `readyok`.
+pub fn probe(spec: &Spec) -> Result<(), String> {
+    let settings = Settings::parse(spec).map_err(|e| e.to_string())?;
+    Process::start(&settings, &Logs::default())
+        .map(drop)
+        .map_err(|e| format!("engine spec '{spec}': {e}"))
+}
+
+/// `position fen START moves …` for the view: the game's start position and the moves as this
+/// side saw them. A view without moves (a test position, `arena solve`) is its own start: its
+/// FEN, with the JieqiBox captured field when its player has learned hidden identities.
+fn position_command(view: &View) -> String {
+    let start = Position::start(view.rules());
+    let start_fen = if view.history().is_empty() {
+        let mut setup = view.position().to_setup();
+        let learned = *view.learned();
+        if Color::ALL.iter().any(|&c| learned[c].total() > 0) {
+            setup.captured_hidden = Some(learned);
+            jieqi_core::fen::write(&setup)
+        } else {
+            view.position().fen()
+        }
+    } else {
+        start.fen()
+    };
+    let mut cmd = format!("position fen {start_fen}");
+    if !view.history().is_empty() {
+        cmd.push_str(" moves");
+        let mut mover = start.turn();
+        for pm in view.history() {
+            cmd.push(' ');
+            cmd.push_str(&pm.to_text(mover));
+            mover = !mover;
+        }
+    }
+    cmd
+}
+
+/// `go` with the limits: a clock as `wtime btime winc binc [movestogo]` (Red is "white").
+fn go_command(limits: &Limits) -> String {
+    let mut cmd = String::from("go");
+    if let Some(c) = limits.clock {
+        let ms = |d: Duration| d.as_millis();
+        cmd.push_str(&format!(
+            " wtime {} btime {} winc {} binc {}",
+            ms(c.remaining[Color::Red]),
+            ms(c.remaining[Color::Black]),
+            ms(c.increment[Color::Red]),
+            ms(c.increment[Color::Black])
+        ));
+        if let Some(m) = c.moves_to_go {
+            cmd.push_str(&format!(" movestogo {m}"));
+        }
+    }
+    if let Some(n) = limits.nodes {
+        cmd.push_str(&format!(" nodes {n}"));
+    }
+    if let Some(d) = limits.depth {
+        cmd.push_str(&format!(" depth {d}"));
+    }
+    if let Some(t) = limits.movetime {
+        cmd.push_str(&format!(" movetime {}", t.as_millis()));
+    }
+    if limits.is_unlimited() {
+        cmd.push_str(" movetime 1000");
+    }
+    cmd
+}
+
+/// Folds one `info` line into the search info, reading every token by its arity as the UCI
+/// protocol defines it: flags without a value (`lowerbound`, `upperbound`), one value (`depth`,
+/// `seldepth`, `time`, `nodes`, `nps`, `multipv`, `hashfull`, `tbhits`, `sbhits`, `cpuload`,
+/// `currmove`, `currmovenumber`), `score cp|mate X`, `wdl W D L`, move lists (`pv`,
+/// `refutation`, `currline`) and `string` to the end of the line. An unknown token is skipped
+/// alone, so the reader finds the next known one.
+fn read_info(line: &str, info: &mut SearchInfo) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let is_move = |w: &str| w.get(..4).is_some_and(|m| Move::from_text(m).is_ok());
+    let mut i = 1;
+    while i < words.len() {
+        let next = words.get(i + 1).copied().unwrap_or("");
+        i += match words[i] {
+            "lowerbound" | "upperbound" => 1,
+            "depth" => {
+                info.depth = next.parse().ok().or(info.depth);
+                2
+            }
+            "nodes" => {
+                info.nodes = next.parse().unwrap_or(info.nodes);
+                2
+            }
+            "seldepth" | "time" | "nps" | "multipv" | "hashfull" | "tbhits" | "sbhits"
+            | "cpuload" | "currmove" | "currmovenumber" => 2,
+            "score" => {
+                let value = words.get(i + 2).and_then(|v| v.parse::<i32>().ok());
+                match (next, value) {
+                    ("cp", Some(v)) => info.score = Some(Score::Cp(v)),
+                    ("mate", Some(v)) => info.score = Some(Score::Mate(v)),
+                    _ => {}
+                }
+                3
+            }
+            "wdl" => 4,
+            "pv" => {
+                info.pv = words[i + 1..]
+                    .iter()
+                    .map_while(|w| w.get(..4).and_then(|m| Move::from_text(m).ok()))
+                    .collect();
+                1 + info.pv.len()
+            }
+            "refutation" | "currline" => {
+                1 + words[i + 1..].iter().take_while(|w| is_move(w)).count()
+            }
+            "string" => return,
+            _ => 1,
+        };
+    }
+}
+
+impl UciEngine {
+    /// A process for a new game: a healthy one from the pool (after `ucinewgame` and
+    /// `isready`), else a new one.
+    fn take_process(&self) -> Result<Process, EngineError> {
+        loop {
+            let kept = self.pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
+            match kept {
+                Some(mut p) => {
+                    p.traffic = self.logs.traffic.clone();
+                    if p.new_game(&self.settings).is_ok() {
+                        return Ok(p);
+                    }
+                    // Dropping it tells it to quit, and kills it if it does not.
+                }
+                None => return Process::start(&self.settings, &self.logs),
+            }
+        }
+    }
+
+    /// Takes a process for the game if it has none, and sets its variant.
+    fn ready(&mut self, rules: &jieqi_core::Rules) -> Result<&mut Process, EngineError> {
+        if self.process.is_none() {
+            self.process = Some(self.take_process()?);
+        }
+        let p = self.process.as_mut().expect("taken");
+        let variant = jieqi_registry::uci_variant(rules);
+        if p.declares("uci_variant") && p.variant.as_deref() != Some(variant) {
+            p.send(&format!("setoption name UCI_Variant value {variant}"))?;
+            p.variant = Some(variant.to_string());
+        }
+        Ok(p)
+    }
+
+    fn play(
+        &mut self,
+        view: &View,
+        limits: &Limits,
+        seed: u64,
+        control: &Control<'_>,
+    ) -> Result<Choice, EngineError> {
+        let timeout = self.settings.timeout;
+        let p = self.ready(view.rules())?;
+        if p.declares("seed") {
+            p.send(&format!("setoption name Seed value {seed}"))?;
+        }
+        p.send(&position_command(view))?;
+        let started = Instant::now();
+        p.send(&go_command(limits))?;
+        let deadline = timeout.map(|t| started + t);
+        let mut info = SearchInfo::default();
+        let line = p.wait_bestmove(deadline, control, &mut info)?;
+        let word = line.split_whitespace().nth(1).unwrap_or("");
+        let mv = word
+            .get(..4)
+            .and_then(|m| Move::from_text(m).ok())
+            .filter(|_| (4..=6).contains(&word.len()))
+            .ok_or_else(|| {
+                EngineError::of(Failure::Protocol, format!("malformed answer '{line}'"))
+            })?;
+        if info.pv.first() != Some(&mv) {
+            info.pv = vec![mv];
+        }
+        Ok(Choice { mv, info })
+    }
+}
+
+/// How often a process waiting for `bestmove` looks at its stop flag.
+const POLL: Duration = Duration::from_millis(5);
+
+/// How often a wait for an answer checks that the engine's process is still alive.
+const EXIT_POLL: Duration = Duration::from_millis(50);
+
+/// The longest line kept from an engine, in bytes (a longer one is cut and fails the move).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Lines read ahead of the arena before the engine waits on its pipe.
+const QUEUED_LINES: usize = 256;
+
+/// The most an engine may print for one move, in bytes: past it the move fails as a protocol
+/// error (a flood of `info` lines is not an answer).
+pub const MAX_MOVE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The protocol error of a line too long, or of output past [`MAX_MOVE_BYTES`] (`bytes` so far
+/// while waiting for one answer).
+fn flooded(line: &Line, bytes: u64) -> Option<EngineError> {
+    if line.cut {
+        Some(EngineError::of(
+            Failure::Protocol,
+            format!("a line of {} bytes (more than {MAX_LINE})", line.bytes),
+        ))
+    } else if bytes > MAX_MOVE_BYTES {
+        Some(EngineError::of(
+            Failure::Protocol,
+            format!("more than {MAX_MOVE_BYTES} bytes of output without an answer"),
+        ))
+    } else {
+        None
+    }
+}
+
+/// An `option name … type …` declaration of an engine.
+#[derive(Clone, Debug, PartialEq)]
+struct OptionDecl {
+    name: String,
+    kind: String,
+    min: Option<i64>,
+    max: Option<i64>,
+    vars: Vec<String>,
+}
+
+impl OptionDecl {
+    /// Reads `option name NAME type KIND [default D] [min X] [max Y] [var V]…` (names and values
+    /// may hold spaces); `None` without a type.
+    fn parse(line: &str) -> Option<OptionDecl> {
+        let rest = line.strip_prefix("option name ")?;
+        let (name, tail) = rest.split_once(" type ")?;
+        let words: Vec<&str> = tail.split_whitespace().collect();
+        let kind = words.first()?.to_ascii_lowercase();
+        let keys = ["default", "min", "max", "var"];
+        let mut d = OptionDecl {
+            name: name.trim().to_string(),
+            kind,
+            min: None,
+            max: None,
+            vars: Vec::new(),
+        };
+        let mut i = 1;
+        while i < words.len() {
+            let key = words[i];
+            let mut j = i + 1;
+            while j < words.len() && !keys.contains(&words[j]) {
+                j += 1;
+            }
+            let value = words[i + 1..j].join(" ");
+            match key {
+                "min" => d.min = value.parse().ok(),
+                "max" => d.max = value.parse().ok(),
+                "var" => d.vars.push(value),
+                _ => {}
+            }
+            i = j;
+        }
+        Some(d)
+    }
+
+    /// Whether `value` is one this option takes: a whole number in a spin's range, one of a
+    /// combo's values, `true`/`false` for a check; anything for a string or button.
+    fn check(&self, value: &str) -> Result<(), String> {
+        match self.kind.as_str() {
+            "spin" => {
+                let v: i64 = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("'{value}' is not a whole number (a spin option)"))?;
+                let (lo, hi) = (self.min.unwrap_or(i64::MIN), self.max.unwrap_or(i64::MAX));
+                if v < lo || v > hi {
+                    return Err(format!("{v} is outside the engine's range {lo}..{hi}"));
+                }
+                Ok(())
+            }
+            "combo"
+                if !self
+                    .vars
+                    .iter()
+                    .any(|v| v.eq_ignore_ascii_case(value.trim())) =>
+            {
+                Err(format!(
+                    "'{value}' is not one of the engine's values ({})",
+                    self.vars.join(", ")
+                ))
+            }
+            "check" if !matches!(value.trim(), "true" | "false") => {
+                Err(format!("'{value}' is not true or false (a check option)"))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Reads one line of at most `max` bytes into `buf` (cleared first), skipping the rest of a
+/// longer line up to its newline. Returns the bytes skipped, or `None` at the end of the output.
+fn read_capped_line(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> Option<u64> {
+    buf.clear();
+    match r.take(max as u64).read_until(b'\n', buf) {
+        Ok(0) | Err(_) => return None,
+        Ok(_) => {}
+    }
+    let mut cut = 0u64;
+    if buf.last() != Some(&b'\n') && buf.len() >= max {
+        let mut rest = Vec::new();
+        loop {
+            rest.clear();
+            match r.take(max as u64).read_until(b'\n', &mut rest) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => cut += n as u64,
+            }
+            if rest.last() == Some(&b'\n') {
+                break;
+            }
+        }
+    }
+    Some(cut)
+}
+
+/// One line of an engine's output.
+struct Line {
+    /// The line, trimmed (its first [`MAX_LINE`] bytes).
+    text: String,
+    /// Bytes it took on the pipe, newline included.
+    bytes: u64,
+    /// Whether it was longer than [`MAX_LINE`].
+    cut: bool,
+}
+
+impl Process {
+    /// Waits for `bestmove`, folding `info` lines into `info` and passing each one with a `pv`
+    /// to `control`'s reporter. At `deadline` (its own
+    /// `timeout=`) or when `control` says stop (the harness's hard limit) it sends `stop` and
+    /// fails with [`Failure::Timeout`]; the process is then of no further use.
+    fn wait_bestmove(
+        &mut self,
+        deadline: Option<Instant>,
+        control: &Control<'_>,
+        info: &mut SearchInfo,
+    ) -> Result<String, EngineError> {
+        let mut bytes = 0u64;
+        loop {
+            let late = deadline.is_some_and(|d| Instant::now() >= d);
+            if late || control.stopped() {
+                let _ = self.send("stop");
+                return Err(EngineError::of(
+                    Failure::Timeout,
+                    if late {
+                        "no 'bestmove' within its timeout".to_string()
+                    } else {
+                        "no 'bestmove' within the hard time limit".to_string()
+                    },
+                ));
+            }
+            match self.lines.recv_timeout(POLL) {
+                Ok(line) => {
+                    self.log_read(&line);
+                    bytes += line.bytes;
+                    if let Some(e) = flooded(&line, bytes) {
+                        let _ = self.send("stop");
+                        return Err(e);
+                    }
+                    if line.text.starts_with("bestmove") {
+                        return Ok(line.text);
+                    }
+                    if line.text.starts_with("info ") {
+                        read_info(&line.text, info);
+                        // A line with a principal variation is a progress report (`arena
+                        // solve` times answers by them).
+                        if line.text.contains(" pv ") {
+                            control.report(|| info.clone());
+                        }
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Some(e) = self.exited("exited while waiting for 'bestmove'") {
+                        return Err(e);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    // Give the exit status a moment to be known.
+                    std::thread::sleep(Duration::from_millis(5));
+                    return Err(self.died("output closed while waiting for 'bestmove'"));
+                }
+            }
+        }
+    }
+}
+
+impl Engine for UciEngine {
+    fn search(
+        &mut self,
+        view: &View,
+        limits: &Limits,
+        seed: u64,
+        control: &Control<'_>,
+    ) -> Result<Choice, EngineError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        debug_assert!(
+            !view.is_omniscient(),
+            "omniscient views are refused at planning"
+        );
+        let result = self.play(view, limits, seed, control);
+        if let Err(e) = &result {
+            // The process is of no further use.
+            self.failed = Some(e.clone());
+            self.process = None;
+        }
+        result
+    }
+
+    fn set_logs(&mut self, logs: Logs) {
+        self.logs = logs;
+    }
+
+    /// It waits for the process in slices and gives up when told to stop.
+    fn stops_on_request(&self) -> bool {
+        true
+    }
+
+    /// Starts the process (or takes one from the pool) before the game's clock runs.
+    fn prepare(&mut self, rules: &jieqi_core::Rules) -> Result<(), EngineError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        let result = self.ready(rules).map(drop);
+        if let Err(e) = &result {
+            self.failed = Some(e.clone());
+            self.process = None;
+        }
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_declarations_check_values() {
+        let spin =
+            OptionDecl::parse("option name Hash type spin default 16 min 1 max 33554432").unwrap();
+        assert_eq!((spin.min, spin.max), (Some(1), Some(33_554_432)));
+        assert!(spin.check("64").is_ok());
+        assert!(spin.check("0").unwrap_err().contains("outside"));
+        assert!(spin.check("lots").is_err());
+        let combo = OptionDecl::parse(
+            "option name Engine type combo default alphabeta var alphabeta var ismcts var flat uct",
+        )
+        .unwrap();
+        assert_eq!(combo.name, "Engine");
+        assert_eq!(combo.vars, ["alphabeta", "ismcts", "flat uct"]);
+        assert!(combo.check("ISMCTS").is_ok());
+        assert!(combo.check("flat uct").is_ok());
+        let e = combo.check("ismsct").unwrap_err();
+        assert!(e.contains("not one of the engine's values"), "{e}");
+        let check = OptionDecl::parse("option name Ponder type check default false").unwrap();
+        assert!(check.check("true").is_ok() && check.check("yes").is_err());
+        let text = OptionDecl::parse("option name Eval File type string default <empty>").unwrap();
+        assert_eq!(text.name, "Eval File");
+        assert!(text.check("any thing").is_ok());
+        assert!(OptionDecl::parse("option name NoType").is_none());
+    }
+
+    /// Lines as real engines print them: bound flags take no value, `wdl` three, `string` the
+    /// rest of the line, and unknown tokens are skipped alone.
+    #[test]
+    fn info_tokens_are_read_by_arity() {
+        let read = |line: &str| {
+            let mut info = SearchInfo::default();
+            read_info(line, &mut info);
+            info
+        };
+        // Pikafish (the issue's line): `upperbound` used to swallow `nodes`.
+        let i = read(
+            "info depth 3 seldepth 3 score cp 121 upperbound nodes 7155 nps 420882 time 17 pv e2e6",
+        );
+        assert_eq!(
+            (i.depth, i.nodes, i.score),
+            (Some(3), 7155, Some(Score::Cp(121)))
+        );
+        assert_eq!(i.pv.len(), 1);
+        let i = read(
+            "info depth 12 seldepth 17 multipv 1 score cp -48 lowerbound wdl 12 870 118 nodes \
+             912345 nps 1200000 hashfull 31 tbhits 0 time 760 pv h2e2 h9g7 h0g2 i9h9",
+        );
+        assert_eq!(
+            (i.depth, i.nodes, i.score),
+            (Some(12), 912_345, Some(Score::Cp(-48)))
+        );
+        assert_eq!(i.pv.len(), 4);
+        let i = read("info depth 5 score mate -3 nodes 88 currmove b0c2 currmovenumber 4 pv b0c2");
+        assert_eq!(
+            (i.nodes, i.score, i.pv.len()),
+            (88, Some(Score::Mate(-3)), 1)
+        );
+        // An unknown token is skipped alone; `string` ends the line.
+        let i = read("info depth 4 ebf 1.9 nodes 1000 string nodes 5 pv a0a1");
+        assert_eq!((i.depth, i.nodes, i.pv.len()), (Some(4), 1000, 0));
+        let i = read("info refutation e2e4 e7e5 nodes 77");
+        assert_eq!(i.nodes, 77);
+        let i = read("info currline 1 h2e2 h9g7 nodes 9 pv h2e2 h9g7");
+        assert_eq!((i.nodes, i.pv.len()), (9, 2));
+        // Truncated lines do not panic.
+        for line in [
+            "info score",
+            "info score cp",
+            "info wdl 1 2",
+            "info pv",
+            "info depth",
+        ] {
+            read(line);
+        }
+    }
+
+    #[test]
+    fn info_lines_are_read() {
+        let mut info = SearchInfo::default();
+        read_info(
+            "info depth 7 seldepth 9 score cp -35 nodes 12345 nps 100 time 5 pv b0c2 h9g7 c3c4",
+            &mut info,
+        );
+        assert_eq!(info.depth, Some(7));
+        assert_eq!(info.nodes, 12345);
+        assert_eq!(info.score, Some(Score::Cp(-35)));
+        assert_eq!(info.pv.len(), 3);
+        read_info("info depth 8 score mate -3 nodes 20000", &mut info);
+        assert_eq!(info.score, Some(Score::Mate(-3)));
+        read_info("info string depth 99", &mut info);
+        assert_eq!(info.depth, Some(8));
+    }
+
+    #[test]
+    fn specs_are_checked() {
+        let bad = |s: &str| {
+            Settings::parse(&Spec::parse(s).unwrap())
+                .unwrap_err()
+                .message
+        };
+        assert!(bad("uci").contains("executable is missing"));
+        assert!(bad("uci:path=x,timeout=soon").contains("'timeout'"));
+        assert!(bad("uci:path=x,hash=3").contains("unknown parameter 'hash'"));
+        let s = Settings::parse(&Spec::parse("uci:path=x,option.Hash=64,timeout=500").unwrap())
+            .unwrap();
+        assert_eq!(s.options, vec![("Hash".to_string(), "64".to_string())]);
+        assert_eq!(s.timeout, Some(Duration::from_millis(500)));
+    }
+
+    #[test]
+    fn a_captured_hidden_identity_is_sent_to_the_capturer_only() {
+        let rules = jieqi_core::Rules::standard();
+        let mut game =
+            jieqi_core::Game::new(rules, crate::records::deal_seed::deal_for_seed(7, &rules));
+        // The hidden red piece on h2 moves as a cannon: over the screen on h7 it takes the
+        // hidden black piece on h9.
+        game.play(Move::from_text("h2h9").unwrap()).unwrap();
+        let start = Position::start(&rules).fen();
+        let red = position_command(&game.view(jieqi_core::Color::Red));
+        let black = position_command(&game.view(jieqi_core::Color::Black));
+        let red_move = red.rsplit(' ').next().unwrap();
+        let black_move = black.rsplit(' ').next().unwrap();
+        assert_eq!(red, format!("position fen {start} moves {red_move}"));
+        assert_eq!(red_move.len(), 6, "reveal and captured identity: {red}");
+        assert_eq!(black_move.len(), 5, "the reveal only: {black}");
+        assert_eq!(red_move[..5], *black_move);
+    }
+
+    #[test]
+    fn a_view_without_moves_is_sent_as_its_own_position() {
+        let rules = jieqi_core::Rules::standard();
+        let start = Position::start(&rules);
+        let from_start = View::from_setup(&start.to_setup(), &rules).unwrap();
+        assert_eq!(
+            position_command(&from_start),
+            format!("position fen {}", start.fen())
+        );
+        // A test position, with the hidden pieces its player captured (JieqiBox 6-field).
+        let fen = "4k4/9/9/x8/R8/9/9/9/9/3K5 w c1 r1 0 30";
+        let setup = jieqi_core::fen::parse(fen).unwrap();
+        let view = View::from_setup(&setup, &rules).unwrap();
+        assert_eq!(position_command(&view), format!("position fen {fen}"));
+        let xq = jieqi_core::Rules::xiangqi();
+        let mate = "4k4/1R7/R8/9/9/9/9/9/9/3K5 w - - 0 1";
+        let view = View::from_setup(&jieqi_core::fen::parse(mate).unwrap(), &xq).unwrap();
+        assert_eq!(position_command(&view), format!("position fen {mate}"));
+    }
+
+    #[test]
+    fn go_commands_carry_the_limits() {
+        let l = Limits {
+            nodes: Some(500),
+            ..Limits::default()
+        };
+        assert_eq!(go_command(&l), "go nodes 500");
+        assert_eq!(go_command(&Limits::default()), "go movetime 1000");
+    }
+}

@@ -1,0 +1,547 @@
+//! Result files: one JSON line per game (`games.jsonl`, enough to replay) and one CSV row per game
+//! (`games.csv`). Both are written in pair order at the end of a match; while it runs,
+//! `games.jsonl` is an append-only journal in finishing order, which `--resume` reads back.
+
+use std::collections::BTreeMap;
+use std::io::BufRead;
+use std::path::Path;
+
+use jieqi_core::Color;
+use serde::{Deserialize, Serialize};
+
+use crate::run::game_runner::{PlayedGame, Termination};
+
+/// Search info of one ply, as stored.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlyInfo {
+    /// Nodes.
+    pub nodes: u64,
+    /// Milliseconds the engine took (absent in records of older versions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ms: Option<f64>,
+    /// Depth, if the engine reported one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Score as the engine printed it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<String>,
+    /// Principal variation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pv: Vec<String>,
+}
+
+/// Per-colour pair of numbers.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Sides<T> {
+    /// Red's.
+    pub red: T,
+    /// Black's.
+    pub black: T,
+}
+
+/// The deal as stored: one string per side.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DealText {
+    /// Red's identities in deal order.
+    pub red: String,
+    /// Black's identities in deal order.
+    pub black: String,
+}
+
+/// One game, as one line of `games.jsonl`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameLine {
+    /// Fingerprint of the match this game belongs to (see `summary.json`).
+    pub fingerprint: String,
+    /// Pair index.
+    pub pair: u64,
+    /// 1: engine A plays Red; 2: colours swapped.
+    pub game: u8,
+    /// Deal seed of the pair.
+    pub seed: u64,
+    /// Red's engine label.
+    pub red: String,
+    /// Black's engine label.
+    pub black: String,
+    /// The deal.
+    pub deal: DealText,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: GameResult,
+    /// Termination (`checkmate`, `max-plies`, `illegal-move`, …).
+    pub reason: Termination,
+    /// Detail of an engine failure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// Plies played.
+    pub plies: u32,
+    /// Captures.
+    pub captures: u32,
+    /// Reveals.
+    pub reveals: u32,
+    /// Nodes per side.
+    pub nodes: Sides<u64>,
+    /// Milliseconds inside each side's engine.
+    pub ms: Sides<f64>,
+    /// Milliseconds for the whole game.
+    pub total_ms: f64,
+    /// Moves with their true reveal / captured identities (`h2h9Rn`).
+    pub moves: Vec<String>,
+    /// Search info per ply.
+    pub search: Vec<PlyInfo>,
+}
+
+/// A game's result, written as PGN writes it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameResult {
+    /// Red won.
+    #[serde(rename = "1-0")]
+    RedWins,
+    /// Black won.
+    #[serde(rename = "0-1")]
+    BlackWins,
+    /// Drawn.
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+}
+
+impl GameResult {
+    /// The result of a winner (`None`: a draw).
+    pub fn of(winner: Option<Color>) -> GameResult {
+        match winner {
+            Some(Color::Red) => GameResult::RedWins,
+            Some(Color::Black) => GameResult::BlackWins,
+            None => GameResult::Draw,
+        }
+    }
+
+    /// The winner, `None` for a draw.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            GameResult::RedWins => Some(Color::Red),
+            GameResult::BlackWins => Some(Color::Black),
+            GameResult::Draw => None,
+        }
+    }
+
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn text(self) -> &'static str {
+        match self {
+            GameResult::RedWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+}
+
+/// Result text of a winner.
+pub fn result_text(winner: Option<Color>) -> &'static str {
+    GameResult::of(winner).text()
+}
+
+impl GameLine {
+    /// Builds the line for a played game.
+    pub fn new(
+        fingerprint: &str,
+        pair: u64,
+        game: u8,
+        seed: u64,
+        red: &str,
+        black: &str,
+        g: &PlayedGame,
+    ) -> GameLine {
+        GameLine {
+            fingerprint: fingerprint.to_string(),
+            pair,
+            game,
+            seed,
+            red: red.to_string(),
+            black: black.to_string(),
+            deal: DealText {
+                red: g.deal.side_string(Color::Red),
+                black: g.deal.side_string(Color::Black),
+            },
+            result: GameResult::of(g.winner),
+            reason: g.termination,
+            detail: g.detail.clone(),
+            plies: g.plies.len() as u32,
+            captures: g.captures,
+            reveals: g.reveals,
+            nodes: Sides {
+                red: g.nodes.red,
+                black: g.nodes.black,
+            },
+            ms: Sides {
+                red: round3(g.engine_ms.red),
+                black: round3(g.engine_ms.black),
+            },
+            total_ms: round3(g.total_ms),
+            moves: g.plies.iter().map(|p| p.text()).collect(),
+            search: g
+                .plies
+                .iter()
+                .map(|p| PlyInfo {
+                    nodes: p.info.nodes,
+                    ms: Some(round3(p.ms)),
+                    depth: p.info.depth,
+                    score: p.info.score.map(|s| s.to_string()),
+                    pv: p.info.pv.iter().map(|m| m.to_string()).collect(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The winner.
+    pub fn winner(&self) -> Option<Color> {
+        self.result.winner()
+    }
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// Header of `games.csv`. `number` is the game's number in its folder, as users say "game 37":
+/// [`game_number`] of its job and game.
+pub const CSV_HEADER: [&str; 15] = [
+    "number",
+    "pair",
+    "game",
+    "seed",
+    "red",
+    "black",
+    "result",
+    "reason",
+    "plies",
+    "captures",
+    "reveals",
+    "nodes_red",
+    "nodes_black",
+    "ms_red",
+    "ms_black",
+];
+
+/// The number of game `game` (1 or 2) of job `job` of a run: `2 × job + game`, so games 1 and 2
+/// are pair 0's and the numbers follow the job order (in a match, job = pair). Stable across
+/// resumes, shards and thread counts.
+pub fn game_number(job: u64, game: u8) -> u64 {
+    2 * job + u64::from(game)
+}
+
+/// The job and game (1 or 2) of a game number ([`game_number`] inverted); `None` for 0.
+pub fn job_of_number(number: u64) -> Option<(u64, u8)> {
+    let k = number.checked_sub(1)?;
+    Some((k / 2, (k % 2) as u8 + 1))
+}
+
+/// The CSV row of game `g` of job `job`.
+pub fn csv_row(job: u64, g: &GameLine) -> [String; 15] {
+    [
+        game_number(job, g.game).to_string(),
+        g.pair.to_string(),
+        g.game.to_string(),
+        g.seed.to_string(),
+        g.red.clone(),
+        g.black.clone(),
+        g.result.text().to_string(),
+        g.reason.name().to_string(),
+        g.plies.to_string(),
+        g.captures.to_string(),
+        g.reveals.to_string(),
+        g.nodes.red.to_string(),
+        g.nodes.black.to_string(),
+        format!("{:.3}", g.ms.red),
+        format!("{:.3}", g.ms.black),
+    ]
+}
+
+/// Writes `games.csv`, atomically: the pairs of `games` (keyed by job) in job order, each game
+/// numbered by [`game_number`] of its job in the whole run — pair × `pairings` + the pairing — so
+/// a shard's folder and the merged folder give a game the same number.
+///
+/// # Errors
+/// I/O errors, naming the file.
+pub fn write_csv(
+    path: &Path,
+    games: &BTreeMap<u64, [GameLine; 2]>,
+    pairings: u64,
+) -> std::io::Result<()> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(CSV_HEADER)?;
+    for (&job, pair) in games {
+        for g in pair {
+            let whole_run_job = g.pair * pairings + job % pairings;
+            w.write_record(csv_row(whole_run_job, g))?;
+        }
+    }
+    let bytes = w
+        .into_inner()
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    crate::records::journal::write_atomically(path, &bytes)
+}
+
+/// A results file that cannot be read back.
+#[derive(Debug)]
+pub struct RecordsError {
+    /// File.
+    pub path: String,
+    /// 1-based line, if the problem is on one line.
+    pub line: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl core::fmt::Display for RecordsError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "{}:{l}: {}", self.path, self.message),
+            None => write!(f, "{}: {}", self.path, self.message),
+        }
+    }
+}
+
+impl std::error::Error for RecordsError {}
+
+/// FNV-1a, 64 bits, of a text: stable across platforms and Rust versions (run fingerprints, and
+/// the per-line checksum of `games.jsonl`).
+pub(crate) fn fnv(text: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// A game as one line of `games.jsonl`: its JSON with a last field `"check"`, the FNV-1a hash of
+/// the JSON without it, so that an edited or damaged line is found when the journal is read back.
+///
+/// # Errors
+/// The game cannot be serialized.
+pub fn checked_line(g: &GameLine) -> std::io::Result<String> {
+    let mut text = serde_json::to_string(g).map_err(std::io::Error::other)?;
+    let h = fnv(&text);
+    text.pop();
+    text.push_str(&format!(",\"check\":\"{h:016x}\"}}"));
+    Ok(text)
+}
+
+/// Whether a line read back is the game its checksum was computed over: its `check` field (if
+/// it has one: journals written before checksums have none) equals the hash of the game's JSON.
+fn check_line(line: &str, g: &GameLine) -> Result<(), String> {
+    let value: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    let Some(check) = value.get("check") else {
+        return Ok(());
+    };
+    let text = serde_json::to_string(g).map_err(|e| e.to_string())?;
+    if check.as_str() == Some(format!("{:016x}", fnv(&text)).as_str()) {
+        Ok(())
+    } else {
+        Err(format!(
+            "its content does not match its checksum {check} (the line was edited or damaged; \
+             delete the line to replay that pair)"
+        ))
+    }
+}
+
+/// The longest line `games.jsonl` may hold: 16 MiB (a game of 10,000 plies with long PVs takes a
+/// few MiB).
+pub const MAX_JOURNAL_LINE: usize = 16 << 20;
+
+/// Reads `games.jsonl`. A last line cut short by an interruption is dropped (and reported through
+/// the returned flag); any other bad line (not UTF-8, longer than [`MAX_JOURNAL_LINE`], not a game
+/// record, or not matching its checksum) is an error naming it.
+///
+/// # Errors
+/// The file cannot be read, or a line other than the last is not a game record.
+pub fn read_jsonl(path: &Path) -> Result<(Vec<GameLine>, bool), RecordsError> {
+    use std::io::Read;
+    let err = |line: Option<usize>, message: String| RecordsError {
+        path: path.display().to_string(),
+        line,
+        message,
+    };
+    let file = std::fs::File::open(path).map_err(|e| err(None, format!("cannot open: {e}")))?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(err(None, "is a folder, not a file".into()));
+    }
+    let mut reader = std::io::BufReader::new(file);
+    let mut games = Vec::new();
+    let mut seen: std::collections::HashMap<(String, String, u64, u8), usize> =
+        std::collections::HashMap::new();
+    let mut bytes = Vec::new();
+    // A line that does not parse, kept until the next line shows it was not the last.
+    let mut pending: Option<(usize, serde_json::Error)> = None;
+    for number in 1.. {
+        bytes.clear();
+        let n = reader
+            .by_ref()
+            .take(MAX_JOURNAL_LINE as u64 + 1)
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| err(Some(number), format!("cannot read: {e}")))?;
+        if n == 0 {
+            break;
+        }
+        if bytes.trim_ascii().is_empty() {
+            continue;
+        }
+        if let Some((at, e)) = pending.take() {
+            return Err(err(Some(at), format!("not a game record: {e}")));
+        }
+        if bytes.len() > MAX_JOURNAL_LINE {
+            return Err(err(
+                Some(number),
+                format!("longer than {MAX_JOURNAL_LINE} bytes: not a game record"),
+            ));
+        }
+        let Ok(line) = std::str::from_utf8(&bytes) else {
+            return Err(err(
+                Some(number),
+                "not UTF-8 text (the line was damaged; delete it to replay that pair)".into(),
+            ));
+        };
+        match serde_json::from_str::<GameLine>(line) {
+            Ok(g) => {
+                check_line(line, &g).map_err(|m| err(Some(number), m))?;
+                let key = (g.red.clone(), g.black.clone(), g.pair, g.game);
+                if let Some(first) = seen.insert(key, number) {
+                    return Err(err(
+                        Some(number),
+                        format!(
+                            "records pair {} game {} ({} vs {}) again, after line {first}: a \
+                             journal holds each game once (delete the wrong line)",
+                            g.pair, g.game, g.red, g.black
+                        ),
+                    ));
+                }
+                games.push(g);
+            }
+            // Cut short: fine if it is the last line (an interrupted append).
+            Err(e) if e.is_eof() => pending = Some((number, e)),
+            Err(e) => return Err(err(Some(number), format!("not a game record: {e}"))),
+        }
+    }
+    Ok((games, pending.is_some()))
+}
+
+/// The key of a pair: the first engine's label (Red in game 1), the second's, the pair index.
+pub type PairKey = (String, String, u64);
+
+/// Groups game lines into complete pairs (both games present), keyed by [`PairKey`].
+pub fn complete_pairs(games: Vec<GameLine>) -> BTreeMap<PairKey, [GameLine; 2]> {
+    let mut halves: BTreeMap<PairKey, [Option<GameLine>; 2]> = BTreeMap::new();
+    for g in games {
+        let key = match g.game {
+            1 => (g.red.clone(), g.black.clone(), g.pair),
+            2 => (g.black.clone(), g.red.clone(), g.pair),
+            _ => continue,
+        };
+        let slot = &mut halves.entry(key).or_default()[g.game as usize - 1];
+        *slot = Some(g);
+    }
+    halves
+        .into_iter()
+        .filter_map(|(k, [a, b])| Some((k, [a?, b?])))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(pair: u64, n: u8) -> GameLine {
+        GameLine {
+            fingerprint: "f".into(),
+            pair,
+            game: n,
+            seed: 7,
+            red: "a".into(),
+            black: "b".into(),
+            deal: DealText {
+                red: "RNBA".into(),
+                black: "rnba".into(),
+            },
+            result: GameResult::Draw,
+            reason: Termination::MaxPlies,
+            detail: None,
+            plies: 0,
+            captures: 0,
+            reveals: 0,
+            nodes: Sides::default(),
+            ms: Sides::default(),
+            total_ms: 0.0,
+            moves: Vec::new(),
+            search: Vec::new(),
+        }
+    }
+
+    fn journal(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("records-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.jsonl");
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    fn line(g: &GameLine) -> Vec<u8> {
+        let mut l = checked_line(g).unwrap().into_bytes();
+        l.push(b'\n');
+        l
+    }
+
+    #[test]
+    fn game_numbers_follow_the_job_order() {
+        assert_eq!(game_number(0, 1), 1);
+        assert_eq!(game_number(0, 2), 2);
+        assert_eq!(game_number(18, 1), 37);
+        for n in 1..100 {
+            let (job, g) = job_of_number(n).unwrap();
+            assert_eq!(game_number(job, g), n);
+        }
+        assert_eq!(job_of_number(0), None);
+    }
+
+    #[test]
+    fn journal_lines_are_checked_one_by_one() {
+        let mut ok = line(&game(0, 1));
+        ok.extend(line(&game(0, 2)));
+        // A damaged line in the middle is named by its number, whatever the damage.
+        let mut bytes = ok.clone();
+        bytes.extend(b"{\"fingerprint\":\"f\xff\xfe\"}\n");
+        bytes.extend(line(&game(1, 1)));
+        let e = read_jsonl(&journal("utf8", &bytes)).unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.to_string().contains(":3: not UTF-8"), "{e}");
+        // A line cut short is dropped when it is the last…
+        let mut bytes = ok.clone();
+        let cut = line(&game(1, 1));
+        bytes.extend(&cut[..cut.len() / 2]);
+        let (games, truncated) = read_jsonl(&journal("cut", &bytes)).unwrap();
+        assert_eq!((games.len(), truncated), (2, true));
+        // …(also when the cut fell just after a value, and blank lines follow)…
+        let mut after_value = ok.clone();
+        after_value.extend(b"{\"fingerprint\":\"f\",\n\n");
+        let (games, truncated) = read_jsonl(&journal("cut-value", &after_value)).unwrap();
+        assert_eq!((games.len(), truncated), (2, true));
+        // …and an error anywhere else.
+        bytes.extend(b"\n");
+        bytes.extend(line(&game(1, 2)));
+        let e = read_jsonl(&journal("cut-mid", &bytes)).unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        // A game recorded twice is refused, naming both lines.
+        let mut twice = ok.clone();
+        twice.extend(line(&game(0, 1)));
+        let e = read_jsonl(&journal("twice", &twice)).unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.message.contains("again, after line 1"), "{e}");
+        // Blank lines are skipped; an over-long line is refused without reading it all.
+        let mut bytes = ok.clone();
+        bytes.extend(b"\n");
+        let (games, truncated) = read_jsonl(&journal("blank", &bytes)).unwrap();
+        assert_eq!((games.len(), truncated), (2, false));
+        bytes.extend(vec![b' '; MAX_JOURNAL_LINE]);
+        bytes.extend(b"x\n");
+        let e = read_jsonl(&journal("long", &bytes)).unwrap_err();
+        assert_eq!(e.line, Some(4), "{e}");
+        assert!(e.message.contains("longer than"), "{e}");
+    }
+}

@@ -1,0 +1,407 @@
+//! What a two-engine run reports, built from its scoreboard: the text a person reads (the
+//! fastchess block, then scores per colour, terminations, failures, what each engine's searches
+//! reported per move, and the run's time) and the same as one serde [`Summary`] for
+//! `summary.json`.
+
+use std::collections::BTreeMap;
+
+use jieqi_core::Rules;
+use serde::Serialize;
+
+use crate::engines::time_control::TimeControl;
+use crate::run::scoreboard::{MoveStats, PairingScore};
+use crate::run::{Omniscient, RunOutcome, RunSetup};
+use crate::stats::Hypothesis;
+use crate::stats::block::{BlockInput, BlockJson, block_json, render_block};
+
+fn first(outcome: &RunOutcome) -> &PairingScore {
+    &outcome.board.pairings()[0]
+}
+
+fn block_input<'a>(setup: &'a RunSetup, outcome: &RunOutcome, context: &'a str) -> BlockInput<'a> {
+    let p = first(outcome);
+    BlockInput {
+        a: &setup.a().label,
+        b: &setup.b().label,
+        context,
+        ptnml: Some(p.ptnml),
+        wdl: p.wdl,
+        sprt: setup.sprt,
+    }
+}
+
+/// `12.3 ms, 4512 nodes, depth 3.2` (no depth part when none was reported; `no moves` for an
+/// engine that never completed one).
+fn per_move_text(m: &MoveStats) -> String {
+    if m.moves == 0 {
+        return "no moves".into();
+    }
+    let mut s = format!("{:.1} ms, {:.0} nodes", m.ms_per_move(), m.nodes_per_move());
+    if let Some(d) = m.depth_per_move() {
+        s.push_str(&format!(", depth {d:.1}"));
+    }
+    s
+}
+
+/// How a gate (`arena sprt`) ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GateResult {
+    /// The test accepted a hypothesis: H1 passes (merge), H0 fails.
+    Accepted(Hypothesis),
+    /// The cap came first.
+    Inconclusive,
+    /// An engine failed (crashed, hung, broke the protocol, played an illegal move…) and the
+    /// gate was not told to `--recover`: a verdict resting on failures would mean nothing.
+    EngineFailure,
+}
+
+impl GateResult {
+    /// `H1`, `H0`, `inconclusive` or `engine-failure`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GateResult::Accepted(Hypothesis::H1) => "H1",
+            GateResult::Accepted(Hypothesis::H0) => "H0",
+            GateResult::Inconclusive => "inconclusive",
+            GateResult::EngineFailure => "engine-failure",
+        }
+    }
+}
+
+/// How a gate run ended (`None` for a run that is not a gate). Decided from the counted pairs
+/// alone, as the stop rule decided.
+pub fn gate_result(setup: &RunSetup, outcome: &RunOutcome) -> Option<GateResult> {
+    let sprt = setup.sprt.filter(|_| setup.gate)?;
+    let p = first(outcome);
+    if !setup.recover && p.failures.iter().sum::<u64>() > 0 {
+        return Some(GateResult::EngineFailure);
+    }
+    Some(match sprt.verdict(sprt.llr_pentanomial(&p.ptnml)) {
+        Some(h) if outcome.stopped => GateResult::Accepted(h),
+        _ => GateResult::Inconclusive,
+    })
+}
+
+/// The summary as text: the result block, then one line each for the first engine's score per
+/// colour, average plies, terminations, engine failures, time/nodes/depth per move, omniscience
+/// (if any), where a gate stopped (for `arena sprt`), and the time taken.
+pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
+    let context = setup.context();
+    let p = first(outcome);
+    let (a, b) = (setup.a(), setup.b());
+    let mut s = render_block(&block_input(setup, outcome, &context));
+    s.push_str(&format!(
+        "{} as Red: {:.2} %, as Black: {:.2} %\n",
+        a.label,
+        100.0 * p.by_color[0].fraction(),
+        100.0 * p.by_color[1].fraction()
+    ));
+    s.push_str(&format!(
+        "Average plies: {:.1}\n",
+        p.plies as f64 / p.games().max(1) as f64
+    ));
+    let terms: Vec<String> = p
+        .terminations
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    s.push_str(&format!("Terminations: {}\n", terms.join(", ")));
+    s.push_str(&format!(
+        "Engine failures (illegal move, panic, error, timeout, crash, protocol error): {} {}, {} {}\n",
+        a.label, p.failures[0], b.label, p.failures[1]
+    ));
+    if setup.has_clock() || p.forfeits.iter().sum::<u64>() > 0 {
+        s.push_str(&format!(
+            "Time forfeits: {} {}, {} {}\n",
+            a.label, p.forfeits[0], b.label, p.forfeits[1]
+        ));
+    }
+    s.push_str(&format!(
+        "Per move: {} {}; {} {}\n",
+        a.label,
+        per_move_text(&p.moves[0]),
+        b.label,
+        per_move_text(&p.moves[1])
+    ));
+    if setup.omniscient() != Omniscient::None {
+        s.push_str(&format!(
+            "Omniscient: {:?} (this engine saw every hidden piece)\n",
+            setup.omniscient()
+        ));
+    }
+    if !setup.gate && outcome.counted < setup.jobs() {
+        s.push_str(&format!(
+            "PARTIAL: {} of {} pairs counted; the numbers rest on part of the run\n",
+            outcome.counted,
+            setup.jobs()
+        ));
+    }
+    if let Some(gate) = gate_result(setup, outcome) {
+        let pairs = outcome.counted;
+        match gate {
+            GateResult::Accepted(h) => s.push_str(&format!(
+                "Gate: {h} accepted after {pairs} pairs ({}){}\n",
+                match h {
+                    Hypothesis::H1 => "the test passed: merge",
+                    Hypothesis::H0 => "the test failed: do not merge",
+                },
+                beyond_text(outcome.beyond)
+            )),
+            GateResult::Inconclusive => s.push_str(&format!(
+                "Gate: inconclusive, no bound crossed in {pairs} pairs (the cap is {})\n",
+                setup.pairs
+            )),
+            GateResult::EngineFailure => s.push_str(&format!(
+                "Gate: stopped after {pairs} pairs, no verdict: {} {}, {} {} engine failures \
+                 (see Terminations and games.jsonl; --recover counts them as losses and goes on)\n",
+                a.label, p.failures[0], b.label, p.failures[1]
+            )),
+        }
+    }
+    if outcome.played_now == 0 {
+        // Merged, or resumed with nothing left to play: no time of this process to report.
+        s.push_str("Time: no games played this run (every counted pair was already recorded)\n");
+        return s;
+    }
+    let secs = outcome.wall.as_secs_f64();
+    let share = if p.total_ms > 0.0 {
+        100.0 * p.engine_ms / p.total_ms
+    } else {
+        0.0
+    };
+    s.push_str(&format!(
+        "Time: {:.1} s wall this run, {:.1} games/s; {:.1} % of game time inside engines\n",
+        secs,
+        if secs > 0.0 {
+            outcome.played_now as f64 / secs
+        } else {
+            0.0
+        },
+        share
+    ));
+    s
+}
+
+fn beyond_text(beyond: u64) -> String {
+    match beyond {
+        0 => String::new(),
+        n => format!(
+            "; {n} more pair{} finished beyond that point, kept in games.jsonl and not counted",
+            if n == 1 { "" } else { "s" }
+        ),
+    }
+}
+
+/// An engine in the summary.
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineSummary {
+    /// Its label.
+    pub label: String,
+    /// Its spec as written.
+    pub spec: String,
+}
+
+/// The two engines.
+#[derive(Clone, Debug, Serialize)]
+pub struct Engines {
+    /// The first (the counts are its).
+    pub a: EngineSummary,
+    /// The second.
+    pub b: EngineSummary,
+}
+
+/// The run's limits for every engine that does not set its own.
+#[derive(Clone, Debug, Serialize)]
+pub struct LimitsSummary {
+    /// Nodes per move.
+    pub nodes: Option<u64>,
+    /// Depth per move.
+    pub depth: Option<u32>,
+    /// Milliseconds per move.
+    pub movetime_ms: Option<u64>,
+}
+
+/// What an engine's searches reported, per move.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct PerMove {
+    /// Moves it made.
+    pub moves: u64,
+    /// Milliseconds per move.
+    pub ms: f64,
+    /// Nodes per move.
+    pub nodes: f64,
+    /// Mean depth, over the moves that reported one.
+    pub depth: Option<f64>,
+}
+
+impl From<&MoveStats> for PerMove {
+    fn from(m: &MoveStats) -> PerMove {
+        PerMove {
+            moves: m.moves,
+            ms: m.ms_per_move(),
+            nodes: m.nodes_per_move(),
+            depth: m.depth_per_move(),
+        }
+    }
+}
+
+/// Where a gate run (`arena sprt`) stopped.
+#[derive(Clone, Debug, Serialize)]
+pub struct GateSummary {
+    /// `"H1"` (merge), `"H0"` (do not), `"inconclusive"` (the cap came first) or
+    /// `"engine-failure"` (an engine failed; no verdict).
+    pub outcome: &'static str,
+    /// The hypothesis accepted: `"H1"`, `"H0"`, or `null` without one.
+    pub verdict: Option<Hypothesis>,
+    /// Pairs counted (the finished prefix up to the stop).
+    pub pairs: u64,
+    /// The most pairs it could have played.
+    pub max_pairs: u64,
+    /// Pairs that finished beyond the stop: in the journal, not counted.
+    pub pairs_beyond: u64,
+}
+
+/// The run's time.
+#[derive(Clone, Debug, Serialize)]
+pub struct Timing {
+    /// Wall seconds of this process's play.
+    pub wall_seconds_this_run: f64,
+    /// Milliseconds inside the engines.
+    pub engine_ms: f64,
+    /// Milliseconds of whole games.
+    pub game_ms: f64,
+    /// engine_ms / game_ms.
+    pub engine_share: f64,
+}
+
+/// `summary.json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// The command line.
+    pub command: String,
+    /// The harness version.
+    pub harness_version: &'static str,
+    /// The run's fingerprint.
+    pub fingerprint: String,
+    /// The engines.
+    pub engines: Engines,
+    /// The rules.
+    pub rules: Rules,
+    /// Pairs asked for (the cap, for a gate).
+    pub pairs: u64,
+    /// The shard these results are (`--shard K/N`); absent for a whole run or a merge.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::records::shard::Shard>,
+    /// Master seed.
+    pub seed: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// The run's limits.
+    pub limits: LimitsSummary,
+    /// The run's clock, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tc: Option<TimeControl>,
+    /// The clock margin, with a clock.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timemargin_ms: Option<u64>,
+    /// The hard limit of one move.
+    pub move_timeout_ms: Option<u64>,
+    /// The adjudication cap.
+    pub max_plies: u32,
+    /// Omniscient engines.
+    pub omniscient: Omniscient,
+    /// Every number of the block.
+    pub results: BlockJson,
+    /// The first engine's score as Red.
+    pub a_score_as_red: f64,
+    /// Its score as Black.
+    pub a_score_as_black: f64,
+    /// Plies per game.
+    pub average_plies: f64,
+    /// Games by termination.
+    pub terminations: BTreeMap<&'static str, u64>,
+    /// Engine failures by label.
+    pub failures: BTreeMap<String, u64>,
+    /// Games lost on time, by label.
+    pub time_forfeits: BTreeMap<String, u64>,
+    /// What each engine's searches reported per move, by label.
+    pub per_move: BTreeMap<String, PerMove>,
+    /// Where a gate stopped (`arena sprt` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gate: Option<GateSummary>,
+    /// Time.
+    pub timing: Timing,
+}
+
+/// The summary of a two-engine run.
+pub fn summary(setup: &RunSetup, outcome: &RunOutcome) -> Summary {
+    let context = setup.context();
+    let p = first(outcome);
+    let (a, b) = (setup.a(), setup.b());
+    let ms = |d: std::time::Duration| d.as_millis() as u64;
+    let engine = |e: &crate::engines::EngineEntry| EngineSummary {
+        label: e.label.clone(),
+        spec: e.spec.to_string(),
+    };
+    Summary {
+        command: setup.command.clone(),
+        harness_version: env!("CARGO_PKG_VERSION"),
+        fingerprint: outcome.fingerprint.clone(),
+        engines: Engines {
+            a: engine(a),
+            b: engine(b),
+        },
+        rules: setup.rules,
+        pairs: setup.pairs,
+        shard: setup.shard,
+        seed: setup.seed,
+        threads: setup.threads,
+        limits: LimitsSummary {
+            nodes: setup.limits.nodes,
+            depth: setup.limits.depth,
+            movetime_ms: setup.limits.movetime.map(ms),
+        },
+        tc: setup.tc,
+        timemargin_ms: setup.tc.map(|_| ms(setup.timemargin)),
+        move_timeout_ms: setup.move_timeout.map(ms),
+        max_plies: setup.max_plies,
+        omniscient: setup.omniscient(),
+        results: block_json(&block_input(setup, outcome, &context)),
+        a_score_as_red: p.by_color[0].fraction(),
+        a_score_as_black: p.by_color[1].fraction(),
+        average_plies: p.plies as f64 / p.games().max(1) as f64,
+        terminations: p.terminations.clone(),
+        failures: [(a, p.failures[0]), (b, p.failures[1])]
+            .into_iter()
+            .map(|(e, n)| (e.label.clone(), n))
+            .collect(),
+        time_forfeits: [(a, p.forfeits[0]), (b, p.forfeits[1])]
+            .into_iter()
+            .map(|(e, n)| (e.label.clone(), n))
+            .collect(),
+        per_move: [(a, &p.moves[0]), (b, &p.moves[1])]
+            .into_iter()
+            .map(|(e, m)| (e.label.clone(), PerMove::from(m)))
+            .collect(),
+        gate: gate_result(setup, outcome).map(|g| GateSummary {
+            outcome: g.name(),
+            verdict: match g {
+                GateResult::Accepted(h) => Some(h),
+                _ => None,
+            },
+            pairs: outcome.counted,
+            max_pairs: setup.pairs,
+            pairs_beyond: outcome.beyond,
+        }),
+        timing: Timing {
+            wall_seconds_this_run: outcome.wall.as_secs_f64(),
+            engine_ms: p.engine_ms,
+            game_ms: p.total_ms,
+            engine_share: if p.total_ms > 0.0 {
+                p.engine_ms / p.total_ms
+            } else {
+                0.0
+            },
+        },
+    }
+}

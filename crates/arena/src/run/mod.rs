@@ -1,0 +1,11 @@
+//! The run core every game-playing command is a thin layer over: the setup, execution and stop
+//! rules ([`setup`], re-exported here), the jobs on the rayon pool ([`scheduler`]), the tallies
+//! ([`scoreboard`]), one game under the referee ([`game_runner`]) and its watchdog ([`alarm`]).
+
+pub mod alarm;
+pub mod game_runner;
+pub mod scheduler;
+pub mod scoreboard;
+pub mod setup;
+
+pub use setup::*;

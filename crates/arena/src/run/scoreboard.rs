@@ -1,0 +1,235 @@
+//! The scoreboard: what the finished pairs of a run add up to, per pairing of engine slots (never
+//! per label): pentanomial and game counts from the first engine's side, its score per colour,
+//! terminations, and per engine failures and what its searches reported (time, nodes, depth per
+//! move).
+
+use std::collections::BTreeMap;
+
+use jieqi_core::Color;
+use serde::Serialize;
+
+use crate::records::GameLine;
+use crate::run::game_runner::Termination;
+use crate::stats::{GameScore, Pentanomial, Wdl};
+
+/// Points and games.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Points {
+    /// Points scored.
+    pub points: f64,
+    /// Games played.
+    pub games: u64,
+}
+
+impl Points {
+    /// Points per game, 0 without games.
+    pub fn fraction(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.points / self.games as f64
+        }
+    }
+}
+
+/// What one engine's searches reported over its moves.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Serialize)]
+pub struct MoveStats {
+    /// Moves it made (a move that failed or lost on time is not counted; its time is).
+    pub moves: u64,
+    /// Milliseconds it spent thinking, in all.
+    pub ms: f64,
+    /// Nodes it reported, in all.
+    pub nodes: u64,
+    /// Moves that reported a depth.
+    pub depth_moves: u64,
+    /// Their depths, summed.
+    pub depth_sum: u64,
+}
+
+impl MoveStats {
+    /// Milliseconds per move.
+    pub fn ms_per_move(&self) -> f64 {
+        self.ms / self.moves.max(1) as f64
+    }
+
+    /// Nodes per move.
+    pub fn nodes_per_move(&self) -> f64 {
+        self.nodes as f64 / self.moves.max(1) as f64
+    }
+
+    /// Mean depth of the moves that reported one.
+    pub fn depth_per_move(&self) -> Option<f64> {
+        (self.depth_moves > 0).then(|| self.depth_sum as f64 / self.depth_moves as f64)
+    }
+
+    fn add(&mut self, o: &MoveStats) {
+        self.moves += o.moves;
+        self.ms += o.ms;
+        self.nodes += o.nodes;
+        self.depth_moves += o.depth_moves;
+        self.depth_sum += o.depth_sum;
+    }
+}
+
+/// The tally of one pairing: engine slot `a` against slot `b`, counts from `a`'s side.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PairingScore {
+    /// The first engine's slot (Red in game 1 of every pair).
+    pub a: usize,
+    /// The second engine's slot.
+    pub b: usize,
+    /// Pairs.
+    pub ptnml: Pentanomial,
+    /// Games.
+    pub wdl: Wdl,
+    /// `a`'s score as Red, then as Black.
+    pub by_color: [Points; 2],
+    /// Games by termination name.
+    pub terminations: BTreeMap<&'static str, u64>,
+    /// Engine failures (illegal move, panic, error, timeout, crash, protocol error) of `a`,
+    /// then of `b`.
+    pub failures: [u64; 2],
+    /// Games `a`, then `b`, lost on time.
+    pub forfeits: [u64; 2],
+    /// Search reports of `a`, then of `b`.
+    pub moves: [MoveStats; 2],
+    /// Plies played.
+    pub plies: u64,
+    /// Milliseconds inside the engines.
+    pub engine_ms: f64,
+    /// Milliseconds of whole games, harness included.
+    pub total_ms: f64,
+}
+
+impl PairingScore {
+    /// Games counted.
+    pub fn games(&self) -> u64 {
+        self.wdl.games()
+    }
+
+    /// Adds one finished pair: game 1 with `a` as Red, game 2 with `a` as Black.
+    pub fn add_pair(&mut self, pair: &[GameLine; 2]) {
+        let scores = [
+            a_score(&pair[0], Color::Red),
+            a_score(&pair[1], Color::Black),
+        ];
+        self.ptnml.add(scores[0], scores[1]);
+        for (i, (g, score)) in pair.iter().zip(scores).enumerate() {
+            self.wdl.add(score);
+            let side = &mut self.by_color[i];
+            side.points += score.points();
+            side.games += 1;
+            *self.terminations.entry(g.reason.name()).or_default() += 1;
+            // Which of a (0) and b (1) played each colour in this game.
+            let slot_of = |c: Color| usize::from((c == Color::Red) != (i == 0));
+            // A failure always has a winner; a malformed record without one counts against nobody.
+            if let (true, Some(winner)) = (g.reason.is_failure(), g.winner()) {
+                self.failures[slot_of(!winner)] += 1;
+            }
+            if let (Termination::TimeForfeit, Some(winner)) = (g.reason, g.winner()) {
+                self.forfeits[slot_of(!winner)] += 1;
+            }
+            for c in Color::ALL {
+                self.moves[slot_of(c)].add(&side_moves(g, c));
+            }
+            self.plies += u64::from(g.plies);
+            self.engine_ms += g.ms.red + g.ms.black;
+            self.total_ms += g.total_ms;
+        }
+    }
+}
+
+/// Engine `a`'s score in a game where it played `a_color`.
+fn a_score(g: &GameLine, a_color: Color) -> GameScore {
+    match g.winner() {
+        None => GameScore::Draw,
+        Some(c) if c == a_color => GameScore::Win,
+        Some(_) => GameScore::Loss,
+    }
+}
+
+/// What the engine playing `c` reported in a game (Red moves at the even plies).
+fn side_moves(g: &GameLine, c: Color) -> MoveStats {
+    let first = usize::from(c == Color::Black);
+    let mut s = MoveStats {
+        ms: match c {
+            Color::Red => g.ms.red,
+            Color::Black => g.ms.black,
+        },
+        nodes: match c {
+            Color::Red => g.nodes.red,
+            Color::Black => g.nodes.black,
+        },
+        ..MoveStats::default()
+    };
+    for info in g.search.iter().skip(first).step_by(2) {
+        s.moves += 1;
+        if let Some(d) = info.depth {
+            s.depth_moves += 1;
+            s.depth_sum += u64::from(d);
+        }
+    }
+    s
+}
+
+/// Every pairing's tally.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Scoreboard {
+    pairings: Vec<PairingScore>,
+}
+
+impl Scoreboard {
+    /// An empty board for these pairings of engine slots, `(a, b)` each.
+    pub fn new(pairings: &[(usize, usize)]) -> Scoreboard {
+        Scoreboard {
+            pairings: pairings
+                .iter()
+                .map(|&(a, b)| PairingScore {
+                    a,
+                    b,
+                    ..PairingScore::default()
+                })
+                .collect(),
+        }
+    }
+
+    /// Adds a finished pair of pairing `pairing`.
+    ///
+    /// # Panics
+    /// If there is no such pairing (the caller made the board for its pairings).
+    pub fn add_pair(&mut self, pairing: usize, pair: &[GameLine; 2]) {
+        self.pairings[pairing].add_pair(pair);
+    }
+
+    /// Every pairing's tally, in pairing order.
+    pub fn pairings(&self) -> &[PairingScore] {
+        &self.pairings
+    }
+
+    /// Engine failures of slot `slot`, over every pairing it played.
+    pub fn failures(&self, slot: usize) -> u64 {
+        self.sides(slot).map(|(p, i)| p.failures[i]).sum()
+    }
+
+    /// Search reports of slot `slot`, over every pairing it played.
+    pub fn moves(&self, slot: usize) -> MoveStats {
+        let mut s = MoveStats::default();
+        for (p, i) in self.sides(slot) {
+            s.add(&p.moves[i]);
+        }
+        s
+    }
+
+    /// The pairings `slot` played, with its side (0: a, 1: b) in each.
+    fn sides(&self, slot: usize) -> impl Iterator<Item = (&PairingScore, usize)> {
+        self.pairings.iter().flat_map(move |p| {
+            [
+                (p.a == slot).then_some((p, 0)),
+                (p.b == slot).then_some((p, 1)),
+            ]
+            .into_iter()
+            .flatten()
+        })
+    }
+}
