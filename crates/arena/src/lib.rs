@@ -29,5 +29,9 @@ pub mod records;
 pub mod report;
 pub mod run;
 pub mod stats;
+pub mod util;
 
 pub use records::deal_seed::deal_for_seed;
+
+#[cfg(test)]
+mod layers;

@@ -26,10 +26,10 @@ use jieqi_core::Rules;
 use serde_json::json;
 
 use crate::error::CommandError;
-use crate::records::journal::write_atomically;
+use crate::records::files::write_atomically;
+use crate::records::termination::Termination;
 use crate::records::{self, GameLine};
 use crate::run::MatchSetup;
-use crate::run::game_runner::Termination;
 
 /// Arguments of `arena export`.
 #[derive(Debug, Args)]
@@ -217,9 +217,9 @@ pub fn run(args: &ExportArgs, w: &mut dyn Write) -> Result<(), CommandError> {
 
 /// Why game `number` is not in the folder, as `arena replay` says it.
 fn missing(args: &ExportArgs, number: u64) -> CommandError {
-    match crate::commands::replay::locate(&args.dir, number) {
+    match crate::run::folder::locate(&args.dir, number) {
         Err((_, m)) => input(m),
-        Ok(crate::commands::replay::Located { pair, game, .. }) => input(format!(
+        Ok(crate::run::folder::Located { pair, game, .. }) => input(format!(
             "{}: game {number} (pair {pair}, game {game}) is not recorded: the run did not get \
              to it, or it was cut short (`--resume` plays it)",
             args.dir.join("games.jsonl").display()
@@ -227,10 +227,10 @@ fn missing(args: &ExportArgs, number: u64) -> CommandError {
     }
 }
 
-/// Writes to `out` (see [`crate::records::journal::write_output`]), or to `w`.
+/// Writes to `out` (see [`crate::records::files::write_output`]), or to `w`.
 fn emit(out: Option<&Path>, bytes: &[u8], w: &mut dyn Write) -> Result<(), CommandError> {
     match out {
-        Some(path) => crate::records::journal::write_output(path, bytes)
+        Some(path) => crate::records::files::write_output(path, bytes)
             .map_err(|e| CommandError::Io(e.to_string())),
         None => w
             .write_all(bytes)
@@ -242,7 +242,7 @@ fn emit(out: Option<&Path>, bytes: &[u8], w: &mut dyn Write) -> Result<(), Comma
 /// The run recorded in `dir` and its games by number (see [`records::game_number`]). A game
 /// that belongs to none of the run's pairings is an error; a last line cut short is said.
 fn load(dir: &Path) -> Result<(MatchSetup, BTreeMap<u64, GameLine>), CommandError> {
-    let (_, record, setup) = crate::run::recorded_run(dir).map_err(input)?;
+    let (_, record, setup) = crate::run::folder::recorded_run(dir).map_err(input)?;
     let journal = dir.join("games.jsonl");
     let (lines, truncated) = records::read_jsonl(&journal).map_err(|e| input(e.to_string()))?;
     if truncated {
@@ -271,8 +271,8 @@ fn load(dir: &Path) -> Result<(MatchSetup, BTreeMap<u64, GameLine>), CommandErro
                 journal.display(),
                 g.pair,
                 g.game,
-                crate::commands::replay::printable(&g.red),
-                crate::commands::replay::printable(&g.black),
+                crate::util::text::printable(&g.red),
+                crate::util::text::printable(&g.black),
                 g.fingerprint
             )));
         };
@@ -291,7 +291,7 @@ fn date_of(journal: &Path) -> String {
         .map(|d| d.as_secs());
     match secs {
         Some(s) => {
-            let (y, m, d) = crate::plan::civil_from_days((s / 86_400) as i64);
+            let (y, m, d) = crate::util::time::civil_from_days((s / 86_400) as i64);
             format!("{y:04}.{m:02}.{d:02}")
         }
         None => "????.??.??".into(),
@@ -316,10 +316,10 @@ fn pgn_termination(t: Termination) -> &'static str {
     }
 }
 
-/// The recorded game played through from its deal ([`crate::commands::replay::check_record`]): the start
+/// The recorded game played through from its deal ([`crate::records::check::check_record`]): the start
 /// FEN and the FEN after every ply. A record that does not hold up is refused.
 fn positions(item: &Exported<'_>) -> Result<(String, Vec<String>), CommandError> {
-    let checked = crate::commands::replay::check_record(
+    let checked = crate::records::check::check_record(
         &item.setup.rules,
         item.line,
         item.setup.max_plies,
@@ -342,12 +342,12 @@ const MAX_DETAIL: usize = 200;
 
 /// Text for a PGN comment: no control characters, no closing brace.
 fn comment_text(text: &str) -> String {
-    crate::commands::replay::printable(text).replace('}', ")")
+    crate::util::text::printable(text).replace('}', ")")
 }
 
 /// `"a b"` escaped for a PGN tag value.
 fn tag(name: &str, value: &str) -> String {
-    let v = crate::commands::replay::printable(value)
+    let v = crate::util::text::printable(value)
         .replace('\\', "\\\\")
         .replace('"', "\\\"");
     format!("[{name} \"{v}\"]\n")
@@ -522,7 +522,7 @@ mod tests {
 
     #[test]
     fn days_become_dates() {
-        use crate::plan::civil_from_days;
+        use crate::util::time::civil_from_days;
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
         assert_eq!(civil_from_days(20_788), (2026, 12, 1));

@@ -19,7 +19,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::cli::MergeArgs;
-use crate::records::journal::{jsonl, write_atomically};
+use crate::records::files::write_atomically;
+use crate::records::journal::jsonl;
 use crate::records::shard::Shard;
 use crate::records::{self, GameLine};
 use crate::run::{self, MatchSetup, RunError};
@@ -83,7 +84,7 @@ fn refuse(m: impl Into<String>) -> RunError {
 }
 
 fn read_dir(dir: &Path) -> Result<ShardDir, RunError> {
-    let path = run::RECORD_NAMES
+    let path = crate::run::kind::RECORD_NAMES
         .iter()
         .map(|f| dir.join(f))
         .find(|p| p.is_file())
@@ -127,7 +128,7 @@ fn read_dir(dir: &Path) -> Result<ShardDir, RunError> {
         }
     }
     // Threads of the shard's run, for the merged header (over all shards).
-    let threads = crate::records::journal::read_bounded(&dir.join("summary.json"), 64 << 20)
+    let threads = crate::records::files::read_bounded(&dir.join("summary.json"), 64 << 20)
         .ok()
         .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
         .and_then(|v| v.get("threads").and_then(serde_json::Value::as_u64))
@@ -142,7 +143,7 @@ fn read_dir(dir: &Path) -> Result<ShardDir, RunError> {
 }
 
 fn read_bounded(path: &Path) -> Result<String, RunError> {
-    crate::records::journal::read_bounded(path, crate::records::journal::MAX_SMALL_FILE)
+    crate::records::files::read_bounded(path, crate::records::files::MAX_SMALL_FILE)
         .map_err(|e| refuse(format!("{}: {e}", path.display())))
 }
 
@@ -218,7 +219,7 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
         .map(|d| read_dir(d))
         .collect::<Result<_, _>>()?;
     let first = &shards[0];
-    if let Some(s) = shards.iter().find(|s| s.record.gate.is_some()) {
+    if let Some(s) = shards.iter().find(|s| s.record.kind.is_gate()) {
         return Err(refuse(format!(
             "{}: a gate (`arena sprt`) stops on its own test and is never sharded; there is \
              nothing to merge",
@@ -264,7 +265,7 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
                 diff.join("; ")
             )));
         }
-        if s.record.tournament != first.record.tournament || s.record.leak != first.record.leak {
+        if s.record.kind != first.record.kind {
             let diff = differences(&first.record, &s.record);
             return Err(refuse(format!(
                 "{} and {} rate differently ({}): every shard must be run with the same anchor \
@@ -408,7 +409,7 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
     let _lock = crate::records::journal::FolderLock::acquire(out_dir).map_err(RunError::Output)?;
     check_out(out_dir, &fingerprint)?;
     let mut record = setup.match_setup(&fingerprint);
-    record.sprt = first.record.sprt;
+    record.kind = first.record.kind.clone();
     let mut json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
     json.push(b'\n');
     write_atomically(&out_dir.join(setup.record_name()), &json)?;
@@ -497,7 +498,7 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
     write_atomically(&out_dir.join("merge.json"), &json)?;
 
     let outcome = run::outcome_of(&setup, fingerprint, games);
-    run::write_reports(&setup, &outcome, out)?;
+    crate::report::write_reports(&setup, &outcome, out)?;
     let text = merge_text(&report, &absent);
     write_atomically(&out_dir.join("merge.txt"), text.as_bytes())?;
     out.write_all(text.as_bytes())?;
@@ -563,10 +564,10 @@ fn same_dir(a: &Path, b: &Path) -> bool {
 
 /// The output folder may be new or hold an earlier merge of the same run, nothing else.
 fn check_out(dir: &Path, fingerprint: &str) -> Result<(), RunError> {
-    for name in run::RECORD_NAMES {
+    for name in crate::run::kind::RECORD_NAMES {
         let path = dir.join(name);
         if let Ok(text) =
-            crate::records::journal::read_bounded(&path, crate::records::journal::MAX_SMALL_FILE)
+            crate::records::files::read_bounded(&path, crate::records::files::MAX_SMALL_FILE)
         {
             let same = serde_json::from_str::<MatchSetup>(&text)
                 .is_ok_and(|r| r.fingerprint == fingerprint && r.shard.is_none());

@@ -3,13 +3,13 @@
 
 use std::io::Write;
 
-use crate::run::{self, PlayAll, RunError, RunSetup};
+use crate::run::{self, RunError, RunSetup};
 
 /// Plays the match and prints its summary to `out` (the files go to the setup's folder).
 ///
 /// # Errors
 /// The output folder is unusable, an old journal is corrupt, or writing fails.
 pub fn run(setup: &RunSetup, out: &mut dyn Write) -> Result<(), RunError> {
-    let outcome = run::execute(setup, &mut PlayAll)?;
-    run::report(setup, &outcome, out)
+    let outcome = run::execute(setup)?;
+    crate::report::write_reports(setup, &outcome, out)
 }

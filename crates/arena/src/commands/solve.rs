@@ -351,8 +351,10 @@ pub fn run(args: &SolveArgs, w: &mut dyn Write) -> Result<(), CommandError> {
                 .suite
                 .file_stem()
                 .map_or("suite".into(), |s| s.to_string_lossy().into_owned());
-            PathBuf::from("results")
-                .join(format!("{}-solve-{stem}", crate::plan::utc_timestamp(now)))
+            PathBuf::from("results").join(format!(
+                "{}-solve-{stem}",
+                crate::util::time::utc_timestamp(now)
+            ))
         }
     };
     // The folder must be usable before any work is done.
@@ -635,7 +637,7 @@ fn write_files(
     };
     let bytes = serde_json::to_vec_pretty(&json)
         .map_err(|e| CommandError::Io(format!("solve.json: {e}")))?;
-    crate::records::journal::write_atomically(&dir.join("solve.json"), &bytes)
+    crate::records::files::write_atomically(&dir.join("solve.json"), &bytes)
         .map_err(|e| io("solve.json", e))?;
     let mut csv = csv::Writer::from_writer(Vec::new());
     let header = [
@@ -691,7 +693,7 @@ fn write_files(
     let bytes = csv
         .into_inner()
         .map_err(|e| CommandError::Io(format!("solve.csv: {e}")))?;
-    crate::records::journal::write_atomically(&dir.join("solve.csv"), &bytes)
+    crate::records::files::write_atomically(&dir.join("solve.csv"), &bytes)
         .map_err(|e| io("solve.csv", e))?;
     Ok(())
 }

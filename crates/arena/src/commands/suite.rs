@@ -204,7 +204,7 @@ fn write_suite(
     body: &str,
     w: &mut dyn Write,
 ) -> Result<(), CommandError> {
-    crate::records::journal::write_atomically(out, format!("{header}{body}").as_bytes())
+    crate::records::files::write_atomically(out, format!("{header}{body}").as_bytes())
         .map_err(|e| CommandError::Io(format!("cannot write {}: {e}", out.display())))?;
     let io = |e: std::io::Error| CommandError::Io(format!("writing output: {e}"));
     for line in header.lines() {
@@ -225,7 +225,7 @@ fn mates(args: &MatesArgs, w: &mut dyn Write) -> Result<(), CommandError> {
     let mut game_index = 0usize;
     for dir in &args.common.dirs {
         let mut hidden_rules = false;
-        let tally = crate::records::recorded_games::for_each(dir, |rules, line, checked| {
+        let tally = crate::run::recorded_games::for_each(dir, |rules, line, checked| {
             if rules.has_hidden() {
                 hidden_rules = true;
                 return false;
@@ -385,7 +385,7 @@ fn tactics(args: &TacticsArgs, w: &mut dyn Write) -> Result<(), CommandError> {
     let mut game_index = 0usize;
     let mut any_hidden = false;
     for dir in &args.common.dirs {
-        let tally = crate::records::recorded_games::for_each(dir, |rules, line, checked| {
+        let tally = crate::run::recorded_games::for_each(dir, |rules, line, checked| {
             any_hidden |= rules.has_hidden();
             let mut game = Game::new(
                 *rules,

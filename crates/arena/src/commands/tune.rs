@@ -1,7 +1,7 @@
 //! `arena tune`: Texel tuning of the evaluation weights from the arena's own games.
 //!
 //! The positions come from the `games.jsonl` of results folders: every recorded game is played
-//! through from its seed's deal by the referee ([`crate::commands::replay::check_record`] first: a record
+//! through from its seed's deal by the referee ([`crate::records::check::check_record`] first: a record
 //! that does not hold up is skipped and counted), and each position after the first `--skip`
 //! plies in which the side to move is not in check and the last move took nothing is kept as the
 //! side to move sees it (its fair view: hidden pieces are its pools, as the search evaluates
@@ -139,7 +139,7 @@ struct Collected {
 
 fn collect(dir: &Path, skip: usize, budget: &mut usize) -> Result<Collected, CommandError> {
     let mut games = Vec::new();
-    let tally = crate::records::recorded_games::for_each(dir, |rules, line, checked| {
+    let tally = crate::run::recorded_games::for_each(dir, |rules, line, checked| {
         if *budget == 0 {
             return false;
         }
@@ -403,7 +403,7 @@ pub fn run(args: &TuneArgs, w: &mut dyn Write) -> Result<(), CommandError> {
     }
     let mut json = serde_json::to_string_pretty(&tuned).expect("weights serialize");
     json.push('\n');
-    crate::records::journal::write_atomically(&args.out, json.as_bytes()).map_err(io)?;
+    crate::records::files::write_atomically(&args.out, json.as_bytes()).map_err(io)?;
     writeln!(w, "tuned weights written to {}", args.out.display()).map_err(io)?;
     Ok(())
 }

@@ -274,7 +274,7 @@ fn from_file(path: &str) -> Result<(String, Spec), EngineArgError> {
         path: path.to_string(),
         message,
     };
-    let text = crate::records::journal::read_bounded(Path::new(path), MAX_FILE_BYTES)
+    let text = crate::records::files::read_bounded(Path::new(path), MAX_FILE_BYTES)
         .map_err(|e| file_err(format!("cannot read it: {e}")))?;
     let file: EngineFile = serde_json::from_str(&text).map_err(|e| file_err(e.to_string()))?;
     let mut spec = Spec::parse(&file.engine).map_err(EngineArgError::Spec)?;
@@ -487,4 +487,17 @@ mod tests {
             assert!(e.contains(says), "{arg}: {e}");
         }
     }
+}
+
+/// Builds an engine entry from a recorded (label, spec) pair.
+///
+/// # Errors
+/// The spec no longer parses or names an unknown engine.
+pub fn recorded(label: &str, spec: &str) -> Result<EngineEntry, String> {
+    let spec = Spec::parse(spec).map_err(|e| e.to_string())?;
+    let mut entry = from_spec(label.to_string(), spec).map_err(|e| e.to_string())?;
+    // The recorded label wins over a `name=` in the spec: a leak run's omniscient copy of an
+    // engine carries the engine's spec under another label.
+    entry.label = label.to_string();
+    Ok(entry)
 }

@@ -139,7 +139,11 @@ impl RunLogs {
             .iter()
             .enumerate()
             .map(|(i, label)| {
-                let name = format!("{:0width$}-{}.stderr.log", i + 1, crate::plan::slug(label));
+                let name = format!(
+                    "{:0width$}-{}.stderr.log",
+                    i + 1,
+                    crate::util::text::slug(label)
+                );
                 let file = Mutex::new(CappedFile::new(dir.join(name), MAX_STDERR_BYTES, true));
                 let sink: LineSink = Arc::new(move |line: &str| {
                     file.lock().unwrap_or_else(|e| e.into_inner()).line(line);

@@ -90,7 +90,7 @@ pub fn resolve(arg: &str) -> Result<Rules, RulesArgError> {
 /// # Errors
 /// The file cannot be read, is not a rule set, or fails [`Rules::validate`].
 pub fn load_file(path: &Path) -> Result<Rules, RulesArgError> {
-    let text = crate::records::journal::read_bounded(path, crate::records::journal::MAX_SMALL_FILE)
+    let text = crate::records::files::read_bounded(path, crate::records::files::MAX_SMALL_FILE)
         .map_err(|source| RulesArgError::Read {
             path: path.to_path_buf(),
             source,

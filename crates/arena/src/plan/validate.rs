@@ -6,15 +6,19 @@ use crate::cli::{
     Cli, Command, HistoryArgs, LeakArgs, LimitArgs, MatchArgs, MergeArgs, PerftArgs, ReplayArgs,
     RunArgs, ShowArgs, SprtCmdArgs, TournamentArgs,
 };
-use crate::commands::replay::{self, ReplayPlan};
 use crate::commands::stats::StatsArgs;
-use crate::commands::tournament::{self, Mode, TournamentOptions};
 use crate::engines::time_control::TimeControl;
 use crate::engines::{self, EngineEntry};
+use crate::plan::replay::{ReplayPlan, Show};
 use crate::plan::rules_arg::{self, RulesArgError};
+use crate::plan::tournament::{self, TournamentConfig};
 use crate::records::shard::Shard;
 use crate::report::board_text::{BoardStyle, Glyphs};
+use crate::run::folder;
+use crate::run::kind::{self, Mode, RunKind, TournamentOptions};
 use crate::run::{Omniscient, RunSetup};
+use crate::util::text::slug;
+use crate::util::time::utc_timestamp;
 use jieqi_core::ByColor;
 use jieqi_engine::Limits;
 
@@ -305,47 +309,6 @@ fn engine(flag: &'static str, arg: &str) -> Result<EngineEntry, PlanError> {
     engines::parse_arg(arg).map_err(|e| arg_err(flag, e.to_string()))
 }
 
-/// Seconds since the Unix epoch as `YYYYMMDD-HHMMSS` (UTC), for default result folder names.
-pub fn utc_timestamp(secs: u64) -> String {
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
-    let rem = secs % 86_400;
-    format!(
-        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
-/// The proleptic Gregorian date (year, month, day) of a day count since 1970-01-01 (Howard
-/// Hinnant's civil-from-days).
-pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
-}
-
-/// A label made safe for a folder name.
-pub(crate) fn slug(label: &str) -> String {
-    let s: String = label
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    s.chars().take(40).collect()
-}
-
 /// The most pairs a run may ask for: 2·10^8 games, weeks of play on any machine.
 pub const MAX_PAIRS: u64 = 100_000_000;
 
@@ -512,7 +475,7 @@ fn run_setup(
         pairings,
         pairs,
         shard,
-        tournament: None,
+        kind: RunKind::Match { sprt: None },
         seed: args.seed,
         threads,
         rules,
@@ -521,12 +484,8 @@ fn run_setup(
         tc,
         timemargin: std::time::Duration::from_millis(args.timemargin),
         move_timeout: args.move_timeout.map(std::time::Duration::from_millis),
-        leak: None,
         out,
         resume: args.resume,
-        sprt: None,
-        gate: false,
-        recover: true,
         progress: !args.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr()),
         log: args.log,
         command: std::env::args().collect::<Vec<_>>().join(" "),
@@ -581,7 +540,7 @@ fn recorded_run(
             ),
         ));
     }
-    let (path, record, mut setup) = crate::run::recorded_run(&out).map_err(|m| {
+    let (path, record, mut setup) = crate::run::folder::recorded_run(&out).map_err(|m| {
         arg_err(
             "--resume",
             format!("{m}: give the engines and flags of the run"),
@@ -655,7 +614,7 @@ fn match_plan(args: MatchArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup,
     for (slot, entry) in setup.engines.iter_mut().enumerate() {
         entry.omniscient = omniscient.sees_all(slot);
     }
-    setup.sprt = sprt;
+    setup.kind = RunKind::Match { sprt };
     Ok(setup)
 }
 
@@ -663,7 +622,9 @@ fn sprt_plan(args: SprtCmdArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup
     if args.engines.is_empty() && args.run.resume {
         let pairs = given("max_pairs").then_some(args.max_pairs);
         let mut setup = recorded_run("sprt", &args.run, pairs, given)?;
-        setup.recover = args.recover;
+        if let RunKind::Gate { recover, .. } = &mut setup.kind {
+            *recover = args.recover;
+        }
         return Ok(setup);
     }
     let sprt = args
@@ -678,9 +639,10 @@ fn sprt_plan(args: SprtCmdArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup
         ));
     }
     let mut setup = two_engine_setup(&args.engines, args.run, args.max_pairs, "--max-pairs")?;
-    setup.sprt = Some(sprt);
-    setup.gate = true;
-    setup.recover = args.recover;
+    setup.kind = RunKind::Gate {
+        sprt,
+        recover: args.recover,
+    };
     Ok(setup)
 }
 
@@ -699,7 +661,7 @@ fn tournament_plan(
                 "the engines come from --config; give them in one place",
             ));
         }
-        let c = tournament::TournamentConfig::load(path).map_err(|m| arg_err("--config", m))?;
+        let c = TournamentConfig::load(path).map_err(|m| arg_err("--config", m))?;
         // The file fills what the command line did not give.
         let fill = |id: &str| !given(id);
         if !given("gauntlet") {
@@ -753,7 +715,7 @@ fn tournament_plan(
         }
         (Some(g), None) => (
             Mode::Gauntlet,
-            tournament::gauntlet(engines.len(), slot(g, "--gauntlet")?),
+            kind::gauntlet(engines.len(), slot(g, "--gauntlet")?),
         ),
         (None, Some(list)) => {
             let mut pairings = Vec::new();
@@ -782,7 +744,7 @@ fn tournament_plan(
             check_connected(&engines, &pairings)?;
             (Mode::Listed, pairings)
         }
-        (None, None) => (Mode::RoundRobin, tournament::round_robin(engines.len())),
+        (None, None) => (Mode::RoundRobin, kind::round_robin(engines.len())),
     };
     let (anchor, anchor_elo) = match &args.anchor {
         Some(a) => {
@@ -793,15 +755,15 @@ fn tournament_plan(
         None => (engines[0].label.clone(), 0.0),
     };
     let resamples = args.bootstrap.unwrap_or(1000);
-    if resamples == 0 || resamples > tournament::MAX_RESAMPLES {
+    if resamples == 0 || resamples > kind::TOURNAMENT_MAX_RESAMPLES {
         return Err(arg_err(
             "--bootstrap",
-            format!("must be between 1 and {}", tournament::MAX_RESAMPLES),
+            format!("must be between 1 and {}", kind::TOURNAMENT_MAX_RESAMPLES),
         ));
     }
     let pairs = args.pairs.unwrap_or(100);
     let mut setup = run_setup(engines, pairings, args.run, pairs, "--pairs", "tournament")?;
-    setup.tournament = Some(TournamentOptions {
+    setup.kind = RunKind::Tournament(TournamentOptions {
         mode,
         anchor,
         anchor_elo,
@@ -818,7 +780,7 @@ fn tournament_plan(
 /// Fills the run flags the command line did not give from a tournament config: seed, rules,
 /// adjudication cap, limits (as a group: a limit on the command line replaces all of the file's),
 /// clock margin and move timeout.
-fn fill_run(run: &mut RunArgs, c: &tournament::TournamentConfig, given: &dyn Fn(&str) -> bool) {
+fn fill_run(run: &mut RunArgs, c: &TournamentConfig, given: &dyn Fn(&str) -> bool) {
     let fill = |id: &str| !given(id);
     if let (true, Some(v)) = (fill("seed"), c.seed) {
         run.seed = v;
@@ -866,7 +828,7 @@ fn leak_plan(mut args: LeakArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetu
     };
     let (engines, opponent) = match &args.config {
         Some(path) => {
-            let c = tournament::TournamentConfig::load(path).map_err(|m| arg_err("--config", m))?;
+            let c = TournamentConfig::load(path).map_err(|m| arg_err("--config", m))?;
             let Some(leak) = c.leak.clone() else {
                 return Err(arg_err(
                     "--config",
@@ -940,9 +902,10 @@ fn leak_plan(mut args: LeakArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetu
         }
     }
     if let Some(o) = &opponent {
-        if let Some(e) = engines.iter().find(|e| {
-            e.label == o.label || crate::commands::leak::omniscient_label(&e.label) == o.label
-        }) {
+        if let Some(e) = engines
+            .iter()
+            .find(|e| e.label == o.label || kind::omniscient_label(&e.label) == o.label)
+        {
             return Err(arg_err(
                 "--opponent",
                 format!(
@@ -955,22 +918,20 @@ fn leak_plan(mut args: LeakArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetu
         }
     }
     let resamples = args.bootstrap.unwrap_or(1000);
-    if !(crate::commands::leak::MIN_RESAMPLES..=crate::commands::leak::MAX_RESAMPLES)
-        .contains(&resamples)
-    {
+    if !(kind::LEAK_MIN_RESAMPLES..=kind::LEAK_MAX_RESAMPLES).contains(&resamples) {
         return Err(arg_err(
             "--bootstrap",
             format!(
                 "must be between {} and {} (fewer resamples cannot place a 95 % interval)",
-                crate::commands::leak::MIN_RESAMPLES,
-                crate::commands::leak::MAX_RESAMPLES
+                kind::LEAK_MIN_RESAMPLES,
+                kind::LEAK_MAX_RESAMPLES
             ),
         ));
     }
-    let (slots, pairings, options) = crate::commands::leak::arms(engines, opponent, resamples);
+    let (slots, pairings, options) = kind::arms(engines, opponent, resamples);
     let pairs = args.pairs.unwrap_or(100);
     let mut setup = run_setup(slots, pairings, args.run, pairs, "--pairs", "leak")?;
-    setup.leak = Some(options);
+    setup.kind = RunKind::Leak(options);
     Ok(setup)
 }
 
@@ -1068,7 +1029,7 @@ fn replay_plan(
                 return Err(arg_err("--game", "needed with --pair (1 or 2)"));
             }
             (None, Some(number)) => {
-                let at = replay::locate(&dir, number).map_err(|(flag, m)| arg_err(flag, m))?;
+                let at = folder::locate(&dir, number).map_err(|(flag, m)| arg_err(flag, m))?;
                 (at.folder, at.pair, at.game, at.note)
             }
             (None, None) => {
@@ -1080,10 +1041,10 @@ fn replay_plan(
             }
         };
         let (setup, line, path) =
-            replay::load_recorded(&folder, pair, game).map_err(|m| arg_err("DIR", m))?;
-        let a = replay::entry(&setup.engines[0].0, &setup.engines[0].1)
+            folder::load_recorded(&folder, pair, game).map_err(|m| arg_err("DIR", m))?;
+        let a = engines::recorded(&setup.engines[0].0, &setup.engines[0].1)
             .map_err(|m| arg_err("DIR", m))?;
-        let b = replay::entry(&setup.engines[1].0, &setup.engines[1].1)
+        let b = engines::recorded(&setup.engines[1].0, &setup.engines[1].1)
             .map_err(|m| arg_err("DIR", m))?;
         let (red, black) = if game == 1 { (a, b) } else { (b, a) };
         let (oa, ob) = (setup.omniscient.sees_all(0), setup.omniscient.sees_all(1));
@@ -1093,11 +1054,11 @@ fn replay_plan(
             ByColor { red: ob, black: oa }
         };
         let show = if args.show {
-            Some(replay::Show::Asked)
+            Some(Show::Asked)
         } else if args.recheck {
             None
         } else {
-            replay::not_reproducible(&setup, &line, &red, &black).map(replay::Show::NotReproducible)
+            folder::not_reproducible(&setup, &line, &red, &black).map(Show::NotReproducible)
         };
         return Ok(ReplayPlan {
             rules: setup.rules,

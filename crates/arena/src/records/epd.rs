@@ -106,7 +106,7 @@ pub struct Suite {
 /// The file cannot be read, is too large or not UTF-8, or holds more than [`MAX_POSITIONS`]
 /// positions. Bad lines are not errors: they are in [`Suite::errors`].
 pub fn read(path: &Path, rules: &Rules) -> Result<Suite, String> {
-    let text = crate::records::journal::read_bounded(path, MAX_FILE_BYTES)
+    let text = crate::records::files::read_bounded(path, MAX_FILE_BYTES)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     let suite = parse(&text, rules);
     if suite.entries.len() > MAX_POSITIONS {
@@ -156,7 +156,7 @@ fn parse_line(text: &str, line: usize, rules: &Rules) -> Result<Entry, String> {
     if !first.contains('/') {
         return Err(format!(
             "'{}' is not a FEN board (ranks separated by '/')",
-            crate::commands::replay::printable(first)
+            crate::util::text::printable(first)
         ));
     }
     // The natural end of the FEN: before the first token that is a known opcode.
@@ -246,7 +246,7 @@ fn entry(
                     _ => {
                         return Err(format!(
                             "dm: '{}' is not a number from 1 to 100",
-                            crate::commands::replay::printable(n)
+                            crate::util::text::printable(n)
                         ));
                     }
                 }
@@ -319,7 +319,7 @@ fn operations(text: &str) -> Result<Vec<Op>, String> {
         if !valid {
             return Err(format!(
                 "'{}' is not an opcode (bm, am, dm, id, c0…c9, …)",
-                crate::commands::replay::printable(&op)
+                crate::util::text::printable(&op)
             ));
         }
         ops.push((op, std::mem::take(words)));

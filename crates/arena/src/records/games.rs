@@ -9,7 +9,7 @@ use std::path::Path;
 use jieqi_core::Color;
 use serde::{Deserialize, Serialize};
 
-use crate::run::game_runner::{PlayedGame, Termination};
+use crate::records::termination::Termination;
 
 /// Search info of one ply, as stored.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -139,65 +139,21 @@ pub fn result_text(winner: Option<Color>) -> &'static str {
 }
 
 impl GameLine {
-    /// Builds the line for a played game.
-    pub fn new(
-        fingerprint: &str,
-        pair: u64,
-        game: u8,
-        seed: u64,
-        red: &str,
-        black: &str,
-        g: &PlayedGame,
-    ) -> GameLine {
-        GameLine {
-            fingerprint: fingerprint.to_string(),
-            pair,
-            game,
-            seed,
-            red: red.to_string(),
-            black: black.to_string(),
-            deal: DealText {
-                red: g.deal.side_string(Color::Red),
-                black: g.deal.side_string(Color::Black),
-            },
-            result: GameResult::of(g.winner),
-            reason: g.termination,
-            detail: g.detail.clone(),
-            plies: g.plies.len() as u32,
-            captures: g.captures,
-            reveals: g.reveals,
-            nodes: Sides {
-                red: g.nodes.red,
-                black: g.nodes.black,
-            },
-            ms: Sides {
-                red: round3(g.engine_ms.red),
-                black: round3(g.engine_ms.black),
-            },
-            total_ms: round3(g.total_ms),
-            moves: g.plies.iter().map(|p| p.text()).collect(),
-            search: g
-                .plies
-                .iter()
-                .map(|p| PlyInfo {
-                    nodes: p.info.nodes,
-                    ms: Some(round3(p.ms)),
-                    depth: p.info.depth,
-                    score: p.info.score.map(|s| s.to_string()),
-                    pv: p.info.pv.iter().map(|m| m.to_string()).collect(),
-                })
-                .collect(),
-        }
-    }
-
     /// The winner.
     pub fn winner(&self) -> Option<Color> {
         self.result.winner()
     }
 }
 
-fn round3(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
+/// The first engine's half-points (0–4) in a pair.
+pub fn half_points(pair: &[GameLine; 2]) -> u8 {
+    use jieqi_core::Color;
+    let of = |g: &GameLine, a: Color| match g.winner() {
+        None => 1,
+        Some(c) if c == a => 2,
+        Some(_) => 0,
+    };
+    of(&pair[0], Color::Red) + of(&pair[1], Color::Black)
 }
 
 /// Header of `games.csv`. `number` is the game's number in its folder, as users say "game 37":
@@ -276,7 +232,7 @@ pub fn write_csv(
     let bytes = w
         .into_inner()
         .map_err(|e| std::io::Error::other(e.to_string()))?;
-    crate::records::journal::write_atomically(path, &bytes)
+    crate::records::files::write_atomically(path, &bytes)
 }
 
 /// A results file that cannot be read back.

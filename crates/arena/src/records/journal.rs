@@ -1,110 +1,13 @@
 //! Results on disk: the append-only journal of finished pairs (`games.jsonl`), read back on
-//! `--resume`, and the atomic rewrite every results file goes through.
+//! `--resume`, and the lock that keeps two runs out of one folder.
 
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use crate::records::files::{read_bounded, write_atomically};
 use crate::records::{self, GameLine, PairKey, RecordsError};
-
-/// Writes `bytes` to `path` so that a reader sees either the old file or the whole new one: a
-/// temporary file beside it, synced, renamed over it, and the folder synced.
-///
-/// # Errors
-/// I/O errors, naming the file.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let named =
-        |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
-    let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
-    tmp_name.push(".tmp");
-    let tmp = path.with_file_name(tmp_name);
-    let written = File::create(&tmp)
-        .map_err(|e| {
-            std::io::Error::new(
-                e.kind(),
-                format!(
-                    "cannot create {} (to replace {} with): {e}",
-                    tmp.display(),
-                    path.display()
-                ),
-            )
-        })
-        .and_then(|mut f| {
-            f.write_all(bytes).map_err(named)?;
-            f.sync_all().map_err(named)
-        });
-    if let Err(e) = written {
-        // Nothing half-written is left behind.
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    if let Err(e) = std::fs::rename(&tmp, path) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(named(e));
-    }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    // Syncing a folder is not possible everywhere; the rename is done either way.
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
-}
-
-/// Writes a file the user named (`arena export --out`): a regular file (new or existing) is
-/// replaced atomically, a symbolic link's target is written the same way, and anything else
-/// that exists (a device such as `/dev/stdout`, a pipe) is written through, never replaced.
-/// Missing parent folders are made.
-///
-/// # Errors
-/// I/O errors, naming the file (a folder is refused).
-pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let named =
-        |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
-    let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-    // What the path names, through any link (a link to nothing yet names a new file).
-    match std::fs::metadata(path) {
-        Ok(m) if link && m.is_file() => {
-            let target = std::fs::canonicalize(path).map_err(named)?;
-            write_atomically(&target, bytes)
-        }
-        Ok(m) if m.is_dir() => Err(std::io::Error::other(format!(
-            "{}: is a folder, not a file",
-            path.display()
-        ))),
-        Err(e) if link && e.kind() == std::io::ErrorKind::NotFound => {
-            // A link to a file not made yet: make it where the link points.
-            let to = std::fs::read_link(path).map_err(named)?;
-            let to = match path.parent() {
-                Some(dir) if to.is_relative() => dir.join(to),
-                _ => to,
-            };
-            write_output(&to, bytes)
-        }
-        Err(e) if link => Err(named(e)),
-        Ok(m) if !m.is_file() => {
-            let mut f = std::fs::OpenOptions::new()
-                .write(true)
-                .open(path)
-                .map_err(named)?;
-            f.write_all(bytes).and_then(|()| f.flush()).map_err(named)
-        }
-        _ => {
-            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                std::fs::create_dir_all(parent).map_err(|e| {
-                    std::io::Error::new(
-                        e.kind(),
-                        format!("cannot create the folder {}: {e}", parent.display()),
-                    )
-                })?;
-            }
-            write_atomically(path, bytes)
-        }
-    }
-}
 
 /// An advisory lock on a results folder: `DIR/.arena.lock`, created exclusively and holding the
 /// owner's process id, removed when the lock is dropped. Two runs never write one folder at once;
@@ -175,32 +78,6 @@ fn process_alive(pid: u32) -> bool {
         return true;
     }
     pid == std::process::id() || proc.join(pid.to_string()).exists()
-}
-
-/// The largest setup or config file the arena reads (`match.json`, configs, rules, engine
-/// files): 1 MiB.
-pub const MAX_SMALL_FILE: u64 = 1 << 20;
-
-/// Reads a text file of at most `max` bytes. The bound is on what is read, not on what the file
-/// claims (a device such as `/dev/zero` reports no size and never ends).
-///
-/// # Errors
-/// The file cannot be read, is larger than `max`, or is not UTF-8; the message says which (the
-/// caller names the file).
-pub fn read_bounded(path: &Path, max: u64) -> std::io::Result<String> {
-    use std::io::Read;
-    let file = File::open(path)?;
-    if file.metadata().is_ok_and(|m| m.is_dir()) {
-        return Err(std::io::Error::other("is a folder, not a file"));
-    }
-    let mut bytes = Vec::new();
-    file.take(max + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > max {
-        return Err(std::io::Error::other(format!(
-            "larger than {max} bytes: not a file of this kind"
-        )));
-    }
-    String::from_utf8(bytes).map_err(|_| std::io::Error::other("not UTF-8 text"))
 }
 
 /// One JSON line per game.

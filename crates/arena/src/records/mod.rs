@@ -3,11 +3,13 @@
 //! ([`deal_seed`]), a shard's share of the pairs ([`shard`]), the one reader of a folder's games
 //! ([`recorded_games`]) and test-suite files ([`epd`]).
 
+pub mod check;
 pub mod deal_seed;
 pub mod epd;
+pub mod files;
 pub mod games;
 pub mod journal;
-pub mod recorded_games;
 pub mod shard;
+pub mod termination;
 
 pub use games::*;

@@ -5,9 +5,10 @@
 use std::io::Write;
 use std::path::Path;
 
-use crate::records::journal::write_atomically;
+use crate::records::files::write_atomically;
 use crate::report::html::{self, NightLink};
-use crate::report::standings::{self, elo_text};
+use crate::report::pairing::elo_text;
+use crate::report::standings;
 use crate::run::RunError;
 
 /// Writes `dir/index.html` and says so on `out`.

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 use std::iter::once;
 
-use crate::report::standings::{PairingLine, PairwiseCell, RatedEngine};
+use crate::report::ratings_json::{PairingLine, PairwiseCell, RatedEngine};
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::prelude::{
     ChartBuilder, Circle, Color, DashedLineSeries, EmptyElement, ErrorBar, FontDesc, FontTransform,
@@ -57,7 +57,7 @@ pub struct TournamentPage {
     pub notes: Vec<String>,
     /// The information-leak report measured beside the tournament (its `leak/` folder, written
     /// by `arena leak`), if any.
-    pub leak: Option<crate::commands::leak::LeakJson>,
+    pub leak: Option<crate::report::leak::LeakJson>,
 }
 
 /// A link to one night in the index page.
@@ -1241,8 +1241,8 @@ fn write_pairing_table(out: &mut String, rows: &[PairingLine]) -> fmt::Result {
 
 /// The information-leak table: per engine Ω, Δ with its paired and independent intervals, the
 /// head-to-head and the verdict; each arm links to its match folder under `leak/`.
-fn write_leak(out: &mut String, l: &crate::commands::leak::LeakJson) -> fmt::Result {
-    use crate::commands::leak::ArmResult;
+fn write_leak(out: &mut String, l: &crate::report::leak::LeakJson) -> fmt::Result {
+    use crate::report::leak::ArmResult;
     writeln!(out, "<section id=\"leak\">")?;
     writeln!(
         out,
@@ -1252,7 +1252,7 @@ fn write_leak(out: &mut String, l: &crate::commands::leak::LeakJson) -> fmt::Res
         out,
         "<p class=\"sub\">{}<br>{}</p>",
         esc(&l.context),
-        esc(&crate::commands::leak::opponent_text(l))
+        esc(&crate::report::leak::opponent_text(l))
     )?;
     let with_opponent = l.opponent.is_some();
     writeln!(out, "<div class=\"scroll\"><table class=\"pairings\">")?;
@@ -1283,8 +1283,8 @@ fn write_leak(out: &mut String, l: &crate::commands::leak::LeakJson) -> fmt::Res
     };
     for r in &l.rows {
         let verdict_class = match r.verdict {
-            crate::commands::leak::Verdict::Gains => "l",
-            crate::commands::leak::Verdict::NoGain if r.control => "l",
+            crate::report::leak::Verdict::Gains => "l",
+            crate::report::leak::Verdict::NoGain if r.control => "l",
             _ => "l bad",
         };
         write!(
@@ -1332,7 +1332,7 @@ fn write_leak(out: &mut String, l: &crate::commands::leak::LeakJson) -> fmt::Res
     writeln!(
         out,
         "<p class=\"sub\">{}</p>",
-        esc(crate::commands::leak::MEANING)
+        esc(crate::report::leak::MEANING)
     )?;
     for n in &l.notes {
         writeln!(out, "<div class=\"note\">{}</div>", esc(n))?;
@@ -1862,7 +1862,7 @@ mod tests {
 
     #[test]
     fn the_leak_table_links_its_arms() {
-        use crate::commands::leak::{ArmResult, Delta, LeakJson, LeakRow, Verdict};
+        use crate::report::leak::{ArmResult, Delta, LeakJson, LeakRow, Verdict};
         let arm = |elo: f64, folder: &str| ArmResult {
             pairs: 100,
             score: 0.7,

@@ -10,174 +10,18 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-
-use crate::commands::tournament::TournamentOptions;
-use crate::plan::slug;
-use crate::records::journal::{jsonl, write_atomically};
-use crate::records::{self, GameLine};
+use crate::records::files::write_atomically;
+use crate::records::half_points;
 use crate::report::PerMove;
 use crate::report::html::{self, HistoryPoint, TournamentPage};
+use crate::report::pairing::{elo_text, time_line, write_pairing};
+use crate::report::ratings_json::{PairingLine, PairwiseCell, RatedEngine, RatingsJson};
+use crate::run::kind::{Mode, TournamentOptions};
 use crate::run::scoreboard::{PairingScore, Scoreboard};
-use crate::run::{self, RunError, RunOutcome, RunSetup};
-use crate::stats::block::json_f64;
+use crate::run::{RunError, RunOutcome, RunSetup};
+use crate::stats::bootstrap::bootstrap_seed;
 use crate::stats::ratings::{self, PairingPairs, Ratings};
 use crate::stats::{self, Wdl};
-
-/// One engine's line of the rating list, as `ratings.json` holds it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RatedEngine {
-    /// Rank, from 1.
-    pub rank: usize,
-    /// Label.
-    pub label: String,
-    /// Spec as written.
-    pub spec: String,
-    /// Rating (logistic Elo), `"inf"`/`"-inf"` when it scored every or no point against a group,
-    /// `null` when unrated.
-    #[serde(with = "json_f64")]
-    pub elo: f64,
-    /// Lower end of the 95 % bootstrap interval.
-    #[serde(with = "json_f64")]
-    pub elo_lower: f64,
-    /// Upper end.
-    #[serde(with = "json_f64")]
-    pub elo_upper: f64,
-    /// Likelihood of superiority over the next engine of the list (`null` for the last).
-    pub cfs_next: Option<f64>,
-    /// Points.
-    pub points: f64,
-    /// Games.
-    pub games: u64,
-    /// Wins.
-    pub wins: u64,
-    /// Draws.
-    pub draws: u64,
-    /// Losses.
-    pub losses: u64,
-    /// Points per game.
-    pub score: f64,
-    /// Draws per game.
-    pub draw_rate: f64,
-    /// Whether this is the anchor.
-    pub anchor: bool,
-    /// Engine failures.
-    pub failures: u64,
-    /// Games lost on time.
-    pub time_forfeits: u64,
-    /// What its searches reported per move.
-    pub per_move: PerMove,
-}
-
-/// One cell of the pairwise table: `row` against `col` (labels).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PairwiseCell {
-    /// The row engine.
-    pub row: String,
-    /// The column engine.
-    pub col: String,
-    /// The row engine's points per game.
-    pub score: f64,
-    /// Games.
-    pub games: u64,
-    /// The row engine's logistic Elo from this pairing alone (pentanomial).
-    #[serde(with = "json_f64")]
-    pub elo: f64,
-    /// Likelihood that the row engine is the stronger.
-    pub los: f64,
-}
-
-/// One pairing's line (the per-pairing table).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PairingLine {
-    /// First engine (Red in game 1 of each pair); the counts are its.
-    pub a: String,
-    /// Second engine.
-    pub b: String,
-    /// Pairs.
-    pub pairs: u64,
-    /// Wins of `a`.
-    pub wins: u64,
-    /// Draws.
-    pub draws: u64,
-    /// Losses of `a`.
-    pub losses: u64,
-    /// `a`'s points per game.
-    pub score: f64,
-    /// `a`'s logistic Elo.
-    #[serde(with = "json_f64")]
-    pub elo: f64,
-    /// Lower end of its 95 % interval.
-    #[serde(with = "json_f64")]
-    pub elo_lower: f64,
-    /// Upper end.
-    #[serde(with = "json_f64")]
-    pub elo_upper: f64,
-    /// Its LOS.
-    pub los: f64,
-    /// `[LL, LD, WL+DD, WD, WW]`.
-    pub ptnml: [u64; 5],
-    /// Plies per game.
-    pub average_plies: f64,
-    /// Failures of `a`, then `b`.
-    pub failures: [u64; 2],
-    /// Its match folder, relative to the tournament's.
-    pub folder: String,
-}
-
-/// `ratings.json`: the rating list, the pairwise table and the pairings, with what produced them.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RatingsJson {
-    /// The command line.
-    pub command: String,
-    /// The harness version.
-    pub harness_version: String,
-    /// The run's fingerprint.
-    pub fingerprint: String,
-    /// What the header says: limits, threads, seed, rules, pairs.
-    pub context: String,
-    /// The tournament's options (mode, anchor, resamples).
-    pub tournament: TournamentOptions,
-    /// Pairs per pairing asked for.
-    pub pairs: u64,
-    /// Master seed.
-    pub seed: u64,
-    /// Pairs counted, over all pairings.
-    pub counted_pairs: u64,
-    /// The shard these ratings are of (`--shard`); absent for a whole run.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<crate::records::shard::Shard>,
-    /// The rating list, best first.
-    pub engines: Vec<RatedEngine>,
-    /// Every pairing's cells, both ways.
-    pub pairwise: Vec<PairwiseCell>,
-    /// Every pairing.
-    pub pairings: Vec<PairingLine>,
-}
-
-impl RatingsJson {
-    /// The pairwise cell of `row` against `col`, if they played.
-    pub fn cell(&self, row: &str, col: &str) -> Option<&PairwiseCell> {
-        self.pairwise.iter().find(|c| c.row == row && c.col == col)
-    }
-}
-
-/// The seed of the bootstrap stream, from the master seed: reproducible, and apart from every
-/// deal seed.
-pub(crate) fn bootstrap_seed(seed: u64) -> u64 {
-    jieqi_engine::mix(seed, 0xB007_57A9_0000_0001)
-}
-
-/// The first engine's half-points (0–4) in a pair.
-pub(crate) fn half_points(pair: &[GameLine; 2]) -> u8 {
-    use jieqi_core::Color;
-    let of = |g: &GameLine, a: Color| match g.winner() {
-        None => 1,
-        Some(c) if c == a => 2,
-        Some(_) => 0,
-    };
-    of(&pair[0], Color::Red) + of(&pair[1], Color::Black)
-}
 
 /// A pairing's score, flipped to `b`'s side when `flip`.
 fn cell(p: &PairingScore, flip: bool) -> (f64, f64, f64) {
@@ -192,10 +36,11 @@ fn cell(p: &PairingScore, flip: bool) -> (f64, f64, f64) {
 /// Computes the rating list and tables.
 pub fn ratings_json(setup: &RunSetup, outcome: &RunOutcome) -> RatingsJson {
     let options = setup
-        .tournament
-        .clone()
+        .kind
+        .tournament()
+        .cloned()
         .unwrap_or_else(|| TournamentOptions {
-            mode: crate::commands::tournament::Mode::Listed,
+            mode: Mode::Listed,
             anchor: setup.engines[0].label.clone(),
             anchor_elo: 0.0,
             resamples: 1000,
@@ -304,7 +149,7 @@ pub fn ratings_json(setup: &RunSetup, outcome: &RunOutcome) -> RatingsJson {
             ptnml: p.ptnml.counts(),
             average_plies: p.plies as f64 / p.games().max(1) as f64,
             failures: p.failures,
-            folder: pairing_folder(setup, i),
+            folder: setup.pairing_folder(i),
         });
     }
     RatingsJson {
@@ -320,78 +165,6 @@ pub fn ratings_json(setup: &RunSetup, outcome: &RunOutcome) -> RatingsJson {
         engines,
         pairwise,
         pairings,
-    }
-}
-
-/// The folder of pairing `i`, relative to the tournament's: `pairings/01-a-vs-b`.
-pub fn pairing_folder(setup: &RunSetup, i: usize) -> String {
-    let (a, b) = setup.pairings[i];
-    let width = setup.pairings.len().to_string().len().max(2);
-    format!(
-        "pairings/{:0width$}-{}-vs-{}",
-        i + 1,
-        slug(&setup.engines[a].label),
-        slug(&setup.engines[b].label)
-    )
-}
-
-/// Writes pairing `i`'s match folder: `match.json`, `games.jsonl`, `games.csv`, `summary.json`
-/// and `summary.txt`, as `arena match` writes them (the games carry the tournament's
-/// fingerprint).
-/// Writes pairing `i` of a run of several pairings as an ordinary match folder in `dir`
-/// (`match.json`, `games.jsonl`, `games.csv`, summaries), which `arena replay` reads: its pairs
-/// are the run's pairs of that pairing, its record the run's with the two engines (and their
-/// omniscience) alone.
-///
-/// # Errors
-/// Writing fails.
-pub(crate) fn write_pairing(
-    setup: &RunSetup,
-    outcome: &RunOutcome,
-    i: usize,
-    dir: &Path,
-) -> Result<(), RunError> {
-    let (a, b) = setup.pairings[i];
-    let dir = dir.to_path_buf();
-    std::fs::create_dir_all(&dir)?;
-    let sub = RunSetup {
-        engines: vec![setup.engines[a].clone(), setup.engines[b].clone()],
-        pairings: vec![(0, 1)],
-        tournament: None,
-        leak: None,
-        sprt: None,
-        gate: false,
-        out: dir.clone(),
-        ..setup.clone()
-    };
-    let np = setup.pairings.len() as u64;
-    // Pair p is job p of the one-pairing run (of its shard).
-    let games: BTreeMap<u64, [GameLine; 2]> = outcome
-        .games
-        .iter()
-        .filter(|(job, _)| *job % np == i as u64)
-        .map(|(job, pair)| (job / np, pair.clone()))
-        .collect();
-    let mut record = sub.match_setup(&outcome.fingerprint);
-    record.command = setup.command.clone();
-    let mut json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
-    json.push(b'\n');
-    write_atomically(&dir.join("match.json"), &json)?;
-    write_atomically(&dir.join("games.jsonl"), &jsonl(games.values().flatten())?)?;
-    records::write_csv(&dir.join("games.csv"), &games, 1)?;
-    let sub_outcome = run::outcome_of(&sub, outcome.fingerprint.clone(), games);
-    run::report(&sub, &sub_outcome, &mut std::io::sink())
-}
-
-/// `+12.3`, `-inf`, `unrated`.
-pub fn elo_text(x: f64) -> String {
-    if x.is_nan() {
-        "unrated".into()
-    } else if x.is_infinite() {
-        if x > 0.0 { "+inf" } else { "-inf" }.into()
-    } else {
-        // `+ 0.0` turns −0 into +0.
-        format!("{:+.1}", x + 0.0)
     }
 }
 
@@ -544,22 +317,6 @@ pub fn text(r: &RatingsJson, outcome: &RunOutcome, notes: &[String]) -> String {
     }
     s.push_str(&time_line(outcome));
     s
-}
-
-/// `Time: 12.3 s wall this run, 45.6 games/s`, or that no game was played this run.
-pub(crate) fn time_line(outcome: &RunOutcome) -> String {
-    if outcome.played_now > 0 {
-        let secs = outcome.wall.as_secs_f64();
-        format!(
-            "Time: {:.1} s wall this run, {:.1} games/s\n",
-            secs,
-            outcome.played_now as f64 / secs.max(1e-9)
-        )
-    } else if outcome.games.is_empty() {
-        "Time: no games played (there was nothing to play)\n".to_string()
-    } else {
-        "Time: no games played this run (every counted pair was already recorded)\n".to_string()
-    }
 }
 
 /// The report as Markdown (`report.md`): notes, the rating list, the pairwise table and the
@@ -753,15 +510,14 @@ pub fn page(
 /// The leak report measured beside a tournament: `DIR/leak/leak.json`, as `arena leak --config
 /// … --out DIR/leak` writes it (scripts/nightly.sh does so for a config with a `leak` section).
 /// A file that cannot be read becomes a note.
-fn leak_beside(dir: &Path, notes: &mut Vec<String>) -> Option<crate::commands::leak::LeakJson> {
+fn leak_beside(dir: &Path, notes: &mut Vec<String>) -> Option<crate::report::leak::LeakJson> {
     let path = dir.join("leak").join("leak.json");
     if !path.is_file() {
         return None;
     }
-    let read =
-        crate::records::journal::read_bounded(&path, crate::records::journal::MAX_SMALL_FILE)
-            .map_err(|e| e.to_string())
-            .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()));
+    let read = crate::records::files::read_bounded(&path, crate::records::files::MAX_SMALL_FILE)
+        .map_err(|e| e.to_string())
+        .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()));
     match read {
         Ok(l) => Some(l),
         Err(e) => {
@@ -806,7 +562,7 @@ pub fn history(parent: &Path, upto: Option<&str>, series: Option<&str>) -> Night
             if !path.exists() {
                 continue;
             }
-            let parsed = crate::records::journal::read_bounded(&path, 64 << 20)
+            let parsed = crate::records::files::read_bounded(&path, 64 << 20)
                 .map_err(|e| e.to_string())
                 .and_then(|t| serde_json::from_str::<RatingsJson>(&t).map_err(|e| e.to_string()));
             match parsed {
@@ -848,7 +604,7 @@ pub fn history(parent: &Path, upto: Option<&str>, series: Option<&str>) -> Night
 /// Writing fails.
 pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Result<(), RunError> {
     for i in 0..setup.pairings.len() {
-        write_pairing(setup, outcome, i, &setup.out.join(pairing_folder(setup, i)))?;
+        write_pairing(setup, outcome, i, &setup.out.join(setup.pairing_folder(i)))?;
     }
     let r = ratings_json(setup, outcome);
     let mut json = serde_json::to_vec_pretty(&r).map_err(std::io::Error::other)?;
@@ -862,9 +618,9 @@ pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Re
         md.push_str(&format!(
             "\n## Information leak\n\n{} {}\n\n{}\n{}\n",
             l.context,
-            crate::commands::leak::opponent_text(l),
-            crate::commands::leak::markdown_table(l),
-            crate::commands::leak::MEANING
+            crate::report::leak::opponent_text(l),
+            crate::report::leak::markdown_table(l),
+            crate::report::leak::MEANING
         ));
     }
     write_atomically(&setup.out.join("report.md"), md.as_bytes())?;

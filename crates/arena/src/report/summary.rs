@@ -4,13 +4,15 @@
 //! `summary.json`.
 
 use std::collections::BTreeMap;
+use std::io::Write;
 
 use jieqi_core::Rules;
 use serde::Serialize;
 
 use crate::engines::time_control::TimeControl;
+use crate::records::files::write_atomically;
 use crate::run::scoreboard::{MoveStats, PairingScore};
-use crate::run::{Omniscient, RunOutcome, RunSetup};
+use crate::run::{Omniscient, RunError, RunOutcome, RunSetup};
 use crate::stats::Hypothesis;
 use crate::stats::block::{BlockInput, BlockJson, block_json, render_block};
 
@@ -26,7 +28,7 @@ fn block_input<'a>(setup: &'a RunSetup, outcome: &RunOutcome, context: &'a str) 
         context,
         ptnml: Some(p.ptnml),
         wdl: p.wdl,
-        sprt: setup.sprt,
+        sprt: setup.kind.sprt(),
     }
 }
 
@@ -71,9 +73,11 @@ impl GateResult {
 /// How a gate run ended (`None` for a run that is not a gate). Decided from the counted pairs
 /// alone, as the stop rule decided.
 pub fn gate_result(setup: &RunSetup, outcome: &RunOutcome) -> Option<GateResult> {
-    let sprt = setup.sprt.filter(|_| setup.gate)?;
+    let crate::run::kind::RunKind::Gate { sprt, recover } = setup.kind else {
+        return None;
+    };
     let p = first(outcome);
-    if !setup.recover && p.failures.iter().sum::<u64>() > 0 {
+    if !recover && p.failures.iter().sum::<u64>() > 0 {
         return Some(GateResult::EngineFailure);
     }
     Some(match sprt.verdict(sprt.llr_pentanomial(&p.ptnml)) {
@@ -129,7 +133,7 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
             setup.omniscient()
         ));
     }
-    if !setup.gate && outcome.counted < setup.jobs() {
+    if !setup.kind.is_gate() && outcome.counted < setup.jobs() {
         s.push_str(&format!(
             "PARTIAL: {} of {} pairs counted; the numbers rest on part of the run\n",
             outcome.counted,
@@ -404,4 +408,20 @@ pub fn summary(setup: &RunSetup, outcome: &RunOutcome) -> Summary {
             },
         },
     }
+}
+
+/// Prints a two-engine run's summary to `out` and writes `summary.txt` and `summary.json`.
+///
+/// # Errors
+/// Writing fails.
+pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Result<(), RunError> {
+    let text = summary_text(setup, outcome);
+    write_atomically(&setup.out.join("summary.txt"), text.as_bytes())?;
+    let summary = summary(setup, outcome);
+    let mut json = serde_json::to_vec_pretty(&summary).map_err(std::io::Error::other)?;
+    json.push(b'\n');
+    write_atomically(&setup.out.join("summary.json"), &json)?;
+    out.write_all(text.as_bytes())?;
+    writeln!(out, "Results in {}", setup.out.display())?;
+    Ok(())
 }

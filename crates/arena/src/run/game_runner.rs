@@ -20,11 +20,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use jieqi_core::{ByColor, Color, Deal, Game, PlayedMove, Reason, Record, Rules, View};
+use jieqi_core::{ByColor, Color, Deal, Game, PlayedMove, Record, Rules, View};
 use jieqi_engine::{Choice, Clock, Control, Engine, EngineError, Failure, Limits, SearchInfo, mix};
 
 use crate::engines::EngineEntry;
 use crate::engines::time_control::{GameClock, Punch, TimeControl};
+use crate::records::termination::{ReasonKey, Termination};
+use crate::records::{DealText, GameLine, GameResult, PlyInfo, Sides};
 use crate::run::alarm::Alarm;
 
 /// The seed of the random stream of the engine playing `color` in the game dealt by `deal_seed`.
@@ -87,118 +89,6 @@ pub struct GameSpec<'a> {
     /// Where each side's external engine logs its error output and traffic (see
     /// [`crate::engines::logs`]); the default drops them.
     pub logs: ByColor<jieqi_engine::Logs>,
-}
-
-/// How a game ended.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Termination {
-    /// By the rules.
-    Rules(ReasonKey),
-    /// Draw by the `--max-plies` cap.
-    MaxPlies,
-    /// The loser answered an illegal move.
-    IllegalMove,
-    /// The loser's engine panicked.
-    EnginePanic,
-    /// The loser's engine returned an error.
-    EngineError,
-    /// The loser's engine exceeded its hard time limit for one move (`--move-timeout`, or an
-    /// external engine's own `timeout=`).
-    Timeout,
-    /// The loser's clock ran out (its move took longer than its time left plus the margin).
-    TimeForfeit,
-    /// The loser's external engine process died or closed its output.
-    EngineCrash,
-    /// The loser's external engine broke the protocol (a malformed answer).
-    ProtocolError,
-}
-
-/// [`Reason`] with an order, for counting.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ReasonKey(u8);
-
-impl ReasonKey {
-    const ALL: [Reason; 6] = [
-        Reason::Checkmate,
-        Reason::Stalemate,
-        Reason::KingCaptured,
-        Reason::NoCaptureLimit,
-        Reason::Repetition,
-        Reason::PerpetualCheck,
-    ];
-
-    pub(crate) fn new(r: Reason) -> ReasonKey {
-        ReasonKey(Self::ALL.iter().position(|x| *x == r).expect("listed") as u8)
-    }
-
-    /// The rules' reason.
-    pub fn reason(self) -> Reason {
-        Self::ALL[self.0 as usize]
-    }
-}
-
-impl Termination {
-    /// Kebab-case name, as in `games.csv`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Termination::Rules(r) => r.reason().name(),
-            Termination::MaxPlies => "max-plies",
-            Termination::IllegalMove => "illegal-move",
-            Termination::EnginePanic => "engine-panic",
-            Termination::EngineError => "engine-error",
-            Termination::Timeout => "timeout",
-            Termination::TimeForfeit => "time-forfeit",
-            Termination::EngineCrash => "engine-crash",
-            Termination::ProtocolError => "protocol-error",
-        }
-    }
-
-    /// Parses [`Termination::name`].
-    pub fn from_name(s: &str) -> Option<Termination> {
-        ReasonKey::ALL
-            .iter()
-            .find(|r| r.name() == s)
-            .map(|r| Termination::Rules(ReasonKey::new(*r)))
-            .or(match s {
-                "max-plies" => Some(Termination::MaxPlies),
-                "illegal-move" => Some(Termination::IllegalMove),
-                "engine-panic" => Some(Termination::EnginePanic),
-                "engine-error" => Some(Termination::EngineError),
-                "timeout" => Some(Termination::Timeout),
-                "time-forfeit" => Some(Termination::TimeForfeit),
-                "engine-crash" => Some(Termination::EngineCrash),
-                "protocol-error" => Some(Termination::ProtocolError),
-                _ => None,
-            })
-    }
-
-    /// Whether an engine failed (as opposed to the game ending on the board). Losing on time is
-    /// not a failure of the engine: it is how clock games end.
-    pub fn is_failure(self) -> bool {
-        matches!(
-            self,
-            Termination::IllegalMove
-                | Termination::EnginePanic
-                | Termination::EngineError
-                | Termination::Timeout
-                | Termination::EngineCrash
-                | Termination::ProtocolError
-        )
-    }
-}
-
-impl serde::Serialize for Termination {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Termination {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Termination, D::Error> {
-        let text = String::deserialize(d)?;
-        Termination::from_name(&text)
-            .ok_or_else(|| serde::de::Error::custom(format!("unknown termination '{text}'")))
-    }
 }
 
 /// One ply as recorded.
@@ -639,4 +529,61 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
     }
     out.total_ms = started.elapsed().as_secs_f64() * 1000.0;
     out
+}
+
+impl GameLine {
+    /// Builds the line for a played game.
+    pub fn new(
+        fingerprint: &str,
+        pair: u64,
+        game: u8,
+        seed: u64,
+        red: &str,
+        black: &str,
+        g: &PlayedGame,
+    ) -> GameLine {
+        GameLine {
+            fingerprint: fingerprint.to_string(),
+            pair,
+            game,
+            seed,
+            red: red.to_string(),
+            black: black.to_string(),
+            deal: DealText {
+                red: g.deal.side_string(Color::Red),
+                black: g.deal.side_string(Color::Black),
+            },
+            result: GameResult::of(g.winner),
+            reason: g.termination,
+            detail: g.detail.clone(),
+            plies: g.plies.len() as u32,
+            captures: g.captures,
+            reveals: g.reveals,
+            nodes: Sides {
+                red: g.nodes.red,
+                black: g.nodes.black,
+            },
+            ms: Sides {
+                red: round3(g.engine_ms.red),
+                black: round3(g.engine_ms.black),
+            },
+            total_ms: round3(g.total_ms),
+            moves: g.plies.iter().map(|p| p.text()).collect(),
+            search: g
+                .plies
+                .iter()
+                .map(|p| PlyInfo {
+                    nodes: p.info.nodes,
+                    ms: Some(round3(p.ms)),
+                    depth: p.info.depth,
+                    score: p.info.score.map(|s| s.to_string()),
+                    pv: p.info.pv.iter().map(|m| m.to_string()).collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
 }

@@ -3,9 +3,16 @@
 //! ([`scoreboard`]), one game under the referee ([`game_runner`]) and its watchdog ([`alarm`]).
 
 pub mod alarm;
+pub mod execute;
+pub mod folder;
 pub mod game_runner;
+pub mod kind;
+pub mod recorded_games;
 pub mod scheduler;
 pub mod scoreboard;
 pub mod setup;
+pub mod stop;
 
+pub use execute::{RunError, RunOutcome, execute, outcome_of};
 pub use setup::*;
+pub use stop::{PlayAll, StopRule};

@@ -9,7 +9,7 @@ use jieqi_core::Color;
 use serde::Serialize;
 
 use crate::records::GameLine;
-use crate::run::game_runner::Termination;
+use crate::records::termination::Termination;
 use crate::stats::{GameScore, Pentanomial, Wdl};
 
 /// Points and games.

@@ -12,27 +12,20 @@
 //! so the same setup gives the same games and the same statistics at any thread count (the timing
 //! columns aside), and a stop rule stops after the same number of pairs.
 
-use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use jieqi_core::{ByColor, Rules};
 use jieqi_engine::{Limits, mix};
 use serde::{Deserialize, Serialize};
 
-use crate::commands::tournament::TournamentOptions;
 use crate::engines::EngineEntry;
 use crate::engines::logs::RunLogs;
 use crate::engines::time_control::TimeControl;
-use crate::records::journal::{Journal, JournalError, write_atomically};
 use crate::records::shard::Shard;
 use crate::records::{self, GameLine};
 use crate::run::game_runner::{GameSpec, Player, play_game};
-use crate::run::scheduler::{self, Flow, Prefix, SchedulerError};
-use crate::run::scoreboard::Scoreboard;
-use crate::stats::Sprt;
+use crate::run::kind::RunKind;
 
 /// The deal seed of pair `p` in a run with master seed `seed`.
 pub const fn pair_seed(seed: u64, p: u64) -> u64 {
@@ -95,8 +88,8 @@ pub struct RunSetup {
     pub pairs: u64,
     /// The share of the pairs this process plays (`--shard K/N`); `None`: all of them.
     pub shard: Option<Shard>,
-    /// A tournament's options (`arena tournament`); `None` for a two-engine run.
-    pub tournament: Option<TournamentOptions>,
+    /// What kind of run: a match, a gate, a tournament or a leak run.
+    pub kind: RunKind,
     /// Master seed.
     pub seed: u64,
     /// Worker threads.
@@ -113,62 +106,16 @@ pub struct RunSetup {
     pub timemargin: Duration,
     /// The hard limit of one move (`--move-timeout`).
     pub move_timeout: Option<Duration>,
-    /// An information-leak run's arms (`arena leak`); `None` otherwise.
-    pub leak: Option<crate::commands::leak::LeakOptions>,
     /// Output folder.
     pub out: PathBuf,
     /// Continue an interrupted run in `out`.
     pub resume: bool,
-    /// The SPRT to report (and, with `gate`, to stop by).
-    pub sprt: Option<Sprt>,
-    /// Whether this is a gate (`arena sprt`): the SPRT stops the run and its verdict is the
-    /// outcome.
-    pub gate: bool,
-    /// For a gate: count engine failures as losses and go on, instead of stopping at the first.
-    pub recover: bool,
     /// Show a progress bar.
     pub progress: bool,
     /// `--log`: keep each game's UCI traffic in `logs/` (see [`crate::engines::logs`]).
     pub log: bool,
     /// The command line, for the summary.
     pub command: String,
-}
-
-/// The run recorded in a results folder: the record's path (`match.json`, `tournament.json` or
-/// `leak-run.json`), the record, and the run it describes (engines unprobed, one thread).
-///
-/// # Errors
-/// No record, or one that cannot be read; the message names the file.
-pub fn recorded_run(dir: &std::path::Path) -> Result<(PathBuf, MatchSetup, RunSetup), String> {
-    match std::fs::metadata(dir) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(format!("{}: no such folder", dir.display()));
-        }
-        Err(e) => return Err(format!("{}: {e}", dir.display())),
-        Ok(m) if !m.is_dir() => {
-            return Err(format!("{} is a file, not a results folder", dir.display()));
-        }
-        Ok(_) => {}
-    }
-    let path = RECORD_NAMES
-        .iter()
-        .map(|name| dir.join(name))
-        .find(|p| p.is_file())
-        .ok_or_else(|| {
-            format!(
-                "{} holds no recorded run (match.json, tournament.json or leak-run.json)",
-                dir.display()
-            )
-        })?;
-    let text =
-        crate::records::journal::read_bounded(&path, crate::records::journal::MAX_SMALL_FILE)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-    let record: MatchSetup =
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let setup = record
-        .run_setup(dir.to_path_buf(), 1, String::new())
-        .map_err(|m| format!("{}: {m}", path.display()))?;
-    Ok((path, record, setup))
 }
 
 /// Why `engines` think by the clock under a run's clock `tc` and `limits`, if they do: a run or
@@ -234,24 +181,16 @@ pub struct MatchSetup {
     pub max_plies: u32,
     /// Omniscient engines.
     pub omniscient: Omniscient,
-    /// A gate's test (`arena sprt`), which a resumed gate must keep.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gate: Option<Sprt>,
-    /// The SPRT a match reports without stopping on it (`--sprt`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sprt: Option<Sprt>,
+    /// What kind of run, in the fields records always had (`gate`, `sprt`, `recover`,
+    /// `tournament`, `leak`; see [`crate::run::kind::KindFields`]).
+    #[serde(flatten)]
+    pub kind: RunKind,
     /// The shard this folder holds (`--shard K/N`); absent: every pair.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
     /// Every engine and pairing of a run with more than the one pairing of `engines`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub all: Option<AllEngines>,
-    /// A tournament's options.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tournament: Option<TournamentOptions>,
-    /// A leak run's arms.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub leak: Option<crate::commands::leak::LeakOptions>,
     /// `--log`: games keep their UCI traffic (a resume keeps doing so). Not part of the
     /// fingerprint: it changes no game.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -275,15 +214,7 @@ pub struct AllEngines {
 impl MatchSetup {
     /// The command that made this run: `tournament`, `leak`, `sprt` (a gate) or `match`.
     pub fn command_name(&self) -> &'static str {
-        if self.tournament.is_some() {
-            "tournament"
-        } else if self.leak.is_some() {
-            "leak"
-        } else if self.gate.is_some() {
-            "sprt"
-        } else {
-            "match"
-        }
+        self.kind.command_name()
     }
 
     /// The run this record describes, to report on pairs played elsewhere (`arena merge`):
@@ -312,7 +243,7 @@ impl MatchSetup {
         };
         let mut engines = engines
             .iter()
-            .map(|(label, spec)| crate::commands::replay::entry(label, spec))
+            .map(|(label, spec)| crate::engines::recorded(label, spec))
             .collect::<Result<Vec<_>, _>>()?;
         if omniscient.iter().any(|&s| s >= engines.len()) {
             return Err("an omniscient slot is not a recorded engine".into());
@@ -331,7 +262,7 @@ impl MatchSetup {
             pairings,
             pairs: self.pairs,
             shard: None,
-            tournament: self.tournament.clone(),
+            kind: self.kind.clone(),
             seed: self.seed,
             threads,
             rules: self.rules,
@@ -340,12 +271,8 @@ impl MatchSetup {
             tc: self.tc,
             timemargin: Duration::from_millis(self.timemargin_ms.unwrap_or(0)),
             move_timeout: self.move_timeout_ms.map(Duration::from_millis),
-            leak: self.leak.clone(),
             out,
             resume: false,
-            sprt: self.gate.or(self.sprt),
-            gate: self.gate.is_some(),
-            recover: true,
             progress: false,
             log: self.log,
             command,
@@ -390,78 +317,6 @@ struct FingerprintInput<'a> {
     omniscient_slots: Option<Vec<usize>>,
 }
 
-/// A run that could not run or finish.
-#[derive(Debug)]
-pub enum RunError {
-    /// The output folder or its journal is unusable (bad input: exit 2).
-    Output(String),
-    /// Writing results failed (a runtime failure).
-    Io(std::io::Error),
-}
-
-impl core::fmt::Display for RunError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            RunError::Output(m) => write!(f, "{m}"),
-            RunError::Io(e) => write!(f, "writing results: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for RunError {}
-
-impl From<std::io::Error> for RunError {
-    fn from(e: std::io::Error) -> RunError {
-        RunError::Io(e)
-    }
-}
-
-/// Decides after each finished pair whether a run stops.
-pub trait StopRule {
-    /// Called each time a job joins the finished prefix, with the board of exactly that prefix
-    /// (`pairs` jobs); `true` stops the run there.
-    fn stop(&mut self, board: &Scoreboard, pairs: u64) -> bool;
-
-    /// A short live status for the progress bar, if the rule has one.
-    fn status(&self, _board: &Scoreboard) -> Option<String> {
-        None
-    }
-}
-
-/// The rule of a fixed number of pairs: never stop early.
-#[derive(Copy, Clone, Debug, Default)]
-pub struct PlayAll;
-
-impl StopRule for PlayAll {
-    fn stop(&mut self, _: &Scoreboard, _: u64) -> bool {
-        false
-    }
-}
-
-/// What a run came to.
-#[derive(Debug)]
-pub struct RunOutcome {
-    /// The counted jobs' tally.
-    pub board: Scoreboard,
-    /// Jobs counted: the finished prefix, up to where the rule stopped it.
-    pub counted: u64,
-    /// Jobs that finished beyond that: kept in the journal, never counted.
-    pub beyond: u64,
-    /// Whether the stop rule stopped the run.
-    pub stopped: bool,
-    /// Games played by this process (not resumed).
-    pub played_now: u64,
-    /// Wall time of this process's play.
-    pub wall: Duration,
-    /// The fingerprint.
-    pub fingerprint: String,
-    /// The counted pairs, by job.
-    pub games: BTreeMap<u64, [GameLine; 2]>,
-    /// The lock of the results folder, held until the reports are written (dropped with the
-    /// outcome).
-    pub lock: Option<crate::records::journal::FolderLock>,
-}
-
 impl RunSetup {
     /// Whether any engine plays on a clock.
     pub fn has_clock(&self) -> bool {
@@ -493,13 +348,23 @@ impl RunSetup {
     /// The file that records the run in its folder: `match.json` for a two-engine run (what
     /// `arena replay` reads), `tournament.json` for a tournament, `leak-run.json` for a leak run.
     pub fn record_name(&self) -> &'static str {
-        if self.tournament.is_some() {
-            "tournament.json"
-        } else if self.leak.is_some() {
-            "leak-run.json"
-        } else {
-            "match.json"
+        self.kind.record_name()
+    }
+
+    /// The folder of pairing `i` of a run of several pairings, relative to the run's: a leak
+    /// run's arm (`arms/NN-<engine>/fair`, …), or `pairings/01-a-vs-b`.
+    pub fn pairing_folder(&self, i: usize) -> String {
+        if let Some(arm) = self.kind.leak().and_then(|l| l.arm_folder(i)) {
+            return arm;
         }
+        let (a, b) = self.pairings[i];
+        let width = self.pairings.len().to_string().len().max(2);
+        format!(
+            "pairings/{:0width$}-{}-vs-{}",
+            i + 1,
+            crate::util::text::slug(&self.engines[a].label),
+            crate::util::text::slug(&self.engines[b].label)
+        )
     }
 
     /// Which engines of the first pairing see everything.
@@ -577,8 +442,7 @@ impl RunSetup {
             timemargin_ms: self.tc.map(|_| ms(self.timemargin)),
             max_plies: self.max_plies,
             omniscient: self.omniscient(),
-            gate: self.sprt.filter(|_| self.gate),
-            sprt: self.sprt.filter(|_| !self.gate),
+            kind: self.kind.clone(),
             shard: self.shard,
             all: (!self.is_two_engine()).then(|| AllEngines {
                 engines: self
@@ -589,8 +453,6 @@ impl RunSetup {
                 pairings: self.pairings.clone(),
                 omniscient: self.omniscient_slots(),
             }),
-            tournament: self.tournament.clone(),
-            leak: self.leak.clone(),
             log: self.log,
             command: self.command.clone(),
         }
@@ -637,7 +499,7 @@ impl RunSetup {
             if self.threads == 1 { "" } else { "s" },
             self.seed,
             self.rules.name,
-            if self.gate { "at most " } else { "" },
+            if self.kind.is_gate() { "at most " } else { "" },
             self.pairs,
             if self.pairs == 1 { "" } else { "s" }
         )
@@ -654,7 +516,7 @@ impl RunSetup {
     }
 
     /// Plays job `job`: both games of its pair.
-    fn play_job(&self, job: u64, fingerprint: &str, logs: &RunLogs) -> [GameLine; 2] {
+    pub(crate) fn play_job(&self, job: u64, fingerprint: &str, logs: &RunLogs) -> [GameLine; 2] {
         let (pairing, p) = self.job(job);
         let (a, b) = self.pairings[pairing];
         let seed = pair_seed(self.seed, p);
@@ -731,354 +593,4 @@ pub fn player<'a>(
         move_timeout,
         omniscient: omniscient || entry.peeks,
     }
-}
-
-/// Plays the run: journals every finished pair, tallies the finished prefix, asks `rule` after
-/// each pair that joins it, and writes `match.json`, the final `games.jsonl` and `games.csv`.
-/// Returns what the run came to; [`report`] prints it and writes the summaries.
-///
-/// # Errors
-/// The output folder or journal is unusable, or writing fails.
-pub fn execute(setup: &RunSetup, rule: &mut dyn StopRule) -> Result<RunOutcome, RunError> {
-    let fingerprint = setup.fingerprint();
-    std::fs::create_dir_all(&setup.out)
-        .map_err(|e| RunError::Output(format!("cannot create {}: {e}", setup.out.display())))?;
-    let lock =
-        crate::records::journal::FolderLock::acquire(&setup.out).map_err(RunError::Output)?;
-    let journal_path = setup.out.join("games.jsonl");
-    let (mut journal, resumed) =
-        Journal::open(&journal_path, setup.resume, &fingerprint).map_err(|e| match e {
-            JournalError::Io(e) => RunError::Io(e),
-            other => RunError::Output(other.to_string()),
-        })?;
-    if resumed.truncated {
-        eprintln!(
-            "note: the last line of {} was cut short and is replayed",
-            journal_path.display()
-        );
-    }
-    let setup_path = setup.out.join(setup.record_name());
-    let recorded = setup.match_setup(&fingerprint);
-    crate::engines::interrupt::run_started(&setup.out, recorded.command_name());
-    if setup.resume && setup.gate {
-        // A gate's hypotheses cannot change mid-test: that would let a user shop for a verdict.
-        let before = crate::records::journal::read_bounded(
-            &setup_path,
-            crate::records::journal::MAX_SMALL_FILE,
-        )
-        .ok()
-        .and_then(|t| serde_json::from_str::<MatchSetup>(&t).ok());
-        if let Some(before) = before.filter(|b| b.gate != recorded.gate) {
-            let show = |g: Option<Sprt>| {
-                g.map_or("no test".to_string(), |s| {
-                    format!(
-                        "[{}, {}] {}, alpha {}, beta {}",
-                        s.elo0, s.elo1, s.model, s.alpha, s.beta
-                    )
-                })
-            };
-            return Err(RunError::Output(format!(
-                "--resume: {} was a gate of {}; this one asks for {}: a gate's test cannot \
-                 change mid-test (start a new --out)",
-                setup_path.display(),
-                show(before.gate),
-                show(recorded.gate)
-            )));
-        }
-    }
-    if setup.resume {
-        // A shard resumed as another shard would mix pairs of two shares in one folder.
-        let before = crate::records::journal::read_bounded(
-            &setup_path,
-            crate::records::journal::MAX_SMALL_FILE,
-        )
-        .ok()
-        .and_then(|t| serde_json::from_str::<MatchSetup>(&t).ok());
-        if let Some(before) = before.filter(|b| b.shard != recorded.shard) {
-            let show =
-                |s: Option<Shard>| s.map_or("the whole run".to_string(), |s| format!("shard {s}"));
-            return Err(RunError::Output(format!(
-                "--resume: {} holds {}; this run asks for {} (resume it with the same --shard, or \
-                 choose another --out)",
-                setup.out.display(),
-                show(before.shard),
-                show(recorded.shard)
-            )));
-        }
-    }
-    let mut setup_json = serde_json::to_vec_pretty(&recorded).map_err(std::io::Error::other)?;
-    setup_json.push(b'\n');
-    write_atomically(&setup_path, &setup_json)?;
-
-    // Resumed pairs of this run's jobs, and the others (beyond a smaller cap): those are kept in
-    // the journal, never counted.
-    let mut done: BTreeMap<u64, [GameLine; 2]> = BTreeMap::new();
-    let mut foreign: Vec<[GameLine; 2]> = Vec::new();
-    for (key, pair) in resumed.pairs {
-        match setup.job_of(&key) {
-            Some(job) => {
-                done.insert(job, pair);
-            }
-            None => foreign.push(pair),
-        }
-    }
-    if !foreign.is_empty() {
-        eprintln!(
-            "note: {} recorded pairs lie beyond --pairs {}: they stay in {} but are not counted",
-            foreign.len(),
-            setup.pairs,
-            journal_path.display()
-        );
-    }
-    let total = setup.jobs();
-    let mut tally = Tally {
-        board: Scoreboard::new(&setup.pairings),
-        prefix: Prefix::new(),
-        finished: BTreeMap::new(),
-        counted: 0,
-        stopped: false,
-    };
-    let bar = progress_bar(setup, done.len() as u64);
-    for (job, pair) in &done {
-        tally.push(*job, pair.clone(), rule);
-    }
-    bar.set_message(live_message(&tally.board, rule));
-    let started = Instant::now();
-    let mut played_now = 0u64;
-    if !tally.stopped && (done.len() as u64) < total {
-        let fp = fingerprint.as_str();
-        let left = total - done.len() as u64;
-        let used = setup
-            .threads
-            .min(usize::try_from(left).unwrap_or(usize::MAX));
-        if setup.resume && used < setup.threads {
-            eprintln!(
-                "note: {left} {} left to play: {used} of the {} threads used",
-                if left == 1 { "pair" } else { "pairs" },
-                setup.threads
-            );
-        }
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        if used > cores && setup.is_time_limited() {
-            eprintln!(
-                "note: {used} threads on {cores} {}: engines share cores, so these \
-                 time-limited games are played weaker than they would be alone",
-                if cores == 1 { "core" } else { "cores" }
-            );
-        }
-        let labels: Vec<&str> = setup.engines.iter().map(|e| e.label.as_str()).collect();
-        let logs = RunLogs::new(&setup.out, &labels, setup.log).map_err(RunError::Output)?;
-        if setup.log && !setup.engines.iter().any(|e| e.external) {
-            eprintln!(
-                "note: --log keeps the UCI traffic of external engines, and this run has none: \
-                 no game logs are written"
-            );
-        }
-        let result = scheduler::run(
-            total,
-            setup.threads,
-            &|job| done.contains_key(&job),
-            &|job| setup.play_job(job, fp, &logs),
-            |job, pair: [GameLine; 2]| -> Result<Flow, std::io::Error> {
-                journal.append(&pair)?;
-                played_now += 2;
-                bar.inc(2);
-                tally.push(job, pair, rule);
-                bar.set_message(live_message(&tally.board, rule));
-                Ok(if tally.stopped {
-                    Flow::Stop
-                } else {
-                    Flow::Continue
-                })
-            },
-        );
-        match result {
-            Ok(()) => {}
-            Err(SchedulerError::Pool(m)) => return Err(RunError::Output(m)),
-            Err(SchedulerError::Caller(e)) => return Err(RunError::Io(e)),
-        }
-    }
-    bar.finish_and_clear();
-    let wall = started.elapsed();
-
-    // Final files, in job order: the journal keeps every finished pair, the rest only counted ones.
-    journal.finish(tally.finished.values().chain(&foreign).flatten())?;
-    let beyond = tally.finished.len() as u64 - tally.counted + foreign.len() as u64;
-    let games: BTreeMap<u64, [GameLine; 2]> = tally
-        .finished
-        .into_iter()
-        .filter(|(job, _)| *job < tally.counted)
-        .collect();
-    records::write_csv(
-        &setup.out.join("games.csv"),
-        &games,
-        setup.pairings.len() as u64,
-    )?;
-    Ok(RunOutcome {
-        beyond,
-        counted: tally.counted,
-        board: tally.board,
-        stopped: tally.stopped,
-        played_now,
-        wall,
-        fingerprint,
-        games,
-        lock: Some(lock),
-    })
-}
-
-/// The outcome of a run whose pairs were played elsewhere (`arena merge`, the per-pairing folders
-/// of a tournament): `games` tallied in job order, as [`execute`] would have tallied them.
-pub fn outcome_of(
-    setup: &RunSetup,
-    fingerprint: String,
-    games: BTreeMap<u64, [GameLine; 2]>,
-) -> RunOutcome {
-    let n = setup.pairings.len() as u64;
-    let mut board = Scoreboard::new(&setup.pairings);
-    for (job, pair) in &games {
-        board.add_pair((job % n) as usize, pair);
-    }
-    RunOutcome {
-        board,
-        counted: games.len() as u64,
-        beyond: 0,
-        stopped: false,
-        played_now: 0,
-        wall: Duration::ZERO,
-        fingerprint,
-        games,
-        lock: None,
-    }
-}
-
-/// The running tally: finished jobs, the prefix, the board of the counted prefix.
-struct Tally {
-    board: Scoreboard,
-    prefix: Prefix<()>,
-    finished: BTreeMap<u64, [GameLine; 2]>,
-    /// Jobs counted (the prefix up to a stop).
-    counted: u64,
-    stopped: bool,
-}
-
-impl Tally {
-    fn push(&mut self, job: u64, pair: [GameLine; 2], rule: &mut dyn StopRule) {
-        let pairings = self.board.pairings().len() as u64;
-        self.finished.insert(job, pair);
-        for (j, ()) in self.prefix.push(job, ()) {
-            if self.stopped {
-                continue;
-            }
-            let pair = &self.finished[&j];
-            self.board.add_pair((j % pairings) as usize, pair);
-            self.counted = j + 1;
-            if rule.stop(&self.board, self.counted) {
-                self.stopped = true;
-            }
-        }
-    }
-}
-
-fn progress_bar(setup: &RunSetup, done_pairs: u64) -> ProgressBar {
-    if !setup.progress {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(setup.jobs().saturating_mul(2));
-    // A gate stops when its test decides, long before its cap as a rule: no bar to the cap, no
-    // ETA; its message shows the LLR against its bounds.
-    let template = if setup.gate {
-        "{spinner} {pos} games  {msg}  [{elapsed_precise}]"
-    } else {
-        "{bar:32.cyan/blue} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta_precise}]"
-    };
-    bar.set_style(
-        ProgressStyle::with_template(template)
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
-    bar.set_position(done_pairs * 2);
-    bar.enable_steady_tick(Duration::from_millis(250));
-    bar
-}
-
-fn live_message(board: &Scoreboard, rule: &dyn StopRule) -> String {
-    if board.pairings().len() > 1 {
-        // A tournament: one pairing's Elo would say little; the failures say what matters.
-        let failures: u64 = board
-            .pairings()
-            .iter()
-            .map(|p| p.failures.iter().sum::<u64>())
-            .sum();
-        return format!(
-            "{} pairings, {failures} engine failures",
-            board.pairings().len()
-        );
-    }
-    let p = &board.pairings()[0];
-    let e = crate::stats::pentanomial(&p.ptnml);
-    let mut s = format!(
-        "W {} D {} L {}  Elo {} ± {}",
-        p.wdl.wins,
-        p.wdl.draws,
-        p.wdl.losses,
-        fmt_elo(e.elo),
-        fmt_elo(e.elo_error)
-    );
-    if let Some(status) = rule.status(board) {
-        s.push_str("  ");
-        s.push_str(&status);
-    }
-    s
-}
-
-fn fmt_elo(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.1}")
-    } else if x > 0.0 {
-        "inf".into()
-    } else {
-        "-inf".into()
-    }
-}
-
-/// The files that record a run in its folder, one per kind of run (see
-/// [`RunSetup::record_name`]).
-pub const RECORD_NAMES: [&str; 3] = ["tournament.json", "leak-run.json", "match.json"];
-
-/// Writes a run's reports from its outcome and prints its summary: a tournament's standings
-/// ([`crate::report::standings::report`]), a leak run's report ([`crate::commands::leak::report`]), or a two-engine
-/// run's summary ([`report`]). What `arena merge` writes for the shards of any run.
-///
-/// # Errors
-/// Writing fails.
-pub fn write_reports(
-    setup: &RunSetup,
-    outcome: &RunOutcome,
-    out: &mut dyn Write,
-) -> Result<(), RunError> {
-    if setup.tournament.is_some() {
-        crate::report::standings::report(setup, outcome, out)
-    } else if setup.leak.is_some() {
-        crate::commands::leak::report(setup, outcome, out)
-    } else {
-        report(setup, outcome, out)
-    }
-}
-
-/// Prints a run's summary to `out` and writes `summary.txt` and `summary.json`: what every
-/// two-engine run command ends with.
-///
-/// # Errors
-/// Writing fails.
-pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Result<(), RunError> {
-    let text = crate::report::summary_text(setup, outcome);
-    write_atomically(&setup.out.join("summary.txt"), text.as_bytes())?;
-    let summary = crate::report::summary(setup, outcome);
-    let mut json = serde_json::to_vec_pretty(&summary).map_err(std::io::Error::other)?;
-    json.push(b'\n');
-    write_atomically(&setup.out.join("summary.json"), &json)?;
-    out.write_all(text.as_bytes())?;
-    writeln!(out, "Results in {}", setup.out.display())?;
-    Ok(())
 }

@@ -3,6 +3,7 @@
 //! block every report prints ([`block`]).
 
 pub mod block;
+pub mod bootstrap;
 pub mod elo;
 pub mod ratings;
 

@@ -40,7 +40,9 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
 use rand_chacha::ChaCha8Rng;
-use rand_core::{Rng, SeedableRng};
+use rand_core::SeedableRng;
+
+use crate::stats::bootstrap::{LOWER_Q, UPPER_Q, quantile_sorted, uniform_below};
 
 /// Elo per natural-log unit of strength: 400 / ln 10.
 const ELO_PER_NAT: f64 = 400.0 / core::f64::consts::LN_10;
@@ -56,10 +58,6 @@ const MAX_NEWTON: usize = 200;
 
 /// MM iteration cap for the fallback.
 const MAX_MM: usize = 200_000;
-
-/// The lower and upper quantile levels of the bootstrap interval.
-pub(crate) const LOWER_Q: f64 = 0.025;
-pub(crate) const UPPER_Q: f64 = 0.975;
 
 // ---------------------------------------------------------------------------------------------
 // Public types
@@ -557,18 +555,6 @@ fn mm(local: &Local) -> Vec<f64> {
 // The bootstrap
 // ---------------------------------------------------------------------------------------------
 
-/// A uniform integer in `0..n` from `next_u64` (Lemire's multiply-shift with rejection: unbiased).
-pub(crate) fn uniform_below<R: Rng + ?Sized>(rng: &mut R, n: u64) -> u64 {
-    assert!(n > 0, "uniform_below(0)");
-    let threshold = n.wrapping_neg() % n;
-    loop {
-        let m = u128::from(rng.next_u64()) * u128::from(n);
-        if (m as u64) >= threshold {
-            return (m >> 64) as u64;
-        }
-    }
-}
-
 /// Per distinct pair index (in increasing order), the pairings that have it with their
 /// half-points, as one flat list with offsets.
 struct PairTable {
@@ -728,25 +714,6 @@ pub fn rate(
         order,
         cfs_next,
         resamples,
-    }
-}
-
-/// The q-quantile of sorted values by the rule documented on [`Ratings`].
-pub(crate) fn quantile_sorted(x: &[f64], q: f64) -> f64 {
-    let Some(last) = x.len().checked_sub(1) else {
-        return f64::NAN;
-    };
-    let h = last as f64 * q;
-    let lo = (h.floor() as usize).min(last);
-    let hi = (lo + 1).min(last);
-    let frac = h - lo as f64;
-    let (a, b) = (x[lo], x[hi]);
-    if a == b {
-        a
-    } else if a.is_infinite() || b.is_infinite() {
-        if frac < 0.5 { a } else { b }
-    } else {
-        a + frac * (b - a)
     }
 }
 
@@ -982,19 +949,6 @@ mod tests {
     }
 
     #[test]
-    fn quantile_rule() {
-        let x = [1.0, 2.0, 3.0, 4.0];
-        assert!((quantile_sorted(&x, 0.025) - 1.075).abs() < 1e-12);
-        assert!((quantile_sorted(&x, 0.975) - 3.925).abs() < 1e-12);
-        assert_eq!(quantile_sorted(&[5.0], 0.025), 5.0);
-        assert!(quantile_sorted(&[], 0.5).is_nan());
-        let inf = [f64::NEG_INFINITY, 1.0, 2.0, f64::INFINITY];
-        assert_eq!(quantile_sorted(&inf, 0.025), f64::NEG_INFINITY);
-        assert_eq!(quantile_sorted(&inf, 0.3), 1.0); // h = 0.9: nearest is x_1
-        assert_eq!(quantile_sorted(&inf, 0.975), f64::INFINITY);
-    }
-
-    #[test]
     fn ranking_orders_separated_groups_by_their_own_results() {
         // Engine 0 lost every game; 3 > 1 > 2 among themselves; 4 has no games. Anchored at the
         // loser, the others are all +inf, yet they rank by their results against each other,
@@ -1022,17 +976,6 @@ mod tests {
         let (elo, keys) = fit_with_keys(5, &duels, 1, 0.0);
         assert!(elo[3] > 0.0 && elo[2] < 0.0 && elo[0] == f64::NEG_INFINITY);
         assert_eq!(ranking(&keys), [3, 1, 2, 0, 4]);
-    }
-
-    #[test]
-    fn uniform_below_is_in_range_and_covers() {
-        let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let mut seen = [0u32; 7];
-        for _ in 0..7000 {
-            seen[uniform_below(&mut rng, 7) as usize] += 1;
-        }
-        assert!(seen.iter().all(|&c| (850..1150).contains(&c)), "{seen:?}");
-        assert_eq!(uniform_below(&mut rng, 1), 0);
     }
 
     /// 0 is clearly stronger; 1 and 2 are identical in strength and their data are symmetric:

@@ -5,10 +5,10 @@ use std::path::Path;
 
 use jieqi_core::Rules;
 
-use crate::commands::replay::Checked;
 use crate::error::CommandError;
+use crate::records::check::Checked;
+use crate::records::termination::Termination;
 use crate::records::{self, GameLine};
-use crate::run::game_runner::Termination;
 
 /// What was read from a folder.
 #[derive(Copy, Clone, Debug, Default)]
@@ -30,7 +30,7 @@ pub fn for_each(
     dir: &Path,
     mut each: impl FnMut(&Rules, &GameLine, &Checked) -> bool,
 ) -> Result<Tally, CommandError> {
-    let (_, _, setup) = crate::run::recorded_run(dir).map_err(CommandError::Input)?;
+    let (_, _, setup) = crate::run::folder::recorded_run(dir).map_err(CommandError::Input)?;
     let journal = dir.join("games.jsonl");
     let (lines, _) =
         records::read_jsonl(&journal).map_err(|e| CommandError::Input(e.to_string()))?;
@@ -42,7 +42,7 @@ pub fn for_each(
             continue;
         }
         let checked =
-            crate::commands::replay::check_record(&setup.rules, &line, setup.max_plies, None);
+            crate::records::check::check_record(&setup.rules, &line, setup.max_plies, None);
         if checked.problem.is_some() {
             tally.skipped += 1;
             continue;

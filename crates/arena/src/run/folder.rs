@@ -1,0 +1,218 @@
+//! A results folder read back: the run its record describes, where a numbered game is, and one
+//! recorded game with the record that made it.
+
+use std::path::{Path, PathBuf};
+
+use crate::engines::EngineEntry;
+use crate::records::{self, GameLine};
+use crate::run::kind::RECORD_NAMES;
+use crate::run::{MatchSetup, RunSetup};
+use crate::util::text::printable;
+
+/// The run recorded in a results folder: the record's path (`match.json`, `tournament.json` or
+/// `leak-run.json`), the record, and the run it describes (engines unprobed, one thread).
+///
+/// # Errors
+/// No record, or one that cannot be read; the message names the file.
+pub fn recorded_run(dir: &std::path::Path) -> Result<(PathBuf, MatchSetup, RunSetup), String> {
+    match std::fs::metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(format!("{}: no such folder", dir.display()));
+        }
+        Err(e) => return Err(format!("{}: {e}", dir.display())),
+        Ok(m) if !m.is_dir() => {
+            return Err(format!("{} is a file, not a results folder", dir.display()));
+        }
+        Ok(_) => {}
+    }
+    let path = RECORD_NAMES
+        .iter()
+        .map(|name| dir.join(name))
+        .find(|p| p.is_file())
+        .ok_or_else(|| {
+            format!(
+                "{} holds no recorded run (match.json, tournament.json or leak-run.json)",
+                dir.display()
+            )
+        })?;
+    let text = crate::records::files::read_bounded(&path, crate::records::files::MAX_SMALL_FILE)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let record: MatchSetup =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let setup = record
+        .run_setup(dir.to_path_buf(), 1, String::new())
+        .map_err(|m| format!("{}: {m}", path.display()))?;
+    Ok((path, record, setup))
+}
+
+/// Why a recorded game would not come out the same when played again, if it would not: time
+/// limits (`tc`, `movetime`, an external engine without a node or depth limit, which is sent
+/// `go movetime 1000`) or an ending that depends on the machine (a timeout, a time forfeit, a
+/// crash).
+pub fn not_reproducible(
+    setup: &MatchSetup,
+    line: &GameLine,
+    red: &EngineEntry,
+    black: &EngineEntry,
+) -> Option<String> {
+    use crate::records::termination::Termination;
+    if let Some(why) = crate::run::time_limited(setup.tc, &setup.limits(), &[red, black]) {
+        return Some(why);
+    }
+    match line.reason {
+        Termination::Timeout | Termination::TimeForfeit | Termination::EngineCrash => {
+            Some(format!(
+                "it ended by {}, which depends on the machine and its load",
+                line.reason.name()
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// Where a numbered game of a results folder is ([`locate`]).
+#[derive(Debug)]
+pub struct Located {
+    /// The match folder that holds it.
+    pub folder: PathBuf,
+    /// Its pair index.
+    pub pair: u64,
+    /// 1 or 2.
+    pub game: u8,
+    /// Where it is, when that is not the folder asked about.
+    pub note: Option<String>,
+}
+
+/// The folder, pair and game (1 or 2) of game `number` of a results folder, and a sentence saying
+/// where it is when that is not the folder itself. In a match folder, game N is game
+/// `(N − 1) % 2 + 1` of pair `(N − 1) / 2`; in a run of several pairings (`tournament`, `leak`)
+/// it is that of job `(N − 1) / 2`, which is pair `job / pairings` of pairing `job % pairings`,
+/// whose own folder numbers it again from its pairs.
+///
+/// # Errors
+/// No recorded run in `dir`, or no such game number.
+pub fn locate(dir: &Path, number: u64) -> Result<Located, (&'static str, String)> {
+    let (job, game) = records::job_of_number(number).ok_or((
+        "--game",
+        "game numbers start at 1 (the `number` column of games.csv)".to_string(),
+    ))?;
+    let (path, record, setup) = crate::run::folder::recorded_run(dir).map_err(|m| ("DIR", m))?;
+    let np = setup.pairings.len() as u64;
+    let (pair, i) = (job / np, (job % np) as usize);
+    if pair >= record.pairs {
+        return Err((
+            "--game",
+            format!(
+                "{} records {} pairs ({} games): there is no game {number}",
+                path.display(),
+                record.pairs,
+                record.pairs.saturating_mul(2 * np)
+            ),
+        ));
+    }
+    if let Some(shard) = record.shard.filter(|s| !s.has(pair)) {
+        return Err((
+            "--game",
+            format!(
+                "game {number} is pair {pair}, which shard {}/{} plays; {} holds shard {shard}",
+                pair % shard.count,
+                shard.count,
+                dir.display()
+            ),
+        ));
+    }
+    if np == 1 {
+        return Ok(Located {
+            folder: dir.to_path_buf(),
+            pair,
+            game,
+            note: None,
+        });
+    }
+    let folder = dir.join(setup.pairing_folder(i));
+    let note = format!(
+        "game {number} of {} is pair {pair}, game {game} of {} (game {} there)",
+        dir.display(),
+        folder.display(),
+        records::game_number(pair, game)
+    );
+    Ok(Located {
+        folder,
+        pair,
+        game,
+        note: Some(note),
+    })
+}
+
+/// Reads `match.json` and the recorded game of a results folder.
+///
+/// # Errors
+/// Missing or corrupt files, or no such pair/game; the message names the file.
+pub fn load_recorded(
+    dir: &Path,
+    pair: u64,
+    game: u8,
+) -> Result<(MatchSetup, GameLine, PathBuf), String> {
+    let (path, setup, _) = crate::run::folder::recorded_run(dir)?;
+    if setup.all.is_some() {
+        let kind = setup.command_name();
+        let sub = if setup.kind.leak().is_some() {
+            "arms"
+        } else {
+            "pairings"
+        };
+        return Err(format!(
+            "{} is {} `arena {kind}` folder of several pairings: give --game N (the number \
+             column of its games.csv), or replay in one of its match folders under {sub}/",
+            dir.display(),
+            if kind == "leak" { "an" } else { "a" },
+        ));
+    }
+    let journal = dir.join("games.jsonl");
+    let (games, truncated) = records::read_jsonl(&journal).map_err(|e| e.to_string())?;
+    let Some(line) = games.into_iter().find(|g| g.pair == pair && g.game == game) else {
+        let why = match setup.shard {
+            Some(shard) if !shard.has(pair) => format!(
+                ": pair {pair} belongs to shard {}/{}, and this folder holds shard {shard}",
+                pair % shard.count,
+                shard.count
+            ),
+            _ if pair >= setup.pairs => format!(": the run has {} pairs", setup.pairs),
+            _ if truncated => format!(
+                " (its last line was cut short by an interruption: `arena {} --out {} \
+                 --resume` plays that pair again)",
+                setup.command_name(),
+                dir.display()
+            ),
+            _ => " (the run did not get to it: `--resume` plays it)".to_string(),
+        };
+        return Err(format!(
+            "{}: no record of pair {pair} game {game}{why}",
+            journal.display()
+        ));
+    };
+    // The record and match.json must describe the same run.
+    if line.fingerprint != setup.fingerprint {
+        return Err(format!(
+            "{}: pair {pair} game {game} belongs to another run (fingerprint {}) than {} \
+             (fingerprint {}): one of them was edited, or the folder mixes runs",
+            journal.display(),
+            line.fingerprint,
+            path.display(),
+            setup.fingerprint
+        ));
+    }
+    let (a, b) = (&setup.engines[0].0, &setup.engines[1].0);
+    let (red, black) = if game == 1 { (a, b) } else { (b, a) };
+    if (&line.red, &line.black) != (red, black) {
+        return Err(format!(
+            "{}: pair {pair} game {game} names red '{}' and black '{}', but {} has '{red}' and \
+             '{black}' there",
+            journal.display(),
+            printable(&line.red),
+            printable(&line.black),
+            path.display()
+        ));
+    }
+    Ok((setup, line, journal))
+}
