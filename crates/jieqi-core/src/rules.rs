@@ -45,38 +45,112 @@ pub enum PerpetualCheck {
 ///
 /// Perpetual chase is not detected under any rule set: a chasing cycle ends as an ordinary
 /// repetition draw.
+///
+/// Every field has a serde default, so a record written before a switch existed still loads;
+/// unknown fields are refused, so a misspelt switch is an error. The serialized text of a rule set
+/// is hashed into the arena's run fingerprint, and `tests/rules_frozen.rs` checks that every rule
+/// set of 2026-12 (`tests/fixtures/rules-2026-12/`) still loads and serializes byte for byte as
+/// then.
+///
+/// Adding a switch: its default when absent is the behaviour the rules had before the switch
+/// existed (the legacy value, frozen as a literal in `absent`, not read from a preset), and it is
+/// `#[serde(default = "absent::x", skip_serializing_if = "absent::is_x")]`, so it is omitted while
+/// it holds the legacy value and old rule sets keep their text and fingerprints.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct Rules {
     /// Preset name this rule set was derived from, for reports (`standard`, `xiangqi`, `simple`, or
-    /// a name of your own).
-    #[cfg_attr(feature = "serde", serde(default = "default_name"))]
+    /// a name of your own). Default when absent: `custom`.
+    #[cfg_attr(feature = "serde", serde(default = "absent::name"))]
     pub name: RuleName,
-    /// How hidden pieces exist and move.
+    /// How hidden pieces exist and move. Default when absent: `start-square` (mainstream Jieqi).
+    #[cfg_attr(feature = "serde", serde(default = "absent::hidden_moves"))]
     pub hidden_moves: HiddenMoves,
     /// Whether the kings start hidden too (the seed-000 variant). Requires `hidden_moves: step`.
+    /// Default when absent: `false`.
+    #[cfg_attr(feature = "serde", serde(default = "absent::hidden_king"))]
     pub hidden_king: bool,
     /// Revealed advisors stay in their palace (Xiangqi) instead of moving anywhere (Jieqi).
+    /// Default when absent: `false`.
+    #[cfg_attr(feature = "serde", serde(default = "absent::confine_advisors"))]
     pub confine_advisors: bool,
     /// Revealed elephants stay on their own half (Xiangqi) instead of crossing the river (Jieqi).
+    /// Default when absent: `false`.
+    #[cfg_attr(feature = "serde", serde(default = "absent::confine_elephants"))]
     pub confine_elephants: bool,
-    /// The king stays in its palace.
+    /// The king stays in its palace. Default when absent: `true`.
+    #[cfg_attr(feature = "serde", serde(default = "absent::confine_king"))]
     pub confine_king: bool,
-    /// Kings may not face each other on an open file.
+    /// Kings may not face each other on an open file. Default when absent: `true`.
+    #[cfg_attr(feature = "serde", serde(default = "absent::flying_general"))]
     pub flying_general: bool,
     /// A move may not leave one's own king attacked. When false there is no check at all and the
-    /// game is won by capturing the king.
+    /// game is won by capturing the king. Default when absent: `true`.
+    #[cfg_attr(feature = "serde", serde(default = "absent::check"))]
     pub check: bool,
-    /// Who learns a captured hidden piece's identity.
+    /// Who learns a captured hidden piece's identity. Default when absent: `capturer`.
+    #[cfg_attr(feature = "serde", serde(default = "absent::capture_reveal"))]
     pub capture_reveal: CaptureReveal,
     /// Plies without a capture after which the game is drawn (`null`: no limit). Reveals do not
-    /// reset the count.
+    /// reset the count. Default when absent: `null`, no limit (not the standard preset's 80): an
+    /// absent `Option` field has always loaded as `null`, and a default must not change what an
+    /// existing file means.
+    #[cfg_attr(feature = "serde", serde(default = "absent::no_capture_plies"))]
     pub no_capture_plies: Option<u32>,
     /// Occurrences of the same position (same side to move) that end the game; 3 is threefold.
+    /// Default when absent: `3`.
+    #[cfg_attr(feature = "serde", serde(default = "absent::repetition_count"))]
     pub repetition_count: u32,
-    /// What perpetual check means.
+    /// What perpetual check means. Default when absent: `loses`.
+    #[cfg_attr(feature = "serde", serde(default = "absent::perpetual_check"))]
     pub perpetual_check: PerpetualCheck,
+}
+
+/// The value each [`Rules`] field takes when a serialized rule set lacks it. These are literals on
+/// purpose: they are what old records mean, so they must not follow a preset that changes later.
+/// The switches present since the first rule set take the mainstream (`standard`) value, except
+/// `name` and `no_capture_plies`, which keep what an absent field always loaded as.
+#[cfg(feature = "serde")]
+mod absent {
+    use super::{CaptureReveal, HiddenMoves, PerpetualCheck, RuleName};
+
+    pub(super) fn name() -> RuleName {
+        RuleName::new("custom")
+    }
+    pub(super) fn hidden_moves() -> HiddenMoves {
+        HiddenMoves::StartSquare
+    }
+    pub(super) fn hidden_king() -> bool {
+        false
+    }
+    pub(super) fn confine_advisors() -> bool {
+        false
+    }
+    pub(super) fn confine_elephants() -> bool {
+        false
+    }
+    pub(super) fn confine_king() -> bool {
+        true
+    }
+    pub(super) fn flying_general() -> bool {
+        true
+    }
+    pub(super) fn check() -> bool {
+        true
+    }
+    pub(super) fn capture_reveal() -> CaptureReveal {
+        CaptureReveal::Capturer
+    }
+    pub(super) fn no_capture_plies() -> Option<u32> {
+        None
+    }
+    pub(super) fn repetition_count() -> u32 {
+        3
+    }
+    pub(super) fn perpetual_check() -> PerpetualCheck {
+        PerpetualCheck::Loses
+    }
 }
 
 /// A short rule-set name stored inline so that [`Rules`] stays `Copy`.
@@ -117,11 +191,6 @@ impl core::fmt::Display for RuleName {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.as_str())
     }
-}
-
-#[cfg(feature = "serde")]
-fn default_name() -> RuleName {
-    RuleName::new("custom")
 }
 
 #[cfg(feature = "serde")]
