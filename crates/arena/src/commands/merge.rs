@@ -19,11 +19,11 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::cli::MergeArgs;
-use crate::records::files::write_atomically;
-use crate::records::journal::jsonl;
+use crate::records::files::{AtomicFile, write_atomically};
 use crate::records::shard::Shard;
-use crate::records::{self, GameLine};
-use crate::run::{self, MatchSetup, RunError};
+use crate::records::{self, CsvFile, Span};
+use crate::run::scoreboard::Scoreboard;
+use crate::run::{self, MatchSetup, RunError, Tallied};
 use crate::stats::{self, Pentanomial};
 
 /// A shard is flagged when its p-value against the others, times the number of shards, is below
@@ -35,7 +35,9 @@ struct ShardDir {
     dir: PathBuf,
     record: MatchSetup,
     shard: Shard,
-    pairs: BTreeMap<records::PairKey, [GameLine; 2]>,
+    /// Its complete pairs, by where their lines are in its journal.
+    pairs: BTreeMap<records::PairKey, [Span; 2]>,
+    journal: PathBuf,
     threads: usize,
 }
 
@@ -99,33 +101,39 @@ fn read_dir(dir: &Path) -> Result<ShardDir, RunError> {
     let record: MatchSetup =
         serde_json::from_str(&text).map_err(|e| refuse(format!("{}: {e}", path.display())))?;
     let journal = dir.join("games.jsonl");
-    let (lines, truncated) = records::read_jsonl(&journal).map_err(|e| refuse(e.to_string()))?;
+    let shard = record.shard.unwrap_or(Shard { index: 0, count: 1 });
+    let mut bad = None;
+    let (pairs, truncated) = records::pair_spans(&journal, |g| {
+        if bad.is_none() {
+            if g.fingerprint != record.fingerprint {
+                bad = Some(format!(
+                    "{}: pair {} game {} has fingerprint {}, its folder's run is {}",
+                    journal.display(),
+                    g.pair,
+                    g.game,
+                    g.fingerprint,
+                    record.fingerprint
+                ));
+            } else if !shard.has(g.pair) || g.pair >= record.pairs {
+                bad = Some(format!(
+                    "{}: pair {} does not belong to shard {shard} of {} pairs",
+                    journal.display(),
+                    g.pair,
+                    record.pairs
+                ));
+            }
+        }
+        Ok(())
+    })
+    .map_err(|e| refuse(e.to_string()))?;
+    if let Some(m) = bad {
+        return Err(refuse(m));
+    }
     if truncated {
         eprintln!(
             "note: the last line of {} was cut short; that pair counts as missing",
             journal.display()
         );
-    }
-    let shard = record.shard.unwrap_or(Shard { index: 0, count: 1 });
-    for g in &lines {
-        if g.fingerprint != record.fingerprint {
-            return Err(refuse(format!(
-                "{}: pair {} game {} has fingerprint {}, its folder's run is {}",
-                journal.display(),
-                g.pair,
-                g.game,
-                g.fingerprint,
-                record.fingerprint
-            )));
-        }
-        if !shard.has(g.pair) || g.pair >= record.pairs {
-            return Err(refuse(format!(
-                "{}: pair {} does not belong to shard {shard} of {} pairs",
-                journal.display(),
-                g.pair,
-                record.pairs
-            )));
-        }
     }
     // Threads of the shard's run, for the merged header (over all shards).
     let threads = crate::records::files::read_bounded(&dir.join("summary.json"), 64 << 20)
@@ -137,7 +145,8 @@ fn read_dir(dir: &Path) -> Result<ShardDir, RunError> {
         dir: dir.to_path_buf(),
         record,
         shard,
-        pairs: records::complete_pairs(lines),
+        pairs,
+        journal,
         threads,
     })
 }
@@ -347,11 +356,10 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
         }
     }
 
-    // Every pair into its job, refusing overlaps.
-    let mut games: BTreeMap<u64, [GameLine; 2]> = BTreeMap::new();
-    let mut source: BTreeMap<u64, &Path> = BTreeMap::new();
-    for s in &shards {
-        for (key, pair) in &s.pairs {
+    // Every pair into its job (the shard and where its lines are), refusing overlaps.
+    let mut games: BTreeMap<u64, (usize, [Span; 2])> = BTreeMap::new();
+    for (k, s) in shards.iter().enumerate() {
+        for (key, spans) in &s.pairs {
             let job = setup.job_of(key).ok_or_else(|| {
                 refuse(format!(
                     "{}: pair {} of {} vs {} is not a pair of this run",
@@ -361,17 +369,16 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
                     key.1
                 ))
             })?;
-            if let Some(other) = source.insert(job, &s.dir) {
+            if let Some((other, _)) = games.insert(job, (k, *spans)) {
                 return Err(refuse(format!(
                     "pair {} of {} vs {} is recorded twice: in {} and {}",
                     key.2,
                     key.0,
                     key.1,
-                    other.display(),
+                    shards[other].dir.display(),
                     s.dir.display()
                 )));
             }
-            games.insert(job, pair.clone());
         }
     }
     let missing: Vec<u64> = (0..setup.jobs())
@@ -413,32 +420,41 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
     let mut json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
     json.push(b'\n');
     write_atomically(&out_dir.join(setup.record_name()), &json)?;
-    write_atomically(
-        &out_dir.join("games.jsonl"),
-        &jsonl(games.values().flatten())?,
-    )?;
-    records::write_csv(
-        &out_dir.join("games.csv"),
-        &games,
-        setup.pairings.len() as u64,
-    )?;
+    // The merged journal and games.csv in one pass over the pairs in job order, tallied as a
+    // run tallies them; each shard's board on the side, for the homogeneity test. No game is
+    // held longer than it takes to copy it.
+    let n = setup.pairings.len();
+    let mut tallied = Tallied::new(&setup.pairings);
+    let mut boards: Vec<Scoreboard> = shards
+        .iter()
+        .map(|_| Scoreboard::new(&setup.pairings))
+        .collect();
+    let mut sources = shards
+        .iter()
+        .map(|s| {
+            std::fs::File::open(&s.journal)
+                .map_err(|e| refuse(format!("{}: {e}", s.journal.display())))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut journal = AtomicFile::create(&out_dir.join("games.jsonl"))?;
+    let mut csv = CsvFile::create(&out_dir.join("games.csv"), n as u64)?;
+    for (&job, &(k, spans)) in &games {
+        records::copy_spans(&mut sources[k], spans, &mut journal)?;
+        let pair = records::read_pair(&mut sources[k], &shards[k].journal, spans)?;
+        csv.pair(job, &pair)?;
+        tallied.add(job, &pair);
+        boards[k].add_pair((job % n as u64) as usize, &pair);
+    }
+    journal.commit()?;
+    csv.finish()?;
     for s in &shards {
         crate::engines::logs::merge_logs(&s.dir, out_dir, s.record.shard)?;
     }
 
     // Homogeneity, per pairing, from each shard's own games.
-    let n = setup.pairings.len();
-    let tables: Vec<Vec<Pentanomial>> = shards
+    let tables: Vec<Vec<Pentanomial>> = boards
         .iter()
-        .map(|s| {
-            let mut board = crate::run::scoreboard::Scoreboard::new(&setup.pairings);
-            for (key, pair) in &s.pairs {
-                if let Some(job) = setup.job_of(key) {
-                    board.add_pair((job % n as u64) as usize, pair);
-                }
-            }
-            board.pairings().iter().map(|p| p.ptnml).collect()
-        })
+        .map(|board| board.pairings().iter().map(|p| p.ptnml).collect())
         .collect();
     let (mut chi2, mut dof) = (0.0, 0u32);
     for i in 0..n {
@@ -497,7 +513,7 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
     json.push(b'\n');
     write_atomically(&out_dir.join("merge.json"), &json)?;
 
-    let outcome = run::outcome_of(&setup, fingerprint, games);
+    let outcome = run::outcome_of(fingerprint, tallied);
     crate::report::write_reports(&setup, &outcome, out)?;
     let text = merge_text(&report, &absent);
     write_atomically(&out_dir.join("merge.txt"), text.as_bytes())?;

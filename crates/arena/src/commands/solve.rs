@@ -415,6 +415,8 @@ pub fn run(args: &SolveArgs, w: &mut dyn Write) -> Result<(), CommandError> {
     crate::run::scheduler::run(
         jobs,
         threads,
+        // Results are kept by position, so how far ahead a worker runs matters to nothing.
+        u64::MAX,
         &|_| false,
         &play,
         |job, r: PositionResult| -> Result<crate::run::scheduler::Flow, std::convert::Infallible> {

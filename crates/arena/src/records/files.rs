@@ -52,6 +52,92 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// A results file written as a stream and replaced atomically when done: the bytes go to a
+/// temporary file beside `path`; [`AtomicFile::commit`] syncs it, renames it over `path` and syncs
+/// the folder. Dropped without a commit, it removes the temporary file and leaves `path` as it
+/// was. What [`write_atomically`] does for bytes in memory, for files too large to hold.
+#[derive(Debug)]
+pub struct AtomicFile {
+    path: std::path::PathBuf,
+    tmp: std::path::PathBuf,
+    file: Option<std::io::BufWriter<File>>,
+}
+
+impl AtomicFile {
+    /// Starts the replacement of `path`.
+    ///
+    /// # Errors
+    /// The temporary file cannot be created; the message names both files.
+    pub fn create(path: &Path) -> std::io::Result<AtomicFile> {
+        let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
+        tmp_name.push(".tmp");
+        let tmp = path.with_file_name(tmp_name);
+        let file = File::create(&tmp).map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
+                format!(
+                    "cannot create {} (to replace {} with): {e}",
+                    tmp.display(),
+                    path.display()
+                ),
+            )
+        })?;
+        Ok(AtomicFile {
+            path: path.to_path_buf(),
+            tmp,
+            file: Some(std::io::BufWriter::with_capacity(1 << 16, file)),
+        })
+    }
+
+    /// Makes the new content the file's: synced, renamed over it, the folder synced.
+    ///
+    /// # Errors
+    /// I/O errors, naming the file (the old file is then left as it was).
+    pub fn commit(mut self) -> std::io::Result<()> {
+        let path = self.path.clone();
+        let named =
+            |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+        let file = self.file.take().expect("committed once");
+        let file = file.into_inner().map_err(|e| named(e.into_error()))?;
+        file.sync_all().map_err(named)?;
+        drop(file);
+        std::fs::rename(&self.tmp, &self.path).map_err(named)?;
+        let dir = match self.path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        // Syncing a folder is not possible everywhere; the rename is done either way.
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let path = &self.path;
+        self.file
+            .as_mut()
+            .expect("not committed")
+            .write(buf)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.as_mut().expect("not committed").flush()
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            // Not committed: nothing half-written is left behind.
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
 /// Writes a file the user named (`arena export --out`): a regular file (new or existing) is
 /// replaced atomically, a symbolic link's target is written the same way, and anything else
 /// that exists (a device such as `/dev/stdout`, a pipe) is written through, never replaced.

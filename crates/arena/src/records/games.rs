@@ -210,31 +210,6 @@ pub fn csv_row(job: u64, g: &GameLine) -> [String; 15] {
     ]
 }
 
-/// Writes `games.csv`, atomically: the pairs of `games` (keyed by job) in job order, each game
-/// numbered by [`game_number`] of its job in the whole run — pair × `pairings` + the pairing — so
-/// a shard's folder and the merged folder give a game the same number.
-///
-/// # Errors
-/// I/O errors, naming the file.
-pub fn write_csv(
-    path: &Path,
-    games: &BTreeMap<u64, [GameLine; 2]>,
-    pairings: u64,
-) -> std::io::Result<()> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(CSV_HEADER)?;
-    for (&job, pair) in games {
-        for g in pair {
-            let whole_run_job = g.pair * pairings + job % pairings;
-            w.write_record(csv_row(whole_run_job, g))?;
-        }
-    }
-    let bytes = w
-        .into_inner()
-        .map_err(|e| std::io::Error::other(e.to_string()))?;
-    crate::records::files::write_atomically(path, &bytes)
-}
-
 /// A results file that cannot be read back.
 #[derive(Debug)]
 pub struct RecordsError {
@@ -303,13 +278,28 @@ fn check_line(line: &str, g: &GameLine) -> Result<(), String> {
 /// few MiB).
 pub const MAX_JOURNAL_LINE: usize = 16 << 20;
 
-/// Reads `games.jsonl`. A last line cut short by an interruption is dropped (and reported through
-/// the returned flag); any other bad line (not UTF-8, longer than [`MAX_JOURNAL_LINE`], not a game
-/// record, or not matching its checksum) is an error naming it.
+/// Where a game's line is in its file: the byte offset of its first byte and its length, newline
+/// included. Runs keep these instead of the games (a few bytes a pair) and read a game back when
+/// they need it.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Span {
+    /// Byte offset of the line.
+    pub offset: u64,
+    /// Its length in bytes, with the newline.
+    pub len: u64,
+}
+
+/// Reads `games.jsonl` line by line, in bounded memory, calling `each` with every game and where
+/// its line is. A last line cut short by an interruption is passed over (and reported through the
+/// returned flag); any other bad line (not UTF-8, longer than [`MAX_JOURNAL_LINE`], not a game
+/// record, not matching its checksum, or a game recorded twice) is an error naming it.
 ///
 /// # Errors
-/// The file cannot be read, or a line other than the last is not a game record.
-pub fn read_jsonl(path: &Path) -> Result<(Vec<GameLine>, bool), RecordsError> {
+/// The file cannot be read, a line other than the last is not a game record, or `each` fails.
+pub fn for_each_line(
+    path: &Path,
+    mut each: impl FnMut(Span, GameLine) -> Result<(), RecordsError>,
+) -> Result<bool, RecordsError> {
     use std::io::Read;
     let err = |line: Option<usize>, message: String| RecordsError {
         path: path.display().to_string(),
@@ -320,11 +310,13 @@ pub fn read_jsonl(path: &Path) -> Result<(Vec<GameLine>, bool), RecordsError> {
     if file.metadata().is_ok_and(|m| m.is_dir()) {
         return Err(err(None, "is a folder, not a file".into()));
     }
-    let mut reader = std::io::BufReader::new(file);
-    let mut games = Vec::new();
-    let mut seen: std::collections::HashMap<(String, String, u64, u8), usize> =
+    let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
+    // Labels are interned: the key of every game seen is four numbers.
+    let mut labels: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
+    let mut seen: std::collections::HashMap<(u32, u32, u64, u8), usize> =
         std::collections::HashMap::new();
     let mut bytes = Vec::new();
+    let mut offset = 0u64;
     // A line that does not parse, kept until the next line shows it was not the last.
     let mut pending: Option<(usize, serde_json::Error)> = None;
     for number in 1.. {
@@ -337,6 +329,11 @@ pub fn read_jsonl(path: &Path) -> Result<(Vec<GameLine>, bool), RecordsError> {
         if n == 0 {
             break;
         }
+        let span = Span {
+            offset,
+            len: n as u64,
+        };
+        offset += n as u64;
         if bytes.trim_ascii().is_empty() {
             continue;
         }
@@ -358,7 +355,11 @@ pub fn read_jsonl(path: &Path) -> Result<(Vec<GameLine>, bool), RecordsError> {
         match serde_json::from_str::<GameLine>(line) {
             Ok(g) => {
                 check_line(line, &g).map_err(|m| err(Some(number), m))?;
-                let key = (g.red.clone(), g.black.clone(), g.pair, g.game);
+                let mut id = |label: &str| {
+                    let next = labels.len() as u32;
+                    *labels.entry(label.to_string()).or_insert(next)
+                };
+                let key = (id(&g.red), id(&g.black), g.pair, g.game);
                 if let Some(first) = seen.insert(key, number) {
                     return Err(err(
                         Some(number),
@@ -369,36 +370,198 @@ pub fn read_jsonl(path: &Path) -> Result<(Vec<GameLine>, bool), RecordsError> {
                         ),
                     ));
                 }
-                games.push(g);
+                each(span, g)?;
             }
             // Cut short: fine if it is the last line (an interrupted append).
             Err(e) if e.is_eof() => pending = Some((number, e)),
             Err(e) => return Err(err(Some(number), format!("not a game record: {e}"))),
         }
     }
-    Ok((games, pending.is_some()))
+    Ok(pending.is_some())
+}
+
+/// Reads `games.jsonl` whole (see [`for_each_line`]): for the commands that look at a few games
+/// (replay, export, tune); runs and merges read it by [`Span`].
+///
+/// # Errors
+/// The file cannot be read, or a line other than the last is not a game record.
+pub fn read_jsonl(path: &Path) -> Result<(Vec<GameLine>, bool), RecordsError> {
+    let mut games = Vec::new();
+    let truncated = for_each_line(path, |_, g| {
+        games.push(g);
+        Ok(())
+    })?;
+    Ok((games, truncated))
+}
+
+/// The complete pairs of `games.jsonl` (both games present), keyed by [`PairKey`], with where
+/// their lines are; `check` sees every game first (a fingerprint test). Returns the pairs and
+/// whether the last line was cut short.
+///
+/// # Errors
+/// As [`for_each_line`], or `check` fails.
+pub fn pair_spans(
+    path: &Path,
+    mut check: impl FnMut(&GameLine) -> Result<(), RecordsError>,
+) -> Result<(BTreeMap<PairKey, [Span; 2]>, bool), RecordsError> {
+    let mut halves: BTreeMap<PairKey, [Option<Span>; 2]> = BTreeMap::new();
+    let truncated = for_each_line(path, |span, g| {
+        check(&g)?;
+        let key = match g.game {
+            1 => (g.red, g.black, g.pair),
+            2 => (g.black, g.red, g.pair),
+            _ => return Ok(()),
+        };
+        halves.entry(key).or_default()[g.game as usize - 1] = Some(span);
+        Ok(())
+    })?;
+    let pairs = halves
+        .into_iter()
+        .filter_map(|(k, [a, b])| Some((k, [a?, b?])))
+        .collect();
+    Ok((pairs, truncated))
+}
+
+/// Reads the games at `spans` back from an open `games.jsonl` (checked when it was first read).
+///
+/// # Errors
+/// I/O errors, or bytes that are no longer a game record; the message names the file.
+pub fn read_pair(
+    file: &mut std::fs::File,
+    path: &Path,
+    spans: [Span; 2],
+) -> std::io::Result<[GameLine; 2]> {
+    let read = |file: &mut std::fs::File, s: Span| -> std::io::Result<GameLine> {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut bytes = vec![0; s.len as usize];
+        file.seek(SeekFrom::Start(s.offset))?;
+        file.read_exact(&mut bytes)?;
+        serde_json::from_slice(&bytes).map_err(|e| {
+            std::io::Error::other(format!(
+                "{}: at byte {}: not a game record: {e}",
+                path.display(),
+                s.offset
+            ))
+        })
+    };
+    Ok([read(file, spans[0])?, read(file, spans[1])?])
+}
+
+/// Copies the lines at `spans` of an open file to `out`, in the order given.
+///
+/// # Errors
+/// I/O errors.
+pub fn copy_spans(
+    file: &mut std::fs::File,
+    spans: impl IntoIterator<Item = Span>,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut buf = Vec::new();
+    for s in spans {
+        buf.resize(s.len as usize, 0);
+        file.seek(SeekFrom::Start(s.offset))?;
+        file.read_exact(&mut buf)?;
+        out.write_all(&buf)?;
+    }
+    Ok(())
+}
+
+/// A `games.csv` written row by row: [`CsvFile::pair`] adds both games of a pair, numbered by
+/// [`game_number`] of their job in the whole run.
+pub struct CsvFile {
+    w: csv::Writer<crate::records::files::AtomicFile>,
+    pairings: u64,
+}
+
+impl CsvFile {
+    /// Starts `path` (replaced atomically at [`CsvFile::finish`]) for a run of `pairings`
+    /// pairings.
+    ///
+    /// # Errors
+    /// I/O errors, naming the file.
+    pub fn create(path: &Path, pairings: u64) -> std::io::Result<CsvFile> {
+        let mut w = csv::Writer::from_writer(crate::records::files::AtomicFile::create(path)?);
+        w.write_record(CSV_HEADER)?;
+        Ok(CsvFile { w, pairings })
+    }
+
+    /// Adds the pair of job `job` (the pairing is `job % pairings`).
+    ///
+    /// # Errors
+    /// I/O errors.
+    pub fn pair(&mut self, job: u64, pair: &[GameLine; 2]) -> std::io::Result<()> {
+        for g in pair {
+            let whole_run_job = g.pair * self.pairings + job % self.pairings;
+            self.w.write_record(csv_row(whole_run_job, g))?;
+        }
+        Ok(())
+    }
+
+    /// Writes the file.
+    ///
+    /// # Errors
+    /// I/O errors, naming the file.
+    pub fn finish(self) -> std::io::Result<()> {
+        self.w
+            .into_inner()
+            .map_err(|e| std::io::Error::other(e.to_string()))?
+            .commit()
+    }
+}
+
+/// Each complete pair of a `games.jsonl` that a run or merge just wrote (its two games on
+/// consecutive lines, every line checked when it was first read), with the spans of its lines,
+/// in file order. It trusts the file: no checksums, no duplicate test (use [`for_each_line`] for
+/// a file from outside).
+///
+/// # Errors
+/// The file cannot be read, a line is not a game record, or `each` fails; the message names the
+/// file.
+pub fn for_each_pair(
+    path: &Path,
+    mut each: impl FnMut([Span; 2], [GameLine; 2]) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let named =
+        |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+    let file = std::fs::File::open(path).map_err(named)?;
+    let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
+    let mut bytes = Vec::new();
+    let mut offset = 0u64;
+    let mut first: Option<(Span, GameLine)> = None;
+    loop {
+        bytes.clear();
+        let n = reader.read_until(b'\n', &mut bytes).map_err(named)?;
+        if n == 0 {
+            return Ok(());
+        }
+        let span = Span {
+            offset,
+            len: n as u64,
+        };
+        offset += n as u64;
+        if bytes.trim_ascii().is_empty() {
+            continue;
+        }
+        let g: GameLine = serde_json::from_slice(&bytes).map_err(|e| {
+            named(std::io::Error::other(format!(
+                "at byte {}: not a game record: {e}",
+                span.offset
+            )))
+        })?;
+        match first.take() {
+            Some((s1, g1))
+                if g1.game == 1 && g.game == 2 && g1.pair == g.pair && g1.red == g.black =>
+            {
+                each([s1, span], [g1, g])?;
+            }
+            _ => first = Some((span, g)),
+        }
+    }
 }
 
 /// The key of a pair: the first engine's label (Red in game 1), the second's, the pair index.
 pub type PairKey = (String, String, u64);
-
-/// Groups game lines into complete pairs (both games present), keyed by [`PairKey`].
-pub fn complete_pairs(games: Vec<GameLine>) -> BTreeMap<PairKey, [GameLine; 2]> {
-    let mut halves: BTreeMap<PairKey, [Option<GameLine>; 2]> = BTreeMap::new();
-    for g in games {
-        let key = match g.game {
-            1 => (g.red.clone(), g.black.clone(), g.pair),
-            2 => (g.black.clone(), g.red.clone(), g.pair),
-            _ => continue,
-        };
-        let slot = &mut halves.entry(key).or_default()[g.game as usize - 1];
-        *slot = Some(g);
-    }
-    halves
-        .into_iter()
-        .filter_map(|(k, [a, b])| Some((k, [a?, b?])))
-        .collect()
-}
 
 #[cfg(test)]
 mod tests {

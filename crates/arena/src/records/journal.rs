@@ -6,8 +6,8 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::records::files::{read_bounded, write_atomically};
-use crate::records::{self, GameLine, PairKey, RecordsError};
+use crate::records::files::{AtomicFile, read_bounded};
+use crate::records::{self, GameLine, PairKey, RecordsError, Span};
 
 /// An advisory lock on a results folder: `DIR/.arena.lock`, created exclusively and holding the
 /// owner's process id, removed when the lock is dropped. Two runs never write one folder at once;
@@ -80,32 +80,25 @@ fn process_alive(pid: u32) -> bool {
     pid == std::process::id() || proc.join(pid.to_string()).exists()
 }
 
-/// One JSON line per game.
-///
-/// # Errors
-/// Serialization cannot fail for these records; an error would be a bug.
-pub fn jsonl<'a>(games: impl IntoIterator<Item = &'a GameLine>) -> std::io::Result<Vec<u8>> {
-    let mut out = Vec::new();
-    for g in games {
-        out.extend_from_slice(records::checked_line(g)?.as_bytes());
-        out.push(b'\n');
-    }
-    Ok(out)
-}
-
 /// The journal of a run: finished pairs appended as they come (two lines each, flushed), so an
-/// interrupted run keeps every finished pair.
+/// interrupted run keeps every finished pair. It remembers where each pair's lines are
+/// ([`Span`]), never the games: a run reads a pair back when it needs it ([`Journal::read`]) and
+/// rewrites the file in job order at the end by copying lines ([`Journal::finish`]).
 #[derive(Debug)]
 pub struct Journal {
     path: PathBuf,
     file: BufWriter<File>,
+    /// Bytes in the file (where the next line goes).
+    len: u64,
+    /// A read handle, opened at the first read.
+    reader: Option<File>,
 }
 
 /// What a journal held when a run resumed.
 #[derive(Debug, Default)]
 pub struct Resumed {
-    /// Complete pairs.
-    pub pairs: BTreeMap<PairKey, [GameLine; 2]>,
+    /// Complete pairs, with where their lines are in the (rewritten) journal.
+    pub pairs: BTreeMap<PairKey, [Span; 2]>,
     /// Whether the last line had been cut short (it is dropped and its pair replayed).
     pub truncated: bool,
 }
@@ -176,19 +169,40 @@ impl Journal {
             if !resume {
                 return Err(JournalError::Exists(path.to_path_buf()));
             }
-            let (lines, truncated) = records::read_jsonl(path).map_err(JournalError::Records)?;
-            if let Some(bad) = lines.iter().find(|g| g.fingerprint != fingerprint) {
+            let mut other = None;
+            let (pairs, truncated) = records::pair_spans(path, |g| {
+                if g.fingerprint != fingerprint && other.is_none() {
+                    other = Some((g.fingerprint.clone(), g.pair));
+                }
+                Ok(())
+            })
+            .map_err(JournalError::Records)?;
+            if let Some((found, pair)) = other {
                 return Err(JournalError::OtherRun {
                     path: path.to_path_buf(),
-                    found: bad.fingerprint.clone(),
-                    pair: bad.pair,
+                    found,
+                    pair,
                     want: fingerprint.to_string(),
                 });
             }
             resumed.truncated = truncated;
-            resumed.pairs = records::complete_pairs(lines);
-            let kept = jsonl(resumed.pairs.values().flatten()).map_err(JournalError::Io)?;
-            write_atomically(path, &kept).map_err(JournalError::Io)?;
+            // The complete pairs, copied into a new journal; their spans are the new file's.
+            let mut old = File::open(path).map_err(JournalError::Io)?;
+            let mut kept = AtomicFile::create(path).map_err(JournalError::Io)?;
+            let mut at = 0u64;
+            for (key, spans) in pairs {
+                records::copy_spans(&mut old, spans, &mut kept).map_err(JournalError::Io)?;
+                let new = spans.map(|s| {
+                    let n = Span {
+                        offset: at,
+                        len: s.len,
+                    };
+                    at += s.len;
+                    n
+                });
+                resumed.pairs.insert(key, new);
+            }
+            kept.commit().map_err(JournalError::Io)?;
         }
         let file = std::fs::OpenOptions::new()
             .create(true)
@@ -200,23 +214,30 @@ impl Journal {
                     format!("{}: {e}", path.display()),
                 ))
             })?;
+        let len = file.metadata().map_err(JournalError::Io)?.len();
         Ok((
             Journal {
                 path: path.to_path_buf(),
                 file: BufWriter::new(file),
+                len,
+                reader: None,
             },
             resumed,
         ))
     }
 
-    /// Appends a finished pair and flushes it.
+    /// Appends a finished pair and flushes it; returns where its lines are.
     ///
     /// # Errors
     /// I/O errors (a full disk…), naming the journal.
-    pub fn append(&mut self, pair: &[GameLine; 2]) -> std::io::Result<()> {
-        let bytes = jsonl(pair)?;
+    pub fn append(&mut self, pair: &[GameLine; 2]) -> std::io::Result<[Span; 2]> {
+        let first = records::checked_line(&pair[0])? + "\n";
+        let second = records::checked_line(&pair[1])? + "\n";
+        let mut bytes = String::with_capacity(first.len() + second.len());
+        bytes.push_str(&first);
+        bytes.push_str(&second);
         self.file
-            .write_all(&bytes)
+            .write_all(bytes.as_bytes())
             .and_then(|()| self.file.flush())
             .map_err(|e| {
                 std::io::Error::new(
@@ -226,18 +247,46 @@ impl Journal {
                         self.path.display()
                     ),
                 )
-            })
+            })?;
+        let spans = [
+            Span {
+                offset: self.len,
+                len: first.len() as u64,
+            },
+            Span {
+                offset: self.len + first.len() as u64,
+                len: second.len() as u64,
+            },
+        ];
+        self.len += bytes.len() as u64;
+        Ok(spans)
     }
 
-    /// Rewrites the journal atomically with `games`, in the order given (at the end of a run:
-    /// job order).
+    /// Reads a pair back from where [`Journal::append`] (or the resume) put it.
+    ///
+    /// # Errors
+    /// I/O errors, naming the journal.
+    pub fn read(&mut self, spans: [Span; 2]) -> std::io::Result<[GameLine; 2]> {
+        self.file.flush()?;
+        if self.reader.is_none() {
+            self.reader = Some(File::open(&self.path)?);
+        }
+        let reader = self.reader.as_mut().expect("opened");
+        records::read_pair(reader, &self.path, spans)
+    }
+
+    /// Rewrites the journal atomically with the pairs at `spans`, in the order given (at the end
+    /// of a run: job order), copying their lines.
     ///
     /// # Errors
     /// I/O errors.
-    pub fn finish<'a>(self, games: impl IntoIterator<Item = &'a GameLine>) -> std::io::Result<()> {
-        let path = self.path;
-        drop(self.file);
-        write_atomically(&path, &jsonl(games)?)
+    pub fn finish(mut self, spans: impl IntoIterator<Item = [Span; 2]>) -> std::io::Result<()> {
+        self.file.flush()?;
+        let mut old = File::open(&self.path)?;
+        let mut new = AtomicFile::create(&self.path)?;
+        records::copy_spans(&mut old, spans.into_iter().flatten(), &mut new)?;
+        drop(self.reader.take());
+        new.commit()
     }
 }
 
@@ -256,6 +305,8 @@ mod tests {
         let mut journal = Journal {
             path: full.to_path_buf(),
             file: BufWriter::new(file),
+            len: 0,
+            reader: None,
         };
         let g: GameLine = serde_json::from_str(
             r#"{"fingerprint":"f","pair":0,"game":1,"seed":1,"red":"a","black":"b",
@@ -274,7 +325,9 @@ mod tests {
         {
             let _ = std::fs::remove_file(tmp.join("summary.json.tmp"));
             std::os::unix::fs::symlink(full, tmp.join("summary.json.tmp")).unwrap();
-            let e = write_atomically(&target, b"{}").unwrap_err().to_string();
+            let e = crate::records::files::write_atomically(&target, b"{}")
+                .unwrap_err()
+                .to_string();
             assert!(e.contains("summary.json"), "{e}");
             assert!(e.contains("No space left"), "{e}");
         }

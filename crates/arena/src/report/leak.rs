@@ -28,7 +28,6 @@ use rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
 
 use crate::records::files::write_atomically;
-use crate::records::half_points;
 use crate::report::pairing::elo_text;
 use crate::run::{RunError, RunOutcome, RunSetup};
 use crate::stats;
@@ -223,10 +222,10 @@ pub struct LeakJson {
 fn pair_points(setup: &RunSetup, outcome: &RunOutcome, i: usize) -> BTreeMap<u64, u8> {
     let n = setup.pairings.len() as u64;
     outcome
-        .games
+        .points
         .iter()
         .filter(|(job, _)| *job % n == i as u64)
-        .map(|(job, pair)| (*job / n, half_points(pair)))
+        .map(|(job, points)| (job / n, points))
         .collect()
 }
 
@@ -352,7 +351,7 @@ pub fn leak_json(setup: &RunSetup, outcome: &RunOutcome) -> LeakJson {
         });
     }
     let mut notes = Vec::new();
-    let missing = setup.jobs() - (outcome.games.len() as u64).min(setup.jobs());
+    let missing = setup.jobs() - outcome.points.len().min(setup.jobs());
     if missing > 0 {
         notes.push(format!(
             "PARTIAL: {missing} of {} arm-pairs are missing; these figures rest on part of the run.",
@@ -606,14 +605,7 @@ pub fn markdown_table(l: &LeakJson) -> String {
 /// # Errors
 /// Writing fails.
 pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Result<(), RunError> {
-    for i in 0..setup.pairings.len() {
-        crate::report::pairing::write_pairing(
-            setup,
-            outcome,
-            i,
-            &setup.out.join(setup.pairing_folder(i)),
-        )?;
-    }
+    crate::report::pairing::write_pairings(setup, outcome)?;
     let l = leak_json(setup, outcome);
     let mut json = serde_json::to_vec_pretty(&l).map_err(std::io::Error::other)?;
     json.push(b'\n');

@@ -1,58 +1,82 @@
 //! One pairing of a run of several pairings written as an ordinary match folder, and the lines
 //! every report of such a run shares.
 
-use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::PathBuf;
 
-use crate::records::files::write_atomically;
-use crate::records::journal::jsonl;
-use crate::records::{self, GameLine};
+use crate::records::files::{AtomicFile, write_atomically};
+use crate::records::{self, CsvFile};
+use crate::run::execute::{Tallied, pair_key};
 use crate::run::kind::RunKind;
+use crate::run::scoreboard::{PairPoints, Scoreboard};
 use crate::run::{self, RunError, RunOutcome, RunSetup};
 
-/// Writes pairing `i`'s match folder: `match.json`, `games.jsonl`, `games.csv`, `summary.json`
-/// and `summary.txt`, as `arena match` writes them (the games carry the tournament's
-/// fingerprint).
-/// Writes pairing `i` of a run of several pairings as an ordinary match folder in `dir`
-/// (`match.json`, `games.jsonl`, `games.csv`, summaries), which `arena replay` reads: its pairs
-/// are the run's pairs of that pairing, its record the run's with the two engines (and their
-/// omniscience) alone.
+/// Writes every pairing of a run of several pairings as an ordinary match folder (`match.json`,
+/// `games.jsonl`, `games.csv`, summaries) under [`RunSetup::pairing_folder`], which `arena
+/// replay` reads: its pairs are the run's counted pairs of that pairing, its record the run's with
+/// the two engines (and their omniscience) alone. The games are copied from the run's
+/// `games.jsonl` in one pass, never held.
 ///
 /// # Errors
-/// Writing fails.
-pub fn write_pairing(
-    setup: &RunSetup,
-    outcome: &RunOutcome,
-    i: usize,
-    dir: &Path,
-) -> Result<(), RunError> {
-    let (a, b) = setup.pairings[i];
-    let dir = dir.to_path_buf();
-    std::fs::create_dir_all(&dir)?;
-    let sub = RunSetup {
-        engines: vec![setup.engines[a].clone(), setup.engines[b].clone()],
-        pairings: vec![(0, 1)],
-        kind: RunKind::Match { sprt: None },
-        out: dir.clone(),
-        ..setup.clone()
-    };
+/// Reading the run's journal or writing fails.
+pub fn write_pairings(setup: &RunSetup, outcome: &RunOutcome) -> Result<(), RunError> {
     let np = setup.pairings.len() as u64;
-    // Pair p is job p of the one-pairing run (of its shard).
-    let games: BTreeMap<u64, [GameLine; 2]> = outcome
-        .games
-        .iter()
-        .filter(|(job, _)| *job % np == i as u64)
-        .map(|(job, pair)| (job / np, pair.clone()))
+    let dirs: Vec<PathBuf> = (0..setup.pairings.len())
+        .map(|i| setup.out.join(setup.pairing_folder(i)))
         .collect();
-    let mut record = sub.match_setup(&outcome.fingerprint);
-    record.command = setup.command.clone();
-    let mut json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
-    json.push(b'\n');
-    write_atomically(&dir.join("match.json"), &json)?;
-    write_atomically(&dir.join("games.jsonl"), &jsonl(games.values().flatten())?)?;
-    records::write_csv(&dir.join("games.csv"), &games, 1)?;
-    let sub_outcome = run::outcome_of(&sub, outcome.fingerprint.clone(), games);
-    crate::report::summary::report(&sub, &sub_outcome, &mut std::io::sink())
+    let mut jsonls = Vec::with_capacity(dirs.len());
+    let mut csvs = Vec::with_capacity(dirs.len());
+    for dir in &dirs {
+        std::fs::create_dir_all(dir)?;
+        jsonls.push(AtomicFile::create(&dir.join("games.jsonl"))?);
+        csvs.push(CsvFile::create(&dir.join("games.csv"), 1)?);
+    }
+    let journal = setup.out.join("games.jsonl");
+    let mut source = std::fs::File::open(&journal)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", journal.display())))?;
+    records::for_each_pair(&journal, |spans, pair| {
+        let Some(job) = setup
+            .job_of(&pair_key(&pair))
+            .filter(|&j| outcome.points.get(j).is_some())
+        else {
+            return Ok(());
+        };
+        // Pair p is job p of the one-pairing run (of its shard).
+        let i = (job % np) as usize;
+        records::copy_spans(&mut source, spans, &mut jsonls[i])?;
+        csvs[i].pair(job / np, &pair)
+    })?;
+    for (f, c) in jsonls.into_iter().zip(csvs) {
+        f.commit()?;
+        c.finish()?;
+    }
+    for (i, dir) in dirs.into_iter().enumerate() {
+        let (a, b) = setup.pairings[i];
+        let sub = RunSetup {
+            engines: vec![setup.engines[a].clone(), setup.engines[b].clone()],
+            pairings: vec![(0, 1)],
+            kind: RunKind::Match { sprt: None },
+            out: dir.clone(),
+            ..setup.clone()
+        };
+        let mut record = sub.match_setup(&outcome.fingerprint);
+        record.command = setup.command.clone();
+        let mut json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
+        json.push(b'\n');
+        write_atomically(&dir.join("match.json"), &json)?;
+        let mut points = PairPoints::default();
+        for (job, p) in outcome.points.iter().filter(|(j, _)| j % np == i as u64) {
+            points.set(job / np, p);
+        }
+        let sub_outcome = run::outcome_of(
+            outcome.fingerprint.clone(),
+            Tallied {
+                board: Scoreboard::of_pairing(&outcome.board.pairings()[i]),
+                points,
+            },
+        );
+        crate::report::summary::report(&sub, &sub_outcome, &mut std::io::sink())?;
+    }
+    Ok(())
 }
 
 /// `+12.3`, `-inf`, `unrated`.
@@ -76,7 +100,7 @@ pub fn time_line(outcome: &RunOutcome) -> String {
             secs,
             outcome.played_now as f64 / secs.max(1e-9)
         )
-    } else if outcome.games.is_empty() {
+    } else if outcome.points.is_empty() {
         "Time: no games played (there was nothing to play)\n".to_string()
     } else {
         "Time: no games played this run (every counted pair was already recorded)\n".to_string()

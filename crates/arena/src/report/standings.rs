@@ -11,10 +11,9 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::records::files::write_atomically;
-use crate::records::half_points;
 use crate::report::PerMove;
 use crate::report::html::{self, HistoryPoint, TournamentPage};
-use crate::report::pairing::{elo_text, time_line, write_pairing};
+use crate::report::pairing::{elo_text, time_line};
 use crate::report::ratings_json::{PairingLine, PairwiseCell, RatedEngine, RatingsJson};
 use crate::run::kind::{Mode, TournamentOptions};
 use crate::run::scoreboard::{PairingScore, Scoreboard};
@@ -50,8 +49,8 @@ pub fn ratings_json(setup: &RunSetup, outcome: &RunOutcome) -> RatingsJson {
     let n = setup.engines.len();
     let np = setup.pairings.len() as u64;
     let mut per_pairing: Vec<BTreeMap<u64, u8>> = vec![BTreeMap::new(); setup.pairings.len()];
-    for (job, pair) in &outcome.games {
-        per_pairing[(job % np) as usize].insert(pair[0].pair, half_points(pair));
+    for (job, points) in outcome.points.iter() {
+        per_pairing[(job % np) as usize].insert(setup.job(job).1, points);
     }
     let pairings_pairs: Vec<PairingPairs> = setup
         .pairings
@@ -160,7 +159,7 @@ pub fn ratings_json(setup: &RunSetup, outcome: &RunOutcome) -> RatingsJson {
         tournament: options,
         pairs: setup.pairs,
         seed: setup.seed,
-        counted_pairs: outcome.games.len() as u64,
+        counted_pairs: outcome.points.len(),
         shard: setup.shard,
         engines,
         pairwise,
@@ -176,7 +175,7 @@ fn interval_text(lo: f64, hi: f64) -> String {
 /// cannot bound.
 pub fn notes(setup: &RunSetup, outcome: &RunOutcome, r: &RatingsJson) -> Vec<String> {
     let mut notes = Vec::new();
-    let missing = setup.jobs() - (outcome.games.len() as u64).min(setup.jobs());
+    let missing = setup.jobs() - outcome.points.len().min(setup.jobs());
     if missing > 0 {
         notes.push(format!(
             "PARTIAL: {missing} of {} pairing-pairs are missing; these ratings rest on part of the \
@@ -603,9 +602,7 @@ pub fn history(parent: &Path, upto: Option<&str>, series: Option<&str>) -> Night
 /// # Errors
 /// Writing fails.
 pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Result<(), RunError> {
-    for i in 0..setup.pairings.len() {
-        write_pairing(setup, outcome, i, &setup.out.join(setup.pairing_folder(i)))?;
-    }
+    crate::report::pairing::write_pairings(setup, outcome)?;
     let r = ratings_json(setup, outcome);
     let mut json = serde_json::to_vec_pretty(&r).map_err(std::io::Error::other)?;
     json.push(b'\n');

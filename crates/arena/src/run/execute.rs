@@ -10,9 +10,9 @@ use crate::engines::logs::RunLogs;
 use crate::records::files::write_atomically;
 use crate::records::journal::{Journal, JournalError};
 use crate::records::shard::Shard;
-use crate::records::{self, GameLine};
+use crate::records::{self, CsvFile, GameLine, Span};
 use crate::run::scheduler::{self, Flow, Prefix, SchedulerError};
-use crate::run::scoreboard::Scoreboard;
+use crate::run::scoreboard::{PairPoints, Scoreboard};
 use crate::run::stop::StopRule;
 use crate::run::{MatchSetup, RunSetup};
 use crate::stats::Sprt;
@@ -60,8 +60,9 @@ pub struct RunOutcome {
     pub wall: Duration,
     /// The fingerprint.
     pub fingerprint: String,
-    /// The counted pairs, by job.
-    pub games: BTreeMap<u64, [GameLine; 2]>,
+    /// The first engine's half-points of each counted pair, by job: what the bootstraps need
+    /// of the games, which are on disk (`games.jsonl`), not here.
+    pub points: PairPoints,
     /// The lock of the results folder, held until the reports are written (dropped with the
     /// outcome).
     pub lock: Option<crate::records::journal::FolderLock>,
@@ -144,15 +145,15 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, RunError> {
     write_atomically(&setup_path, &setup_json)?;
 
     // Resumed pairs of this run's jobs, and the others (beyond a smaller cap): those are kept in
-    // the journal, never counted.
-    let mut done: BTreeMap<u64, [GameLine; 2]> = BTreeMap::new();
-    let mut foreign: Vec<[GameLine; 2]> = Vec::new();
-    for (key, pair) in resumed.pairs {
+    // the journal, never counted. Only where their lines are is kept.
+    let mut done: BTreeMap<u64, [Span; 2]> = BTreeMap::new();
+    let mut foreign: Vec<[Span; 2]> = Vec::new();
+    for (key, spans) in resumed.pairs {
         match setup.job_of(&key) {
             Some(job) => {
-                done.insert(job, pair);
+                done.insert(job, spans);
             }
-            None => foreign.push(pair),
+            None => foreign.push(spans),
         }
     }
     if !foreign.is_empty() {
@@ -166,14 +167,15 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, RunError> {
     let total = setup.jobs();
     let mut tally = Tally {
         board: Scoreboard::new(&setup.pairings),
+        points: PairPoints::default(),
         prefix: Prefix::new(),
         finished: BTreeMap::new(),
         counted: 0,
         stopped: false,
     };
     let bar = progress_bar(setup, done.len() as u64);
-    for (job, pair) in &done {
-        tally.push(*job, pair.clone(), rule);
+    for (job, spans) in &done {
+        tally.push(*job, *spans, None, &mut journal, rule)?;
     }
     bar.set_message(live_message(&tally.board, rule));
     let started = Instant::now();
@@ -207,16 +209,25 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, RunError> {
                  no game logs are written"
             );
         }
+        // A gate stops on its test: no worker runs more than a pair ahead of the finished prefix,
+        // so at most `threads` pairs are played beyond the stop. Other runs play every pair and
+        // may run further ahead, so that one long game does not idle the other workers.
+        let window = if setup.kind.is_gate() {
+            setup.threads as u64
+        } else {
+            8 * setup.threads as u64
+        };
         let result = scheduler::run(
             total,
             setup.threads,
+            window,
             &|job| done.contains_key(&job),
             &|job| setup.play_job(job, fp, &logs),
             |job, pair: [GameLine; 2]| -> Result<Flow, std::io::Error> {
-                journal.append(&pair)?;
+                let spans = journal.append(&pair)?;
                 played_now += 2;
                 bar.inc(2);
-                tally.push(job, pair, rule);
+                tally.push(job, spans, Some(pair), &mut journal, rule)?;
                 bar.set_message(live_message(&tally.board, rule));
                 Ok(if tally.stopped {
                     Flow::Stop
@@ -234,82 +245,121 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, RunError> {
     bar.finish_and_clear();
     let wall = started.elapsed();
 
-    // Final files, in job order: the journal keeps every finished pair, the rest only counted ones.
-    journal.finish(tally.finished.values().chain(&foreign).flatten())?;
-    let beyond = tally.finished.len() as u64 - tally.counted + foreign.len() as u64;
-    let games: BTreeMap<u64, [GameLine; 2]> = tally
-        .finished
-        .into_iter()
-        .filter(|(job, _)| *job < tally.counted)
-        .collect();
-    records::write_csv(
-        &setup.out.join("games.csv"),
-        &games,
-        setup.pairings.len() as u64,
-    )?;
+    // Final files, in job order: the journal keeps every finished pair, the CSV only counted ones.
+    let beyond = tally.finished.len() as u64 - tally.counted.min(tally.finished.len() as u64)
+        + foreign.len() as u64;
+    journal.finish(tally.finished.values().copied().chain(foreign))?;
+    let counted = tally.counted;
+    let mut csv = CsvFile::create(&setup.out.join("games.csv"), setup.pairings.len() as u64)?;
+    records::for_each_pair(&journal_path, |_, pair| {
+        match setup.job_of(&pair_key(&pair)) {
+            Some(job) if job < counted => csv.pair(job, &pair),
+            _ => Ok(()),
+        }
+    })?;
+    csv.finish()?;
     Ok(RunOutcome {
         beyond,
         counted: tally.counted,
         board: tally.board,
+        points: tally.points,
         stopped: tally.stopped,
         played_now,
         wall,
         fingerprint,
-        games,
         lock: Some(lock),
     })
 }
 
-/// The outcome of a run whose pairs were played elsewhere (`arena merge`, the per-pairing folders
-/// of a tournament): `games` tallied in job order, as [`execute`] would have tallied them.
-pub fn outcome_of(
-    setup: &RunSetup,
-    fingerprint: String,
-    games: BTreeMap<u64, [GameLine; 2]>,
-) -> RunOutcome {
-    let n = setup.pairings.len() as u64;
-    let mut board = Scoreboard::new(&setup.pairings);
-    for (job, pair) in &games {
-        board.add_pair((job % n) as usize, pair);
-    }
+/// The key of a pair: the first engine (Red in game 1), the second, the pair index.
+pub fn pair_key(pair: &[GameLine; 2]) -> records::PairKey {
+    (pair[0].red.clone(), pair[0].black.clone(), pair[0].pair)
+}
+
+/// The outcome of a run whose pairs were played elsewhere (`arena merge`): its board and points,
+/// tallied in job order as [`execute`] would have tallied them (see [`Tallied`]).
+pub fn outcome_of(fingerprint: String, tallied: Tallied) -> RunOutcome {
     RunOutcome {
-        board,
-        counted: games.len() as u64,
+        counted: tallied.points.len(),
+        board: tallied.board,
+        points: tallied.points,
         beyond: 0,
         stopped: false,
         played_now: 0,
         wall: Duration::ZERO,
         fingerprint,
-        games,
         lock: None,
     }
 }
 
-/// The running tally: finished jobs, the prefix, the board of the counted prefix.
+/// Pairs tallied one by one, in job order: the board and the points of a run's counted pairs.
+#[derive(Debug)]
+pub struct Tallied {
+    /// The pairings' tallies.
+    pub board: Scoreboard,
+    /// The half-points of each pair, by job.
+    pub points: PairPoints,
+}
+
+impl Tallied {
+    /// Nothing tallied yet, for these pairings.
+    pub fn new(pairings: &[(usize, usize)]) -> Tallied {
+        Tallied {
+            board: Scoreboard::new(pairings),
+            points: PairPoints::default(),
+        }
+    }
+
+    /// Adds the pair of job `job`.
+    pub fn add(&mut self, job: u64, pair: &[GameLine; 2]) {
+        let n = self.board.pairings().len() as u64;
+        self.board.add_pair((job % n) as usize, pair);
+        self.points.set(job, records::half_points(pair));
+    }
+}
+
+/// The running tally: the board of the counted prefix, where every finished pair's lines are,
+/// the pairs waiting for an earlier job (by where they are: they are read back when they join).
 struct Tally {
     board: Scoreboard,
-    prefix: Prefix<()>,
-    finished: BTreeMap<u64, [GameLine; 2]>,
+    points: PairPoints,
+    prefix: Prefix<[Span; 2]>,
+    /// Every finished job's lines in the journal, in job order.
+    finished: BTreeMap<u64, [Span; 2]>,
     /// Jobs counted (the prefix up to a stop).
     counted: u64,
     stopped: bool,
 }
 
 impl Tally {
-    fn push(&mut self, job: u64, pair: [GameLine; 2], rule: &mut dyn StopRule) {
+    /// Adds finished job `job` (its pair in hand, if it was just played) and counts the jobs that
+    /// join the prefix, until the rule stops.
+    fn push(
+        &mut self,
+        job: u64,
+        spans: [Span; 2],
+        mut pair: Option<[GameLine; 2]>,
+        journal: &mut Journal,
+        rule: &mut dyn StopRule,
+    ) -> std::io::Result<()> {
         let pairings = self.board.pairings().len() as u64;
-        self.finished.insert(job, pair);
-        for (j, ()) in self.prefix.push(job, ()) {
+        self.finished.insert(job, spans);
+        for (j, spans) in self.prefix.push(job, spans) {
             if self.stopped {
                 continue;
             }
-            let pair = &self.finished[&j];
-            self.board.add_pair((j % pairings) as usize, pair);
+            let pair = match pair.take().filter(|_| j == job) {
+                Some(p) => p,
+                None => journal.read(spans)?,
+            };
+            self.board.add_pair((j % pairings) as usize, &pair);
+            self.points.set(j, records::half_points(&pair));
             self.counted = j + 1;
             if rule.stop(&self.board, self.counted) {
                 self.stopped = true;
             }
         }
+        Ok(())
     }
 }
 

@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::{Condvar, Mutex, mpsc};
 
 /// What the caller wants after a finished job.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -24,12 +24,18 @@ pub enum Flow {
 /// Plays jobs `0..total` except those `skip` names, `threads` at a time, calling `finished` on the
 /// calling thread with each result in finishing order.
 ///
+/// No job starts more than `window` jobs ahead of the finished prefix (the jobs below it all
+/// handed to `finished`, or skipped): a worker that would run further ahead waits. So the results
+/// waiting for an earlier job stay few, and when `finished` says stop, at most `window` jobs
+/// beyond the stopping point have been started.
+///
 /// # Errors
 /// The pool cannot be started, or `finished` fails (then no new job starts, running ones finish,
 /// and the first error is returned).
 pub fn run<T, E>(
     total: u64,
     threads: usize,
+    window: u64,
     skip: &(dyn Fn(u64) -> bool + Sync),
     play: &(dyn Fn(u64) -> T + Sync),
     mut finished: impl FnMut(u64, T) -> Result<Flow, E>,
@@ -42,12 +48,24 @@ where
         .thread_name(|i| format!("arena-worker-{i}"))
         .build()
         .map_err(|e| SchedulerError::Pool(format!("cannot start {threads} threads: {e}")))?;
+    let window = window.max(1);
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
+    // The finished prefix (jobs handed over or skipped), and the jobs done beyond it.
+    let done = Mutex::new(Prefix::<()>::new());
+    let moved = Condvar::new();
+    let finish = |job: u64| {
+        let mut d = done
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !d.push(job, ()).is_empty() {
+            moved.notify_all();
+        }
+    };
     let (tx, rx) = mpsc::channel::<(u64, T)>();
     let mut failure = None;
     std::thread::scope(|scope| {
-        let (next, stop) = (&next, &stop);
+        let (next, stop, done, moved, finish) = (&next, &stop, &done, &moved, &finish);
         scope.spawn(move || {
             pool.scope(|s| {
                 for _ in 0..threads {
@@ -59,7 +77,23 @@ where
                                 break;
                             }
                             if skip(job) {
+                                finish(job);
                                 continue;
+                            }
+                            // Wait until the job is within the window. The prefix's next job
+                            // is held by a worker that is playing it (it is within the window
+                            // whatever the prefix), so the wait ends.
+                            let mut d = done
+                                .lock()
+                                .unwrap_or_else(std::sync::PoisonError::into_inner);
+                            while job >= d.len() + window && !stop.load(Ordering::Relaxed) {
+                                d = moved
+                                    .wait(d)
+                                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                            }
+                            drop(d);
+                            if stop.load(Ordering::Relaxed) {
+                                break;
                             }
                             if tx.send((job, play(job))).is_err() {
                                 break;
@@ -71,16 +105,23 @@ where
             });
         });
         for (job, result) in rx {
-            if failure.is_some() {
-                continue;
-            }
-            match finished(job, result) {
-                Ok(Flow::Continue) => {}
-                Ok(Flow::Stop) => stop.store(true, Ordering::Relaxed),
-                Err(e) => {
-                    stop.store(true, Ordering::Relaxed);
-                    failure = Some(e);
+            if failure.is_none() {
+                match finished(job, result) {
+                    Ok(Flow::Continue) => {}
+                    Ok(Flow::Stop) => stop.store(true, Ordering::Relaxed),
+                    Err(e) => {
+                        stop.store(true, Ordering::Relaxed);
+                        failure = Some(e);
+                    }
                 }
+            }
+            finish(job);
+            if stop.load(Ordering::Relaxed) {
+                // Wake the workers waiting for the window: they stop.
+                let _guard = done
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                moved.notify_all();
             }
         }
     });
@@ -157,7 +198,7 @@ mod tests {
     #[test]
     fn every_job_once_and_skips_skipped() {
         let mut seen = Vec::new();
-        run::<u64, ()>(50, 3, &|j| j % 7 == 0, &|j| j * j, |j, r| {
+        run::<u64, ()>(50, 3, 4, &|j| j % 7 == 0, &|j| j * j, |j, r| {
             assert_eq!(r, j * j);
             seen.push(j);
             Ok(Flow::Continue)
@@ -177,6 +218,7 @@ mod tests {
         run::<(), ()>(
             1_000_000,
             2,
+            1000,
             &|_| false,
             &|j| {
                 while processed.load(Ordering::SeqCst) < j {
@@ -199,8 +241,37 @@ mod tests {
     }
 
     #[test]
+    fn no_job_starts_beyond_the_window() {
+        // Job 0 is slow; the others are instant. With a window of 3 no job past 2 may start
+        // before job 0 is handed over, so when the caller stops at job 0, jobs 1 and 2 at most
+        // ran beyond it.
+        let started = std::sync::Mutex::new(Vec::new());
+        let mut handed = Vec::new();
+        run::<(), ()>(
+            1000,
+            2,
+            3,
+            &|_| false,
+            &|j| {
+                started.lock().unwrap().push(j);
+                if j == 0 {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+            },
+            |j, ()| {
+                handed.push(j);
+                Ok(if j == 0 { Flow::Stop } else { Flow::Continue })
+            },
+        )
+        .unwrap();
+        let started = started.into_inner().unwrap();
+        assert!(started.iter().all(|&j| j < 3), "{started:?}");
+        assert!(handed.contains(&0));
+    }
+
+    #[test]
     fn a_caller_error_ends_the_run() {
-        let e = run::<(), &str>(u64::MAX, 2, &|_| false, &|_| (), |j, ()| {
+        let e = run::<(), &str>(u64::MAX, 2, 8, &|_| false, &|_| (), |j, ()| {
             if j >= 5 {
                 Err("disk full")
             } else {

@@ -194,6 +194,17 @@ impl Scoreboard {
         }
     }
 
+    /// A board of one pairing alone (slots 0 and 1): a pairing of a larger run as its own match.
+    pub fn of_pairing(p: &PairingScore) -> Scoreboard {
+        Scoreboard {
+            pairings: vec![PairingScore {
+                a: 0,
+                b: 1,
+                ..p.clone()
+            }],
+        }
+    }
+
     /// Adds a finished pair of pairing `pairing`.
     ///
     /// # Panics
@@ -231,5 +242,59 @@ impl Scoreboard {
             .into_iter()
             .flatten()
         })
+    }
+}
+
+/// The first engine's half-points (0–4) of each counted pair, by job: all the bootstraps of the
+/// reports need of the games (a byte a pair).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PairPoints {
+    /// By job; [`PairPoints::ABSENT`] where the job has no pair (a partial merge).
+    by_job: Vec<u8>,
+    /// Jobs present.
+    present: u64,
+}
+
+impl PairPoints {
+    /// The mark of a job without a pair.
+    const ABSENT: u8 = u8::MAX;
+
+    /// Records job `job`'s half-points.
+    pub fn set(&mut self, job: u64, half_points: u8) {
+        let j = job as usize;
+        if self.by_job.len() <= j {
+            self.by_job.resize(j + 1, Self::ABSENT);
+        }
+        if self.by_job[j] == Self::ABSENT {
+            self.present += 1;
+        }
+        self.by_job[j] = half_points;
+    }
+
+    /// Job `job`'s half-points, if it has a pair.
+    pub fn get(&self, job: u64) -> Option<u8> {
+        self.by_job
+            .get(job as usize)
+            .copied()
+            .filter(|&p| p != Self::ABSENT)
+    }
+
+    /// Jobs with a pair.
+    pub fn len(&self) -> u64 {
+        self.present
+    }
+
+    /// Whether no job has a pair.
+    pub fn is_empty(&self) -> bool {
+        self.present == 0
+    }
+
+    /// (job, half-points) of every job with a pair, in job order.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, u8)> + '_ {
+        self.by_job
+            .iter()
+            .enumerate()
+            .filter(|&(_, &p)| p != Self::ABSENT)
+            .map(|(j, &p)| (j as u64, p))
     }
 }
