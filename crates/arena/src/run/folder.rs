@@ -121,7 +121,9 @@ pub fn locate(dir: &Path, number: u64) -> Result<Located, (&'static str, String)
             ),
         ));
     }
-    if np == 1 {
+    // A run with pairing folders (a tournament, a leak run — even of one arm) keeps each game in
+    // its pairing's folder; a match folder is its own.
+    if np == 1 && record.all.is_none() {
         return Ok(Located {
             folder: dir.to_path_buf(),
             pair,
