@@ -22,6 +22,7 @@ use crate::cli::MergeArgs;
 use crate::records::files::{AtomicFile, write_atomically};
 use crate::records::shard::Shard;
 use crate::records::{self, CsvFile, Span};
+use crate::run::kind::RunKind;
 use crate::run::scoreboard::Scoreboard;
 use crate::run::{self, MatchSetup, RunError, Tallied};
 use crate::stats::{self, Pentanomial};
@@ -208,10 +209,11 @@ fn ranges(xs: &[u64]) -> String {
 
 /// What kind of run a record is, as a phrase: `a match`, `a tournament`, `a leak run`.
 fn kind(record: &MatchSetup) -> &'static str {
-    match record.command_name() {
-        "tournament" => "a tournament",
-        "leak" => "a leak run",
-        _ => "a match",
+    match record.kind {
+        RunKind::Tournament(_) => "a tournament",
+        RunKind::Leak(_) => "a leak run",
+        RunKind::Gate { .. } => "a gate",
+        RunKind::Match { .. } => "a match",
     }
 }
 
