@@ -18,12 +18,13 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::cli::MergeArgs;
+use crate::error::Error;
+use crate::plan::merge::MergePlan;
 use crate::records::files::write_atomically;
 use crate::records::journal::jsonl;
 use crate::records::shard::Shard;
 use crate::records::{self, GameLine};
-use crate::run::{self, MatchSetup, RunError};
+use crate::run::{self, MatchSetup};
 use crate::stats::{self, Pentanomial};
 
 /// A shard is flagged when its p-value against the others, times the number of shards, is below
@@ -79,11 +80,11 @@ pub struct MergeReport {
     pub missing_pairs: Vec<u64>,
 }
 
-fn refuse(m: impl Into<String>) -> RunError {
-    RunError::Output(m.into())
+fn refuse(m: impl Into<String>) -> Error {
+    Error::Input(m.into())
 }
 
-fn read_dir(dir: &Path) -> Result<ShardDir, RunError> {
+fn read_dir(dir: &Path) -> Result<ShardDir, Error> {
     let path = crate::run::kind::RECORD_NAMES
         .iter()
         .map(|f| dir.join(f))
@@ -142,7 +143,7 @@ fn read_dir(dir: &Path) -> Result<ShardDir, RunError> {
     })
 }
 
-fn read_bounded(path: &Path) -> Result<String, RunError> {
+fn read_bounded(path: &Path) -> Result<String, Error> {
     crate::records::files::read_bounded(path, crate::records::files::MAX_SMALL_FILE)
         .map_err(|e| refuse(format!("{}: {e}", path.display())))
 }
@@ -211,8 +212,8 @@ fn kind(record: &MatchSetup) -> &'static str {
 ///
 /// # Errors
 /// Shards that do not belong together, duplicates, overlaps, missing pairs without `--partial`
-/// ([`RunError::Output`]); writing fails ([`RunError::Io`]).
-pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
+/// ([`Error::Input`]); writing fails ([`Error::Results`]).
+pub fn run(args: &MergePlan, out: &mut dyn Write) -> Result<(), Error> {
     let shards: Vec<ShardDir> = args
         .dirs
         .iter()
@@ -406,7 +407,7 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
     std::fs::create_dir_all(out_dir)
         .map_err(|e| refuse(format!("cannot create {}: {e}", out_dir.display())))?;
     // Held until every merged file is written.
-    let _lock = crate::records::journal::FolderLock::acquire(out_dir).map_err(RunError::Output)?;
+    let _lock = crate::records::journal::FolderLock::acquire(out_dir).map_err(Error::Input)?;
     check_out(out_dir, &fingerprint)?;
     let mut record = setup.match_setup(&fingerprint);
     record.kind = first.record.kind.clone();
@@ -563,7 +564,7 @@ fn same_dir(a: &Path, b: &Path) -> bool {
 }
 
 /// The output folder may be new or hold an earlier merge of the same run, nothing else.
-fn check_out(dir: &Path, fingerprint: &str) -> Result<(), RunError> {
+fn check_out(dir: &Path, fingerprint: &str) -> Result<(), Error> {
     for name in crate::run::kind::RECORD_NAMES {
         let path = dir.join(name);
         if let Ok(text) =

@@ -27,10 +27,11 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
 
+use crate::error::Error;
 use crate::records::files::write_atomically;
 use crate::records::half_points;
 use crate::report::pairing::elo_text;
-use crate::run::{RunError, RunOutcome, RunSetup};
+use crate::run::{RunOutcome, RunSetup};
 use crate::stats;
 #[cfg(test)]
 use crate::stats::Pentanomial;
@@ -605,7 +606,7 @@ pub fn markdown_table(l: &LeakJson) -> String {
 ///
 /// # Errors
 /// Writing fails.
-pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Result<(), RunError> {
+pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Result<(), Error> {
     for i in 0..setup.pairings.len() {
         crate::report::pairing::write_pairing(
             setup,

@@ -4,11 +4,12 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::error::Error;
 use crate::records::files::write_atomically;
 use crate::records::journal::jsonl;
 use crate::records::{self, GameLine};
 use crate::run::kind::RunKind;
-use crate::run::{self, RunError, RunOutcome, RunSetup};
+use crate::run::{self, RunOutcome, RunSetup};
 
 /// Writes pairing `i`'s match folder: `match.json`, `games.jsonl`, `games.csv`, `summary.json`
 /// and `summary.txt`, as `arena match` writes them (the games carry the tournament's
@@ -25,7 +26,7 @@ pub fn write_pairing(
     outcome: &RunOutcome,
     i: usize,
     dir: &Path,
-) -> Result<(), RunError> {
+) -> Result<(), Error> {
     let (a, b) = setup.pairings[i];
     let dir = dir.to_path_buf();
     std::fs::create_dir_all(&dir)?;

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
+use crate::error::Error;
 use crate::records::files::write_atomically;
 use crate::records::half_points;
 use crate::report::PerMove;
@@ -18,7 +19,7 @@ use crate::report::pairing::{elo_text, time_line, write_pairing};
 use crate::report::ratings_json::{PairingLine, PairwiseCell, RatedEngine, RatingsJson};
 use crate::run::kind::{Mode, TournamentOptions};
 use crate::run::scoreboard::{PairingScore, Scoreboard};
-use crate::run::{RunError, RunOutcome, RunSetup};
+use crate::run::{RunOutcome, RunSetup};
 use crate::stats::bootstrap::bootstrap_seed;
 use crate::stats::ratings::{self, PairingPairs, Ratings};
 use crate::stats::{self, Wdl};
@@ -602,7 +603,7 @@ pub fn history(parent: &Path, upto: Option<&str>, series: Option<&str>) -> Night
 ///
 /// # Errors
 /// Writing fails.
-pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Result<(), RunError> {
+pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Result<(), Error> {
     for i in 0..setup.pairings.len() {
         write_pairing(setup, outcome, i, &setup.out.join(setup.pairing_folder(i)))?;
     }
