@@ -57,7 +57,7 @@ pub struct ReplayPlan {
 pub enum Show {
     /// `--show` asked for it.
     Asked,
-    /// Its game would not come out the same ([`not_reproducible`]).
+    /// Its game would not come out the same ([`crate::run::folder::not_reproducible`]).
     NotReproducible(String),
 }
 

@@ -1,5 +1,5 @@
 //! `arena sprt`'s plan (the merge gate), and the one validation of the SPRT flags `arena stats`,
-//! `arena match` and `arena sprt` share ([`test`], [`flags`]).
+//! `arena match` and `arena sprt` share ([`test()`], [`flags()`]).
 
 use crate::cli::sprt::SprtCmdArgs;
 use crate::cli::sprt_args::{SprtArgs, SprtTestArgs};
