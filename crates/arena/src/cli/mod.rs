@@ -1,8 +1,130 @@
-//! The raw command line, as clap parses it ([`args`], re-exported here), and the SPRT flags
-//! several commands share ([`sprt_args`]). Nothing here is checked beyond its type;
-//! [`crate::plan`] validates it.
+//! The raw command line, as clap parses it: [`Cli`] and its [`Command`]s here, each command's
+//! arguments in a module of its own (`cli::match_::MatchArgs`, `cli::export::ExportArgs`, …),
+//! the arguments several commands share in [`common`], [`run`] and [`sprt_args`]. Nothing here
+//! is checked beyond its type; [`crate::plan`] validates it.
 
-pub mod args;
+use clap::{Parser, Subcommand};
+
+pub mod bench;
+pub mod common;
+pub mod export;
+pub mod history;
+pub mod leak;
+pub mod match_;
+pub mod merge;
+pub mod perft;
+pub mod replay;
+pub mod run;
+pub mod show;
+pub mod solve;
+pub mod sprt;
 pub mod sprt_args;
+pub mod stats;
+pub mod suite;
+pub mod tournament;
+pub mod tune;
 
-pub use args::*;
+/// Self-play tournament harness and tools for Jieqi (揭棋, "uncovering xiangqi") engines.
+#[derive(Debug, Parser)]
+#[command(name = "arena", version, propagate_version = true)]
+pub struct Cli {
+    /// The subcommand to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Count the leaves of the move tree below a position (checks move generation).
+    ///
+    /// A move by a hidden piece branches once per identity still in the mover's pool (the
+    /// public game tree), so Jieqi counts are larger than the number of from-to moves.
+    Perft(perft::PerftArgs),
+    /// Print a position as a board a person can read, with pools, FEN and check status.
+    Show(show::ShowArgs),
+    /// Play seeded, colour-swapped game pairs between two engines and report Elo, LOS and more.
+    ///
+    /// Pair p deals from seed_p = mix(S, p) and is played twice on that deal, engine A as Red then
+    /// as Black. Results go to --out: games.csv, games.jsonl (replayable), summary.json,
+    /// summary.txt. The same command gives the same games at any --threads.
+    Match(match_::MatchArgs),
+    /// The merge gate: play pairs between NEW and BASE until the SPRT accepts H0 or H1 (or the
+    /// cap is reached), and exit with the verdict.
+    ///
+    /// A fishtest/fastchess-style sequential test on the pentanomial counts of game pairs.
+    /// Exit status: 0 = H1 accepted (the test passed: merge), 1 = H0 accepted (it failed: do
+    /// not merge), 3 = inconclusive at --max-pairs, 5 = an engine failed (without --recover),
+    /// 2 = bad usage or configuration, 4 = results could not be written. The verdict
+    /// is taken on the longest finished prefix of pair indices, so with node or depth limits it
+    /// does not depend on --threads. Pairs that finished beyond the stopping point stay in
+    /// games.jsonl but are not counted.
+    Sprt(sprt::SprtCmdArgs),
+    /// Rate many engines: a round robin or gauntlet of seeded, colour-swapped pairs, Bradley–Terry
+    /// ratings with bootstrap intervals, and a report a person opens in a browser.
+    ///
+    /// Pair p of every pairing is played on the same deal (seed mix(S, p)). Results go to --out:
+    /// ratings.csv, ratings.json, report.md, report.html, summary.txt, games.jsonl (the
+    /// journal; --resume continues it), and under pairings/ one ordinary match folder per
+    /// pairing (`arena replay` reads them). Ratings are logistic Elo by maximum likelihood over
+    /// all games (a draw is half a point), anchored at one engine; 95 % intervals and the
+    /// likelihood of superiority of each engine over the next (CFS) come from a seeded bootstrap
+    /// over pair indices.
+    Tournament(tournament::TournamentArgs),
+    /// Measure what seeing every hidden piece is worth to each engine: omniscient vs fair on the
+    /// same deals, with a paired confidence interval for the difference.
+    ///
+    /// For each --engine E: arm F = E fair vs the opponent O, arm Ω = E omniscient vs O, and the
+    /// head-to-head E omniscient vs E fair, pair p of every arm on the same deal (seed
+    /// mix(S, p)). Without --opponent, O is E's own fair self: F is 0 by symmetry (not played)
+    /// and Ω is the head-to-head. Reports per engine the Elo of F and Ω with 95 % intervals,
+    /// Δ = Elo(Ω) − Elo(F) with a 95 % interval from a paired bootstrap over pair indices (and the
+    /// independent interval beside it), the head-to-head, and what Δ says: an engine that gains
+    /// nothing while it searches ignores the hidden identities or already sees them (a leak).
+    /// `--engine faulty:mode=peek` is a positive control: a harness leak the report must show
+    /// at Δ ≈ 0. Results go to --out: leak.json, leak.md, summary.txt, games.jsonl (the journal;
+    /// --resume continues it), and arms/NN-<engine>/{fair,omniscient,head-to-head}/, ordinary match
+    /// folders that `arena replay` reads.
+    Leak(leak::LeakArgs),
+    /// Put the shards of a match or tournament (run with --shard K/N on several machines) back
+    /// together: check they belong together, and write the results one machine would have.
+    ///
+    /// Refuses shards of different runs (fingerprint: harness version, engine specs, rules, seed,
+    /// limits), different N, the same shard twice, pairs recorded twice, and missing pairs
+    /// (unless --partial). Prints a chi-square homogeneity test across shards and flags a shard
+    /// whose results differ from the others by more than chance (a broken worker). Exit status:
+    /// 0 merged, 2 refused, 4 results could not be written.
+    Merge(merge::MergeArgs),
+    /// Write DIR/index.html for a folder of nightly tournaments: links to every night, the
+    /// latest rating list, and every engine's rating over time.
+    History(history::HistoryArgs),
+    /// Replay one seeded game exactly, ply by ply, or check a game recorded in a results folder.
+    Replay(replay::ReplayArgs),
+    /// Write the games of a results folder as PGN ([Variant "jieqi"], a FEN tag, moves with their
+    /// reveal letters) or as JieqiBox notation JSON, for a GUI to load.
+    Export(export::ExportArgs),
+    /// Fit the evaluation's weights to the results of recorded games (Texel tuning): positions
+    /// from the folders' games.jsonl, labelled with their games' results, a held-out share of the
+    /// games to measure the fit, and the tuned weights written as JSON for `alphabeta:eval=PATH`.
+    Tune(tune::TuneArgs),
+    /// Run engines over a test suite (an EPD-style file of positions with bm/am/dm) and report
+    /// which positions each solved, and the time and nodes each took to find the answer.
+    ///
+    /// Positions are searched --threads at once, each by a fresh engine asked once as in a game.
+    /// A position is solved when the answer is right: one of its `bm` moves, none of its `am`
+    /// moves, and for `dm N` a reported `mate M` with M <= N. The time to solution is when the
+    /// answer became right for good (from the engine's interim reports). Prints a table per
+    /// engine and `solved X / Y`; writes solve.json and solve.csv to --out. Lines of the suite
+    /// that do not hold up are reported with their numbers and skipped.
+    Solve(solve::SolveArgs),
+    /// Make a test suite for `arena solve` from recorded games, every position verified by an
+    /// exhaustive search: `mates` (mate in N, no shorter; rules without hidden pieces) or
+    /// `tactics` (one move wins material by force whatever the hidden pieces are).
+    Suite(suite::SuiteArgs),
+    /// Print the result block (Elo, nElo, LOS, SPRT LLR) from pentanomial or W/D/L counts alone.
+    Stats(stats::StatsArgs),
+    /// List the engines `--engine` accepts, with their parameters.
+    Engines,
+    /// Speed figures on fixed inputs: perft nodes/s, playouts/s, and each engine's nodes/s.
+    Bench(bench::BenchArgs),
+}

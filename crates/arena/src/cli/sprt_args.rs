@@ -1,7 +1,8 @@
-//! The SPRT flags `arena stats`, `arena match` and `arena sprt` share, and their one validation:
-//! `--sprt ELO0,ELO1` (or `arena sprt`'s `--elo0`/`--elo1`), `--model`, `--alpha`, `--beta`.
+//! The SPRT flags `arena stats`, `arena match` and `arena sprt` share: `--sprt ELO0,ELO1` (or
+//! `arena sprt`'s `--elo0`/`--elo1`), `--model`, `--alpha`, `--beta`. Their one validation is
+//! [`crate::plan::sprt::test`] and [`crate::plan::sprt::flags`].
 
-use crate::stats::{Sprt, SprtError, SprtModel};
+use crate::stats::SprtModel;
 
 /// `--model`, `--alpha`, `--beta`.
 #[derive(clap::Args, Debug, Clone, Default, PartialEq)]
@@ -56,77 +57,5 @@ impl From<ModelArg> for SprtModel {
             ModelArg::Normalized => SprtModel::Normalized,
             ModelArg::Logistic => SprtModel::Logistic,
         }
-    }
-}
-
-/// A bad SPRT flag: the flag, and what is wrong with it.
-pub type FlagError = (&'static str, String);
-
-/// Splits a comma-separated list, without surrounding brackets; no items for blank text.
-pub fn items(text: &str) -> Vec<&str> {
-    let t = text.trim();
-    let t = t.strip_prefix('[').unwrap_or(t);
-    let t = t.strip_suffix(']').unwrap_or(t).trim();
-    if t.is_empty() {
-        Vec::new()
-    } else {
-        t.split(',').map(str::trim).collect()
-    }
-}
-
-impl SprtTestArgs {
-    /// The test of H0: Elo = `elo0` against H1: Elo = `elo1` with these settings, checked by
-    /// [`Sprt::validate`].
-    ///
-    /// # Errors
-    /// The flag at fault (`elo_flag` for the bounds) and what is wrong.
-    pub fn sprt(&self, elo0: f64, elo1: f64, elo_flag: &'static str) -> Result<Sprt, FlagError> {
-        let s = Sprt {
-            elo0,
-            elo1,
-            alpha: self.alpha.unwrap_or(0.05),
-            beta: self.beta.unwrap_or(0.05),
-            model: self.model.map_or(SprtModel::Normalized, SprtModel::from),
-        };
-        s.validate().map_err(|e| {
-            let flag = match e {
-                SprtError::EloRange { .. } | SprtError::EloOrder { .. } => elo_flag,
-                SprtError::Alpha(_) | SprtError::AlphaBetaSum(..) => "--alpha",
-                SprtError::Beta(_) => "--beta",
-            };
-            (flag, e.to_string())
-        })?;
-        Ok(s)
-    }
-}
-
-impl SprtArgs {
-    /// The SPRT the flags ask for: `None` without `--sprt`.
-    ///
-    /// # Errors
-    /// `--sprt` is not two numbers, a bound or rate is out of range, or `--model`, `--alpha` or
-    /// `--beta` is given without `--sprt`.
-    pub fn validate(&self) -> Result<Option<Sprt>, FlagError> {
-        let Some(text) = &self.sprt else {
-            for (given, flag) in [
-                (self.test.model.is_some(), "--model"),
-                (self.test.alpha.is_some(), "--alpha"),
-                (self.test.beta.is_some(), "--beta"),
-            ] {
-                if given {
-                    return Err((flag, "only means something with --sprt ELO0,ELO1".into()));
-                }
-            }
-            return Ok(None);
-        };
-        let parts = items(text);
-        let nums: Vec<f64> = parts.iter().filter_map(|p| p.parse().ok()).collect();
-        if parts.len() != 2 || nums.len() != 2 {
-            return Err((
-                "--sprt",
-                format!("expected ELO0,ELO1 (two comma-separated numbers, e.g. 0,2), got '{text}'"),
-            ));
-        }
-        self.test.sprt(nums[0], nums[1], "--sprt").map(Some)
     }
 }

@@ -7,32 +7,8 @@ use std::time::Instant;
 use jieqi_core::{Color, Game, Position, Rules, View, perft};
 use jieqi_engine::{Engine, Limits, Spec};
 
-use crate::engines::EngineEntry;
-
-/// The engines benchmarked when none are named.
-pub const DEFAULT_ENGINES: [&str; 6] = [
-    "random",
-    "greedy",
-    "level:hard",
-    "flat-uct:sims=2000",
-    "ismcts:iters=20000",
-    "alphabeta:depth=2",
-];
-
-/// A validated `arena bench`.
-#[derive(Debug)]
-pub struct BenchPlan {
-    /// Perft depth on the Xiangqi start position.
-    pub perft_depth: u32,
-    /// Engines to time.
-    pub engines: Vec<EngineEntry>,
-    /// Limits for every engine move.
-    pub limits: Limits,
-    /// Print one JSON object at the end.
-    pub json: bool,
-    /// Random playouts per rule set.
-    pub playouts: u64,
-}
+use crate::error::Error;
+use crate::plan::bench::BenchPlan;
 
 /// The fixed benchmark positions: the standard start and the position after 20, 40 and 60 plies of
 /// seeded greedy-vs-level:normal games on deals 1..=4 (computed, so no FEN can go stale), as seen by
@@ -78,8 +54,13 @@ pub fn positions() -> Vec<View> {
 /// Runs the benchmark.
 ///
 /// # Errors
-/// Writing fails.
-pub fn run(plan: &BenchPlan, w: &mut dyn Write) -> std::io::Result<()> {
+/// Writing fails ([`Error::Output`]).
+pub fn run(plan: &BenchPlan, w: &mut dyn Write) -> Result<(), Error> {
+    print(plan, w).map_err(Error::Output)
+}
+
+/// Times everything and writes the figures.
+fn print(plan: &BenchPlan, w: &mut dyn Write) -> std::io::Result<()> {
     let mut json = serde_json::Map::new();
     let mut pos = Position::start(&Rules::xiangqi());
     let t = Instant::now();

@@ -17,55 +17,19 @@
 //! "engineTime", "engineDepth", "engineNodes"}`; a mate score is ±(30000 − plies), as JieqiBox
 //! stores it.
 
-use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use clap::{Args, ValueEnum};
 use jieqi_core::Rules;
 use serde_json::json;
 
-use crate::error::CommandError;
+use crate::cli::export::Format;
+use crate::error::Error;
+use crate::plan::export::ExportPlan;
+use crate::records::GameLine;
 use crate::records::files::write_atomically;
 use crate::records::termination::Termination;
-use crate::records::{self, GameLine};
 use crate::run::MatchSetup;
-
-/// Arguments of `arena export`.
-#[derive(Debug, Args)]
-pub struct ExportArgs {
-    /// A results folder (of `arena match`, `sprt`, `tournament` or `leak`, a shard or a merge).
-    #[arg(value_name = "DIR")]
-    pub dir: PathBuf,
-    /// Only this game: its number in games.csv; with --pair, game 1 or 2 of that pair. Without
-    /// it, every game of the folder, in number order.
-    #[arg(long, value_name = "N")]
-    pub game: Option<u64>,
-    /// With --game 1|2: the pair index (a match folder only: in a tournament or leak folder it
-    /// names several games, so give --game N).
-    #[arg(long, value_name = "P", requires = "game")]
-    pub pair: Option<u64>,
-    /// The format: pgn (every game in one file) or jieqibox (JieqiBox's notation JSON, one file
-    /// per game).
-    #[arg(long, value_enum, default_value_t = Format::Pgn)]
-    pub format: Format,
-    /// Where to write: a file (PGN, or JieqiBox with one game), or a folder (JieqiBox with
-    /// several games: game-<number>.json each, the numbers zero-padded to one width so that
-    /// they sort) [default: standard output, for PGN and for one JieqiBox game]. An existing
-    /// file is replaced atomically, a link's target is written, a device (/dev/stdout) is
-    /// written through; the folder's own results files are refused.
-    #[arg(long, value_name = "PATH")]
-    pub out: Option<PathBuf>,
-}
-
-/// An export format.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// PGN with `[Variant "jieqi"]` and a FEN tag.
-    Pgn,
-    /// JieqiBox's notation JSON.
-    Jieqibox,
-}
 
 /// One game to export, with what the record around it says.
 struct Exported<'a> {
@@ -75,131 +39,52 @@ struct Exported<'a> {
     date: &'a str,
 }
 
-fn input(m: impl Into<String>) -> CommandError {
-    CommandError::Input(m.into())
-}
-
-/// Files of a results folder that an export must never overwrite.
-const RESULT_FILES: [&str; 14] = [
-    "match.json",
-    "tournament.json",
-    "leak-run.json",
-    "games.jsonl",
-    "games.csv",
-    "summary.json",
-    "summary.txt",
-    "ratings.csv",
-    "ratings.json",
-    "report.md",
-    "report.html",
-    "leak.json",
-    "leak.md",
-    crate::records::journal::LOCK_FILE,
-];
-
-/// Refuses an `--out` that is, or would write over, a results file of the folder.
-fn check_out(dir: &Path, out: &Path) -> Result<(), CommandError> {
-    let parent = out.parent().filter(|p| !p.as_os_str().is_empty());
-    let (Ok(out_dir), Ok(dir)) = (
-        std::fs::canonicalize(parent.unwrap_or(Path::new("."))),
-        std::fs::canonicalize(dir),
-    ) else {
-        return Ok(());
-    };
-    let name = out.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    if out_dir == dir && RESULT_FILES.contains(&name) {
-        return Err(input(format!(
-            "--out {}: that is the results folder's own {name}; write the export elsewhere",
-            out.display()
-        )));
-    }
-    Ok(())
+fn input(m: impl Into<String>) -> Error {
+    Error::Input(m.into())
 }
 
 /// Runs `arena export`.
 ///
 /// # Errors
-/// The folder holds no readable run, the game is not there, a record does not play through
-/// from its deal (it was altered), or writing fails; the message names the file.
-pub fn run(args: &ExportArgs, w: &mut dyn Write) -> Result<(), CommandError> {
-    let (setup, games) = load(&args.dir)?;
-    if let Some(out) = &args.out {
-        check_out(&args.dir, out)?;
-    }
-    let several_pairings = setup.all.is_some();
-    let chosen: Vec<(u64, &GameLine)> = match (args.pair, args.game) {
-        (Some(_), Some(_)) if several_pairings => {
-            return Err(input(format!(
-                "--pair: {} holds several pairings, so a pair index names several games: give \
-                 --game N (the number column of its games.csv)",
-                args.dir.display()
-            )));
-        }
-        (Some(pair), Some(game @ (1 | 2))) => {
-            let number = records::game_number(pair, game as u8);
-            vec![(
-                number,
-                games.get(&number).ok_or_else(|| missing(args, number))?,
-            )]
-        }
-        (Some(_), Some(game)) => {
-            return Err(input(format!(
-                "--game {game}: with --pair it is 1 (A Red) or 2 (A Black)"
-            )));
-        }
-        (None, Some(n)) => vec![(n, games.get(&n).ok_or_else(|| missing(args, n))?)],
-        (_, None) => games.iter().map(|(n, g)| (*n, g)).collect(),
-    };
-    if chosen.is_empty() {
-        return Err(input(format!(
-            "{}: no games recorded",
-            args.dir.join("games.jsonl").display()
-        )));
-    }
-    let date = date_of(&args.dir.join("games.jsonl"));
-    let items: Vec<Exported<'_>> = chosen
-        .into_iter()
+/// A record does not play through from its deal (it was altered), or writing fails; the message
+/// names the file.
+pub fn run(plan: &ExportPlan, w: &mut dyn Write) -> Result<(), Error> {
+    let items: Vec<Exported<'_>> = plan
+        .games
+        .iter()
         .map(|(number, line)| Exported {
-            number,
+            number: *number,
             line,
-            setup: &setup,
-            date: &date,
+            setup: &plan.setup,
+            date: &plan.date,
         })
         .collect();
-    match args.format {
+    match plan.format {
         Format::Pgn => {
             let mut text = String::new();
             for item in &items {
                 text.push_str(&pgn(item)?);
                 text.push('\n');
             }
-            emit(args.out.as_deref(), text.as_bytes(), w)
+            emit(plan.out.as_deref(), text.as_bytes(), w)
         }
         Format::Jieqibox => {
             if items.len() == 1 {
                 let mut text = serde_json::to_string_pretty(&jieqibox(&items[0])?)
                     .map_err(|e| input(e.to_string()))?;
                 text.push('\n');
-                return emit(args.out.as_deref(), text.as_bytes(), w);
+                return emit(plan.out.as_deref(), text.as_bytes(), w);
             }
-            let Some(folder) = &args.out else {
+            // The plan refuses several JieqiBox games without a folder.
+            let Some(folder) = &plan.out else {
                 return Err(input(format!(
                     "--format jieqibox writes one file per game: give --out FOLDER for the {} \
                      games, or --game N for one",
                     items.len()
                 )));
             };
-            if folder.exists() && !folder.is_dir() {
-                return Err(input(format!(
-                    "--out {}: a file, but --format jieqibox writes one file per game: give a \
-                     folder for the {} games, or --game N for one",
-                    folder.display(),
-                    items.len()
-                )));
-            }
-            std::fs::create_dir_all(folder).map_err(|e| {
-                CommandError::Io(format!("cannot create {}: {e}", folder.display()))
-            })?;
+            std::fs::create_dir_all(folder)
+                .map_err(|e| Error::Write(format!("cannot create {}: {e}", folder.display())))?;
             let width = items.last().map_or(1, |i| i.number.to_string().len());
             for item in &items {
                 let mut text = serde_json::to_string_pretty(&jieqibox(item)?)
@@ -207,94 +92,23 @@ pub fn run(args: &ExportArgs, w: &mut dyn Write) -> Result<(), CommandError> {
                 text.push('\n');
                 let path = folder.join(format!("game-{:0width$}.json", item.number));
                 write_atomically(&path, text.as_bytes())
-                    .map_err(|e| CommandError::Io(e.to_string()))?;
+                    .map_err(|e| Error::Write(e.to_string()))?;
             }
             writeln!(w, "{} games written to {}", items.len(), folder.display())
-                .map_err(|e| CommandError::Io(format!("writing standard output: {e}")))
+                .map_err(|e| Error::Write(format!("writing standard output: {e}")))
         }
-    }
-}
-
-/// Why game `number` is not in the folder, as `arena replay` says it.
-fn missing(args: &ExportArgs, number: u64) -> CommandError {
-    match crate::run::folder::locate(&args.dir, number) {
-        Err((_, m)) => input(m),
-        Ok(crate::run::folder::Located { pair, game, .. }) => input(format!(
-            "{}: game {number} (pair {pair}, game {game}) is not recorded: the run did not get \
-             to it, or it was cut short (`--resume` plays it)",
-            args.dir.join("games.jsonl").display()
-        )),
     }
 }
 
 /// Writes to `out` (see [`crate::records::files::write_output`]), or to `w`.
-fn emit(out: Option<&Path>, bytes: &[u8], w: &mut dyn Write) -> Result<(), CommandError> {
+fn emit(out: Option<&Path>, bytes: &[u8], w: &mut dyn Write) -> Result<(), Error> {
     match out {
         Some(path) => crate::records::files::write_output(path, bytes)
-            .map_err(|e| CommandError::Io(e.to_string())),
+            .map_err(|e| Error::Write(e.to_string())),
         None => w
             .write_all(bytes)
             .and_then(|()| w.flush())
-            .map_err(|e| CommandError::Io(format!("writing standard output: {e}"))),
-    }
-}
-
-/// The run recorded in `dir` and its games by number (see [`records::game_number`]). A game
-/// that belongs to none of the run's pairings is an error; a last line cut short is said.
-fn load(dir: &Path) -> Result<(MatchSetup, BTreeMap<u64, GameLine>), CommandError> {
-    let (_, record, setup) = crate::run::folder::recorded_run(dir).map_err(input)?;
-    let journal = dir.join("games.jsonl");
-    let (lines, truncated) = records::read_jsonl(&journal).map_err(|e| input(e.to_string()))?;
-    if truncated {
-        eprintln!(
-            "note: the last line of {} was cut short by an interruption and is not exported \
-             (`--resume` plays that pair again)",
-            journal.display()
-        );
-    }
-    let np = setup.pairings.len() as u64;
-    let mut games = BTreeMap::new();
-    for g in lines {
-        let (a, b) = if g.game == 1 {
-            (&g.red, &g.black)
-        } else {
-            (&g.black, &g.red)
-        };
-        let pairing = setup
-            .pairings
-            .iter()
-            .position(|&(x, y)| setup.engines[x].label == *a && setup.engines[y].label == *b);
-        let Some(i) = pairing.filter(|_| g.fingerprint == record.fingerprint) else {
-            return Err(input(format!(
-                "{}: pair {} game {} (red '{}', black '{}', fingerprint {}) is not a game of \
-                 the run its record describes: the record or the journal was edited",
-                journal.display(),
-                g.pair,
-                g.game,
-                crate::util::text::printable(&g.red),
-                crate::util::text::printable(&g.black),
-                g.fingerprint
-            )));
-        };
-        let number = records::game_number(g.pair * np + i as u64, g.game);
-        games.insert(number, g);
-    }
-    Ok((record, games))
-}
-
-/// `YYYY.MM.DD` (UTC) of the journal's last change: when the run ended.
-fn date_of(journal: &Path) -> String {
-    let secs = std::fs::metadata(journal)
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map(|d| d.as_secs());
-    match secs {
-        Some(s) => {
-            let (y, m, d) = crate::util::time::civil_from_days((s / 86_400) as i64);
-            format!("{y:04}.{m:02}.{d:02}")
-        }
-        None => "????.??.??".into(),
+            .map_err(|e| Error::Write(format!("writing standard output: {e}"))),
     }
 }
 
@@ -318,7 +132,7 @@ fn pgn_termination(t: Termination) -> &'static str {
 
 /// The recorded game played through from its deal ([`crate::records::check::check_record`]): the start
 /// FEN and the FEN after every ply. A record that does not hold up is refused.
-fn positions(item: &Exported<'_>) -> Result<(String, Vec<String>), CommandError> {
+fn positions(item: &Exported<'_>) -> Result<(String, Vec<String>), Error> {
     let checked = crate::records::check::check_record(
         &item.setup.rules,
         item.line,
@@ -354,7 +168,7 @@ fn tag(name: &str, value: &str) -> String {
 }
 
 /// One game as PGN.
-fn pgn(item: &Exported<'_>) -> Result<String, CommandError> {
+fn pgn(item: &Exported<'_>) -> Result<String, Error> {
     let line = item.line;
     let setup = item.setup;
     let (start, _) = positions(item)?;
@@ -457,7 +271,7 @@ fn jieqibox_score(score: &str) -> Option<i64> {
 }
 
 /// One game as JieqiBox's notation JSON.
-fn jieqibox(item: &Exported<'_>) -> Result<serde_json::Value, CommandError> {
+fn jieqibox(item: &Exported<'_>) -> Result<serde_json::Value, Error> {
     let line = item.line;
     let (start, after) = positions(item)?;
     let moves: Vec<serde_json::Value> = line

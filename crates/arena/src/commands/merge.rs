@@ -18,13 +18,14 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::cli::MergeArgs;
+use crate::error::Error;
+use crate::plan::merge::MergePlan;
 use crate::records::files::{AtomicFile, write_atomically};
 use crate::records::shard::Shard;
 use crate::records::{self, CsvFile, Span};
 use crate::run::kind::RunKind;
 use crate::run::scoreboard::Scoreboard;
-use crate::run::{self, MatchSetup, RunError, Tallied};
+use crate::run::{self, MatchSetup, Tallied};
 use crate::stats::{self, Pentanomial};
 
 /// A shard is flagged when its p-value against the others, times the number of shards, is below
@@ -82,11 +83,11 @@ pub struct MergeReport {
     pub missing_pairs: Vec<u64>,
 }
 
-fn refuse(m: impl Into<String>) -> RunError {
-    RunError::Output(m.into())
+fn refuse(m: impl Into<String>) -> Error {
+    Error::Input(m.into())
 }
 
-fn read_dir(dir: &Path) -> Result<ShardDir, RunError> {
+fn read_dir(dir: &Path) -> Result<ShardDir, Error> {
     let path = crate::run::kind::RECORD_NAMES
         .iter()
         .map(|f| dir.join(f))
@@ -152,7 +153,7 @@ fn read_dir(dir: &Path) -> Result<ShardDir, RunError> {
     })
 }
 
-fn read_bounded(path: &Path) -> Result<String, RunError> {
+fn read_bounded(path: &Path) -> Result<String, Error> {
     crate::records::files::read_bounded(path, crate::records::files::MAX_SMALL_FILE)
         .map_err(|e| refuse(format!("{}: {e}", path.display())))
 }
@@ -222,8 +223,8 @@ fn kind(record: &MatchSetup) -> &'static str {
 ///
 /// # Errors
 /// Shards that do not belong together, duplicates, overlaps, missing pairs without `--partial`
-/// ([`RunError::Output`]); writing fails ([`RunError::Io`]).
-pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
+/// ([`Error::Input`]); writing fails ([`Error::Results`]).
+pub fn run(args: &MergePlan, out: &mut dyn Write) -> Result<(), Error> {
     let shards: Vec<ShardDir> = args
         .dirs
         .iter()
@@ -415,7 +416,7 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), RunError> {
     std::fs::create_dir_all(out_dir)
         .map_err(|e| refuse(format!("cannot create {}: {e}", out_dir.display())))?;
     // Held until every merged file is written.
-    let _lock = crate::records::journal::FolderLock::acquire(out_dir).map_err(RunError::Output)?;
+    let _lock = crate::records::journal::FolderLock::acquire(out_dir).map_err(Error::Input)?;
     check_out(out_dir, &fingerprint)?;
     let mut record = setup.match_setup(&fingerprint);
     record.kind = first.record.kind.clone();
@@ -581,7 +582,7 @@ fn same_dir(a: &Path, b: &Path) -> bool {
 }
 
 /// The output folder may be new or hold an earlier merge of the same run, nothing else.
-fn check_out(dir: &Path, fingerprint: &str) -> Result<(), RunError> {
+fn check_out(dir: &Path, fingerprint: &str) -> Result<(), Error> {
     for name in crate::run::kind::RECORD_NAMES {
         let path = dir.join(name);
         if let Ok(text) =

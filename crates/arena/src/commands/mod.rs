@@ -1,7 +1,9 @@
 //! One module per command, each a thin layer over the plan, the run core and the reports.
 
 pub mod bench;
+pub mod engines;
 pub mod export;
+pub mod history;
 pub mod leak;
 pub mod merge;
 pub mod perft;

@@ -5,7 +5,8 @@ use std::time::Instant;
 
 use jieqi_core::{Position, perft};
 
-use crate::plan::PerftPlan;
+use crate::error::Error;
+use crate::plan::perft::PerftPlan;
 
 /// A finished count.
 #[derive(Clone, Debug, PartialEq)]
@@ -107,8 +108,13 @@ pub fn write_report(
 /// Runs `arena perft`.
 ///
 /// # Errors
-/// Writing the output fails.
-pub fn run(plan: &PerftPlan, w: &mut impl Write) -> io::Result<()> {
+/// Writing the output fails ([`Error::Output`]).
+pub fn run(plan: &PerftPlan, w: &mut impl Write) -> Result<(), Error> {
+    print(plan, w).map_err(Error::Output)
+}
+
+/// Counts and writes the report.
+fn print(plan: &PerftPlan, w: &mut impl Write) -> io::Result<()> {
     let mut pos = plan.position.clone();
     let report = count(&mut pos, plan.depth, plan.divide);
     write_report(w, &plan.position, &report, plan.json)

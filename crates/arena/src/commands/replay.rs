@@ -8,6 +8,7 @@ use std::path::Path;
 
 use jieqi_core::{ByColor, Color};
 
+use crate::error::Error;
 use crate::plan::replay::{ReplayPlan, Show};
 use crate::records::check::check_record;
 use crate::records::{GameLine, PlyInfo, result_text};
@@ -55,11 +56,17 @@ fn ply_line(ply: usize, record: &jieqi_core::Record, info: &PlyInfo) -> String {
 
 /// Replays and prints; with a recorded game, says "identical" or shows the first differing ply
 /// (or shows the record, see [`ReplayPlan::show`]). Returns whether the replay matched, or the
-/// record was consistent (always true without a recorded game).
+/// record was consistent (always true without a recorded game): a replay that differs is a
+/// result (exit status 3), not an error.
 ///
 /// # Errors
-/// Writing fails.
-pub fn run(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
+/// Writing fails ([`Error::Output`]).
+pub fn run(plan: &ReplayPlan, w: &mut dyn Write) -> Result<bool, Error> {
+    replay(plan, w).map_err(Error::Output)
+}
+
+/// What [`run`] does, on an I/O result.
+fn replay(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
     if let Some(note) = &plan.located {
         writeln!(w, "{note}")?;
     }

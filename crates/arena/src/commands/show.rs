@@ -4,7 +4,8 @@ use std::io::{self, Write};
 
 use jieqi_core::{Color, Deal, Piece, Pool, Position};
 
-use crate::plan::{SeededDeal, ShowPlan};
+use crate::error::Error;
+use crate::plan::show::{SeededDeal, ShowPlan};
 use crate::report::board_text::{position_board, truth_board};
 
 /// A pool as `R2 N2 B2 A2 C2 P5 (15)`: letter and count per role present (uppercase for Red),
@@ -81,8 +82,13 @@ fn write_seeded(w: &mut impl Write, plan: &ShowPlan, seeded: &SeededDeal) -> io:
 /// Runs `arena show`.
 ///
 /// # Errors
-/// Writing the output fails.
-pub fn run(plan: &ShowPlan, w: &mut impl Write) -> io::Result<()> {
+/// Writing the output fails ([`Error::Output`]).
+pub fn run(plan: &ShowPlan, w: &mut impl Write) -> Result<(), Error> {
+    print(plan, w).map_err(Error::Output)
+}
+
+/// Writes the board, its facts and the seeded deal.
+fn print(plan: &ShowPlan, w: &mut impl Write) -> io::Result<()> {
     write!(w, "{}", position_board(&plan.position, plan.style))?;
     writeln!(w)?;
     write_facts(w, &plan.position)?;

@@ -13,65 +13,18 @@
 //! engine, so node-limited runs are reproducible.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use jieqi_engine::{Score, SearchInfo, mix};
 use serde::Serialize;
 
-use crate::cli::{LimitArgs, RulesArgs};
 use crate::engines::EngineEntry;
-use crate::error::CommandError;
+use crate::error::Error;
+use crate::plan::solve::SolvePlan;
 use crate::records::epd::{Entry, Suite};
 use crate::run::game_runner::{Reporter, search_once};
-
-/// `arena solve` arguments.
-#[derive(Debug, Args)]
-pub struct SolveArgs {
-    /// The suite: one position a line, FEN then operations (`bm`, `am`, `dm N`, `id "name"`,
-    /// `c0`…`c9`), each ended by `;`; lines starting with `;` or `#` are comments.
-    ///
-    /// Lines that do not hold up are reported with their numbers and skipped. See
-    /// configs/suites/README.md for the format and the suites we ship.
-    #[arg(value_name = "SUITE")]
-    pub suite: PathBuf,
-    /// An engine to run (repeatable, to compare engines on the same positions): a spec such as
-    /// `alphabeta:threads=2`, `mcts-solver`, `uci:path=…`, or a JSON file of configs/engines/.
-    #[arg(long = "engine", value_name = "SPEC", required = true)]
-    pub engines: Vec<String>,
-    /// Search limits for every position.
-    #[command(flatten)]
-    pub limits: LimitArgs,
-    /// Positions searched at once [default: the number of cores]. An engine's own threads
-    /// (`alphabeta:threads=2`) come on top: with a time limit, keep the product at most the
-    /// number of cores.
-    #[arg(long, value_name = "T")]
-    pub threads: Option<usize>,
-    /// The rule set the suite's positions are played under (`xiangqi` for plain Xiangqi suites).
-    #[command(flatten)]
-    pub rules: RulesArgs,
-    /// Master seed: position i is searched with seed mix(S, i).
-    #[arg(long, value_name = "S", default_value_t = 1)]
-    pub seed: u64,
-    /// A search taking longer than this many milliseconds counts as a failure.
-    ///
-    /// Default: the movetime plus 1000 ms, or 60000 ms with no time limit.
-    #[arg(long, value_name = "MS")]
-    pub move_timeout: Option<u64>,
-    /// Results folder for solve.json and solve.csv [default:
-    /// results/<UTC timestamp>-solve-<suite name>/].
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
-    /// Print only the positions an engine did not solve (the summary is always printed).
-    #[arg(long)]
-    pub failed_only: bool,
-    /// Never draw a progress bar (it is only drawn when stderr is a terminal anyway).
-    #[arg(long)]
-    pub no_progress: bool,
-}
 
 /// One engine's result on one position.
 #[derive(Clone, Debug, Serialize)]
@@ -289,96 +242,27 @@ fn score_text(s: Score) -> String {
 /// Runs the command.
 ///
 /// # Errors
-/// Bad arguments or suite (exit 2), or results that cannot be written (exit 4).
-pub fn run(args: &SolveArgs, w: &mut dyn Write) -> Result<(), CommandError> {
-    let rules = crate::plan::rules_arg::resolve(&args.rules.rules)
-        .map_err(|e| CommandError::Input(e.to_string()))?;
-    let limits = jieqi_engine::Limits {
-        nodes: args.limits.nodes,
-        depth: args.limits.depth,
-        movetime: args.limits.movetime.map(Duration::from_millis),
-        clock: None,
-    };
-    for (flag, value) in [
-        ("--movetime", args.limits.movetime),
-        ("--nodes", args.limits.nodes),
-        ("--depth", args.limits.depth.map(u64::from)),
-        ("--move-timeout", args.move_timeout),
-    ] {
-        if value == Some(0) {
-            return Err(CommandError::Input(format!("{flag} must be at least 1")));
-        }
-    }
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if !(1..=1024).contains(&threads) {
-        return Err(CommandError::Input(
-            "--threads must be from 1 to 1024".into(),
-        ));
-    }
-    let mut engines = Vec::new();
-    for arg in &args.engines {
-        let entry = crate::engines::parse_arg(arg)
-            .map_err(|e| CommandError::Input(format!("--engine {arg}: {e}")))?;
-        if engines.iter().any(|e: &EngineEntry| e.label == entry.label) {
-            return Err(CommandError::Input(format!(
-                "two engines are labelled '{}': give one name=LABEL",
-                entry.label
-            )));
-        }
-        engines.push(entry);
-    }
-    let suite: Suite =
-        crate::records::epd::read(&args.suite, &rules).map_err(CommandError::Input)?;
-    let name = args.suite.display().to_string();
-    for e in &suite.errors {
-        eprintln!("{name}:{}: skipped: {}", e.line, e.message);
-    }
-    if suite.entries.is_empty() {
-        return Err(CommandError::Input(format!(
-            "{name}: no position to solve ({} lines skipped)",
-            suite.errors.len()
-        )));
-    }
-    let out_dir = match &args.out {
-        Some(d) => d.clone(),
-        None => {
-            let now = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs());
-            let stem = args
-                .suite
-                .file_stem()
-                .map_or("suite".into(), |s| s.to_string_lossy().into_owned());
-            PathBuf::from("results").join(format!(
-                "{}-solve-{stem}",
-                crate::util::time::utc_timestamp(now)
-            ))
-        }
-    };
-    // The folder must be usable before any work is done.
-    std::fs::create_dir_all(&out_dir)
-        .map_err(|e| CommandError::Input(format!("--out {}: {e}", out_dir.display())))?;
-    let probe = out_dir.join(format!(".arena-solve-probe-{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(|e| {
-        CommandError::Input(format!(
-            "--out {}: cannot write there: {e}",
-            out_dir.display()
-        ))
-    })?;
-    let _ = std::fs::remove_file(&probe);
+/// The scheduler cannot start its threads (exit 2), or results that cannot be written (exit 4).
+pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<(), Error> {
+    let (suite, limits, threads, engines, out_dir) = (
+        &args.suite,
+        &args.limits,
+        args.threads,
+        &args.engines,
+        &args.out,
+    );
+    let name = args.suite_path.display().to_string();
     let positions = suite.entries.len();
     let jobs = (positions * engines.len()) as u64;
     let context = format!(
         "{} positions ({} lines skipped), rules {}, {}, {threads} at once, seed {}",
         positions,
         suite.errors.len(),
-        args.rules.rules,
+        args.rules_name,
         limits,
         args.seed
     );
-    let io = |e: std::io::Error| CommandError::Io(format!("writing output: {e}"));
+    let io = |e: std::io::Error| Error::Write(format!("writing output: {e}"));
     writeln!(w, "arena solve {name}: {context}").map_err(io)?;
     w.flush().map_err(io)?;
     let bar = progress(jobs, "positions", args.no_progress);
@@ -388,7 +272,7 @@ pub fn run(args: &SolveArgs, w: &mut dyn Write) -> Result<(), CommandError> {
         .map(|e| {
             crate::run::player(
                 e,
-                &limits,
+                limits,
                 None,
                 args.move_timeout.map(Duration::from_millis),
                 false,
@@ -399,7 +283,7 @@ pub fn run(args: &SolveArgs, w: &mut dyn Write) -> Result<(), CommandError> {
         .collect();
     let per_engine: Vec<jieqi_engine::Limits> = engines
         .iter()
-        .map(|e| crate::run::player(e, &limits, None, None, false).limits)
+        .map(|e| crate::run::player(e, limits, None, None, false).limits)
         .collect();
     let play = |job: u64| {
         let (p, k) = (job as usize / engines.len(), job as usize % engines.len());
@@ -428,7 +312,7 @@ pub fn run(args: &SolveArgs, w: &mut dyn Write) -> Result<(), CommandError> {
             Ok(crate::run::scheduler::Flow::Continue)
         },
     )
-    .map_err(|e| CommandError::Input(format!("{e:?}")))?;
+    .map_err(|e| Error::Input(format!("{e:?}")))?;
     bar.finish_and_clear();
     // Job order is position-major; reports go engine by engine.
     let mut by_engine: Vec<Vec<PositionResult>> = vec![Vec::new(); engines.len()];
@@ -442,7 +326,7 @@ pub fn run(args: &SolveArgs, w: &mut dyn Write) -> Result<(), CommandError> {
     let summaries: Vec<EngineSummary> = engines
         .iter()
         .zip(&by_engine)
-        .map(|(e, rs)| summarise(e, rs, &suite))
+        .map(|(e, rs)| summarise(e, rs, suite))
         .collect();
     for (s, rs) in summaries.iter().zip(&by_engine) {
         write_table(w, s, rs, args.failed_only).map_err(io)?;
@@ -452,7 +336,7 @@ pub fn run(args: &SolveArgs, w: &mut dyn Write) -> Result<(), CommandError> {
         writeln!(w, "{}", summary_line(s)).map_err(io)?;
     }
     let all: Vec<PositionResult> = by_engine.into_iter().flatten().collect();
-    write_files(&out_dir, args, &limits, threads, &suite, &summaries, &all)?;
+    write_files(out_dir, args, limits, threads, suite, &summaries, &all)?;
     writeln!(w, "results: {}", out_dir.display()).map_err(io)?;
     Ok(())
 }
@@ -608,21 +492,21 @@ fn summary_line(s: &EngineSummary) -> String {
 #[allow(clippy::too_many_arguments)]
 fn write_files(
     dir: &std::path::Path,
-    args: &SolveArgs,
+    args: &SolvePlan,
     limits: &jieqi_engine::Limits,
     threads: usize,
     suite: &Suite,
     summaries: &[EngineSummary],
     all: &[PositionResult],
-) -> Result<(), CommandError> {
+) -> Result<(), Error> {
     let io = |what: &str, e: std::io::Error| {
-        CommandError::Io(format!("cannot write {}: {e}", dir.join(what).display()))
+        Error::Write(format!("cannot write {}: {e}", dir.join(what).display()))
     };
     std::fs::create_dir_all(dir).map_err(|e| io("", e))?;
     let json = SolveJson {
         harness: env!("CARGO_PKG_VERSION"),
-        suite: args.suite.display().to_string(),
-        rules: args.rules.rules.clone(),
+        suite: args.suite_path.display().to_string(),
+        rules: args.rules_name.clone(),
         limits: limits.to_string(),
         seed: args.seed,
         threads,
@@ -637,8 +521,8 @@ fn write_files(
         engines: summaries,
         positions: all,
     };
-    let bytes = serde_json::to_vec_pretty(&json)
-        .map_err(|e| CommandError::Io(format!("solve.json: {e}")))?;
+    let bytes =
+        serde_json::to_vec_pretty(&json).map_err(|e| Error::Write(format!("solve.json: {e}")))?;
     crate::records::files::write_atomically(&dir.join("solve.json"), &bytes)
         .map_err(|e| io("solve.json", e))?;
     let mut csv = csv::Writer::from_writer(Vec::new());
@@ -664,7 +548,7 @@ fn write_files(
         "error",
         "fen",
     ];
-    let write_err = |e: csv::Error| CommandError::Io(format!("solve.csv: {e}"));
+    let write_err = |e: csv::Error| Error::Write(format!("solve.csv: {e}"));
     csv.write_record(header).map_err(write_err)?;
     let opt = |v: Option<String>| v.unwrap_or_default();
     for r in all {
@@ -694,7 +578,7 @@ fn write_files(
     }
     let bytes = csv
         .into_inner()
-        .map_err(|e| CommandError::Io(format!("solve.csv: {e}")))?;
+        .map_err(|e| Error::Write(format!("solve.csv: {e}")))?;
     crate::records::files::write_atomically(&dir.join("solve.csv"), &bytes)
         .map_err(|e| io("solve.csv", e))?;
     Ok(())

@@ -4,15 +4,16 @@
 
 use std::io::Write;
 
+use crate::error::Error;
 use crate::report::{GateResult, gate_result};
-use crate::run::{self, RunError, RunSetup};
+use crate::run::{self, RunSetup};
 
 /// Runs the gate, prints its summary to `out` (the files go to the setup's folder) and returns
 /// its result.
 ///
 /// # Errors
 /// The output folder is unusable, an old journal is corrupt, or writing fails.
-pub fn run(setup: &RunSetup, out: &mut dyn Write) -> Result<GateResult, RunError> {
+pub fn run(setup: &RunSetup, out: &mut dyn Write) -> Result<GateResult, Error> {
     let outcome = run::execute(setup)?;
     crate::report::write_reports(setup, &outcome, out)?;
     Ok(gate_result(setup, &outcome).unwrap_or(GateResult::Inconclusive))

@@ -5,270 +5,38 @@
 //! arena stats --ptnml 43,61,144,55,37 --sprt 0,2 --names New,Base
 //! ```
 //!
-//! Everything is validated ([`plan`]) before anything is printed ([`run`]).
+//! Everything is validated ([`crate::plan::stats::plan`]) before anything is printed ([`run`]).
 
-use core::fmt;
 use std::io::Write;
 
-use crate::cli::sprt_args::{SprtArgs, items};
+use crate::error::Error;
+use crate::plan::stats::{StatsCounts, StatsPlan};
+use crate::stats::Wdl;
 use crate::stats::block::{
     BlockInput, block_json, block_json_unsplit, render_block, render_block_unsplit,
 };
-use crate::stats::{Pentanomial, Sprt, Wdl};
 
-/// Arguments of `arena stats`.
-#[derive(clap::Args, Debug, Clone, Default)]
-pub struct StatsArgs {
-    /// Pair counts from A's side in fastchess's `Ptnml(0-2)` order: LL,LD,WL+DD,WD,WW.
-    ///
-    /// A pair is one deal played twice with colours swapped; the five counts are the pairs A
-    /// scored 0, ½, 1, 1½ and 2 points in (fishtest's pentanomial, LD also counting DL). Six counts
-    /// LL,LD,WL,DD,WD,WW keep win+loss and draw+draw pairs apart; only then are the games' W/D/L
-    /// and the WL/DD ratio known. Brackets and spaces are accepted, so fastchess's
-    /// `[43, 61, 144, 55, 37]` can be pasted in quotes. Give this or --wdl.
-    #[arg(long, value_name = "LL,LD,DW,WD,WW", conflicts_with = "wdl")]
-    pub ptnml: Option<String>,
-    /// Game counts from A's side: wins,draws,losses (cutechess/fastchess order W, D, L).
-    ///
-    /// Without pairs the estimates are trinomial: they ignore the correlation between the two
-    /// games of a pair, so their error bars are wider than the pentanomial ones when games were
-    /// paired. Give this or --ptnml.
-    #[arg(long, value_name = "W,D,L")]
-    pub wdl: Option<String>,
-    /// The SPRT to compute: --sprt ELO0,ELO1, --model, --alpha, --beta.
-    #[command(flatten)]
-    pub sprt: SprtArgs,
-    /// The two engines' names for the header, A first (the counts are A's) [default: A,B].
-    #[arg(long, value_name = "A,B")]
-    pub names: Option<String>,
-    /// Print every number of the block as one JSON object instead (the `results` object of a
-    /// match's summary.json; infinities as "inf"/"-inf", fractions rather than percentages).
-    #[arg(long)]
-    pub json: bool,
-}
-
-/// What went wrong in `arena stats`.
-#[derive(Debug)]
-pub enum StatsCmdError {
-    /// A flag's value is unusable.
-    Arg {
-        /// The flag, e.g. `--ptnml`.
-        flag: &'static str,
-        /// What is wrong with it.
-        message: String,
-    },
-    /// Writing the output failed.
-    Io(std::io::Error),
-}
-
-impl fmt::Display for StatsCmdError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StatsCmdError::Arg { flag, message } => write!(f, "{flag}: {message}"),
-            StatsCmdError::Io(e) => write!(f, "writing output: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for StatsCmdError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            StatsCmdError::Io(e) => Some(e),
-            StatsCmdError::Arg { .. } => None,
-        }
-    }
-}
-
-impl From<std::io::Error> for StatsCmdError {
-    fn from(e: std::io::Error) -> StatsCmdError {
-        StatsCmdError::Io(e)
-    }
-}
-
-fn arg_err(flag: &'static str, message: impl Into<String>) -> StatsCmdError {
-    StatsCmdError::Arg {
-        flag,
-        message: message.into(),
-    }
-}
-
-/// The counts `arena stats` reports on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StatsCounts {
-    /// Six pair counts: WL and DD apart.
-    Pentanomial(Pentanomial),
-    /// Five pair counts: the WL+DD cell is in `dd`, `wl` is 0.
-    PentanomialUnsplit(Pentanomial),
-    /// Game totals.
-    Trinomial(Wdl),
-}
-
-/// Validated `arena stats` arguments.
-#[derive(Clone, Debug, PartialEq)]
-pub struct StatsPlan {
-    /// Engine A's name.
-    pub a: String,
-    /// Engine B's name.
-    pub b: String,
-    /// The counts.
-    pub counts: StatsCounts,
-    /// The SPRT, checked by [`Sprt::validate`].
-    pub sprt: Option<Sprt>,
-    /// Print JSON instead of the block.
-    pub json: bool,
-}
-
-/// Validates `arena stats` arguments.
-///
-/// # Errors
-/// Not exactly one of --ptnml and --wdl; a count list of the wrong length, with a non-count, all
-/// zero or too large; a bad --sprt, --alpha or --beta (or one of --model, --alpha, --beta
-/// without --sprt); --names not two non-empty names.
-pub fn plan(args: &StatsArgs) -> Result<StatsPlan, StatsCmdError> {
-    let counts = match (&args.ptnml, &args.wdl) {
-        (Some(_), Some(_)) => {
-            return Err(arg_err("--ptnml", "give either --ptnml or --wdl, not both"));
-        }
-        (None, None) => {
-            return Err(arg_err(
-                "--ptnml",
-                "give the counts: --ptnml LL,LD,WL+DD,WD,WW (pairs) or --wdl W,D,L (games)",
-            ));
-        }
-        (Some(text), None) => ptnml_counts(text)?,
-        (None, Some(text)) => wdl_counts(text)?,
+/// The output: the result block, or with `json` the block's JSON object on one line; ends in a
+/// newline.
+pub fn render(plan: &StatsPlan) -> String {
+    let (ptnml, wdl, split) = match plan.counts {
+        StatsCounts::Pentanomial(p) => (Some(p), p.wdl(), true),
+        StatsCounts::PentanomialUnsplit(p) => (Some(p), Wdl::default(), false),
+        StatsCounts::Trinomial(w) => (None, w, true),
     };
-    let sprt = args
-        .sprt
-        .validate()
-        .map_err(|(flag, message)| arg_err(flag, message))?;
-    let (a, b) = names(args.names.as_deref().unwrap_or("A,B"))?;
-    Ok(StatsPlan {
-        a,
-        b,
-        counts,
-        sprt,
-        json: args.json,
-    })
-}
-
-/// Parses a count list of an allowed length; the total (and twice it, the games of that many
-/// pairs) must fit in 64 bits and must not be 0.
-fn counts(
-    flag: &'static str,
-    text: &str,
-    lens: &[usize],
-    what: &str,
-) -> Result<Vec<u64>, StatsCmdError> {
-    let parts = items(text);
-    if !lens.contains(&parts.len()) {
-        return Err(arg_err(
-            flag,
-            format!("expected {what}, got {}", parts.len()),
-        ));
-    }
-    let mut out = Vec::with_capacity(parts.len());
-    for (i, p) in parts.iter().enumerate() {
-        let c: u64 = p.parse().map_err(|_| {
-            arg_err(
-                flag,
-                format!("count {} is '{p}', not a whole number of 0 or more", i + 1),
-            )
-        })?;
-        out.push(c);
-    }
-    let total = out
-        .iter()
-        .try_fold(0u64, |acc, &c| acc.checked_add(c))
-        .and_then(|t| t.checked_mul(2));
-    match total {
-        None => Err(arg_err(
-            flag,
-            "the counts are too large (their total overflows 64 bits)",
-        )),
-        Some(0) => Err(arg_err(
-            flag,
-            "all counts are 0: there is nothing to estimate",
-        )),
-        Some(_) => Ok(out),
-    }
-}
-
-fn ptnml_counts(text: &str) -> Result<StatsCounts, StatsCmdError> {
-    let c = counts(
-        "--ptnml",
-        text,
-        &[5, 6],
-        "5 or 6 comma-separated counts (LL,LD,WL+DD,WD,WW or LL,LD,WL,DD,WD,WW)",
-    )?;
-    // Twice the total fits, so the games' totals (at most twice the pairs) fit too.
-    match c[..] {
-        [ll, ld, dw, wd, ww] => Ok(StatsCounts::PentanomialUnsplit(Pentanomial {
-            ll,
-            ld,
-            wl: 0,
-            dd: dw,
-            wd,
-            ww,
-        })),
-        [ll, ld, wl, dd, wd, ww] => Ok(StatsCounts::Pentanomial(Pentanomial {
-            ll,
-            ld,
-            wl,
-            dd,
-            wd,
-            ww,
-        })),
-        // counts() allows only 5 or 6.
-        _ => Err(arg_err(
-            "--ptnml",
-            format!("expected 5 or 6 counts, got {}", c.len()),
-        )),
-    }
-}
-
-fn wdl_counts(text: &str) -> Result<StatsCounts, StatsCmdError> {
-    let c = counts("--wdl", text, &[3], "3 comma-separated counts (W,D,L)")?;
-    Ok(StatsCounts::Trinomial(Wdl {
-        wins: c[0],
-        draws: c[1],
-        losses: c[2],
-    }))
-}
-
-fn names(text: &str) -> Result<(String, String), StatsCmdError> {
-    match text.split(',').map(str::trim).collect::<Vec<_>>()[..] {
-        [a, b] if !a.is_empty() && !b.is_empty() => Ok((a.to_string(), b.to_string())),
-        _ => Err(arg_err(
-            "--names",
-            format!("expected two comma-separated names like New,Base, got '{text}'"),
-        )),
-    }
-}
-
-impl StatsPlan {
-    /// The output: the result block, or with `json` the block's JSON object on one line; ends
-    /// in a newline.
-    pub fn render(&self) -> String {
-        let (ptnml, wdl, split) = match self.counts {
-            StatsCounts::Pentanomial(p) => (Some(p), p.wdl(), true),
-            StatsCounts::PentanomialUnsplit(p) => (Some(p), Wdl::default(), false),
-            StatsCounts::Trinomial(w) => (None, w, true),
-        };
-        let input = BlockInput {
-            a: &self.a,
-            b: &self.b,
-            context: "",
-            ptnml,
-            wdl,
-            sprt: self.sprt,
-        };
-        match (self.json, split) {
-            (false, true) => render_block(&input),
-            (false, false) => render_block_unsplit(&input),
-            (true, true) => json_line(&block_json(&input)),
-            (true, false) => json_line(&block_json_unsplit(&input)),
-        }
+    let input = BlockInput {
+        a: &plan.a,
+        b: &plan.b,
+        context: "",
+        ptnml,
+        wdl,
+        sprt: plan.sprt,
+    };
+    match (plan.json, split) {
+        (false, true) => render_block(&input),
+        (false, false) => render_block_unsplit(&input),
+        (true, true) => json_line(&block_json(&input)),
+        (true, false) => json_line(&block_json_unsplit(&input)),
     }
 }
 
@@ -279,20 +47,20 @@ fn json_line(b: &crate::stats::block::BlockJson) -> String {
     s
 }
 
-/// Runs `arena stats`: validates everything, then writes the block (or JSON) to `out`.
+/// Runs `arena stats`: writes the block (or JSON) to `out`.
 ///
 /// # Errors
-/// [`StatsCmdError::Arg`] for bad arguments (nothing is written then), [`StatsCmdError::Io`]
-/// when writing fails.
-pub fn run(args: &StatsArgs, out: &mut impl Write) -> Result<(), StatsCmdError> {
-    let plan = plan(args)?;
-    out.write_all(plan.render().as_bytes())?;
-    Ok(())
+/// Writing fails ([`Error::Output`]).
+pub fn run(plan: &StatsPlan, out: &mut impl Write) -> Result<(), Error> {
+    out.write_all(render(plan).as_bytes())
+        .map_err(Error::Output)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::stats::StatsArgs;
+    use crate::plan::stats::plan;
     use clap::Parser;
 
     /// `arena stats` as clap would parse it.
@@ -310,16 +78,21 @@ mod tests {
             .args
     }
 
-    fn output(argv: &[&str]) -> Result<String, StatsCmdError> {
+    /// `arena stats` from its arguments to its output: the plan, then the run.
+    fn stats(args: &StatsArgs, out: &mut impl Write) -> Result<(), Error> {
+        run(&plan(args)?, out)
+    }
+
+    fn output(argv: &[&str]) -> Result<String, Error> {
         let mut buf = Vec::new();
-        run(&parse(argv), &mut buf)?;
+        stats(&parse(argv), &mut buf)?;
         Ok(String::from_utf8(buf).expect("utf-8 output"))
     }
 
     #[track_caller]
     fn error(argv: &[&str]) -> String {
         let mut buf = Vec::new();
-        let e = run(&parse(argv), &mut buf).expect_err("bad input must be refused");
+        let e = stats(&parse(argv), &mut buf).expect_err("bad input must be refused");
         assert!(buf.is_empty(), "nothing may be printed before validation");
         e.to_string()
     }
@@ -468,14 +241,14 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
     #[test]
     fn exactly_one_source_of_counts() {
         assert!(error(&[]).starts_with("--ptnml: give the counts"));
-        // clap refuses both together; run() refuses it too when built by hand.
+        // clap refuses both together; the plan refuses it too when built by hand.
         let both = StatsArgs {
             ptnml: Some("1,2,3,4,5".into()),
             wdl: Some("1,2,3".into()),
             ..StatsArgs::default()
         };
         let mut buf = Vec::new();
-        let e = run(&both, &mut buf).expect_err("both");
+        let e = stats(&both, &mut buf).expect_err("both");
         assert_eq!(
             e.to_string(),
             "--ptnml: give either --ptnml or --wdl, not both"
@@ -555,9 +328,8 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
                 Ok(())
             }
         }
-        let e = run(&parse(&["--wdl", "1,2,3"]), &mut Broken).expect_err("broken pipe");
-        assert!(
-            matches!(e, StatsCmdError::Io(ref io) if io.kind() == std::io::ErrorKind::BrokenPipe)
-        );
+        let e = stats(&parse(&["--wdl", "1,2,3"]), &mut Broken).expect_err("broken pipe");
+        assert!(matches!(e, Error::Output(ref io) if io.kind() == std::io::ErrorKind::BrokenPipe));
+        assert!(e.is_broken_pipe());
     }
 }

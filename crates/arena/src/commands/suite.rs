@@ -17,96 +17,14 @@
 
 use std::collections::HashSet;
 use std::io::Write;
-use std::path::PathBuf;
 
-use clap::{Args, Subcommand};
 use jieqi_core::{Color, Game, Move, Position, fen};
 use jieqi_search::mate::{MateError, MateProver};
 use jieqi_search::tactic::TacticProver;
 use rayon::prelude::*;
 
-use crate::error::CommandError;
-
-/// `arena suite` arguments.
-#[derive(Debug, Args)]
-pub struct SuiteArgs {
-    /// What kind of suite to make.
-    #[command(subcommand)]
-    pub kind: SuiteKind,
-}
-
-/// The kinds of suite.
-#[derive(Debug, Subcommand)]
-pub enum SuiteKind {
-    /// Mate-in-N positions from games that ended in mate (rules without hidden pieces).
-    Mates(MatesArgs),
-    /// Positions where one move wins material by force whatever the hidden pieces are.
-    Tactics(TacticsArgs),
-}
-
-/// Arguments every kind takes.
-#[derive(Debug, Args)]
-pub struct CommonArgs {
-    /// Results folders whose games to mine (of `arena match`, `sprt`, or a tournament's
-    /// pairings/NN folders).
-    #[arg(value_name = "DIR", required = true)]
-    pub dirs: Vec<PathBuf>,
-    /// The suite file to write (replaced atomically).
-    #[arg(long, value_name = "PATH")]
-    pub out: PathBuf,
-    /// Worker threads for the proofs [default: the number of cores].
-    #[arg(long, value_name = "T")]
-    pub threads: Option<usize>,
-    /// Node budget of each proof: a position whose proof needs more is left out (and counted).
-    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
-    pub budget: u64,
-}
-
-/// `arena suite mates` arguments.
-#[derive(Debug, Args)]
-pub struct MatesArgs {
-    /// Folders, output, threads, budget.
-    #[command(flatten)]
-    pub common: CommonArgs,
-    /// Longest mate looked for, in moves of the side to move.
-    #[arg(long, value_name = "N", default_value_t = 5)]
-    pub max_moves: u32,
-    /// Most positions kept per mate length (the first found, in game order).
-    #[arg(long, value_name = "K", default_value_t = 30)]
-    pub per_length: usize,
-}
-
-/// `arena suite tactics` arguments.
-#[derive(Debug, Args)]
-pub struct TacticsArgs {
-    /// Folders, output, threads, budget.
-    #[command(flatten)]
-    pub common: CommonArgs,
-    /// Material the move must win by force, in centipawns (pawn 100, advisor and elephant 200,
-    /// horse 400, cannon 450, chariot 900).
-    #[arg(long, value_name = "CP", default_value_t = 300)]
-    pub min_gain: i32,
-    /// Full-width plies of the proof, the move itself included (then captures until quiet).
-    #[arg(long, value_name = "PLIES", default_value_t = 2)]
-    pub depth: u32,
-    /// Fewest hidden pieces on the board (both sides) for a position to count.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub min_hidden: u32,
-    /// Plies skipped at the start of every game.
-    #[arg(long, value_name = "PLIES", default_value_t = 10)]
-    pub skip: usize,
-    /// Largest material lead of either side, in centipawns, for a position to count (hidden
-    /// pieces at the mean value of their pool): in a game already won, winning more material is
-    /// rarely the best move.
-    #[arg(long, value_name = "CP", default_value_t = 300)]
-    pub max_balance: i32,
-    /// Most positions kept from one game.
-    #[arg(long, value_name = "K", default_value_t = 2)]
-    pub per_game: usize,
-    /// Most positions kept in all (the first found, in game order).
-    #[arg(long, value_name = "K", default_value_t = 150)]
-    pub max: usize,
-}
+use crate::error::Error;
+use crate::plan::suite::{CommonPlan, MatesPlan, SuitePlan, TacticsPlan};
 
 /// A proved mate: its length in moves and every first move that mates in that many.
 type MateProof = (u32, Vec<Move>);
@@ -124,65 +42,21 @@ struct Candidate {
 /// Runs the command.
 ///
 /// # Errors
-/// Bad folders or arguments (exit 2), or a file that cannot be written (exit 4).
-pub fn run(args: &SuiteArgs, w: &mut dyn Write) -> Result<(), CommandError> {
-    let common = match &args.kind {
-        SuiteKind::Mates(a) => &a.common,
-        SuiteKind::Tactics(a) => &a.common,
-    };
-    check_out(common)?;
-    match &args.kind {
-        SuiteKind::Mates(a) => mates(a, w),
-        SuiteKind::Tactics(a) => tactics(a, w),
+/// Bad folders (exit 2), or a file that cannot be written (exit 4).
+pub fn run(plan: &SuitePlan, w: &mut dyn Write) -> Result<(), Error> {
+    match plan {
+        SuitePlan::Mates(a) => mates(a, w),
+        SuitePlan::Tactics(a) => tactics(a, w),
     }
 }
 
-/// The output must not be inside a folder the games come from, and must be writable, before
-/// any proof is started.
-fn check_out(common: &CommonArgs) -> Result<(), CommandError> {
-    let out = &common.out;
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    if let Ok(parent) = parent.canonicalize() {
-        for dir in &common.dirs {
-            if dir.canonicalize().is_ok_and(|d| parent.starts_with(&d)) {
-                return Err(CommandError::Input(format!(
-                    "--out {}: inside the games folder {}; write the suite elsewhere",
-                    out.display(),
-                    dir.display()
-                )));
-            }
-        }
-    }
-    if out.is_dir() {
-        return Err(CommandError::Input(format!(
-            "--out {}: a folder; give a file name",
-            out.display()
-        )));
-    }
-    let probe = parent.join(format!(".arena-suite-probe-{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(|e| {
-        CommandError::Input(format!("--out {}: cannot write there: {e}", out.display()))
-    })?;
-    let _ = std::fs::remove_file(&probe);
-    Ok(())
-}
-
-fn pool(common: &CommonArgs) -> Result<rayon::ThreadPool, CommandError> {
-    let threads = common
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if !(1..=1024).contains(&threads) {
-        return Err(CommandError::Input(
-            "--threads must be from 1 to 1024".into(),
-        ));
-    }
+/// The proofs' thread pool.
+fn pool(common: &CommonPlan) -> Result<rayon::ThreadPool, Error> {
+    let threads = common.threads;
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| CommandError::Input(format!("cannot start {threads} threads: {e}")))
+        .map_err(|e| Error::Input(format!("cannot start {threads} threads: {e}")))
 }
 
 /// The FEN of a position with a zero no-capture count (a suite position starts afresh).
@@ -203,22 +77,17 @@ fn write_suite(
     header: &str,
     body: &str,
     w: &mut dyn Write,
-) -> Result<(), CommandError> {
+) -> Result<(), Error> {
     crate::records::files::write_atomically(out, format!("{header}{body}").as_bytes())
-        .map_err(|e| CommandError::Io(format!("cannot write {}: {e}", out.display())))?;
-    let io = |e: std::io::Error| CommandError::Io(format!("writing output: {e}"));
+        .map_err(|e| Error::Write(format!("cannot write {}: {e}", out.display())))?;
+    let io = |e: std::io::Error| Error::Write(format!("writing output: {e}"));
     for line in header.lines() {
         writeln!(w, "{}", line.trim_start_matches("; ")).map_err(io)?;
     }
     writeln!(w, "written to {}", out.display()).map_err(io)
 }
 
-fn mates(args: &MatesArgs, w: &mut dyn Write) -> Result<(), CommandError> {
-    if !(1..=8).contains(&args.max_moves) {
-        return Err(CommandError::Input(
-            "--max-moves must be from 1 to 8".into(),
-        ));
-    }
+fn mates(args: &MatesPlan, w: &mut dyn Write) -> Result<(), Error> {
     let mut candidates = Vec::new();
     let mut seen = HashSet::new();
     let (mut games, mut skipped, mut mated_games, mut duplicates) = (0u64, 0u64, 0u64, 0u64);
@@ -268,7 +137,7 @@ fn mates(args: &MatesArgs, w: &mut dyn Write) -> Result<(), CommandError> {
             true
         })?;
         if hidden_rules {
-            return Err(CommandError::Input(format!(
+            return Err(Error::Input(format!(
                 "{}: its games have hidden pieces; mate suites need rules without them (--rules \
                  xiangqi)",
                 dir.display()
@@ -372,13 +241,7 @@ fn material_lead(pos: &Position) -> f64 {
     side[us] - side[1 - us]
 }
 
-fn tactics(args: &TacticsArgs, w: &mut dyn Write) -> Result<(), CommandError> {
-    if args.depth == 0 || args.depth > 4 {
-        return Err(CommandError::Input("--depth must be from 1 to 4".into()));
-    }
-    if args.min_gain < 1 {
-        return Err(CommandError::Input("--min-gain must be at least 1".into()));
-    }
+fn tactics(args: &TacticsPlan, w: &mut dyn Write) -> Result<(), Error> {
     let mut candidates = Vec::new();
     let mut seen = HashSet::new();
     let (mut games, mut skipped) = (0u64, 0u64);
@@ -428,7 +291,7 @@ fn tactics(args: &TacticsArgs, w: &mut dyn Write) -> Result<(), CommandError> {
         skipped += tally.skipped;
     }
     if args.min_hidden > 0 && games > 0 && !any_hidden {
-        return Err(CommandError::Input(
+        return Err(Error::Input(
             "no position of these games has a hidden piece; for games without hidden pieces \
              give --min-hidden 0 (or make a mate suite: arena suite mates)"
                 .into(),

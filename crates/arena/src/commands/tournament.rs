@@ -5,13 +5,14 @@
 
 use std::io::Write;
 
-use crate::run::{self, RunError, RunSetup};
+use crate::error::Error;
+use crate::run::{self, RunSetup};
 
 /// Plays the tournament and writes its reports (see [`crate::report::standings`]).
 ///
 /// # Errors
 /// The output folder is unusable, an old journal is corrupt, or writing fails.
-pub fn run(setup: &RunSetup, out: &mut dyn Write) -> Result<(), RunError> {
+pub fn run(setup: &RunSetup, out: &mut dyn Write) -> Result<(), Error> {
     let outcome = run::execute(setup)?;
     crate::report::write_reports(setup, &outcome, out)
 }

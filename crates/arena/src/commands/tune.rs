@@ -18,72 +18,16 @@
 //! real evaluation of the rounded weights, so it measures what the engine will play with.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use clap::Args;
 use jieqi_core::{Color, Game, Position};
 use jieqi_search::eval::{EvalWeights, evaluate};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
-use crate::error::CommandError;
+use crate::error::Error;
+use crate::plan::tune::{TunePlan, named};
 use crate::records::GameResult;
-
-/// `arena tune` arguments.
-#[derive(Debug, Args)]
-pub struct TuneArgs {
-    /// Results folders whose games to learn from (of `arena match` or `sprt`, or a tournament's
-    /// pairings/NN folders). Games between any engines count.
-    #[arg(value_name = "DIR", required = true)]
-    pub dirs: Vec<PathBuf>,
-    /// The weights to start from: a JSON file like configs/eval/default.json [default: the
-    /// built-in weights].
-    #[arg(long, value_name = "PATH")]
-    pub eval: Option<PathBuf>,
-    /// Where to write the tuned weights (JSON, replaced atomically). Load them with
-    /// `alphabeta:eval=PATH`.
-    #[arg(long, value_name = "PATH")]
-    pub out: PathBuf,
-    /// The share of the games held out of the fit, to measure it on games it did not see.
-    #[arg(long, value_name = "FRACTION", default_value_t = 0.1)]
-    pub holdout: f64,
-    /// Plies skipped at the start of every game (the opening says little about the result).
-    #[arg(long, value_name = "PLIES", default_value_t = 10)]
-    pub skip: usize,
-    /// Steps of the weights' fit (Adam).
-    #[arg(long, value_name = "N", default_value_t = 2000)]
-    pub iterations: u32,
-    /// The step size of the fit, in centipawns.
-    #[arg(long, value_name = "CP", default_value_t = 0.5)]
-    pub rate: f64,
-    /// Weights kept as they are, by name (comma-separated, e.g. `pawn,tempo`). `king` is always
-    /// kept (both kings are always on the board, so the games cannot tell its value).
-    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
-    pub fix: Vec<String>,
-    /// Most positions read (a bound on memory); the rest of the games are not read.
-    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
-    pub max_positions: usize,
-    /// The share of the game result in each position's target; the rest is the win probability
-    /// of the score the engine's search gave that position when it was played (as recorded in
-    /// games.jsonl: `+1.25` pawns, `#3` a mate), which is less noisy than one game's result. 1:
-    /// results only (plain Texel tuning).
-    #[arg(long, value_name = "SHARE", default_value_t = 1.0)]
-    pub lambda: f64,
-    /// Seed of the training / held-out split of the games.
-    #[arg(long, value_name = "S", default_value_t = 1)]
-    pub seed: u64,
-}
-
-/// The weights' names and values, in the order of their JSON form.
-fn named(w: &EvalWeights) -> Vec<(String, f64)> {
-    let value = serde_json::to_value(w).expect("weights serialize");
-    let serde_json::Value::Object(map) = value else {
-        unreachable!("weights are an object")
-    };
-    map.into_iter()
-        .map(|(k, v)| (k, v.as_f64().unwrap_or(0.0)))
-        .collect()
-}
 
 /// Weights from names and (rounded) values.
 fn weights_of(names: &[(String, f64)]) -> EvalWeights {
@@ -137,7 +81,7 @@ struct Collected {
     read: u64,
 }
 
-fn collect(dir: &Path, skip: usize, budget: &mut usize) -> Result<Collected, CommandError> {
+fn collect(dir: &Path, skip: usize, budget: &mut usize) -> Result<Collected, Error> {
     let mut games = Vec::new();
     let tally = crate::run::recorded_games::for_each(dir, |rules, line, checked| {
         if *budget == 0 {
@@ -212,38 +156,14 @@ fn true_loss(held: &[(f64, Position)], w: &EvalWeights, k: f64) -> f64 {
 /// Runs the tuning and writes a report to `w`.
 ///
 /// # Errors
-/// A folder or weights file that cannot be read, too few positions, or a failed write.
-pub fn run(args: &TuneArgs, w: &mut dyn Write) -> Result<(), CommandError> {
-    if !(0.0..=1.0).contains(&args.lambda) {
-        return Err(CommandError::Input(format!(
-            "--lambda {}: give a share in [0, 1]",
-            args.lambda
-        )));
-    }
-    if !(0.0..0.9).contains(&args.holdout) {
-        return Err(CommandError::Input(format!(
-            "--holdout {}: give a share in [0, 0.9)",
-            args.holdout
-        )));
-    }
-    let base = match &args.eval {
-        Some(p) => EvalWeights::from_json_file(p).map_err(CommandError::Input)?,
-        None => EvalWeights::default(),
-    };
-    let names = named(&base);
-    for f in &args.fix {
-        if !names.iter().any(|(k, _)| k == f) {
-            let all: Vec<&str> = names.iter().map(|(k, _)| k.as_str()).collect();
-            return Err(CommandError::Input(format!(
-                "--fix {f}: no such weight (the weights are {})",
-                all.join(", ")
-            )));
-        }
-    }
+/// A folder that cannot be read, too few positions, or a failed write.
+pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
+    let base = &args.base;
+    let names = named(base);
     let tuned_idx: Vec<usize> = (0..names.len())
         .filter(|&i| names[i].0 != "king" && !args.fix.contains(&names[i].0))
         .collect();
-    let io = |e: std::io::Error| CommandError::Io(e.to_string());
+    let io = |e: std::io::Error| Error::Write(e.to_string());
     let mut budget = args.max_positions;
     let mut all_games = Vec::new();
     let (mut read, mut skipped) = (0, 0);
@@ -278,7 +198,7 @@ pub fn run(args: &TuneArgs, w: &mut dyn Write) -> Result<(), CommandError> {
     )
     .map_err(io)?;
     if train_pos.len() < 1000 {
-        return Err(CommandError::Input(format!(
+        return Err(Error::Input(format!(
             "{} positions are too few to fit {} weights: give more games",
             train_pos.len(),
             tuned_idx.len()
@@ -300,7 +220,7 @@ pub fn run(args: &TuneArgs, w: &mut dyn Write) -> Result<(), CommandError> {
         train_pos
             .par_iter()
             .map(|(result, _, pos)| {
-                let s0 = red_score(pos, &base);
+                let s0 = red_score(pos, base);
                 let features: Vec<f32> = bumped
                     .iter()
                     .map(|b| ((red_score(pos, b) - s0) / DELTA) as f32)
@@ -337,7 +257,7 @@ pub fn run(args: &TuneArgs, w: &mut dyn Write) -> Result<(), CommandError> {
         }
     }
     let before_train = loss(&samples, &w0, k);
-    let before_held = true_loss(&held, &base, k);
+    let before_held = true_loss(&held, base, k);
     // Adam on the weights.
     let n = w0.len();
     let mut wt = w0.clone();

@@ -1,9 +1,155 @@
-//! Validated arguments: every command goes from its clap arguments to a plan
-//! ([`validate`], re-exported here) before anything runs; `--rules` ([`rules_arg`]).
+//! Validated arguments: every command goes from its clap arguments ([`crate::cli`]) to a plan
+//! before anything runs, so a bad flag, a file that does not parse or an unusable `--out` fails
+//! in milliseconds with a message that names it. One module per command (`plan::match_`,
+//! `plan::export`, …), the run setup that `match`, `sprt`, `tournament` and `leak` share in
+//! [`run`], `--rules` in [`rules_arg`]; [`Plan`] is the validated command.
 
+use jieqi_core::{Position, Rules};
+use jieqi_engine::Limits;
+
+use crate::cli::common::LimitArgs;
+use crate::cli::{Cli, Command};
+use crate::engines::{self, EngineEntry};
+use crate::error::Error;
+use crate::run::RunSetup;
+
+pub mod bench;
+pub mod export;
+pub mod history;
+pub mod leak;
+pub mod match_;
+pub mod merge;
+pub mod perft;
 pub mod replay;
 pub mod rules_arg;
+pub mod run;
+pub mod show;
+pub mod solve;
+pub mod sprt;
+pub mod stats;
+pub mod suite;
 pub mod tournament;
-pub mod validate;
+pub mod tune;
 
-pub use validate::*;
+/// A validated command, ready to run.
+#[derive(Debug)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one plan per process; boxing would buy nothing"
+)]
+pub enum Plan {
+    /// `arena perft`.
+    Perft(perft::PerftPlan),
+    /// `arena show`.
+    Show(show::ShowPlan),
+    /// `arena match`.
+    Match(RunSetup),
+    /// `arena sprt`.
+    Sprt(RunSetup),
+    /// `arena tournament`.
+    Tournament(RunSetup),
+    /// `arena leak`.
+    Leak(RunSetup),
+    /// `arena merge`.
+    Merge(merge::MergePlan),
+    /// `arena history`.
+    History(history::HistoryPlan),
+    /// `arena replay`.
+    Replay(replay::ReplayPlan),
+    /// `arena stats`.
+    Stats(stats::StatsPlan),
+    /// `arena export`.
+    Export(export::ExportPlan),
+    /// `arena tune`.
+    Tune(tune::TunePlan),
+    /// `arena solve`.
+    Solve(solve::SolvePlan),
+    /// `arena suite`.
+    Suite(suite::SuitePlan),
+    /// `arena engines`.
+    Engines,
+    /// `arena bench`.
+    Bench(bench::BenchPlan),
+}
+
+impl Plan {
+    /// Validates the parsed command line. `colour_ok` says whether boards may use ANSI colour
+    /// (stdout is a terminal and the user did not ask for no colour); `given(id)` whether the
+    /// subcommand's argument `id` was given on the command line (not defaulted), which decides
+    /// whether it wins over a config file's value.
+    ///
+    /// # Errors
+    /// Bad input ([`Error::exit_code`] 2): a flag's value, rules, a FEN, a file or folder that
+    /// cannot be used.
+    pub fn from_cli(
+        cli: Cli,
+        colour_ok: bool,
+        given: &dyn Fn(&str) -> bool,
+    ) -> Result<Plan, Error> {
+        Ok(match cli.command {
+            Command::Perft(args) => Plan::Perft(perft::PerftPlan::new(args)?),
+            Command::Show(args) => Plan::Show(show::ShowPlan::new(args, colour_ok)?),
+            Command::Match(args) => Plan::Match(match_::plan(args, given)?),
+            Command::Sprt(args) => Plan::Sprt(sprt::plan(args, given)?),
+            Command::Tournament(args) => Plan::Tournament(tournament::plan(args, given)?),
+            Command::Leak(args) => Plan::Leak(leak::plan(args, given)?),
+            Command::Merge(args) => Plan::Merge(merge::MergePlan::new(args)),
+            Command::History(args) => Plan::History(history::HistoryPlan::new(args)),
+            Command::Replay(args) => Plan::Replay(replay::plan(args, colour_ok, given)?),
+            Command::Stats(args) => Plan::Stats(stats::plan(&args)?),
+            Command::Export(args) => Plan::Export(export::ExportPlan::new(args)?),
+            Command::Tune(args) => Plan::Tune(tune::TunePlan::new(args)?),
+            Command::Solve(args) => Plan::Solve(solve::SolvePlan::new(args)?),
+            Command::Suite(args) => Plan::Suite(suite::SuitePlan::new(args)?),
+            Command::Engines => Plan::Engines,
+            Command::Bench(args) => Plan::Bench(bench::BenchPlan::new(args)?),
+        })
+    }
+}
+
+/// The position `--fen` names under `rules`, or the rules' start position.
+fn position(fen: Option<String>, rules: &Rules) -> Result<Position, Error> {
+    match fen {
+        None => Ok(Position::start(rules)),
+        Some(fen) => Position::from_fen(&fen, rules).map_err(|source| Error::Fen {
+            fen: fen.clone(),
+            source,
+        }),
+    }
+}
+
+/// `--nodes`, `--depth`, `--movetime`: each at least 1 when given.
+fn limits(args: &LimitArgs) -> Result<Limits, Error> {
+    if args.nodes == Some(0) {
+        return Err(Error::arg("--nodes", "must be at least 1"));
+    }
+    if args.depth == Some(0) {
+        return Err(Error::arg("--depth", "must be at least 1"));
+    }
+    if args.movetime == Some(0) {
+        return Err(Error::arg("--movetime", "must be at least 1 ms"));
+    }
+    Ok(Limits {
+        nodes: args.nodes,
+        depth: args.depth,
+        movetime: args.movetime.map(std::time::Duration::from_millis),
+        clock: None,
+    })
+}
+
+/// The engine an `--engine` (or `flag`) argument names.
+fn engine(flag: &'static str, arg: &str) -> Result<EngineEntry, Error> {
+    engines::parse_arg(arg).map_err(|e| Error::arg(flag, e.to_string()))
+}
+
+/// Splits a comma-separated list, without surrounding brackets; no items for blank text.
+pub fn items(text: &str) -> Vec<&str> {
+    let t = text.trim();
+    let t = t.strip_prefix('[').unwrap_or(t);
+    let t = t.strip_suffix(']').unwrap_or(t).trim();
+    if t.is_empty() {
+        Vec::new()
+    } else {
+        t.split(',').map(str::trim).collect()
+    }
+}

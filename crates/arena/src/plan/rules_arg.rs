@@ -65,6 +65,12 @@ impl core::fmt::Display for RulesArgError {
 
 impl std::error::Error for RulesArgError {}
 
+impl From<RulesArgError> for crate::error::Error {
+    fn from(e: RulesArgError) -> crate::error::Error {
+        crate::error::Error::Rules(Box::new(e))
+    }
+}
+
 /// Resolves a `--rules` argument: a preset name first (`standard`, `xiangqi`, `simple`), else a
 /// path to a JSON rule-set file. Write `./standard` to read a file that shadows a preset name.
 ///

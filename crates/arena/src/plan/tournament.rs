@@ -1,6 +1,16 @@
-//! A tournament config file (`--config`) and `--anchor`.
+//! `arena tournament`'s plan: the engines, the pairings (a round robin, a gauntlet or a config's
+//! list, which must connect every engine), the anchor and the bootstrap; and its config file
+//! (`--config`, [`TournamentConfig`]), which `arena leak --config` reads too.
 
 use serde::Deserialize;
+
+use crate::cli::run::RunArgs;
+use crate::cli::tournament::TournamentArgs;
+use crate::engines::EngineEntry;
+use crate::error::Error;
+use crate::plan::run::{engine_list, recorded_run, run_setup};
+use crate::run::RunSetup;
+use crate::run::kind::{self, Mode, RunKind, TournamentOptions};
 
 /// A tournament config file (`--config`, e.g. configs/nightly.json). Every key but `engines` is
 /// optional; a flag given on the command line wins over the file.
@@ -93,4 +103,204 @@ pub fn parse_anchor(s: &str) -> Result<(String, f64), String> {
             format!("'{s}': '{elo}' is not a number between -{MAX_ANCHOR_ELO} and {MAX_ANCHOR_ELO}")
         })?;
     Ok((label.to_string(), elo))
+}
+
+/// Validates `arena tournament` arguments; `given` as in [`crate::plan::Plan::from_cli`]: a
+/// flag given on the command line wins over the config file's value.
+///
+/// # Errors
+/// A bad flag, engine, config, pairing, anchor or `--resume`.
+pub fn plan(mut args: TournamentArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup, Error> {
+    if args.engines.is_empty() && args.config.is_none() && args.run.resume {
+        return recorded_run("tournament", &args.run, args.pairs, given);
+    }
+    let mut listed: Option<Vec<[String; 2]>> = None;
+    if let Some(path) = &args.config {
+        if !args.engines.is_empty() {
+            return Err(Error::arg(
+                "--engine",
+                "the engines come from --config; give them in one place",
+            ));
+        }
+        let c = TournamentConfig::load(path).map_err(|m| Error::arg("--config", m))?;
+        // The file fills what the command line did not give.
+        let fill = |id: &str| !given(id);
+        if !given("gauntlet") {
+            args.gauntlet = args.gauntlet.or(c.gauntlet.clone());
+        }
+        if fill("pairs") {
+            args.pairs = args.pairs.or(c.pairs);
+        }
+        if fill("anchor") {
+            args.anchor = args.anchor.or(c.anchor.clone());
+        }
+        if fill("bootstrap") {
+            args.bootstrap = args.bootstrap.or(c.bootstrap);
+        }
+        fill_run(&mut args.run, &c, given);
+        listed = c.pairings;
+        args.engines = c.engines;
+    }
+    if args.engines.len() < 2 {
+        return Err(Error::arg(
+            "--engine",
+            format!(
+                "a tournament needs two engines or more (got {}); give --engine for each, or \
+                 --config",
+                args.engines.len()
+            ),
+        ));
+    }
+    let engines = engine_list(&args.engines)?;
+    let slot = |label: &str, flag: &'static str| {
+        engines
+            .iter()
+            .position(|e| e.label == label)
+            .ok_or_else(|| {
+                let labels: Vec<&str> = engines.iter().map(|e| e.label.as_str()).collect();
+                Error::arg(
+                    flag,
+                    format!(
+                        "no engine is labelled '{label}' (the engines are {})",
+                        labels.join(", ")
+                    ),
+                )
+            })
+    };
+    let (mode, pairings) = match (&args.gauntlet, &listed) {
+        (Some(_), Some(_)) => {
+            return Err(Error::arg(
+                "--gauntlet",
+                "a config listing its pairings cannot also be a gauntlet",
+            ));
+        }
+        (Some(g), None) => (
+            Mode::Gauntlet,
+            kind::gauntlet(engines.len(), slot(g, "--gauntlet")?),
+        ),
+        (None, Some(list)) => {
+            let mut pairings = Vec::new();
+            for [a, b] in list {
+                let p = (
+                    slot(a, "--config: pairings")?,
+                    slot(b, "--config: pairings")?,
+                );
+                if p.0 == p.1 {
+                    return Err(Error::arg(
+                        "--config: pairings",
+                        format!("[{a}, {b}] pairs an engine with itself"),
+                    ));
+                }
+                if pairings.iter().any(|&(x, y)| (x, y) == p || (y, x) == p) {
+                    return Err(Error::arg(
+                        "--config: pairings",
+                        format!("[{a}, {b}] is listed twice (in either order)"),
+                    ));
+                }
+                pairings.push(p);
+            }
+            if pairings.is_empty() {
+                return Err(Error::arg("--config: pairings", "the list is empty"));
+            }
+            check_connected(&engines, &pairings)?;
+            (Mode::Listed, pairings)
+        }
+        (None, None) => (Mode::RoundRobin, kind::round_robin(engines.len())),
+    };
+    let (anchor, anchor_elo) = match &args.anchor {
+        Some(a) => {
+            let (label, elo) = parse_anchor(a).map_err(|m| Error::arg("--anchor", m))?;
+            slot(&label, "--anchor")?;
+            (label, elo)
+        }
+        None => (engines[0].label.clone(), 0.0),
+    };
+    let resamples = args.bootstrap.unwrap_or(1000);
+    if resamples == 0 || resamples > kind::TOURNAMENT_MAX_RESAMPLES {
+        return Err(Error::arg(
+            "--bootstrap",
+            format!("must be between 1 and {}", kind::TOURNAMENT_MAX_RESAMPLES),
+        ));
+    }
+    let pairs = args.pairs.unwrap_or(100);
+    let mut setup = run_setup(engines, pairings, args.run, pairs, "--pairs", "tournament")?;
+    setup.kind = RunKind::Tournament(TournamentOptions {
+        mode,
+        anchor,
+        anchor_elo,
+        resamples,
+        series: args
+            .config
+            .as_deref()
+            .and_then(|c| c.file_stem())
+            .map(|s| s.to_string_lossy().to_string()),
+    });
+    Ok(setup)
+}
+
+/// Listed pairings must use every engine and connect them all: engines in groups that never
+/// meet have no ratings relative to each other.
+fn check_connected(engines: &[EngineEntry], pairings: &[(usize, usize)]) -> Result<(), Error> {
+    let n = engines.len();
+    if let Some(idle) = (0..n).find(|&i| !pairings.iter().any(|&(a, b)| a == i || b == i)) {
+        return Err(Error::arg(
+            "--config: pairings",
+            format!(
+                "engine '{}' plays in no pairing: drop it from engines, or pair it",
+                engines[idle].label
+            ),
+        ));
+    }
+    let mut group: Vec<usize> = (0..n).collect();
+    fn root(group: &mut [usize], mut i: usize) -> usize {
+        while group[i] != i {
+            group[i] = group[group[i]];
+            i = group[i];
+        }
+        i
+    }
+    for &(a, b) in pairings {
+        let (ra, rb) = (root(&mut group, a), root(&mut group, b));
+        group[ra] = rb;
+    }
+    let first = root(&mut group, 0);
+    if let Some(apart) = (0..n).find(|&i| root(&mut group, i) != first) {
+        return Err(Error::arg(
+            "--config: pairings",
+            format!(
+                "'{}' and '{}' are in groups of engines that never meet, so they cannot be \
+                 rated on one scale: add a pairing between the groups",
+                engines[0].label, engines[apart].label
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Fills the run flags the command line did not give from a tournament config: seed, rules,
+/// adjudication cap, limits (as a group: a limit on the command line replaces all of the file's),
+/// clock margin and move timeout.
+pub fn fill_run(run: &mut RunArgs, c: &TournamentConfig, given: &dyn Fn(&str) -> bool) {
+    let fill = |id: &str| !given(id);
+    if let (true, Some(v)) = (fill("seed"), c.seed) {
+        run.seed = v;
+    }
+    if let (true, Some(v)) = (fill("rules"), &c.rules) {
+        run.rules.rules = v.clone();
+    }
+    if let (true, Some(v)) = (fill("max_plies"), c.max_plies) {
+        run.max_plies = v;
+    }
+    if fill("nodes") && fill("depth") && fill("movetime") && fill("tc") {
+        run.limits.nodes = c.nodes;
+        run.limits.depth = c.depth;
+        run.limits.movetime = c.movetime_ms;
+        run.tc = c.tc.clone();
+    }
+    if let (true, Some(v)) = (fill("timemargin"), c.timemargin_ms) {
+        run.timemargin = v;
+    }
+    if fill("move_timeout") {
+        run.move_timeout = run.move_timeout.or(c.move_timeout_ms);
+    }
 }

@@ -5,19 +5,19 @@
 use std::io::Write;
 use std::path::Path;
 
+use crate::error::Error;
 use crate::records::files::write_atomically;
 use crate::report::html::{self, NightLink};
 use crate::report::pairing::elo_text;
 use crate::report::standings;
-use crate::run::RunError;
 
 /// Writes `dir/index.html` and says so on `out`.
 ///
 /// # Errors
-/// No night in `dir` ([`RunError::Output`]), or writing fails.
-pub fn run(dir: &Path, out: &mut dyn Write) -> Result<(), RunError> {
+/// No night in `dir` ([`Error::Input`]), or writing fails.
+pub fn run(dir: &Path, out: &mut dyn Write) -> Result<(), Error> {
     if !dir.is_dir() {
-        return Err(RunError::Output(format!(
+        return Err(Error::Input(format!(
             "{}: {}",
             dir.display(),
             if dir.exists() {
@@ -37,7 +37,7 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<(), RunError> {
         eprintln!("warning: skipped {s}");
     }
     let Some((latest_name, latest)) = parsed.last() else {
-        return Err(RunError::Output(format!(
+        return Err(Error::Input(format!(
             "{}: no tournament folders (subfolders with a ratings.json) in it",
             dir.display()
         )));

@@ -27,9 +27,10 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
 
+use crate::error::Error;
 use crate::records::files::write_atomically;
 use crate::report::pairing::elo_text;
-use crate::run::{RunError, RunOutcome, RunSetup};
+use crate::run::{RunOutcome, RunSetup};
 use crate::stats;
 #[cfg(test)]
 use crate::stats::Pentanomial;
@@ -604,7 +605,7 @@ pub fn markdown_table(l: &LeakJson) -> String {
 ///
 /// # Errors
 /// Writing fails.
-pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Result<(), RunError> {
+pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Result<(), Error> {
     crate::report::pairing::write_pairings(setup, outcome)?;
     let l = leak_json(setup, outcome);
     let mut json = serde_json::to_vec_pretty(&l).map_err(std::io::Error::other)?;

@@ -16,8 +16,9 @@ pub use summary::*;
 
 use std::io::Write;
 
+use crate::error::Error;
 use crate::run::kind::RunKind;
-use crate::run::{RunError, RunOutcome, RunSetup};
+use crate::run::{RunOutcome, RunSetup};
 
 /// Writes a run's reports from its outcome and prints its summary, by its kind: a tournament's
 /// standings ([`standings::report`]), a leak run's report ([`leak::report`]), or a two-engine
@@ -30,7 +31,7 @@ pub fn write_reports(
     setup: &RunSetup,
     outcome: &RunOutcome,
     out: &mut dyn Write,
-) -> Result<(), RunError> {
+) -> Result<(), Error> {
     match &setup.kind {
         RunKind::Tournament(_) => standings::report(setup, outcome, out),
         RunKind::Leak(_) => leak::report(setup, outcome, out),

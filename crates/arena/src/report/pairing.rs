@@ -8,7 +8,8 @@ use crate::records::{self, CsvFile};
 use crate::run::execute::{Tallied, pair_key};
 use crate::run::kind::RunKind;
 use crate::run::scoreboard::{PairPoints, Scoreboard};
-use crate::run::{self, RunError, RunOutcome, RunSetup};
+use crate::error::Error;
+use crate::run::{self, RunOutcome, RunSetup};
 
 /// Writes every pairing of a run of several pairings as an ordinary match folder (`match.json`,
 /// `games.jsonl`, `games.csv`, summaries) under [`RunSetup::pairing_folder`], which `arena
@@ -18,7 +19,7 @@ use crate::run::{self, RunError, RunOutcome, RunSetup};
 ///
 /// # Errors
 /// Reading the run's journal or writing fails.
-pub fn write_pairings(setup: &RunSetup, outcome: &RunOutcome) -> Result<(), RunError> {
+pub fn write_pairings(setup: &RunSetup, outcome: &RunOutcome) -> Result<(), Error> {
     let np = setup.pairings.len() as u64;
     let dirs: Vec<PathBuf> = (0..setup.pairings.len())
         .map(|i| setup.out.join(setup.pairing_folder(i)))

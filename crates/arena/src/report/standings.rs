@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
+use crate::error::Error;
 use crate::records::files::write_atomically;
 use crate::report::PerMove;
 use crate::report::html::{self, HistoryPoint, TournamentPage};
@@ -17,7 +18,7 @@ use crate::report::pairing::{elo_text, time_line};
 use crate::report::ratings_json::{PairingLine, PairwiseCell, RatedEngine, RatingsJson};
 use crate::run::kind::{Mode, TournamentOptions};
 use crate::run::scoreboard::{PairingScore, Scoreboard};
-use crate::run::{RunError, RunOutcome, RunSetup};
+use crate::run::{RunOutcome, RunSetup};
 use crate::stats::bootstrap::bootstrap_seed;
 use crate::stats::ratings::{self, PairingPairs, Ratings};
 use crate::stats::{self, Wdl};
@@ -601,7 +602,7 @@ pub fn history(parent: &Path, upto: Option<&str>, series: Option<&str>) -> Night
 ///
 /// # Errors
 /// Writing fails.
-pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Result<(), RunError> {
+pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Result<(), Error> {
     crate::report::pairing::write_pairings(setup, outcome)?;
     let r = ratings_json(setup, outcome);
     let mut json = serde_json::to_vec_pretty(&r).map_err(std::io::Error::other)?;

@@ -10,9 +10,10 @@ use jieqi_core::Rules;
 use serde::Serialize;
 
 use crate::engines::time_control::TimeControl;
+use crate::error::Error;
 use crate::records::files::write_atomically;
 use crate::run::scoreboard::{MoveStats, PairingScore};
-use crate::run::{Omniscient, RunError, RunOutcome, RunSetup};
+use crate::run::{Omniscient, RunOutcome, RunSetup};
 use crate::stats::Hypothesis;
 use crate::stats::block::{BlockInput, BlockJson, block_json, render_block};
 
@@ -414,7 +415,7 @@ pub fn summary(setup: &RunSetup, outcome: &RunOutcome) -> Summary {
 ///
 /// # Errors
 /// Writing fails.
-pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Result<(), RunError> {
+pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Result<(), Error> {
     let text = summary_text(setup, outcome);
     write_atomically(&setup.out.join("summary.txt"), text.as_bytes())?;
     let summary = summary(setup, outcome);

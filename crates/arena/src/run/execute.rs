@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::engines::logs::RunLogs;
+use crate::error::Error;
 use crate::records::files::write_atomically;
 use crate::records::journal::{Journal, JournalError};
 use crate::records::shard::Shard;
@@ -16,32 +17,6 @@ use crate::run::scoreboard::{PairPoints, Scoreboard};
 use crate::run::stop::StopRule;
 use crate::run::{MatchSetup, RunSetup};
 use crate::stats::Sprt;
-
-/// A run that could not run or finish.
-#[derive(Debug)]
-pub enum RunError {
-    /// The output folder or its journal is unusable (bad input: exit 2).
-    Output(String),
-    /// Writing results failed (a runtime failure).
-    Io(std::io::Error),
-}
-
-impl core::fmt::Display for RunError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            RunError::Output(m) => write!(f, "{m}"),
-            RunError::Io(e) => write!(f, "writing results: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for RunError {}
-
-impl From<std::io::Error> for RunError {
-    fn from(e: std::io::Error) -> RunError {
-        RunError::Io(e)
-    }
-}
 
 /// What a run came to.
 #[derive(Debug)]
@@ -75,19 +50,18 @@ pub struct RunOutcome {
 ///
 /// # Errors
 /// The output folder or journal is unusable, or writing fails.
-pub fn execute(setup: &RunSetup) -> Result<RunOutcome, RunError> {
+pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
     let mut rule = crate::run::stop::for_kind(&setup.kind);
     let rule = rule.as_mut();
     let fingerprint = setup.fingerprint();
     std::fs::create_dir_all(&setup.out)
-        .map_err(|e| RunError::Output(format!("cannot create {}: {e}", setup.out.display())))?;
-    let lock =
-        crate::records::journal::FolderLock::acquire(&setup.out).map_err(RunError::Output)?;
+        .map_err(|e| Error::Input(format!("cannot create {}: {e}", setup.out.display())))?;
+    let lock = crate::records::journal::FolderLock::acquire(&setup.out).map_err(Error::Input)?;
     let journal_path = setup.out.join("games.jsonl");
     let (mut journal, resumed) =
         Journal::open(&journal_path, setup.resume, &fingerprint).map_err(|e| match e {
-            JournalError::Io(e) => RunError::Io(e),
-            other => RunError::Output(other.to_string()),
+            JournalError::Io(e) => Error::Results(e),
+            other => Error::Input(other.to_string()),
         })?;
     if resumed.truncated {
         eprintln!(
@@ -113,7 +87,7 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, RunError> {
                     )
                 })
             };
-            return Err(RunError::Output(format!(
+            return Err(Error::Input(format!(
                 "--resume: {} was a gate of {}; this one asks for {}: a gate's test cannot \
                  change mid-test (start a new --out)",
                 setup_path.display(),
@@ -131,7 +105,7 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, RunError> {
         if let Some(before) = before.filter(|b| b.shard != recorded.shard) {
             let show =
                 |s: Option<Shard>| s.map_or("the whole run".to_string(), |s| format!("shard {s}"));
-            return Err(RunError::Output(format!(
+            return Err(Error::Input(format!(
                 "--resume: {} holds {}; this run asks for {} (resume it with the same --shard, or \
                  choose another --out)",
                 setup.out.display(),
@@ -202,7 +176,7 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, RunError> {
             );
         }
         let labels: Vec<&str> = setup.engines.iter().map(|e| e.label.as_str()).collect();
-        let logs = RunLogs::new(&setup.out, &labels, setup.log).map_err(RunError::Output)?;
+        let logs = RunLogs::new(&setup.out, &labels, setup.log).map_err(Error::Input)?;
         if setup.log && !setup.engines.iter().any(|e| e.external) {
             eprintln!(
                 "note: --log keeps the UCI traffic of external engines, and this run has none: \
@@ -238,8 +212,8 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, RunError> {
         );
         match result {
             Ok(()) => {}
-            Err(SchedulerError::Pool(m)) => return Err(RunError::Output(m)),
-            Err(SchedulerError::Caller(e)) => return Err(RunError::Io(e)),
+            Err(SchedulerError::Pool(m)) => return Err(Error::Input(m)),
+            Err(SchedulerError::Caller(e)) => return Err(Error::Results(e)),
         }
     }
     bar.finish_and_clear();

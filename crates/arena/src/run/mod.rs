@@ -13,6 +13,6 @@ pub mod scoreboard;
 pub mod setup;
 pub mod stop;
 
-pub use execute::{RunError, RunOutcome, Tallied, execute, outcome_of};
+pub use execute::{RunOutcome, Tallied, execute, outcome_of};
 pub use setup::*;
 pub use stop::{PlayAll, StopRule};

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use jieqi_core::Rules;
 
-use crate::error::CommandError;
+use crate::error::Error;
 use crate::records::check::Checked;
 use crate::records::termination::Termination;
 use crate::records::{self, GameLine};
@@ -29,11 +29,10 @@ pub struct Tally {
 pub fn for_each(
     dir: &Path,
     mut each: impl FnMut(&Rules, &GameLine, &Checked) -> bool,
-) -> Result<Tally, CommandError> {
-    let (_, _, setup) = crate::run::folder::recorded_run(dir).map_err(CommandError::Input)?;
+) -> Result<Tally, Error> {
+    let (_, _, setup) = crate::run::folder::recorded_run(dir).map_err(Error::Input)?;
     let journal = dir.join("games.jsonl");
-    let (lines, _) =
-        records::read_jsonl(&journal).map_err(|e| CommandError::Input(e.to_string()))?;
+    let (lines, _) = records::read_jsonl(&journal).map_err(|e| Error::Input(e.to_string()))?;
     let mut tally = Tally::default();
     for line in lines {
         tally.read += 1;

@@ -1,0 +1,72 @@
+//! What every game-playing command (`match`, `sprt`, `tournament`, `leak`) takes: the engines'
+//! deals, limits, clock, output and shard.
+
+use clap::Args;
+
+use crate::cli::common::{LimitArgs, RulesArgs};
+
+/// What every game-playing command takes: the engines, the deals, the limits, the output.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Master seed: pair p deals from mix(S, p).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads [default: the number of cores].
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+    /// The rule set.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Adjudicate a game as a draw after this many plies (reason `max-plies`).
+    #[arg(long, value_name = "PLIES", default_value_t = 400)]
+    pub max_plies: u32,
+    /// Search limits given to both engines on every move.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// A clock for both engines, fastchess style: SECONDS[+INCREMENT] or MOVES/SECONDS[+INC],
+    /// e.g. 10+0.1 or 40/60+0.6.
+    ///
+    /// Each side's clock runs while its engine thinks; in-process engines get the clocks and
+    /// decide their own move time, UCI engines get `go wtime btime winc binc [movestogo]`. A move
+    /// that takes longer than the time left (plus --timemargin) loses on time (`time-forfeit`).
+    /// Not reproducible, like --movetime.
+    #[arg(long, value_name = "TC")]
+    pub tc: Option<String>,
+    /// Milliseconds a move may overrun its clock before it loses on time (with a clock).
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub timemargin: u64,
+    /// A move taking longer than this many milliseconds loses the game (reason `timeout`).
+    ///
+    /// The engine's stop flag is set at this limit, and an engine that does not stop is not
+    /// waited for. Default: the movetime plus 1000 ms; with a clock, the clock itself (plus
+    /// --timemargin); with neither, 60000 ms. In-process and external engines get the same.
+    #[arg(long, value_name = "MS")]
+    pub move_timeout: Option<u64>,
+    /// Results folder [default: results/<UTC timestamp>-<A>-vs-<B>/, for a tournament
+    /// results/<UTC timestamp>-tournament/, for a leak run results/<UTC timestamp>-leak/].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<std::path::PathBuf>,
+    /// Continue the interrupted run in --out: finished pairs are kept, the rest are played.
+    ///
+    /// With --out alone (no --engine) the run is taken from the folder's record (match.json,
+    /// tournament.json or leak-run.json) as it was started; --threads, --no-progress and a new
+    /// --pairs cap may still be given. Results folders are locked while a run writes them.
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Never draw a progress bar (it is only drawn when stderr is a terminal anyway).
+    #[arg(long)]
+    pub no_progress: bool,
+    /// Keep every game's UCI traffic with external engines in --out/logs/game-<number>.log
+    /// (<number> as in games.csv): each line sent (>) and read (<), with the time since the
+    /// game started, the side and the engine; at most 16 MiB a game. External engines' error
+    /// output is kept in logs/<NN>-<engine>.stderr.log (1 MiB each) with or without this flag.
+    #[arg(long)]
+    pub log: bool,
+    /// Play only shard K of N: the pairs p with p ≡ K (mod N), K counted from 0.
+    ///
+    /// Run the N shards on N machines (Slurm array, Kubernetes indexed job, GNU parallel: see
+    /// scripts/cluster/), then `arena merge` their folders: the merged results equal one
+    /// machine's run. The folder records the shard.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+}

@@ -1,0 +1,52 @@
+//! Arguments of `arena solve`.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::cli::common::{LimitArgs, RulesArgs};
+
+/// `arena solve` arguments.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The suite: one position a line, FEN then operations (`bm`, `am`, `dm N`, `id "name"`,
+    /// `c0`…`c9`), each ended by `;`; lines starting with `;` or `#` are comments.
+    ///
+    /// Lines that do not hold up are reported with their numbers and skipped. See
+    /// configs/suites/README.md for the format and the suites we ship.
+    #[arg(value_name = "SUITE")]
+    pub suite: PathBuf,
+    /// An engine to run (repeatable, to compare engines on the same positions): a spec such as
+    /// `alphabeta:threads=2`, `mcts-solver`, `uci:path=…`, or a JSON file of configs/engines/.
+    #[arg(long = "engine", value_name = "SPEC", required = true)]
+    pub engines: Vec<String>,
+    /// Search limits for every position.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Positions searched at once [default: the number of cores]. An engine's own threads
+    /// (`alphabeta:threads=2`) come on top: with a time limit, keep the product at most the
+    /// number of cores.
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+    /// The rule set the suite's positions are played under (`xiangqi` for plain Xiangqi suites).
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Master seed: position i is searched with seed mix(S, i).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// A search taking longer than this many milliseconds counts as a failure.
+    ///
+    /// Default: the movetime plus 1000 ms, or 60000 ms with no time limit.
+    #[arg(long, value_name = "MS")]
+    pub move_timeout: Option<u64>,
+    /// Results folder for solve.json and solve.csv [default:
+    /// results/<UTC timestamp>-solve-<suite name>/].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print only the positions an engine did not solve (the summary is always printed).
+    #[arg(long)]
+    pub failed_only: bool,
+    /// Never draw a progress bar (it is only drawn when stderr is a terminal anyway).
+    #[arg(long)]
+    pub no_progress: bool,
+}

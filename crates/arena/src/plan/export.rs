@@ -1,0 +1,210 @@
+//! `arena export`'s plan: the run recorded in the folder, the games chosen by `--game` and
+//! `--pair`, and where they go; every refusal that needs no game converted is made here.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::cli::export::{ExportArgs, Format};
+use crate::error::Error;
+use crate::records::{self, GameLine};
+use crate::run::MatchSetup;
+
+/// A validated `arena export`.
+#[derive(Debug)]
+pub struct ExportPlan {
+    /// The results folder.
+    pub dir: PathBuf,
+    /// The run its record describes.
+    pub setup: MatchSetup,
+    /// The games to export, by number (games.csv's), in number order; never empty.
+    pub games: Vec<(u64, GameLine)>,
+    /// `YYYY.MM.DD` (UTC) of the journal's last change: when the run ended.
+    pub date: String,
+    /// The format.
+    pub format: Format,
+    /// Where to write [default: standard output]; with `--format jieqibox` and several games,
+    /// a folder.
+    pub out: Option<PathBuf>,
+}
+
+impl ExportPlan {
+    /// Validates `arena export` arguments: reads the folder's record and journal and chooses
+    /// the games.
+    ///
+    /// # Errors
+    /// The folder holds no readable run, the game is not there, `--pair`/`--game` do not fit the
+    /// folder, `--out` is a results file of the folder, or several JieqiBox games have no
+    /// folder to go to.
+    pub fn new(args: ExportArgs) -> Result<ExportPlan, Error> {
+        let (setup, mut games) = load(&args.dir)?;
+        if let Some(out) = &args.out {
+            check_out(&args.dir, out)?;
+        }
+        let several_pairings = setup.all.is_some();
+        let mut take = |number: u64| {
+            games
+                .remove(&number)
+                .map(|g| (number, g))
+                .ok_or_else(|| missing(&args, number))
+        };
+        let chosen: Vec<(u64, GameLine)> = match (args.pair, args.game) {
+            (Some(_), Some(_)) if several_pairings => {
+                return Err(Error::Input(format!(
+                    "--pair: {} holds several pairings, so a pair index names several games: \
+                     give --game N (the number column of its games.csv)",
+                    args.dir.display()
+                )));
+            }
+            (Some(pair), Some(game @ (1 | 2))) => {
+                vec![take(records::game_number(pair, game as u8))?]
+            }
+            (Some(_), Some(game)) => {
+                return Err(Error::Input(format!(
+                    "--game {game}: with --pair it is 1 (A Red) or 2 (A Black)"
+                )));
+            }
+            (None, Some(n)) => vec![take(n)?],
+            (_, None) => games.into_iter().collect(),
+        };
+        if chosen.is_empty() {
+            return Err(Error::Input(format!(
+                "{}: no games recorded",
+                args.dir.join("games.jsonl").display()
+            )));
+        }
+        if args.format == Format::Jieqibox && chosen.len() > 1 {
+            let Some(folder) = &args.out else {
+                return Err(Error::Input(format!(
+                    "--format jieqibox writes one file per game: give --out FOLDER for the {} \
+                     games, or --game N for one",
+                    chosen.len()
+                )));
+            };
+            if folder.exists() && !folder.is_dir() {
+                return Err(Error::Input(format!(
+                    "--out {}: a file, but --format jieqibox writes one file per game: give a \
+                     folder for the {} games, or --game N for one",
+                    folder.display(),
+                    chosen.len()
+                )));
+            }
+        }
+        Ok(ExportPlan {
+            date: date_of(&args.dir.join("games.jsonl")),
+            dir: args.dir,
+            setup,
+            games: chosen,
+            format: args.format,
+            out: args.out,
+        })
+    }
+}
+
+/// Files of a results folder that an export must never overwrite.
+const RESULT_FILES: [&str; 14] = [
+    "match.json",
+    "tournament.json",
+    "leak-run.json",
+    "games.jsonl",
+    "games.csv",
+    "summary.json",
+    "summary.txt",
+    "ratings.csv",
+    "ratings.json",
+    "report.md",
+    "report.html",
+    "leak.json",
+    "leak.md",
+    crate::records::journal::LOCK_FILE,
+];
+
+/// Refuses an `--out` that is, or would write over, a results file of the folder.
+fn check_out(dir: &Path, out: &Path) -> Result<(), Error> {
+    let parent = out.parent().filter(|p| !p.as_os_str().is_empty());
+    let (Ok(out_dir), Ok(dir)) = (
+        std::fs::canonicalize(parent.unwrap_or(Path::new("."))),
+        std::fs::canonicalize(dir),
+    ) else {
+        return Ok(());
+    };
+    let name = out.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if out_dir == dir && RESULT_FILES.contains(&name) {
+        return Err(Error::Input(format!(
+            "--out {}: that is the results folder's own {name}; write the export elsewhere",
+            out.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Why game `number` is not in the folder, as `arena replay` says it.
+fn missing(args: &ExportArgs, number: u64) -> Error {
+    match crate::run::folder::locate(&args.dir, number) {
+        Err((_, m)) => Error::Input(m),
+        Ok(crate::run::folder::Located { pair, game, .. }) => Error::Input(format!(
+            "{}: game {number} (pair {pair}, game {game}) is not recorded: the run did not get \
+             to it, or it was cut short (`--resume` plays it)",
+            args.dir.join("games.jsonl").display()
+        )),
+    }
+}
+
+/// The run recorded in `dir` and its games by number (see [`records::game_number`]). A game
+/// that belongs to none of the run's pairings is an error; a last line cut short is said.
+fn load(dir: &Path) -> Result<(MatchSetup, BTreeMap<u64, GameLine>), Error> {
+    let (_, record, setup) = crate::run::folder::recorded_run(dir).map_err(Error::Input)?;
+    let journal = dir.join("games.jsonl");
+    let (lines, truncated) =
+        records::read_jsonl(&journal).map_err(|e| Error::Input(e.to_string()))?;
+    if truncated {
+        eprintln!(
+            "note: the last line of {} was cut short by an interruption and is not exported \
+             (`--resume` plays that pair again)",
+            journal.display()
+        );
+    }
+    let np = setup.pairings.len() as u64;
+    let mut games = BTreeMap::new();
+    for g in lines {
+        let (a, b) = if g.game == 1 {
+            (&g.red, &g.black)
+        } else {
+            (&g.black, &g.red)
+        };
+        let pairing = setup
+            .pairings
+            .iter()
+            .position(|&(x, y)| setup.engines[x].label == *a && setup.engines[y].label == *b);
+        let Some(i) = pairing.filter(|_| g.fingerprint == record.fingerprint) else {
+            return Err(Error::Input(format!(
+                "{}: pair {} game {} (red '{}', black '{}', fingerprint {}) is not a game of \
+                 the run its record describes: the record or the journal was edited",
+                journal.display(),
+                g.pair,
+                g.game,
+                crate::util::text::printable(&g.red),
+                crate::util::text::printable(&g.black),
+                g.fingerprint
+            )));
+        };
+        let number = records::game_number(g.pair * np + i as u64, g.game);
+        games.insert(number, g);
+    }
+    Ok((record, games))
+}
+
+/// `YYYY.MM.DD` (UTC) of the journal's last change: when the run ended.
+fn date_of(journal: &Path) -> String {
+    let secs = std::fs::metadata(journal)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_secs());
+    match secs {
+        Some(s) => {
+            let (y, m, d) = crate::util::time::civil_from_days((s / 86_400) as i64);
+            format!("{y:04}.{m:02}.{d:02}")
+        }
+        None => "????.??.??".into(),
+    }
+}

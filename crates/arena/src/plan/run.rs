@@ -1,0 +1,281 @@
+//! The run setup `match`, `sprt`, `tournament` and `leak` share: engines with unique labels, the
+//! deals, limits, clock, shard, threads and output folder ([`run_setup`]), and `--resume` of a
+//! recorded run ([`recorded_run`]).
+
+use crate::cli::run::RunArgs;
+use crate::engines::EngineEntry;
+use crate::engines::time_control::TimeControl;
+use crate::error::Error;
+use crate::plan::rules_arg;
+use crate::records::shard::Shard;
+use crate::run::RunSetup;
+use crate::run::kind::RunKind;
+use crate::util::text::slug;
+use crate::util::time::utc_timestamp;
+
+/// The most pairs a run may ask for: 2·10^8 games, weeks of play on any machine.
+pub const MAX_PAIRS: u64 = 100_000_000;
+
+/// The most worker threads a run may ask for.
+pub const MAX_THREADS: usize = 1024;
+
+/// `--threads`: 1 to [`MAX_THREADS`]; by default the machine's cores.
+fn threads_arg(threads: Option<usize>) -> Result<usize, Error> {
+    match threads {
+        Some(0) => Err(Error::arg("--threads", "must be at least 1")),
+        Some(t) if t > MAX_THREADS => Err(Error::arg(
+            "--threads",
+            format!("{t} is more than the {MAX_THREADS} threads a run may use"),
+        )),
+        Some(t) => Ok(t),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// The worker threads a run of `jobs` pairs uses: never more than its pairs (a pair's two games
+/// run on one thread, so more workers would only wait). A `--threads` given (`asked`) that is cut
+/// is said on stderr. (A resumed run says so when it knows the pairs left, and any run whose
+/// threads outnumber the cores under time limits: [`crate::run::execute`].)
+fn capped_threads(threads: usize, asked: bool, jobs: u64) -> usize {
+    let used = threads
+        .min(usize::try_from(jobs).unwrap_or(usize::MAX))
+        .max(1);
+    if asked && used < threads {
+        eprintln!(
+            "note: --threads {threads}: {used} used, one per pair to play ({jobs} {})",
+            if jobs == 1 { "pair" } else { "pairs" }
+        );
+    }
+    used
+}
+
+/// Engines from `--engine` arguments, with unique labels.
+pub fn engine_list(args: &[String]) -> Result<Vec<EngineEntry>, Error> {
+    let engines: Vec<EngineEntry> = args
+        .iter()
+        .map(|a| crate::plan::engine("--engine", a))
+        .collect::<Result<_, _>>()?;
+    for (i, a) in engines.iter().enumerate() {
+        if engines[..i].iter().any(|b| b.label == a.label) {
+            let hint = if a.spec.params.iter().any(|(k, _)| k == "name") {
+                "give them different name= labels".to_string()
+            } else {
+                format!(
+                    "give one a name, e.g. --engine {}{}name={}-2",
+                    a.spec,
+                    if a.spec.params.is_empty() { ":" } else { "," },
+                    a.spec.name
+                )
+            };
+            return Err(Error::arg(
+                "--engine",
+                format!(
+                    "two engines are labelled '{}': labels name engines in every report, so \
+                     they must differ; {hint}",
+                    a.label
+                ),
+            ));
+        }
+    }
+    Ok(engines)
+}
+
+/// The run of `match` and `sprt`: exactly two engines, one pairing.
+pub fn two_engine_setup(
+    engine_args: &[String],
+    run: RunArgs,
+    pairs: u64,
+    pairs_flag: &'static str,
+) -> Result<RunSetup, Error> {
+    if engine_args.len() != 2 {
+        return Err(Error::arg(
+            "--engine",
+            format!("give exactly two engines (got {})", engine_args.len()),
+        ));
+    }
+    let engines = engine_list(engine_args)?;
+    let name = format!("{}-vs-{}", slug(&engines[0].label), slug(&engines[1].label));
+    run_setup(engines, vec![(0, 1)], run, pairs, pairs_flag, &name)
+}
+
+/// The parts every game-playing command shares: the engines, the deals, limits, clock, shard and
+/// output. `pairs` is the number of pairs per pairing (the cap, for `sprt`).
+pub fn run_setup(
+    engines: Vec<EngineEntry>,
+    pairings: Vec<(usize, usize)>,
+    args: RunArgs,
+    pairs: u64,
+    pairs_flag: &'static str,
+    default_out: &str,
+) -> Result<RunSetup, Error> {
+    if pairs == 0 {
+        return Err(Error::arg(pairs_flag, "must be at least 1"));
+    }
+    if pairs > MAX_PAIRS {
+        return Err(Error::arg(
+            pairs_flag,
+            format!("{pairs} is more than the {MAX_PAIRS} pairs a run may play"),
+        ));
+    }
+    let threads = threads_arg(args.threads)?;
+    let shard = args
+        .shard
+        .as_deref()
+        .map(Shard::parse)
+        .transpose()
+        .map_err(|e| Error::arg("--shard", e))?;
+    // More workers than jobs would only wait.
+    let jobs = shard
+        .map_or(pairs, |s| s.pairs_of(pairs))
+        .saturating_mul(pairings.len() as u64);
+    let threads = capped_threads(threads, args.threads.is_some(), jobs);
+    if args.max_plies == 0 {
+        return Err(Error::arg("--max-plies", "must be at least 1"));
+    }
+    let tc = args
+        .tc
+        .as_deref()
+        .map(TimeControl::parse)
+        .transpose()
+        .map_err(|e| Error::arg("--tc", e))?;
+    if args.move_timeout == Some(0) {
+        return Err(Error::arg("--move-timeout", "must be at least 1 ms"));
+    }
+    let rules = rules_arg::resolve(&args.rules.rules)?;
+    if let Some(e) = engines.iter().find(|e| e.external) {
+        if jieqi_registry::uci_variant_of(&rules).is_none() {
+            return Err(Error::arg(
+                "--rules",
+                format!(
+                    "the rules '{}' are no UCI_Variant ({}, with their presets' switches), so \
+                     the external engine '{}' cannot be told them and would play other rules \
+                     than the referee applies",
+                    rules.name.as_str(),
+                    jieqi_registry::UCI_VARIANTS
+                        .iter()
+                        .map(|(v, _)| *v)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    e.label
+                ),
+            ));
+        }
+    }
+    let out = match args.out {
+        Some(dir) => dir,
+        None => {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            std::path::PathBuf::from("results").join(format!(
+                "{}-{default_out}{}",
+                utc_timestamp(now),
+                shard.map_or(String::new(), |s| format!("-shard{}of{}", s.index, s.count))
+            ))
+        }
+    };
+    Ok(RunSetup {
+        engines,
+        pairings,
+        pairs,
+        shard,
+        kind: RunKind::Match { sprt: None },
+        seed: args.seed,
+        threads,
+        rules,
+        max_plies: args.max_plies,
+        limits: crate::plan::limits(&args.limits)?,
+        tc,
+        timemargin: std::time::Duration::from_millis(args.timemargin),
+        move_timeout: args.move_timeout.map(std::time::Duration::from_millis),
+        out,
+        resume: args.resume,
+        progress: !args.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        log: args.log,
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+    })
+}
+
+/// Flags that choose a run's games, which `--resume` with only `--out` takes from the record.
+const RECORDED_FLAGS: [&str; 20] = [
+    "seed",
+    "rules",
+    "max_plies",
+    "nodes",
+    "depth",
+    "movetime",
+    "tc",
+    "timemargin",
+    "move_timeout",
+    "shard",
+    "omniscient",
+    "sprt",
+    "elo0",
+    "elo1",
+    "config",
+    "gauntlet",
+    "anchor",
+    "bootstrap",
+    "opponent",
+    "model",
+];
+
+/// `--resume` with `--out` and no engines: the run recorded in the folder, as it was started
+/// (engines, deals, limits, shard, test), with this command line's threads, progress bar and, if
+/// given, `pairs` (a new cap). `command` is the subcommand, which must be the run's.
+pub fn recorded_run(
+    command: &str,
+    run: &RunArgs,
+    pairs: Option<u64>,
+    given: &dyn Fn(&str) -> bool,
+) -> Result<RunSetup, Error> {
+    let out = run
+        .out
+        .clone()
+        .ok_or_else(|| Error::arg("--resume", "needs --out DIR"))?;
+    if let Some(flag) = RECORDED_FLAGS.iter().find(|f| given(f)) {
+        return Err(Error::arg(
+            "--resume",
+            format!(
+                "without --engine the run is taken as {} recorded it, so --{} cannot change it: \
+                 give every flag of the run again (with --engine), or none",
+                out.display(),
+                flag.replace('_', "-")
+            ),
+        ));
+    }
+    let (path, record, mut setup) = crate::run::folder::recorded_run(&out).map_err(|m| {
+        Error::arg(
+            "--resume",
+            format!("{m}: give the engines and flags of the run"),
+        )
+    })?;
+    let kind = record.command_name();
+    if kind != command {
+        return Err(Error::arg(
+            "--resume",
+            format!(
+                "{} records an `arena {kind}` run: resume it with `arena {kind} --out {} --resume`",
+                path.display(),
+                out.display()
+            ),
+        ));
+    }
+    setup.threads = threads_arg(run.threads)?;
+    setup.command = std::env::args().collect::<Vec<_>>().join(" ");
+    if let Some(p) = pairs {
+        if p == 0 || p > MAX_PAIRS {
+            return Err(Error::arg(
+                "--pairs",
+                format!("must be between 1 and {MAX_PAIRS}"),
+            ));
+        }
+        setup.pairs = p;
+    }
+    setup.shard = record.shard;
+    setup.resume = true;
+    setup.threads = capped_threads(setup.threads, false, setup.jobs());
+    setup.progress = !run.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    setup.log = setup.log || run.log;
+    Ok(setup)
+}

@@ -1,0 +1,133 @@
+//! `arena solve`'s plan: the suite (read here: lines that do not hold up are said and skipped),
+//! the engines, the limits and threads, and a results folder that is known to be writable.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use jieqi_engine::Limits;
+
+use crate::cli::solve::SolveArgs;
+use crate::engines::EngineEntry;
+use crate::error::Error;
+use crate::records::epd::Suite;
+
+/// A validated `arena solve`.
+#[derive(Debug)]
+pub struct SolvePlan {
+    /// The suite file, as given.
+    pub suite_path: PathBuf,
+    /// Its positions (never none) and the lines skipped.
+    pub suite: Suite,
+    /// `--rules` as given (the name reports show).
+    pub rules_name: String,
+    /// Limits for every position.
+    pub limits: Limits,
+    /// Positions searched at once, 1 to 1024.
+    pub threads: usize,
+    /// The engines, with unique labels.
+    pub engines: Vec<EngineEntry>,
+    /// Master seed.
+    pub seed: u64,
+    /// The hard limit of one search, in milliseconds.
+    pub move_timeout: Option<u64>,
+    /// The results folder (created, and written to once).
+    pub out: PathBuf,
+    /// Print only the positions an engine did not solve.
+    pub failed_only: bool,
+    /// Never draw a progress bar.
+    pub no_progress: bool,
+}
+
+impl SolvePlan {
+    /// Validates `arena solve` arguments: reads the suite, and creates the results folder and
+    /// makes sure it can be written.
+    ///
+    /// # Errors
+    /// Bad rules, a zero limit, threads out of range, a bad engine or two with one label, a
+    /// suite that cannot be read or has no valid position, an `--out` that cannot be written.
+    pub fn new(args: SolveArgs) -> Result<SolvePlan, Error> {
+        let rules = crate::plan::rules_arg::resolve(&args.rules.rules)?;
+        let limits = Limits {
+            nodes: args.limits.nodes,
+            depth: args.limits.depth,
+            movetime: args.limits.movetime.map(Duration::from_millis),
+            clock: None,
+        };
+        for (flag, value) in [
+            ("--movetime", args.limits.movetime),
+            ("--nodes", args.limits.nodes),
+            ("--depth", args.limits.depth.map(u64::from)),
+            ("--move-timeout", args.move_timeout),
+        ] {
+            if value == Some(0) {
+                return Err(Error::Input(format!("{flag} must be at least 1")));
+            }
+        }
+        let threads = args
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        if !(1..=1024).contains(&threads) {
+            return Err(Error::Input("--threads must be from 1 to 1024".into()));
+        }
+        let mut engines = Vec::new();
+        for arg in &args.engines {
+            let entry = crate::engines::parse_arg(arg)
+                .map_err(|e| Error::Input(format!("--engine {arg}: {e}")))?;
+            if engines.iter().any(|e: &EngineEntry| e.label == entry.label) {
+                return Err(Error::Input(format!(
+                    "two engines are labelled '{}': give one name=LABEL",
+                    entry.label
+                )));
+            }
+            engines.push(entry);
+        }
+        let suite: Suite = crate::records::epd::read(&args.suite, &rules).map_err(Error::Input)?;
+        let name = args.suite.display().to_string();
+        for e in &suite.errors {
+            eprintln!("{name}:{}: skipped: {}", e.line, e.message);
+        }
+        if suite.entries.is_empty() {
+            return Err(Error::Input(format!(
+                "{name}: no position to solve ({} lines skipped)",
+                suite.errors.len()
+            )));
+        }
+        let out = match args.out {
+            Some(d) => d,
+            None => {
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs());
+                let stem = args
+                    .suite
+                    .file_stem()
+                    .map_or("suite".into(), |s| s.to_string_lossy().into_owned());
+                PathBuf::from("results").join(format!(
+                    "{}-solve-{stem}",
+                    crate::util::time::utc_timestamp(now)
+                ))
+            }
+        };
+        // The folder must be usable before any work is done.
+        std::fs::create_dir_all(&out)
+            .map_err(|e| Error::Input(format!("--out {}: {e}", out.display())))?;
+        let probe = out.join(format!(".arena-solve-probe-{}", std::process::id()));
+        std::fs::write(&probe, b"").map_err(|e| {
+            Error::Input(format!("--out {}: cannot write there: {e}", out.display()))
+        })?;
+        let _ = std::fs::remove_file(&probe);
+        Ok(SolvePlan {
+            suite_path: args.suite,
+            suite,
+            rules_name: args.rules.rules,
+            limits,
+            threads,
+            engines,
+            seed: args.seed,
+            move_timeout: args.move_timeout,
+            out,
+            failed_only: args.failed_only,
+            no_progress: args.no_progress,
+        })
+    }
+}

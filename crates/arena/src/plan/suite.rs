@@ -1,0 +1,166 @@
+//! `arena suite`'s plan: the folders to mine, a suite file that can be written outside them, the
+//! proofs' threads and budget, and each kind's settings, checked before any game is read.
+
+use std::path::PathBuf;
+
+use crate::cli::suite::{CommonArgs, MatesArgs, SuiteArgs, SuiteKind, TacticsArgs};
+use crate::error::Error;
+
+/// A validated `arena suite`.
+#[derive(Debug)]
+pub enum SuitePlan {
+    /// `arena suite mates`.
+    Mates(MatesPlan),
+    /// `arena suite tactics`.
+    Tactics(TacticsPlan),
+}
+
+/// What every kind of suite takes.
+#[derive(Debug)]
+pub struct CommonPlan {
+    /// Results folders whose games to mine.
+    pub dirs: Vec<PathBuf>,
+    /// The suite file to write: not a folder, not inside a games folder, in a writable folder.
+    pub out: PathBuf,
+    /// Worker threads for the proofs, 1 to 1024.
+    pub threads: usize,
+    /// Node budget of each proof.
+    pub budget: u64,
+}
+
+/// A validated `arena suite mates`.
+#[derive(Debug)]
+pub struct MatesPlan {
+    /// Folders, output, threads, budget.
+    pub common: CommonPlan,
+    /// Longest mate looked for, in moves, 1 to 8.
+    pub max_moves: u32,
+    /// Most positions kept per mate length.
+    pub per_length: usize,
+}
+
+/// A validated `arena suite tactics`.
+#[derive(Debug)]
+pub struct TacticsPlan {
+    /// Folders, output, threads, budget.
+    pub common: CommonPlan,
+    /// Material the move must win by force, in centipawns (at least 1).
+    pub min_gain: i32,
+    /// Full-width plies of the proof, 1 to 4.
+    pub depth: u32,
+    /// Fewest hidden pieces on the board for a position to count.
+    pub min_hidden: u32,
+    /// Plies skipped at the start of every game.
+    pub skip: usize,
+    /// Largest material lead of either side, in centipawns.
+    pub max_balance: i32,
+    /// Most positions kept from one game.
+    pub per_game: usize,
+    /// Most positions kept in all.
+    pub max: usize,
+}
+
+impl SuitePlan {
+    /// Validates `arena suite` arguments.
+    ///
+    /// # Errors
+    /// An `--out` that is a folder, inside a games folder or in a folder that cannot be written;
+    /// a kind's setting out of range; threads out of range.
+    pub fn new(args: SuiteArgs) -> Result<SuitePlan, Error> {
+        match args.kind {
+            SuiteKind::Mates(a) => {
+                check_out(&a.common)?;
+                let MatesArgs {
+                    common,
+                    max_moves,
+                    per_length,
+                } = a;
+                if !(1..=8).contains(&max_moves) {
+                    return Err(Error::Input("--max-moves must be from 1 to 8".into()));
+                }
+                Ok(SuitePlan::Mates(MatesPlan {
+                    common: common_plan(common)?,
+                    max_moves,
+                    per_length,
+                }))
+            }
+            SuiteKind::Tactics(a) => {
+                check_out(&a.common)?;
+                let TacticsArgs {
+                    common,
+                    min_gain,
+                    depth,
+                    min_hidden,
+                    skip,
+                    max_balance,
+                    per_game,
+                    max,
+                } = a;
+                if depth == 0 || depth > 4 {
+                    return Err(Error::Input("--depth must be from 1 to 4".into()));
+                }
+                if min_gain < 1 {
+                    return Err(Error::Input("--min-gain must be at least 1".into()));
+                }
+                Ok(SuitePlan::Tactics(TacticsPlan {
+                    common: common_plan(common)?,
+                    min_gain,
+                    depth,
+                    min_hidden,
+                    skip,
+                    max_balance,
+                    per_game,
+                    max,
+                }))
+            }
+        }
+    }
+}
+
+/// The output must not be inside a folder the games come from, and must be writable, before
+/// any proof is started.
+fn check_out(common: &CommonArgs) -> Result<(), Error> {
+    let out = &common.out;
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if let Ok(parent) = parent.canonicalize() {
+        for dir in &common.dirs {
+            if dir.canonicalize().is_ok_and(|d| parent.starts_with(&d)) {
+                return Err(Error::Input(format!(
+                    "--out {}: inside the games folder {}; write the suite elsewhere",
+                    out.display(),
+                    dir.display()
+                )));
+            }
+        }
+    }
+    if out.is_dir() {
+        return Err(Error::Input(format!(
+            "--out {}: a folder; give a file name",
+            out.display()
+        )));
+    }
+    let probe = parent.join(format!(".arena-suite-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"")
+        .map_err(|e| Error::Input(format!("--out {}: cannot write there: {e}", out.display())))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+/// `--threads` (1 to 1024, by default the machine's cores) and the rest of the common arguments.
+fn common_plan(common: CommonArgs) -> Result<CommonPlan, Error> {
+    let threads = common
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if !(1..=1024).contains(&threads) {
+        return Err(Error::Input("--threads must be from 1 to 1024".into()));
+    }
+    Ok(CommonPlan {
+        dirs: common.dirs,
+        out: common.out,
+        threads,
+        budget: common.budget,
+    })
+}
