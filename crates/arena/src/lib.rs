@@ -15,7 +15,7 @@
 //! - The run core every game-playing command is a thin layer over: [`run`] (setup, execution,
 //!   stop rules, scheduler, scoreboard), [`records`] (the journal, the per-game formats, shards),
 //!   [`report`] (summary text and `summary.json`, standings, the HTML report, the leak report).
-//! - `commands::play`: `arena match`; `commands::sprt`: `arena sprt`; `commands::replay`: `arena
+//! - `commands::match_`: `arena match`; `commands::sprt`: `arena sprt`; `commands::replay`: `arena
 //!   replay`; `commands::tournament`, `commands::leak`, `commands::merge`, `commands::history`;
 //!   `commands::export`, `commands::tune`, `commands::solve`, `commands::suite`;
 //!   `commands::stats` over [`stats`] (statistics, the result block); `commands::bench`,

@@ -85,7 +85,7 @@ fn run() -> Result<Outcome, Error> {
         Plan::Solve(s) => commands::solve::run(s, &mut out).map(|()| Outcome::Done),
         Plan::Suite(s) => commands::suite::run(s, &mut out).map(|()| Outcome::Done),
         Plan::Stats(s) => commands::stats::run(s, &mut out).map(|()| Outcome::Done),
-        Plan::Match(m) => commands::play::run(m, &mut out).map(|()| Outcome::Done),
+        Plan::Match(m) => commands::match_::run(m, &mut out).map(|()| Outcome::Done),
         Plan::Sprt(s) => commands::sprt::run(s, &mut out).map(Outcome::Verdict),
         Plan::Tournament(t) => commands::tournament::run(t, &mut out).map(|()| Outcome::Done),
         Plan::Leak(l) => commands::leak::run(l, &mut out).map(|()| Outcome::Done),

@@ -3,12 +3,12 @@
 
 use std::path::PathBuf;
 
+use crate::error::Error;
 use crate::records::files::{AtomicFile, write_atomically};
 use crate::records::{self, CsvFile};
 use crate::run::execute::{Tallied, pair_key};
 use crate::run::kind::RunKind;
 use crate::run::scoreboard::{PairPoints, Scoreboard};
-use crate::error::Error;
 use crate::run::{self, RunOutcome, RunSetup};
 
 /// Writes every pairing of a run of several pairings as an ordinary match folder (`match.json`,
