@@ -1,27 +1,20 @@
-//! The `arena` tool's library: command-line arguments, their validation into a plan, and one module
-//! per subcommand. `src/main.rs` only parses, validates, dispatches and maps the result to the exit
-//! status, in one place.
+//! The `arena` tool's library, in layers (one folder each, lowest first; a module uses only its
+//! own layer and lower ones, never in a circle — `src/layers.rs` checks it). `src/main.rs` only
+//! parses, validates, dispatches and maps the result to the exit status, in one place.
 //!
-//! - [`cli`]: the raw clap arguments, one module per command (`cli::match_`, `cli::export`, …);
-//!   [`plan`]: validated arguments, one module per command (`plan::run` for the run setup of
-//!   match, sprt, tournament and leak), every bad-input error found there before anything runs;
-//!   [`commands`]: one module per command, each taking its plan; [`error`]: the one
-//!   [`error::Error`] every layer returns, with [`error::Error::exit_code`] (2 bad input, 4 output
-//!   that cannot be written).
-//! - [`engines`]: `--engine` arguments → engine entries (the registry's engines, external `uci:`
-//!   engines, the `faulty` test engine); `engines::uci`: the UCI driver.
-//! - `run::game_runner`: one game under the referee, with clocks (`engines::time_control`) and
-//!   hard limits (`run::alarm`).
-//! - The run core every game-playing command is a thin layer over: [`run`] (setup, execution,
-//!   stop rules, scheduler, scoreboard), [`records`] (the journal, the per-game formats, shards),
-//!   [`report`] (summary text and `summary.json`, standings, the HTML report, the leak report).
-//! - `commands::match_`: `arena match`; `commands::sprt`: `arena sprt`; `commands::replay`: `arena
-//!   replay`; `commands::tournament`, `commands::leak`, `commands::merge`, `commands::history`;
-//!   `commands::export`, `commands::tune`, `commands::solve`, `commands::suite`;
-//!   `commands::stats` over [`stats`] (statistics, the result block); `commands::bench`,
-//!   `commands::perft`, `commands::show`, `commands::engines`.
-//! - `plan::rules_arg`: `--rules`; `records::deal_seed`: the canonical deal seed → deal mapping
-//!   ([`deal_for_seed`]).
+//! - [`error`]: the one [`error::Error`] every layer returns, with [`error::Error::exit_code`];
+//!   [`util`]: helpers with one home each (printable text and slugs, UTC time).
+//! - [`stats`]: pure statistics (Elo, SPRT, ratings, the bootstrap, the result block).
+//! - [`records`]: what a run leaves on disk and reads back (game lines and their spans, the
+//!   journal, every file written through `records::files`, deal seeds, shards, suites).
+//! - [`engines`]: `--engine` arguments → engine entries; the UCI client, logs, clocks, Ctrl-C.
+//! - [`run`]: the run core every game-playing command is a thin layer over — the kind of run
+//!   (`run::kind::RunKind`), setup, execution, stop rules, scheduler, scoreboard, one game.
+//! - [`report`]: what a person reads, chosen by the run's kind in one place
+//!   ([`report::write_reports`]).
+//! - [`cli`]: the raw clap arguments, one module per command; [`plan`]: validated arguments,
+//!   one module per command, every bad-input error found before anything runs.
+//! - [`commands`]: one module per command, each taking its plan.
 
 #![deny(missing_docs)]
 
