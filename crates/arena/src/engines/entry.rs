@@ -443,6 +443,19 @@ pub fn write_help(w: &mut dyn std::io::Write) -> std::io::Result<()> {
     )
 }
 
+/// Builds an engine entry from a recorded (label, spec) pair.
+///
+/// # Errors
+/// The spec no longer parses or names an unknown engine.
+pub fn recorded(label: &str, spec: &str) -> Result<EngineEntry, String> {
+    let spec = Spec::parse(spec).map_err(|e| e.to_string())?;
+    let mut entry = from_spec(label.to_string(), spec).map_err(|e| e.to_string())?;
+    // The recorded label wins over a `name=` in the spec: a leak run's omniscient copy of an
+    // engine carries the engine's spec under another label.
+    entry.label = label.to_string();
+    Ok(entry)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -487,17 +500,4 @@ mod tests {
             assert!(e.contains(says), "{arg}: {e}");
         }
     }
-}
-
-/// Builds an engine entry from a recorded (label, spec) pair.
-///
-/// # Errors
-/// The spec no longer parses or names an unknown engine.
-pub fn recorded(label: &str, spec: &str) -> Result<EngineEntry, String> {
-    let spec = Spec::parse(spec).map_err(|e| e.to_string())?;
-    let mut entry = from_spec(label.to_string(), spec).map_err(|e| e.to_string())?;
-    // The recorded label wins over a `name=` in the spec: a leak run's omniscient copy of an
-    // engine carries the engine's spec under another label.
-    entry.label = label.to_string();
-    Ok(entry)
 }
