@@ -26,7 +26,7 @@ use jieqi_core::Rules;
 use serde_json::json;
 
 use crate::error::CommandError;
-use crate::records::files::write_atomically;
+use crate::records::files;
 use crate::records::termination::Termination;
 use crate::records::{self, GameLine};
 use crate::run::MatchSetup;
@@ -79,41 +79,15 @@ fn input(m: impl Into<String>) -> CommandError {
     CommandError::Input(m.into())
 }
 
-/// Files of a results folder that an export must never overwrite.
-const RESULT_FILES: [&str; 14] = [
-    "match.json",
-    "tournament.json",
-    "leak-run.json",
-    "games.jsonl",
-    "games.csv",
-    "summary.json",
-    "summary.txt",
-    "ratings.csv",
-    "ratings.json",
-    "report.md",
-    "report.html",
-    "leak.json",
-    "leak.md",
-    crate::records::journal::LOCK_FILE,
-];
-
-/// Refuses an `--out` that is, or would write over, a results file of the folder.
-fn check_out(dir: &Path, out: &Path) -> Result<(), CommandError> {
-    let parent = out.parent().filter(|p| !p.as_os_str().is_empty());
-    let (Ok(out_dir), Ok(dir)) = (
-        std::fs::canonicalize(parent.unwrap_or(Path::new("."))),
-        std::fs::canonicalize(dir),
-    ) else {
+/// Refuses an `--out` file that is, or links to, one of a results folder's own files (see
+/// [`files::check_output`]); a folder is checked later (JieqiBox's one file per game).
+fn check_out(out: &Path) -> Result<(), CommandError> {
+    if out.is_dir() {
         return Ok(());
-    };
-    let name = out.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    if out_dir == dir && RESULT_FILES.contains(&name) {
-        return Err(input(format!(
-            "--out {}: that is the results folder's own {name}; write the export elsewhere",
-            out.display()
-        )));
     }
-    Ok(())
+    files::check_output(out)
+        .map(drop)
+        .map_err(|m| input(format!("--out {m}")))
 }
 
 /// Runs `arena export`.
@@ -124,7 +98,7 @@ fn check_out(dir: &Path, out: &Path) -> Result<(), CommandError> {
 pub fn run(args: &ExportArgs, w: &mut dyn Write) -> Result<(), CommandError> {
     let (setup, games) = load(&args.dir)?;
     if let Some(out) = &args.out {
-        check_out(&args.dir, out)?;
+        check_out(out)?;
     }
     let several_pairings = setup.all.is_some();
     let chosen: Vec<(u64, &GameLine)> = match (args.pair, args.game) {
@@ -197,17 +171,14 @@ pub fn run(args: &ExportArgs, w: &mut dyn Write) -> Result<(), CommandError> {
                     items.len()
                 )));
             }
-            std::fs::create_dir_all(folder).map_err(|e| {
-                CommandError::Io(format!("cannot create {}: {e}", folder.display()))
-            })?;
+            files::create_dir(folder).map_err(|e| CommandError::Io(e.to_string()))?;
             let width = items.last().map_or(1, |i| i.number.to_string().len());
             for item in &items {
                 let mut text = serde_json::to_string_pretty(&jieqibox(item)?)
                     .map_err(|e| input(e.to_string()))?;
                 text.push('\n');
                 let path = folder.join(format!("game-{:0width$}.json", item.number));
-                write_atomically(&path, text.as_bytes())
-                    .map_err(|e| CommandError::Io(e.to_string()))?;
+                files::write_output(&path, text.as_bytes()).map_err(output_error)?;
             }
             writeln!(w, "{} games written to {}", items.len(), folder.display())
                 .map_err(|e| CommandError::Io(format!("writing standard output: {e}")))
@@ -227,11 +198,19 @@ fn missing(args: &ExportArgs, number: u64) -> CommandError {
     }
 }
 
-/// Writes to `out` (see [`crate::records::files::write_output`]), or to `w`.
+/// An output refused (bad input, exit 2) or not written (exit 4).
+fn output_error(e: std::io::Error) -> CommandError {
+    if e.kind() == std::io::ErrorKind::InvalidInput {
+        input(format!("--out {e}"))
+    } else {
+        CommandError::Io(format!("cannot write {e}"))
+    }
+}
+
+/// Writes to `out` (see [`files::write_output`]), or to `w`.
 fn emit(out: Option<&Path>, bytes: &[u8], w: &mut dyn Write) -> Result<(), CommandError> {
     match out {
-        Some(path) => crate::records::files::write_output(path, bytes)
-            .map_err(|e| CommandError::Io(e.to_string())),
+        Some(path) => files::write_output(path, bytes).map_err(output_error),
         None => w
             .write_all(bytes)
             .and_then(|()| w.flush())

@@ -358,16 +358,13 @@ pub fn run(args: &SolveArgs, w: &mut dyn Write) -> Result<(), CommandError> {
         }
     };
     // The folder must be usable before any work is done.
-    std::fs::create_dir_all(&out_dir)
-        .map_err(|e| CommandError::Input(format!("--out {}: {e}", out_dir.display())))?;
-    let probe = out_dir.join(format!(".arena-solve-probe-{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(|e| {
-        CommandError::Input(format!(
-            "--out {}: cannot write there: {e}",
-            out_dir.display()
-        ))
-    })?;
-    let _ = std::fs::remove_file(&probe);
+    crate::records::files::create_dir(&out_dir)
+        .and_then(|()| crate::records::files::probe_folder(&out_dir))
+        .map_err(|e| CommandError::Input(format!("--out: {e}")))?;
+    for name in ["solve.json", "solve.csv"] {
+        crate::records::files::check_output(&out_dir.join(name))
+            .map_err(|m| CommandError::Input(format!("--out {m}")))?;
+    }
     let positions = suite.entries.len();
     let jobs = (positions * engines.len()) as u64;
     let context = format!(
@@ -613,10 +610,8 @@ fn write_files(
     summaries: &[EngineSummary],
     all: &[PositionResult],
 ) -> Result<(), CommandError> {
-    let io = |what: &str, e: std::io::Error| {
-        CommandError::Io(format!("cannot write {}: {e}", dir.join(what).display()))
-    };
-    std::fs::create_dir_all(dir).map_err(|e| io("", e))?;
+    let io = |e: std::io::Error| CommandError::Io(format!("cannot write {e}"));
+    crate::records::files::create_dir(dir).map_err(io)?;
     let json = SolveJson {
         harness: env!("CARGO_PKG_VERSION"),
         suite: args.suite.display().to_string(),
@@ -637,8 +632,7 @@ fn write_files(
     };
     let bytes = serde_json::to_vec_pretty(&json)
         .map_err(|e| CommandError::Io(format!("solve.json: {e}")))?;
-    crate::records::files::write_atomically(&dir.join("solve.json"), &bytes)
-        .map_err(|e| io("solve.json", e))?;
+    crate::records::files::write_output(&dir.join("solve.json"), &bytes).map_err(io)?;
     let mut csv = csv::Writer::from_writer(Vec::new());
     let header = [
         "engine",
@@ -693,7 +687,6 @@ fn write_files(
     let bytes = csv
         .into_inner()
         .map_err(|e| CommandError::Io(format!("solve.csv: {e}")))?;
-    crate::records::files::write_atomically(&dir.join("solve.csv"), &bytes)
-        .map_err(|e| io("solve.csv", e))?;
+    crate::records::files::write_output(&dir.join("solve.csv"), &bytes).map_err(io)?;
     Ok(())
 }

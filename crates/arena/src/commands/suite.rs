@@ -156,17 +156,16 @@ fn check_out(common: &CommonArgs) -> Result<(), CommandError> {
             }
         }
     }
-    if out.is_dir() {
-        return Err(CommandError::Input(format!(
-            "--out {}: a folder; give a file name",
-            out.display()
-        )));
+    let target = crate::records::files::check_output(out)
+        .map_err(|m| CommandError::Input(format!("--out {m}")))?;
+    // A device or pipe is written through; a file is made beside what the links lead to.
+    if let crate::records::files::Target::New(p) | crate::records::files::Target::Regular(p) =
+        &target
+    {
+        let folder = p.parent().filter(|p| !p.as_os_str().is_empty());
+        crate::records::files::probe_folder(folder.unwrap_or(std::path::Path::new(".")))
+            .map_err(|e| CommandError::Input(format!("--out {}: {e}", out.display())))?;
     }
-    let probe = parent.join(format!(".arena-suite-probe-{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(|e| {
-        CommandError::Input(format!("--out {}: cannot write there: {e}", out.display()))
-    })?;
-    let _ = std::fs::remove_file(&probe);
     Ok(())
 }
 
@@ -204,8 +203,8 @@ fn write_suite(
     body: &str,
     w: &mut dyn Write,
 ) -> Result<(), CommandError> {
-    crate::records::files::write_atomically(out, format!("{header}{body}").as_bytes())
-        .map_err(|e| CommandError::Io(format!("cannot write {}: {e}", out.display())))?;
+    crate::records::files::write_output(out, format!("{header}{body}").as_bytes())
+        .map_err(|e| CommandError::Io(format!("cannot write {e}")))?;
     let io = |e: std::io::Error| CommandError::Io(format!("writing output: {e}"));
     for line in header.lines() {
         writeln!(w, "{}", line.trim_start_matches("; ")).map_err(io)?;

@@ -226,6 +226,8 @@ pub fn run(args: &TuneArgs, w: &mut dyn Write) -> Result<(), CommandError> {
             args.holdout
         )));
     }
+    crate::records::files::check_output(&args.out)
+        .map_err(|m| CommandError::Input(format!("--out {m}")))?;
     let base = match &args.eval {
         Some(p) => EvalWeights::from_json_file(p).map_err(CommandError::Input)?,
         None => EvalWeights::default(),
@@ -403,7 +405,8 @@ pub fn run(args: &TuneArgs, w: &mut dyn Write) -> Result<(), CommandError> {
     }
     let mut json = serde_json::to_string_pretty(&tuned).expect("weights serialize");
     json.push('\n');
-    crate::records::files::write_atomically(&args.out, json.as_bytes()).map_err(io)?;
+    crate::records::files::write_output(&args.out, json.as_bytes())
+        .map_err(|e| CommandError::Io(format!("cannot write {e}")))?;
     writeln!(w, "tuned weights written to {}", args.out.display()).map_err(io)?;
     Ok(())
 }

@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::records::files::{read_bounded, write_atomically};
+use crate::records::files::{self, read_bounded, write_atomically};
 use crate::records::{self, GameLine, PairKey, RecordsError};
 
 /// An advisory lock on a results folder: `DIR/.arena.lock`, created exclusively and holding the
@@ -29,11 +29,7 @@ impl FolderLock {
     pub fn acquire(dir: &Path) -> Result<FolderLock, String> {
         let path = dir.join(LOCK_FILE);
         for _ in 0..3 {
-            match std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&path)
-            {
+            match files::create_new(&path) {
                 Ok(mut f) => {
                     write!(f, "{}", std::process::id())
                         .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -54,7 +50,7 @@ impl FolderLock {
                     // A lock of a process that is gone (or half written): take it over.
                     let _ = std::fs::remove_file(&path);
                 }
-                Err(e) => return Err(format!("cannot lock {}: {e}", path.display())),
+                Err(e) => return Err(format!("cannot lock: {e}")),
             }
         }
         Err(format!(
@@ -190,16 +186,7 @@ impl Journal {
             let kept = jsonl(resumed.pairs.values().flatten()).map_err(JournalError::Io)?;
             write_atomically(path, &kept).map_err(JournalError::Io)?;
         }
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| {
-                JournalError::Io(std::io::Error::new(
-                    e.kind(),
-                    format!("{}: {e}", path.display()),
-                ))
-            })?;
+        let file = files::append(path).map_err(JournalError::Io)?;
         Ok((
             Journal {
                 path: path.to_path_buf(),
@@ -272,8 +259,9 @@ mod tests {
         let target = tmp.join("summary.json");
         #[cfg(unix)]
         {
-            let _ = std::fs::remove_file(tmp.join("summary.json.tmp"));
-            std::os::unix::fs::symlink(full, tmp.join("summary.json.tmp")).unwrap();
+            // A device is written through, never replaced.
+            let _ = std::fs::remove_file(&target);
+            std::os::unix::fs::symlink(full, &target).unwrap();
             let e = write_atomically(&target, b"{}").unwrap_err().to_string();
             assert!(e.contains("summary.json"), "{e}");
             assert!(e.contains("No space left"), "{e}");

@@ -28,7 +28,7 @@ pub fn write_pairing(
 ) -> Result<(), RunError> {
     let (a, b) = setup.pairings[i];
     let dir = dir.to_path_buf();
-    std::fs::create_dir_all(&dir)?;
+    crate::records::files::create_dir(&dir)?;
     let sub = RunSetup {
         engines: vec![setup.engines[a].clone(), setup.engines[b].clone()],
         pairings: vec![(0, 1)],
