@@ -27,7 +27,6 @@ use crate::cli::export::Format;
 use crate::error::Error;
 use crate::plan::export::ExportPlan;
 use crate::records::GameLine;
-use crate::records::files::write_atomically;
 use crate::records::termination::Termination;
 use crate::run::MatchSetup;
 
@@ -83,15 +82,14 @@ pub fn run(plan: &ExportPlan, w: &mut dyn Write) -> Result<(), Error> {
                     items.len()
                 )));
             };
-            std::fs::create_dir_all(folder)
-                .map_err(|e| Error::Write(format!("cannot create {}: {e}", folder.display())))?;
+            crate::records::files::create_dir(folder).map_err(|e| Error::Write(e.to_string()))?;
             let width = items.last().map_or(1, |i| i.number.to_string().len());
             for item in &items {
                 let mut text = serde_json::to_string_pretty(&jieqibox(item)?)
                     .map_err(|e| input(e.to_string()))?;
                 text.push('\n');
                 let path = folder.join(format!("game-{:0width$}.json", item.number));
-                write_atomically(&path, text.as_bytes())
+                crate::records::files::write_output(&path, text.as_bytes())
                     .map_err(|e| Error::Write(e.to_string()))?;
             }
             writeln!(w, "{} games written to {}", items.len(), folder.display())

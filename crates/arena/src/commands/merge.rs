@@ -413,8 +413,7 @@ pub fn run(args: &MergePlan, out: &mut dyn Write) -> Result<(), Error> {
         )));
     }
 
-    std::fs::create_dir_all(out_dir)
-        .map_err(|e| refuse(format!("cannot create {}: {e}", out_dir.display())))?;
+    crate::records::files::create_dir(out_dir).map_err(|e| refuse(e.to_string()))?;
     // Held until every merged file is written.
     let _lock = crate::records::journal::FolderLock::acquire(out_dir).map_err(Error::Input)?;
     check_out(out_dir, &fingerprint)?;
@@ -581,23 +580,78 @@ fn same_dir(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// The output folder may be new or hold an earlier merge of the same run, nothing else.
+/// The output folder may be new, empty, or hold an earlier merge of the same run, nothing else:
+/// not a single machine's run (its record's command is `arena match`, `tournament` or `leak`,
+/// and it has no `merge.json`), not a shard, not a folder of other files.
 fn check_out(dir: &Path, fingerprint: &str) -> Result<(), Error> {
-    for name in crate::run::kind::RECORD_NAMES {
-        let path = dir.join(name);
-        if let Ok(text) =
-            crate::records::files::read_bounded(&path, crate::records::files::MAX_SMALL_FILE)
-        {
-            let same = serde_json::from_str::<MatchSetup>(&text)
-                .is_ok_and(|r| r.fingerprint == fingerprint && r.shard.is_none());
-            if !same {
-                return Err(refuse(format!(
-                    "--out {}: holds another run ({}); choose a new folder",
-                    dir.display(),
-                    path.display()
-                )));
-            }
+    let record = crate::run::kind::RECORD_NAMES
+        .iter()
+        .map(|name| dir.join(name))
+        .find(|p| p.exists());
+    let Some(path) = record else {
+        // No run: only the lock just taken (and temporaries of a merge cut short) may be there.
+        let others: Vec<String> = std::fs::read_dir(dir)
+            .map_err(|e| refuse(format!("--out {}: {e}", dir.display())))?
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| {
+                n != crate::records::journal::LOCK_FILE
+                    && !(n.starts_with('.') && n.ends_with(".tmp"))
+            })
+            .collect();
+        if others.is_empty() {
+            return Ok(());
         }
+        return Err(refuse(format!(
+            "--out {}: holds other files ({}{}), not an earlier merge; choose a new or empty \
+             folder",
+            dir.display(),
+            others
+                .iter()
+                .take(3)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", "),
+            if others.len() > 3 { ", …" } else { "" }
+        )));
+    };
+    let record = crate::records::files::read_bounded(&path, crate::records::files::MAX_SMALL_FILE)
+        .ok()
+        .and_then(|text| serde_json::from_str::<MatchSetup>(&text).ok());
+    let Some(record) = record else {
+        return Err(refuse(format!(
+            "--out {}: holds a run record that cannot be read ({}); choose a new folder",
+            dir.display(),
+            path.display()
+        )));
+    };
+    // A merge's record keeps its command line (`arena merge …`), and it writes merge.json.
+    let subcommand = record
+        .command
+        .split_whitespace()
+        .skip(1)
+        .find(|w| !w.starts_with('-'));
+    let merged = subcommand == Some("merge") || dir.join("merge.json").is_file();
+    if record.shard.is_some() || !merged {
+        let whose = match record.shard {
+            Some(s) => format!("shard {s} of"),
+            None => "one machine's run:".to_string(),
+        };
+        return Err(refuse(format!(
+            "--out {}: holds {whose} {} ({}), not an earlier merge; merging would replace its \
+             games: choose a new folder",
+            dir.display(),
+            kind(&record),
+            path.display()
+        )));
+    }
+    if record.fingerprint != fingerprint {
+        return Err(refuse(format!(
+            "--out {}: holds the merge of another run ({}, fingerprint {}); choose a new folder",
+            dir.display(),
+            path.display(),
+            record.fingerprint
+        )));
     }
     Ok(())
 }

@@ -502,7 +502,7 @@ fn write_files(
     let io = |what: &str, e: std::io::Error| {
         Error::Write(format!("cannot write {}: {e}", dir.join(what).display()))
     };
-    std::fs::create_dir_all(dir).map_err(|e| io("", e))?;
+    crate::records::files::create_dir(dir).map_err(|e| io("", e))?;
     let json = SolveJson {
         harness: env!("CARGO_PKG_VERSION"),
         suite: args.suite_path.display().to_string(),
@@ -523,7 +523,7 @@ fn write_files(
     };
     let bytes =
         serde_json::to_vec_pretty(&json).map_err(|e| Error::Write(format!("solve.json: {e}")))?;
-    crate::records::files::write_atomically(&dir.join("solve.json"), &bytes)
+    crate::records::files::write_output(&dir.join("solve.json"), &bytes)
         .map_err(|e| io("solve.json", e))?;
     let mut csv = csv::Writer::from_writer(Vec::new());
     let header = [
@@ -579,7 +579,7 @@ fn write_files(
     let bytes = csv
         .into_inner()
         .map_err(|e| Error::Write(format!("solve.csv: {e}")))?;
-    crate::records::files::write_atomically(&dir.join("solve.csv"), &bytes)
+    crate::records::files::write_output(&dir.join("solve.csv"), &bytes)
         .map_err(|e| io("solve.csv", e))?;
     Ok(())
 }

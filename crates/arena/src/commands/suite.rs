@@ -78,7 +78,7 @@ fn write_suite(
     body: &str,
     w: &mut dyn Write,
 ) -> Result<(), Error> {
-    crate::records::files::write_atomically(out, format!("{header}{body}").as_bytes())
+    crate::records::files::write_output(out, format!("{header}{body}").as_bytes())
         .map_err(|e| Error::Write(format!("cannot write {}: {e}", out.display())))?;
     let io = |e: std::io::Error| Error::Write(format!("writing output: {e}"));
     for line in header.lines() {

@@ -323,7 +323,8 @@ pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
     }
     let mut json = serde_json::to_string_pretty(&tuned).expect("weights serialize");
     json.push('\n');
-    crate::records::files::write_atomically(&args.out, json.as_bytes()).map_err(io)?;
+    crate::records::files::write_output(&args.out, json.as_bytes())
+        .map_err(|e| Error::Write(format!("cannot write {e}")))?;
     writeln!(w, "tuned weights written to {}", args.out.display()).map_err(io)?;
     Ok(())
 }

@@ -63,19 +63,18 @@ impl CappedFile {
             let opened = self
                 .path
                 .parent()
-                .map_or(Ok(()), std::fs::create_dir_all)
+                .map_or(Ok(()), crate::records::files::create_dir)
                 .and_then(|()| {
-                    std::fs::OpenOptions::new()
-                        .create(true)
-                        .append(self.append)
-                        .write(true)
-                        .truncate(!self.append)
-                        .open(&self.path)
+                    if self.append {
+                        crate::records::files::append(&self.path)
+                    } else {
+                        crate::records::files::overwrite(&self.path)
+                    }
                 });
             match opened {
                 Ok(f) => self.file = Some(BufWriter::new(f)),
                 Err(e) => {
-                    eprintln!("warning: cannot write {}: {e}", self.path.display());
+                    eprintln!("warning: cannot write a log: {e}");
                     self.failed = true;
                     return;
                 }
@@ -203,7 +202,7 @@ pub fn merge_logs(
     if std::fs::canonicalize(&from).ok() == std::fs::canonicalize(&to).ok() {
         return Ok(());
     }
-    std::fs::create_dir_all(&to)?;
+    crate::records::files::create_dir(&to)?;
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if !entry.file_type().is_ok_and(|t| t.is_file()) {
@@ -213,16 +212,7 @@ pub fn merge_logs(
             (Some(stem), Some(s)) => format!("{stem}.shard-{}-of-{}.stderr.log", s.index, s.count),
             _ => name.clone(),
         };
-        std::fs::copy(entry.path(), to.join(&target)).map_err(|e| {
-            std::io::Error::new(
-                e.kind(),
-                format!(
-                    "copying {} to {}: {e}",
-                    entry.path().display(),
-                    to.display()
-                ),
-            )
-        })?;
+        crate::records::files::copy(&entry.path(), &to.join(&target))?;
     }
     Ok(())
 }

@@ -100,41 +100,16 @@ impl ExportPlan {
     }
 }
 
-/// Files of a results folder that an export must never overwrite.
-const RESULT_FILES: [&str; 14] = [
-    "match.json",
-    "tournament.json",
-    "leak-run.json",
-    "games.jsonl",
-    "games.csv",
-    "summary.json",
-    "summary.txt",
-    "ratings.csv",
-    "ratings.json",
-    "report.md",
-    "report.html",
-    "leak.json",
-    "leak.md",
-    crate::records::journal::LOCK_FILE,
-];
-
-/// Refuses an `--out` that is, or would write over, a results file of the folder.
-fn check_out(dir: &Path, out: &Path) -> Result<(), Error> {
-    let parent = out.parent().filter(|p| !p.as_os_str().is_empty());
-    let (Ok(out_dir), Ok(dir)) = (
-        std::fs::canonicalize(parent.unwrap_or(Path::new("."))),
-        std::fs::canonicalize(dir),
-    ) else {
+/// Refuses an `--out` file that is, or links to, one of a results folder's own files (see
+/// [`crate::records::files::check_output`]); a folder is checked later (JieqiBox's one file per
+/// game).
+fn check_out(_dir: &Path, out: &Path) -> Result<(), Error> {
+    if out.is_dir() {
         return Ok(());
-    };
-    let name = out.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    if out_dir == dir && RESULT_FILES.contains(&name) {
-        return Err(Error::Input(format!(
-            "--out {}: that is the results folder's own {name}; write the export elsewhere",
-            out.display()
-        )));
     }
-    Ok(())
+    crate::records::files::check_output(out)
+        .map(drop)
+        .map_err(|m| Error::Input(format!("--out {m}")))
 }
 
 /// Why game `number` is not in the folder, as `arena replay` says it.

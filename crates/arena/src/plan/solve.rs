@@ -109,13 +109,13 @@ impl SolvePlan {
             }
         };
         // The folder must be usable before any work is done.
-        std::fs::create_dir_all(&out)
-            .map_err(|e| Error::Input(format!("--out {}: {e}", out.display())))?;
-        let probe = out.join(format!(".arena-solve-probe-{}", std::process::id()));
-        std::fs::write(&probe, b"").map_err(|e| {
-            Error::Input(format!("--out {}: cannot write there: {e}", out.display()))
-        })?;
-        let _ = std::fs::remove_file(&probe);
+        crate::records::files::create_dir(&out)
+            .and_then(|()| crate::records::files::probe_folder(&out))
+            .map_err(|e| Error::Input(format!("--out: {e}")))?;
+        for name in ["solve.json", "solve.csv"] {
+            crate::records::files::check_output(&out.join(name))
+                .map_err(|m| Error::Input(format!("--out {m}")))?;
+        }
         Ok(SolvePlan {
             suite_path: args.suite,
             suite,

@@ -136,16 +136,16 @@ fn check_out(common: &CommonArgs) -> Result<(), Error> {
             }
         }
     }
-    if out.is_dir() {
-        return Err(Error::Input(format!(
-            "--out {}: a folder; give a file name",
-            out.display()
-        )));
+    let target =
+        crate::records::files::check_output(out).map_err(|m| Error::Input(format!("--out {m}")))?;
+    // A device or pipe is written through; a file is made beside what the links lead to.
+    if let crate::records::files::Target::New(p) | crate::records::files::Target::Regular(p) =
+        &target
+    {
+        let folder = p.parent().filter(|p| !p.as_os_str().is_empty());
+        crate::records::files::probe_folder(folder.unwrap_or(std::path::Path::new(".")))
+            .map_err(|e| Error::Input(format!("--out {}: {e}", out.display())))?;
     }
-    let probe = parent.join(format!(".arena-suite-probe-{}", std::process::id()));
-    std::fs::write(&probe, b"")
-        .map_err(|e| Error::Input(format!("--out {}: cannot write there: {e}", out.display())))?;
-    let _ = std::fs::remove_file(&probe);
     Ok(())
 }
 

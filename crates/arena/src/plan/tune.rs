@@ -48,6 +48,8 @@ impl TunePlan {
                 args.lambda
             )));
         }
+        crate::records::files::check_output(&args.out)
+            .map_err(|m| Error::Input(format!("--out {m}")))?;
         if !(0.0..0.9).contains(&args.holdout) {
             return Err(Error::Input(format!(
                 "--holdout {}: give a share in [0, 0.9)",

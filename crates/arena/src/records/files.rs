@@ -1,59 +1,326 @@
-//! Files in and out: every file the arena writes goes through [`write_atomically`] (its own
-//! results) or [`write_output`] (a file the user named), and every small file it reads through
-//! [`read_bounded`].
+//! Files in and out: every file the arena writes goes through this module, and every small file
+//! it reads through [`read_bounded`].
+//!
+//! - The arena's own files (results, journals, reports): [`write_atomically`].
+//! - A file the user named (`--out` of `export`, `tune`, `suite`, files in `solve`'s folder):
+//!   [`check_output`] before any work, [`write_output`] at the end.
+//! - Handles kept open (the journal, engine logs, the folder lock): [`append`], [`overwrite`],
+//!   [`create_new`]; folders: [`create_dir`]; copies: [`copy`]; a folder's writability:
+//!   [`probe_folder`].
+//!
+//! The rules, whoever writes: links are followed first (every check is on what a path names in
+//! the end); a regular file is replaced atomically (a temporary file beside it, synced, renamed
+//! over it); a device, pipe or terminal is written through and never replaced (nothing is ever
+//! renamed over a file that is not regular); a folder is refused. A file the user named is also
+//! refused when it is one of a results folder's own files ([`run_file`]).
 
-use std::fs::File;
-use std::io::Write;
-use std::path::Path;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Writes `bytes` to `path` so that a reader sees either the old file or the whole new one: a
-/// temporary file beside it, synced, renamed over it, and the folder synced.
+/// The files that record a run in its folder (one per kind of run): a folder holding one of
+/// them, or a `games.jsonl`, is a results folder.
+pub const RUN_RECORDS: [&str; 3] = ["tournament.json", "leak-run.json", "match.json"];
+
+/// The journal of a results folder.
+pub const JOURNAL: &str = "games.jsonl";
+
+/// The most links followed from one path (as the kernel allows).
+const MAX_LINKS: usize = 40;
+
+/// What a path names once every link is followed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Nothing yet: a regular file is made there.
+    New(PathBuf),
+    /// A regular file: replaced atomically.
+    Regular(PathBuf),
+    /// A device, pipe, terminal or socket: written through, never replaced.
+    Special(PathBuf),
+    /// A folder: not a file to write.
+    Folder(PathBuf),
+}
+
+impl Target {
+    /// The path the links lead to.
+    pub fn path(&self) -> &Path {
+        match self {
+            Target::New(p) | Target::Regular(p) | Target::Special(p) | Target::Folder(p) => p,
+        }
+    }
+}
+
+/// The paths from `path` to what it names: `path`, then each link's target in turn, the last
+/// one not a link; and what that last one is.
+fn chain(path: &Path) -> io::Result<(Vec<PathBuf>, Target)> {
+    let mut hops = vec![path.to_path_buf()];
+    for _ in 0..=MAX_LINKS {
+        let p = hops.last().expect("a path").clone();
+        let target = match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                // A link to a device or pipe is written through as it is: `/dev/stdout` leads
+                // to `/proc/self/fd/1`, whose own target (`pipe:[…]`) is no path.
+                if std::fs::metadata(&p).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+                    return Ok((hops, Target::Special(p)));
+                }
+                let to = std::fs::read_link(&p)?;
+                hops.push(match p.parent() {
+                    Some(dir) if to.is_relative() => dir.join(to),
+                    _ => to,
+                });
+                continue;
+            }
+            Ok(m) if m.is_file() => Target::Regular(p),
+            Ok(m) if m.is_dir() => Target::Folder(p),
+            Ok(_) => Target::Special(p),
+            // A path under a file (`games.csv/x`) names nothing either: making it will fail.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                ) =>
+            {
+                Target::New(p)
+            }
+            Err(e) => return Err(e),
+        };
+        return Ok((hops, target));
+    }
+    Err(io::Error::other(format!(
+        "more than {MAX_LINKS} links in a row"
+    )))
+}
+
+/// What `path` names once every link is followed.
+///
+/// # Errors
+/// A path that cannot be looked at, or a loop of links; the message names the path.
+pub fn resolve(path: &Path) -> io::Result<Target> {
+    chain(path).map(|(_, t)| t).map_err(|e| named(path, e))
+}
+
+/// `path` as a message names it: with where its links lead, when it is a link.
+fn shown(path: &Path, target: &Path) -> String {
+    if path != target {
+        return format!("{} (a link to {})", path.display(), target.display());
+    }
+    // A link to a device is written as it is: say where it leads.
+    match std::fs::read_link(path) {
+        Ok(to) => format!("{} (a link to {})", path.display(), to.display()),
+        Err(_) => path.display().to_string(),
+    }
+}
+
+/// An I/O error with the file's name in front.
+fn named(path: &Path, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
+/// The folder a file is in (`.` for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// What a file of this name is in a results folder, if it is one of the folder's own.
+fn own_file(name: &str) -> Option<&'static str> {
+    Some(match name {
+        n if RUN_RECORDS.contains(&n) => "the record",
+        JOURNAL => "the journal",
+        "games.csv" => "the games table",
+        "summary.json" | "summary.txt" => "the summary",
+        "merge.json" | "merge.txt" => "the merge report",
+        ".arena.lock" => "the lock",
+        n if n.starts_with("ratings.") => "the ratings",
+        n if n.starts_with("report.") => "the report",
+        n if n.starts_with("leak.") => "the leak report",
+        _ => return None,
+    })
+}
+
+/// What `path` is (`the journal`) if it is one of a results folder's own files: its name is a run's (the
+/// record, `games.jsonl`, `games.csv`, `summary.*`, `ratings.*`, `report.*`, `leak.*`,
+/// `merge.*`, the lock) and its folder holds a run record or a `games.jsonl`. The path is taken
+/// as it is (see [`check_output`] for links).
+pub fn run_file(path: &Path) -> Option<&'static str> {
+    let what = own_file(path.file_name()?.to_str()?)?;
+    let dir = folder_of(path);
+    RUN_RECORDS
+        .iter()
+        .chain(&[JOURNAL])
+        .any(|r| dir.join(r).is_file())
+        .then_some(what)
+}
+
+/// Checks a file the user named for output, before any work is done, and says what it names:
+/// refused when it is a folder, or when it (or any link on the way to what it names) is one of
+/// a results folder's own files ([`run_file`]).
+///
+/// # Errors
+/// The refusal, naming the file, what it is and where a link leads (the caller puts the flag in
+/// front: `--out <message>`).
+pub fn check_output(path: &Path) -> Result<Target, String> {
+    let (hops, target) = chain(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let show = shown(path, target.path());
+    for hop in &hops {
+        if let (Some(what), Some(name)) = (run_file(hop), hop.file_name()) {
+            let link = if hop == path {
+                String::new()
+            } else {
+                format!("a link to {}, ", hop.display())
+            };
+            return Err(format!(
+                "{} is {link}the results folder's own {} ({what} of the run in {}): an output \
+                 never replaces it; write it elsewhere",
+                path.display(),
+                name.to_string_lossy(),
+                folder_of(hop).display()
+            ));
+        }
+    }
+    match target {
+        Target::Folder(_) => Err(format!("{show}: a folder; give a file name")),
+        t => Ok(t),
+    }
+}
+
+/// Writes a file the user named (`arena export --out`, `tune --out`, `suite --out`, the files in
+/// `solve --out`): checked by [`check_output`] (a refusal is an error of kind
+/// [`io::ErrorKind::InvalidInput`]), missing parent folders made, then written as
+/// [`write_atomically`] writes.
+///
+/// # Errors
+/// The refusal, or I/O errors; the message names the file.
+pub fn write_output(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let target = check_output(path).map_err(|m| io::Error::new(io::ErrorKind::InvalidInput, m))?;
+    if let Target::New(p) = &target {
+        let parent = folder_of(p);
+        if !parent.is_dir() {
+            create_dir(parent)?;
+        }
+    }
+    write_target(path, &target, &mut |f| f.write_all(bytes))
+}
+
+/// Writes one of the arena's own files so that a reader sees either the old file or the whole
+/// new one: links are followed; a regular file (or none) is replaced by a temporary file beside
+/// it, synced, renamed over it, and the folder synced; a device or pipe is written through; a
+/// folder is refused. The parent folder must exist.
 ///
 /// # Errors
 /// I/O errors, naming the file.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let named =
-        |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
-    let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
-    tmp_name.push(".tmp");
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let target = resolve(path)?;
+    write_target(path, &target, &mut |f| f.write_all(bytes))
+}
+
+/// Copies `from` to `to` as [`write_atomically`] writes `to`.
+///
+/// # Errors
+/// I/O errors, naming both files.
+pub fn copy(from: &Path, to: &Path) -> io::Result<()> {
+    let target = resolve(to)?;
+    write_target(to, &target, &mut |f| {
+        let mut src = File::open(from).map_err(|e| named(from, e))?;
+        io::copy(&mut src, f).map(drop)
+    })
+    .map_err(|e| io::Error::new(e.kind(), format!("copying {}: {e}", from.display())))
+}
+
+/// Writes what `write` writes to `target` (what `path` names): a regular file or a new one is
+/// replaced atomically, anything else but a folder written through.
+fn write_target(
+    path: &Path,
+    target: &Target,
+    write: &mut dyn FnMut(&mut File) -> io::Result<()>,
+) -> io::Result<()> {
+    let show = shown(path, target.path());
+    match target {
+        Target::Folder(_) => Err(io::Error::other(format!("{show}: a folder, not a file"))),
+        Target::Special(p) => {
+            let mut f = OpenOptions::new()
+                .write(true)
+                .open(p)
+                .map_err(|e| io::Error::new(e.kind(), format!("{show}: {e}")))?;
+            write(&mut f)
+                .and_then(|()| f.flush())
+                .map_err(|e| io::Error::new(e.kind(), format!("{show}: {e}")))
+        }
+        Target::New(p) | Target::Regular(p) => replace(p, &show, write),
+    }
+}
+
+/// Temporary files made by this process so far (for unique names).
+static TEMPORARIES: AtomicU64 = AtomicU64::new(0);
+
+/// A temporary file of this process's own beside `path`, to replace it with: `.NAME.PID-N.tmp`,
+/// made with `create_new`, so it follows no link left at that name.
+fn temporary(path: &Path, show: &str) -> io::Result<(PathBuf, File)> {
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(path.file_name().unwrap_or_default());
+    tmp_name.push(format!(
+        ".{}-{}.tmp",
+        std::process::id(),
+        TEMPORARIES.fetch_add(1, Ordering::Relaxed)
+    ));
     let tmp = path.with_file_name(tmp_name);
-    let written = File::create(&tmp)
+    let f = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
         .map_err(|e| {
-            std::io::Error::new(
+            io::Error::new(
                 e.kind(),
                 format!(
-                    "cannot create {} (to replace {} with): {e}",
-                    tmp.display(),
-                    path.display()
+                    "cannot create {} (to replace {show} with): {e}",
+                    tmp.display()
                 ),
             )
-        })
-        .and_then(|mut f| {
-            f.write_all(bytes).map_err(named)?;
-            f.sync_all().map_err(named)
-        });
+        })?;
+    Ok((tmp, f))
+}
+
+/// Replaces the regular file `path` (or makes it) atomically with what `write` writes.
+fn replace(
+    path: &Path,
+    show: &str,
+    write: &mut dyn FnMut(&mut File) -> io::Result<()>,
+) -> io::Result<()> {
+    let here = |e: io::Error| io::Error::new(e.kind(), format!("{show}: {e}"));
+    let (tmp, mut f) = temporary(path, show)?;
+    let written = (|| {
+        // The file replaced keeps its permissions.
+        if let Ok(m) = std::fs::metadata(path) {
+            f.set_permissions(m.permissions())?;
+        }
+        write(&mut f)?;
+        f.sync_all()?;
+        // Never renamed over anything but a regular file, even one that changed since.
+        match std::fs::symlink_metadata(path) {
+            Ok(m) if !m.is_file() => {
+                Err(io::Error::other("no longer a regular file: not replaced"))
+            }
+            _ => Ok(()),
+        }
+    })()
+    .and_then(|()| std::fs::rename(&tmp, path));
     if let Err(e) = written {
         // Nothing half-written is left behind.
         let _ = std::fs::remove_file(&tmp);
-        return Err(e);
+        return Err(here(e));
     }
-    if let Err(e) = std::fs::rename(&tmp, path) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(named(e));
-    }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
     // Syncing a folder is not possible everywhere; the rename is done either way.
-    if let Ok(d) = File::open(dir) {
+    if let Ok(d) = File::open(folder_of(path)) {
         let _ = d.sync_all();
     }
     Ok(())
 }
 
 /// A results file written as a stream and replaced atomically when done: the bytes go to a
-/// temporary file beside `path`; [`AtomicFile::commit`] syncs it, renames it over `path` and syncs
+/// temporary file of its own beside `path`; [`AtomicFile::commit`] syncs it, renames it over `path` and syncs
 /// the folder. Dropped without a commit, it removes the temporary file and leaves `path` as it
 /// was. What [`write_atomically`] does for bytes in memory, for files too large to hold.
 #[derive(Debug)]
@@ -69,19 +336,7 @@ impl AtomicFile {
     /// # Errors
     /// The temporary file cannot be created; the message names both files.
     pub fn create(path: &Path) -> std::io::Result<AtomicFile> {
-        let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
-        tmp_name.push(".tmp");
-        let tmp = path.with_file_name(tmp_name);
-        let file = File::create(&tmp).map_err(|e| {
-            std::io::Error::new(
-                e.kind(),
-                format!(
-                    "cannot create {} (to replace {} with): {e}",
-                    tmp.display(),
-                    path.display()
-                ),
-            )
-        })?;
+        let (tmp, file) = temporary(path, &path.display().to_string())?;
         Ok(AtomicFile {
             path: path.to_path_buf(),
             tmp,
@@ -138,56 +393,69 @@ impl Drop for AtomicFile {
     }
 }
 
-/// Writes a file the user named (`arena export --out`): a regular file (new or existing) is
-/// replaced atomically, a symbolic link's target is written the same way, and anything else
-/// that exists (a device such as `/dev/stdout`, a pipe) is written through, never replaced.
-/// Missing parent folders are made.
+/// Makes a folder and its missing parents.
 ///
 /// # Errors
-/// I/O errors, naming the file (a folder is refused).
-pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let named =
-        |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
-    let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-    // What the path names, through any link (a link to nothing yet names a new file).
-    match std::fs::metadata(path) {
-        Ok(m) if link && m.is_file() => {
-            let target = std::fs::canonicalize(path).map_err(named)?;
-            write_atomically(&target, bytes)
-        }
-        Ok(m) if m.is_dir() => Err(std::io::Error::other(format!(
-            "{}: is a folder, not a file",
-            path.display()
-        ))),
-        Err(e) if link && e.kind() == std::io::ErrorKind::NotFound => {
-            // A link to a file not made yet: make it where the link points.
-            let to = std::fs::read_link(path).map_err(named)?;
-            let to = match path.parent() {
-                Some(dir) if to.is_relative() => dir.join(to),
-                _ => to,
-            };
-            write_output(&to, bytes)
-        }
-        Err(e) if link => Err(named(e)),
-        Ok(m) if !m.is_file() => {
-            let mut f = std::fs::OpenOptions::new()
-                .write(true)
-                .open(path)
-                .map_err(named)?;
-            f.write_all(bytes).and_then(|()| f.flush()).map_err(named)
-        }
-        _ => {
-            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                std::fs::create_dir_all(parent).map_err(|e| {
-                    std::io::Error::new(
-                        e.kind(),
-                        format!("cannot create the folder {}: {e}", parent.display()),
-                    )
-                })?;
-            }
-            write_atomically(path, bytes)
-        }
-    }
+/// I/O errors, naming the folder.
+pub fn create_dir(path: &Path) -> io::Result<()> {
+    std::fs::create_dir_all(path).map_err(|e| {
+        io::Error::new(
+            e.kind(),
+            format!("cannot create the folder {}: {e}", path.display()),
+        )
+    })
+}
+
+/// Opens a file for appending (the journal, an engine's error log), made if missing.
+///
+/// # Errors
+/// I/O errors, naming the file.
+pub fn append(path: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| named(path, e))
+}
+
+/// Opens a file to write afresh (a game's log), made if missing, emptied if not.
+///
+/// # Errors
+/// I/O errors, naming the file.
+pub fn overwrite(path: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(true)
+        .open(path)
+        .map_err(|e| named(path, e))
+}
+
+/// Makes a file that must not exist yet (a lock): [`io::ErrorKind::AlreadyExists`] if it does.
+///
+/// # Errors
+/// I/O errors, naming the file.
+pub fn create_new(path: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| named(path, e))
+}
+
+/// Checks that files can be made in `dir` (before long work whose results go there), by making
+/// and removing an empty one.
+///
+/// # Errors
+/// They cannot; the message names the folder.
+pub fn probe_folder(dir: &Path) -> io::Result<()> {
+    let probe = dir.join(format!(".arena-probe-{}", std::process::id()));
+    let _ = std::fs::remove_file(&probe);
+    create_new(&probe)
+        .map(drop)
+        .map_err(|e| io::Error::new(e.kind(), format!("cannot write in {}: {e}", dir.display())))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
 }
 
 /// The largest setup or config file the arena reads (`match.json`, configs, rules, engine
@@ -200,18 +468,292 @@ pub const MAX_SMALL_FILE: u64 = 1 << 20;
 /// # Errors
 /// The file cannot be read, is larger than `max`, or is not UTF-8; the message says which (the
 /// caller names the file).
-pub fn read_bounded(path: &Path, max: u64) -> std::io::Result<String> {
+pub fn read_bounded(path: &Path, max: u64) -> io::Result<String> {
     use std::io::Read;
     let file = File::open(path)?;
     if file.metadata().is_ok_and(|m| m.is_dir()) {
-        return Err(std::io::Error::other("is a folder, not a file"));
+        return Err(io::Error::other("is a folder, not a file"));
     }
     let mut bytes = Vec::new();
     file.take(max + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max {
-        return Err(std::io::Error::other(format!(
+        return Err(io::Error::other(format!(
             "larger than {max} bytes: not a file of this kind"
         )));
     }
-    String::from_utf8(bytes).map_err(|_| std::io::Error::other("not UTF-8 text"))
+    String::from_utf8(bytes).map_err(|_| io::Error::other("not UTF-8 text"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh folder of the test's own.
+    fn tmp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("arena-files-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// The names in `dir`, sorted.
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_regular_file_is_replaced_atomically() {
+        let dir = tmp("regular");
+        let path = dir.join("out.txt");
+        std::fs::write(&path, b"old, and longer than the new").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        }
+        let before = std::fs::metadata(&path).unwrap();
+        write_output(&path, b"new").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        // A new file (a rename), no temporary left, the permissions kept.
+        let after = std::fs::metadata(&path).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::{MetadataExt, PermissionsExt};
+            assert_ne!(before.ino(), after.ino());
+            assert_eq!(after.permissions().mode() & 0o777, 0o640);
+        }
+        let _ = (before, after);
+        write_atomically(&dir.join("own.json"), b"{}").unwrap();
+        assert_eq!(names(&dir), ["out.txt", "own.json"]);
+        // A folder is refused, and so is a path in a missing folder for the arena's own files.
+        assert!(
+            write_output(&dir, b"x")
+                .unwrap_err()
+                .to_string()
+                .contains("a folder")
+        );
+        assert!(write_atomically(&dir.join("no/x"), b"x").is_err());
+        // A user's file in a new folder: the folder is made.
+        write_output(&dir.join("new/sub/x.txt"), b"x").unwrap();
+        assert_eq!(names(&dir.join("new/sub")), ["x.txt"]);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_is_followed_and_kept() {
+        let dir = tmp("link");
+        let real = dir.join("real.txt");
+        std::fs::write(&real, b"old").unwrap();
+        let link = dir.join("link.txt");
+        std::os::unix::fs::symlink("real.txt", &link).unwrap();
+        // A link to a link, relative.
+        let link2 = dir.join("link2.txt");
+        std::os::unix::fs::symlink("link.txt", &link2).unwrap();
+        write_output(&link2, b"new").unwrap();
+        assert_eq!(std::fs::read(&real).unwrap(), b"new");
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert!(
+            std::fs::symlink_metadata(&link2)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        write_atomically(&link, b"own").unwrap();
+        assert_eq!(std::fs::read(&real).unwrap(), b"own");
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        // A link to nothing yet: the file is made where it points, in a folder made for it.
+        let dangling = dir.join("dangling.txt");
+        std::os::unix::fs::symlink("made/there.txt", &dangling).unwrap();
+        write_output(&dangling, b"made").unwrap();
+        assert_eq!(std::fs::read(dir.join("made/there.txt")).unwrap(), b"made");
+        assert!(
+            std::fs::symlink_metadata(&dangling)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(
+            names(&dir),
+            ["dangling.txt", "link.txt", "link2.txt", "made", "real.txt"]
+        );
+        // A loop of links is an error, not a hang.
+        std::os::unix::fs::symlink("loop-b", dir.join("loop-a")).unwrap();
+        std::os::unix::fs::symlink("loop-a", dir.join("loop-b")).unwrap();
+        let e = write_output(&dir.join("loop-a"), b"x")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("loop-a") && e.contains("links"), "{e}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_written_through() {
+        use std::io::Read;
+        let dir = tmp("fifo");
+        let fifo = dir.join("pipe");
+        match std::process::Command::new("mkfifo").arg(&fifo).status() {
+            Ok(s) if s.success() => {}
+            other => {
+                eprintln!("SKIPPED: a_fifo_is_written_through: mkfifo failed: {other:?}");
+                return;
+            }
+        }
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                let mut text = String::new();
+                File::open(&fifo)
+                    .unwrap()
+                    .read_to_string(&mut text)
+                    .unwrap();
+                text
+            })
+        };
+        // Through a link, too.
+        let link = dir.join("link");
+        std::os::unix::fs::symlink("pipe", &link).unwrap();
+        assert_eq!(resolve(&link).unwrap(), Target::Special(link.clone()));
+        write_output(&link, b"through the pipe").unwrap();
+        assert_eq!(reader.join().unwrap(), "through the pipe");
+        use std::os::unix::fs::FileTypeExt;
+        assert!(
+            std::fs::symlink_metadata(&fifo)
+                .unwrap()
+                .file_type()
+                .is_fifo()
+        );
+        assert_eq!(names(&dir), ["link", "pipe"]);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// No module but this one writes a file by itself (tests aside).
+    #[test]
+    fn every_write_goes_through_this_module() {
+        fn walk(dir: &Path, found: &mut Vec<String>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    walk(&path, found);
+                    continue;
+                }
+                if path.extension().is_none_or(|e| e != "rs") || path.ends_with("records/files.rs")
+                {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                let calls = [
+                    "fs::write(",
+                    "File::create",
+                    "OpenOptions",
+                    "create_dir_all",
+                    "fs::copy(",
+                    "fs::rename(",
+                    "File::options",
+                ];
+                for (n, line) in text.lines().enumerate() {
+                    if line.trim_start().starts_with("#[cfg(test)]") {
+                        break;
+                    }
+                    let code = line.split("//").next().unwrap_or("");
+                    // `File::create` itself, not `AtomicFile::create` or `CsvFile::create`.
+                    let is_call = |c: &&&str| {
+                        code.match_indices(**c).any(|(i, _)| {
+                            !code[..i]
+                                .chars()
+                                .next_back()
+                                .is_some_and(|p| p.is_alphanumeric() || p == '_')
+                        })
+                    };
+                    if let Some(call) = calls.iter().find(is_call) {
+                        found.push(format!("{}:{}: {call}", path.display(), n + 1));
+                    }
+                }
+            }
+        }
+        let mut found = Vec::new();
+        walk(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut found,
+        );
+        assert!(
+            found.is_empty(),
+            "writes outside records::files:\n{}",
+            found.join("\n")
+        );
+    }
+
+    #[test]
+    fn a_results_folders_own_files_are_refused() {
+        let dir = tmp("run");
+        let run = dir.join("run");
+        std::fs::create_dir_all(run.join("pairings/01-a-vs-b")).unwrap();
+        std::fs::write(run.join("match.json"), b"{}").unwrap();
+        std::fs::write(run.join("games.jsonl"), b"journal\n").unwrap();
+        std::fs::write(run.join("pairings/01-a-vs-b/games.jsonl"), b"j\n").unwrap();
+        for name in [
+            "games.jsonl",
+            "match.json",
+            "tournament.json",
+            "summary.txt",
+            "ratings.csv",
+            "report.html",
+            "leak.md",
+            "merge.json",
+            ".arena.lock",
+            "pairings/01-a-vs-b/summary.json",
+        ] {
+            let e = write_output(&run.join(name), b"x").unwrap_err();
+            assert_eq!(e.kind(), io::ErrorKind::InvalidInput, "{name}");
+            let e = e.to_string();
+            assert!(
+                e.contains(name) && e.contains("the results folder's own"),
+                "{e}"
+            );
+        }
+        let e = check_output(&run.join("games.jsonl")).unwrap_err();
+        assert!(
+            e.contains("games.jsonl is the results folder's own games.jsonl (the journal of"),
+            "{e}"
+        );
+        assert_eq!(
+            std::fs::read(run.join("games.jsonl")).unwrap(),
+            b"journal\n"
+        );
+        #[cfg(unix)]
+        {
+            // Through a link, which is named.
+            let link = dir.join("out.pgn");
+            std::os::unix::fs::symlink("run/games.jsonl", &link).unwrap();
+            let e = write_output(&link, b"x").unwrap_err().to_string();
+            assert!(
+                e.contains("out.pgn is a link to") && e.contains("own games.jsonl (the journal"),
+                "{e}"
+            );
+            assert_eq!(
+                std::fs::read(run.join("games.jsonl")).unwrap(),
+                b"journal\n"
+            );
+        }
+        // Other names in a results folder, and run names elsewhere, are outputs like any.
+        write_output(&run.join("export.pgn"), b"x").unwrap();
+        write_output(&dir.join("games.jsonl"), b"x").unwrap();
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }

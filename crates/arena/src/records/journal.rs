@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::records::files::{AtomicFile, read_bounded};
+use crate::records::files::{self, AtomicFile, read_bounded};
 use crate::records::{self, GameLine, PairKey, RecordsError, Span};
 
 /// An advisory lock on a results folder: `DIR/.arena.lock`, created exclusively and holding the
@@ -29,11 +29,7 @@ impl FolderLock {
     pub fn acquire(dir: &Path) -> Result<FolderLock, String> {
         let path = dir.join(LOCK_FILE);
         for _ in 0..3 {
-            match std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&path)
-            {
+            match files::create_new(&path) {
                 Ok(mut f) => {
                     write!(f, "{}", std::process::id())
                         .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -54,7 +50,7 @@ impl FolderLock {
                     // A lock of a process that is gone (or half written): take it over.
                     let _ = std::fs::remove_file(&path);
                 }
-                Err(e) => return Err(format!("cannot lock {}: {e}", path.display())),
+                Err(e) => return Err(format!("cannot lock: {e}")),
             }
         }
         Err(format!(
@@ -204,16 +200,7 @@ impl Journal {
             }
             kept.commit().map_err(JournalError::Io)?;
         }
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| {
-                JournalError::Io(std::io::Error::new(
-                    e.kind(),
-                    format!("{}: {e}", path.display()),
-                ))
-            })?;
+        let file = files::append(path).map_err(JournalError::Io)?;
         let len = file.metadata().map_err(JournalError::Io)?.len();
         Ok((
             Journal {
@@ -323,8 +310,9 @@ mod tests {
         let target = tmp.join("summary.json");
         #[cfg(unix)]
         {
-            let _ = std::fs::remove_file(tmp.join("summary.json.tmp"));
-            std::os::unix::fs::symlink(full, tmp.join("summary.json.tmp")).unwrap();
+            // A device is written through, never replaced.
+            let _ = std::fs::remove_file(&target);
+            std::os::unix::fs::symlink(full, &target).unwrap();
             let e = crate::records::files::write_atomically(&target, b"{}")
                 .unwrap_err()
                 .to_string();

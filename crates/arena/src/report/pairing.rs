@@ -27,7 +27,7 @@ pub fn write_pairings(setup: &RunSetup, outcome: &RunOutcome) -> Result<(), Erro
     let mut jsonls = Vec::with_capacity(dirs.len());
     let mut csvs = Vec::with_capacity(dirs.len());
     for dir in &dirs {
-        std::fs::create_dir_all(dir)?;
+        crate::records::files::create_dir(dir)?;
         jsonls.push(AtomicFile::create(&dir.join("games.jsonl"))?);
         csvs.push(CsvFile::create(&dir.join("games.csv"), 1)?);
     }

@@ -54,8 +54,7 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
     let mut rule = crate::run::stop::for_kind(&setup.kind);
     let rule = rule.as_mut();
     let fingerprint = setup.fingerprint();
-    std::fs::create_dir_all(&setup.out)
-        .map_err(|e| Error::Input(format!("cannot create {}: {e}", setup.out.display())))?;
+    crate::records::files::create_dir(&setup.out).map_err(|e| Error::Input(e.to_string()))?;
     let lock = crate::records::journal::FolderLock::acquire(&setup.out).map_err(Error::Input)?;
     let journal_path = setup.out.join("games.jsonl");
     let (mut journal, resumed) =

@@ -85,8 +85,8 @@ impl RunKind {
 }
 
 /// The files that record a run in its folder, one per kind of run (see
-/// [`RunKind::record_name`]).
-pub const RECORD_NAMES: [&str; 3] = ["tournament.json", "leak-run.json", "match.json"];
+/// [`RunKind::record_name`]; the list is [`crate::records::files::RUN_RECORDS`]).
+pub const RECORD_NAMES: [&str; 3] = crate::records::files::RUN_RECORDS;
 
 /// How a record stores the kind: the fields records always had. At most one of `gate`,
 /// `tournament` and `leak` is set; none is a match.

@@ -1,0 +1,304 @@
+//! Where the arena writes, end to end: a file the user names never replaces one of a results
+//! folder's own files (not even through a link), a device is written through and stays a device,
+//! and `merge --out` never writes over a run that is not an earlier merge.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-out-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs the arena and expects exit status `code`; returns its error output.
+fn expect(code: i32, args: &[&str]) -> String {
+    let o = arena(args);
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "arena {args:?}:\n{}{}",
+        text(&o.stdout),
+        text(&o.stderr)
+    );
+    text(&o.stderr)
+}
+
+/// Plays a quick match (random against greedy: long games, enough positions to tune) into `dir`.
+fn run(dir: &Path, extra: &[&str]) {
+    let mut args = vec![
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--seed",
+        "3",
+        "--no-progress",
+        "--out",
+        s(dir),
+    ];
+    args.extend_from_slice(extra);
+    expect(0, &args);
+}
+
+/// Makes a character device `dir/name` with `major`/`minor` (as root). Without root the test is
+/// skipped, saying so, unless `CI` is set: there it fails.
+fn mknod(test: &str, path: &Path, major: u32, minor: u32) -> bool {
+    let made = Command::new("mknod")
+        .arg(path)
+        .arg("c")
+        .arg(major.to_string())
+        .arg(minor.to_string())
+        .output();
+    match made {
+        Ok(o) if o.status.success() => true,
+        other => {
+            let why = match other {
+                Ok(o) => text(&o.stderr),
+                Err(e) => e.to_string(),
+            };
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "{test}: mknod {} failed (CI needs root): {why}",
+                path.display()
+            );
+            // Straight to stderr, past the test harness's capture: a skip must be seen.
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED: {test}: needs root for mknod ({})",
+                why.trim()
+            );
+            false
+        }
+    }
+}
+
+#[cfg(unix)]
+fn is_char_device(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_char_device())
+}
+
+#[cfg(unix)]
+#[test]
+fn export_refuses_a_link_to_the_runs_journal() {
+    let dir = tmp("export");
+    let ex5 = dir.join("ex5");
+    run(&ex5, &["--pairs", "2"]);
+    let journal = std::fs::read(ex5.join("games.jsonl")).unwrap();
+    let out = dir.join("out.pgn");
+    std::os::unix::fs::symlink("ex5/games.jsonl", &out).unwrap();
+    let err = expect(2, &["export", s(&ex5), "--out", s(&out)]);
+    assert!(
+        err.contains("out.pgn is a link to")
+            && err.contains("games.jsonl")
+            && err.contains("the journal"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(ex5.join("games.jsonl")).unwrap(), journal);
+    assert!(std::fs::symlink_metadata(&out).unwrap().is_symlink());
+    // The folder's own files by name, and through a link to the folder.
+    let err = expect(2, &["export", s(&ex5), "--out", s(&ex5.join("games.csv"))]);
+    assert!(err.contains("own games.csv (the games table"), "{err}");
+    let alias = dir.join("alias");
+    std::os::unix::fs::symlink("ex5", &alias).unwrap();
+    expect(
+        2,
+        &["export", s(&ex5), "--out", s(&alias.join("match.json"))],
+    );
+    assert_eq!(std::fs::read(ex5.join("games.jsonl")).unwrap(), journal);
+    // Another file beside them is an output like any.
+    expect(0, &["export", s(&ex5), "--out", s(&ex5.join("games.pgn"))]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn tune_refuses_the_runs_journal() {
+    let dir = tmp("tune");
+    let reference = dir.join("ref");
+    // Enough games to tune: the journal would be replaced with weights.
+    run(&reference, &["--pairs", "20", "--threads", "2"]);
+    let journal = std::fs::read(reference.join("games.jsonl")).unwrap();
+    let err = expect(
+        2,
+        &[
+            "tune",
+            s(&reference),
+            "--out",
+            s(&reference.join("games.jsonl")),
+        ],
+    );
+    assert!(
+        err.contains("games.jsonl is the results folder's own games.jsonl (the journal"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(reference.join("games.jsonl")).unwrap(),
+        journal
+    );
+    let err = expect(
+        2,
+        &[
+            "tune",
+            s(&reference),
+            "--out",
+            s(&reference.join("summary.json")),
+        ],
+    );
+    assert!(err.contains("the summary"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[cfg(unix)]
+#[test]
+fn tune_and_suite_write_through_a_device_and_keep_it() {
+    let test = "tune_and_suite_write_through_a_device_and_keep_it";
+    let dir = tmp("device");
+    let (full, null) = (dir.join("full"), dir.join("null"));
+    if !mknod(test, &full, 1, 7) || !mknod(test, &null, 1, 3) {
+        let _ = std::fs::remove_dir_all(dir);
+        return;
+    }
+    let reference = dir.join("ref");
+    run(&reference, &["--pairs", "20", "--threads", "2"]);
+    let journal = std::fs::read(reference.join("games.jsonl")).unwrap();
+    let tune = |out: &Path| {
+        vec![
+            "tune".to_string(),
+            s(&reference).to_string(),
+            "--iterations".into(),
+            "5".into(),
+            "--out".into(),
+            s(out).to_string(),
+        ]
+    };
+    let suite = |out: &Path| {
+        vec![
+            "suite".to_string(),
+            "tactics".into(),
+            s(&reference).to_string(),
+            "--budget".into(),
+            "100".into(),
+            "--threads".into(),
+            "1".into(),
+            "--out".into(),
+            s(out).to_string(),
+        ]
+    };
+    let link = dir.join("link");
+    std::os::unix::fs::symlink("full", &link).unwrap();
+    for args in [tune(&full), suite(&full), tune(&link), suite(&link)] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        // /dev/full refuses every write: the write fails (exit 4), the device stays.
+        let err = expect(4, &args);
+        assert!(
+            err.contains("full") && err.contains("No space left"),
+            "{err}"
+        );
+        assert!(is_char_device(&full), "{args:?} replaced the device");
+    }
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    for args in [tune(&null), suite(&null)] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        expect(0, &args);
+        assert!(is_char_device(&null), "{args:?} replaced the device");
+    }
+    // Nothing was left beside them.
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["full", "link", "null", "ref"]);
+    assert_eq!(
+        std::fs::read(reference.join("games.jsonl")).unwrap(),
+        journal
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn merge_refuses_a_single_machines_run_folder() {
+    let dir = tmp("merge");
+    let base = ["--pairs", "6"];
+    let shards: Vec<PathBuf> = (0..3)
+        .map(|k| {
+            let shard = dir.join(format!("sh{k}"));
+            let index = format!("{k}/3");
+            let mut args = base.to_vec();
+            args.extend_from_slice(&["--threads", "1", "--shard", &index]);
+            run(&shard, &args);
+            shard
+        })
+        .collect();
+    // The same run on one machine: the same fingerprint, no shard.
+    let ref60 = dir.join("ref60");
+    let mut args = base.to_vec();
+    args.extend_from_slice(&["--threads", "2"]);
+    run(&ref60, &args);
+    let journal = std::fs::read(ref60.join("games.jsonl")).unwrap();
+    let record = std::fs::read(ref60.join("match.json")).unwrap();
+    let merge = |out: &Path| {
+        let mut a = vec!["merge".to_string()];
+        a.extend(shards.iter().map(|p| s(p).to_string()));
+        a.extend(["--out".to_string(), s(out).to_string()]);
+        a
+    };
+    let args = merge(&ref60);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let err = expect(2, &args);
+    assert!(
+        err.contains("ref60")
+            && err.contains("one machine's run")
+            && err.contains("not an earlier merge"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(ref60.join("games.jsonl")).unwrap(), journal);
+    assert_eq!(std::fs::read(ref60.join("match.json")).unwrap(), record);
+    assert!(!ref60.join("merge.json").exists());
+    // A folder of other files is refused too.
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("notes.txt"), b"mine").unwrap();
+    let args = merge(&other);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let err = expect(2, &args);
+    assert!(err.contains("notes.txt"), "{err}");
+    assert_eq!(std::fs::read(other.join("notes.txt")).unwrap(), b"mine");
+    // An empty folder takes the merge, and an earlier merge may be merged over.
+    let merged = dir.join("merged");
+    std::fs::create_dir_all(&merged).unwrap();
+    for _ in 0..2 {
+        let args = merge(&merged);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        expect(0, &args);
+        assert!(merged.join("merge.json").is_file());
+    }
+    // The merge is the single run's games.
+    let games = |d: &Path| {
+        std::fs::read_to_string(d.join("games.jsonl"))
+            .unwrap()
+            .lines()
+            .count()
+    };
+    assert_eq!(games(&merged), games(&ref60));
+    let _ = std::fs::remove_dir_all(dir);
+}
