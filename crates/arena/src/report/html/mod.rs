@@ -1,0 +1,209 @@
+//! The HTML pages of a tournament: `report.html` for one tournament ([`tournament_html`]) and
+//! `index.html` over many nightly runs ([`index_html`]), plus the three SVG charts they inline
+//! ([`rating_chart`], [`heat_map`], [`history_chart`]), drawn with plotters' SVG backend.
+//!
+//! The pages are self-contained: inline CSS, inline SVG, no scripts, no external resources, so a
+//! report folder can be copied or served as static files. Every text that comes from the data is
+//! HTML-escaped. Nothing here panics on odd numbers: NaN ratings read "unrated", infinite ones
+//! "+inf"/"−inf", charts keep a finite axis and mark such engines at its edge, and a chart that
+//! cannot be drawn is replaced by a short note.
+//!
+//! The files, each using only those listed before it (and this file's types):
+//! - `format.rs`: the text: HTML escaping, Elo values, intervals, percentages, safe links;
+//! - `charts.rs`: the SVG charts and their helpers (colours, fonts, axis ranges);
+//! - `page.rs`: the page writers: head and foot, the tables, the leak and history sections, the
+//!   tournament page and the index;
+//! - this file: what a page shows ([`TournamentPage`], [`HistoryPoint`], [`NightLink`]) and the
+//!   two pages as strings.
+
+mod charts;
+mod format;
+mod page;
+
+pub use charts::{heat_map, history_chart, rating_chart};
+
+use crate::report::ratings_json::{PairingLine, PairwiseCell, RatedEngine};
+
+/// One night's rating of one engine, for the history chart.
+#[derive(Clone, Debug)]
+pub struct HistoryPoint {
+    /// The night, e.g. "2026-11-30" (one of [`TournamentPage::nights`]).
+    pub night: String,
+    /// Rating that night.
+    pub elo: f64,
+    /// Lower end of the 95 % interval.
+    pub lower: f64,
+    /// Upper end of the 95 % interval.
+    pub upper: f64,
+}
+
+/// Everything a tournament page shows.
+#[derive(Clone, Debug)]
+pub struct TournamentPage {
+    /// Page title, e.g. "Nightly 2026-11-30".
+    pub title: String,
+    /// One line of conditions, e.g. "nodes=2000, 5 engines, round robin, 200 pairs per pairing".
+    pub context: String,
+    /// The anchor, e.g. "greedy = 0".
+    pub anchor: String,
+    /// The rating list, in rank order.
+    pub ratings: Vec<RatedEngine>,
+    /// `[row][col]` in the ratings' rank order; None on the diagonal or without games.
+    pub pairwise: Vec<Vec<Option<PairwiseCell>>>,
+    /// The per-pairing table.
+    pub pairings: Vec<PairingLine>,
+    /// History x axis, oldest first (this night last when history exists); empty: no history.
+    pub nights: Vec<String>,
+    /// Per engine label, its points (the nights it played).
+    pub history: Vec<(String, Vec<HistoryPoint>)>,
+    /// Free text lines, e.g. a homogeneity warning or missing pairs.
+    pub notes: Vec<String>,
+    /// The information-leak report measured beside the tournament (its `leak/` folder, written
+    /// by `arena leak`), if any.
+    pub leak: Option<crate::report::leak::LeakJson>,
+}
+
+/// A link to one night in the index page.
+#[derive(Clone, Debug)]
+pub struct NightLink {
+    /// The night, e.g. "2026-11-30".
+    pub night: String,
+    /// Relative link to its report.
+    pub href: String,
+    /// One line, e.g. "5 engines, 2000 games, best: ab +312".
+    pub summary: String,
+}
+
+/// The self-contained page of one tournament (report.html): no external resources (CSS inline,
+/// SVG inline, no JS needed). Top to bottom: title, context and anchor; the rating list; the
+/// rating chart; the head-to-head heat map; the per-pairing table with links to the match
+/// folders; the history chart (from two nights on); the notes.
+pub fn tournament_html(page: &TournamentPage) -> String {
+    let mut out = String::new();
+    // Writing into a String cannot fail.
+    let _ = page::write_tournament(&mut out, page);
+    out
+}
+
+/// The index of many nightly runs (index.html): the latest night's rating list, the history
+/// chart of every engine (from two nights on), and links to every night, newest first.
+pub fn index_html(nights: &[NightLink], latest: Option<&TournamentPage>) -> String {
+    let mut out = String::new();
+    // Writing into a String cannot fail.
+    let _ = page::write_index(&mut out, nights, latest);
+    out
+}
+
+/// A test page shared by the files' tests.
+#[cfg(test)]
+mod fixtures {
+    use super::*;
+
+    fn row(rank: usize, label: &str, elo: f64, anchor: bool) -> RatedEngine {
+        RatedEngine {
+            rank,
+            label: label.to_string(),
+            spec: label.to_string(),
+            elo,
+            elo_lower: elo - 30.0,
+            elo_upper: elo + 30.0,
+            cfs_next: Some(0.97),
+            points: 120.5,
+            games: 200,
+            wins: 100,
+            draws: 41,
+            losses: 59,
+            score: 120.5 / 200.0,
+            draw_rate: 0.205,
+            anchor,
+            failures: 0,
+            time_forfeits: 0,
+            per_move: crate::report::PerMove {
+                moves: 0,
+                ms: 0.0,
+                nodes: 0.0,
+                depth: None,
+            },
+        }
+    }
+
+    fn cell(score: f64) -> Option<PairwiseCell> {
+        Some(PairwiseCell {
+            row: "r".into(),
+            col: "c".into(),
+            score,
+            games: 100,
+            elo: 0.0,
+            los: 0.5,
+        })
+    }
+
+    pub(super) fn page(labels: &[&str], nights: usize) -> TournamentPage {
+        let ratings: Vec<RatedEngine> = labels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| row(i + 1, l, 300.0 - 150.0 * i as f64, i == 1))
+            .collect();
+        let n = ratings.len();
+        let pairwise = (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| {
+                        if i == j {
+                            None
+                        } else {
+                            cell(if i < j { 0.7 } else { 0.3 })
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let night_names: Vec<String> = (0..nights)
+            .map(|k| format!("2026-11-{:02}", 20 + k))
+            .collect();
+        let history = labels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let pts = night_names
+                    .iter()
+                    .map(|night| HistoryPoint {
+                        night: night.clone(),
+                        elo: 100.0 * i as f64,
+                        lower: 100.0 * i as f64 - 20.0,
+                        upper: 100.0 * i as f64 + 20.0,
+                    })
+                    .collect();
+                (l.to_string(), pts)
+            })
+            .collect();
+        TournamentPage {
+            title: "Nightly 2026-11-30".into(),
+            context: "nodes=2000, round robin".into(),
+            anchor: "greedy = 0".into(),
+            ratings,
+            pairwise,
+            pairings: vec![PairingLine {
+                a: labels.first().unwrap_or(&"a").to_string(),
+                b: labels.get(1).unwrap_or(&"b").to_string(),
+                pairs: 100,
+                wins: 120,
+                draws: 40,
+                losses: 40,
+                score: 0.7,
+                elo: 147.2,
+                elo_lower: 120.0,
+                elo_upper: 175.0,
+                los: 0.98,
+                ptnml: [1, 5, 30, 40, 24],
+                average_plies: 87.3,
+                failures: [0, 1],
+                folder: "pairings/01-ab-vs-greedy".into(),
+            }],
+            nights: night_names,
+            history,
+            notes: vec![],
+            leak: None,
+        }
+    }
+}
