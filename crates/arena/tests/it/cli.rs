@@ -1,37 +1,6 @@
 //! The `arena` binary end to end: outputs, exit codes and error messages.
 
-use std::process::{Command, Output};
-
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .output()
-        .expect("the arena binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("utf-8 stderr")
-}
-
-/// Runs and expects success; returns stdout.
-fn ok(args: &[&str]) -> String {
-    let o = arena(args);
-    assert!(o.status.success(), "arena {args:?}: {}", stderr(&o));
-    stdout(&o)
-}
-
-/// Runs and expects exit code 2; returns stderr.
-fn bad_input(args: &[&str]) -> String {
-    let o = arena(args);
-    assert_eq!(o.status.code(), Some(2), "arena {args:?}: {}", stdout(&o));
-    let err = stderr(&o);
-    assert!(err.starts_with("error: "), "{err}");
-    err
-}
+use crate::common::{ok, refused};
 
 /// The `--json` summary, which must be the last line.
 fn json_summary(out: &str) -> serde_json::Value {
@@ -102,16 +71,16 @@ fn perft_from_a_fen() {
 #[test]
 fn malformed_fen_names_the_field() {
     let board = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
-    let err = bad_input(&["perft", "--depth", "1", "--fen", &format!("{board} q")]);
+    let err = refused(&["perft", "--depth", "1", "--fen", &format!("{board} q")]);
     assert!(err.contains("field 2 (side)"), "{err}");
-    let err = bad_input(&["show", "--fen", "rnbakabnr/9/9"]);
+    let err = refused(&["show", "--fen", "rnbakabnr/9/9"]);
     assert!(err.contains("field 1 (board)"), "{err}");
 }
 
 #[test]
 fn illegal_position_is_bad_input() {
     // Both kings on the open e-file.
-    let err = bad_input(&[
+    let err = refused(&[
         "show",
         "--rules",
         "xiangqi",
@@ -158,13 +127,13 @@ fn show_unicode_draws_chinese_pieces() {
 
 #[test]
 fn show_seed_needs_hidden_pieces() {
-    let err = bad_input(&["show", "--rules", "xiangqi", "--seed", "1"]);
+    let err = refused(&["show", "--rules", "xiangqi", "--seed", "1"]);
     assert!(err.contains("no hidden pieces"), "{err}");
 }
 
 #[test]
 fn show_fen_and_seed_conflict() {
-    bad_input(&["show", "--seed", "1", "--fen", "4k4/9/9/9/9/9/9/9/9/3K5"]);
+    refused(&["show", "--seed", "1", "--fen", "4k4/9/9/9/9/9/9/9/9/3K5"]);
 }
 
 #[test]
@@ -179,7 +148,7 @@ fn rules_from_a_config_file() {
 
 #[test]
 fn unknown_rules_name_is_bad_input() {
-    let err = bad_input(&["perft", "--rules", "no-such-rules", "--depth", "1"]);
+    let err = refused(&["perft", "--rules", "no-such-rules", "--depth", "1"]);
     assert!(
         err.contains("no-such-rules") && err.contains("not a preset"),
         "{err}"
@@ -196,7 +165,7 @@ fn rules_file_with_unknown_field_names_the_file() {
     .unwrap()
     .replacen('{', "{\n  \"colour_blind\": true,", 1);
     std::fs::write(&path, text).unwrap();
-    let err = bad_input(&["perft", "--rules", path.to_str().unwrap(), "--depth", "1"]);
+    let err = refused(&["perft", "--rules", path.to_str().unwrap(), "--depth", "1"]);
     assert!(err.contains("unknown-field-rules.json"), "{err}");
     assert!(err.contains("colour_blind"), "{err}");
 }
@@ -211,7 +180,7 @@ fn rules_file_with_conflicting_switches_fails_validation() {
     .unwrap()
     .replace("\"hidden_king\": false", "\"hidden_king\": true");
     std::fs::write(&path, text).unwrap();
-    let err = bad_input(&["show", "--rules", path.to_str().unwrap()]);
+    let err = refused(&["show", "--rules", path.to_str().unwrap()]);
     assert!(
         err.contains("hidden-king-rules.json") && err.contains("hidden_king"),
         "{err}"

@@ -2,32 +2,11 @@
 //! independent check, the same folders give the same file at any thread count, engines solve
 //! what they should, and malformed suite lines are reported with their numbers and skipped.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
 use jieqi_core::{Move, PlayedMove, Position, Rules, View, fen};
 
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-solve-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use crate::common::{arena, json, s, text, tmp};
 
 /// Plays a small match into `dir`.
 fn games(dir: &Path, rules: &str, pairs: &str) {
@@ -49,7 +28,7 @@ fn games(dir: &Path, rules: &str, pairs: &str) {
         "2",
         "--no-progress",
         "--out",
-        path(dir),
+        s(dir),
     ]);
     assert!(run.status.success(), "{}", text(&run.stderr));
 }
@@ -112,13 +91,13 @@ fn a_mate_suite_holds_up_and_engines_solve_it() {
     let made = arena(&[
         "suite",
         "mates",
-        path(&folder),
+        s(&folder),
         "--max-moves",
         "2",
         "--threads",
         "2",
         "--out",
-        path(&suite),
+        s(&suite),
     ]);
     assert!(made.status.success(), "{}", text(&made.stderr));
     assert!(
@@ -132,13 +111,13 @@ fn a_mate_suite_holds_up_and_engines_solve_it() {
     let one = arena(&[
         "suite",
         "mates",
-        path(&folder),
+        s(&folder),
         "--max-moves",
         "2",
         "--threads",
         "1",
         "--out",
-        path(&again),
+        s(&again),
     ]);
     assert!(one.status.success(), "{}", text(&one.stderr));
     assert_eq!(body, std::fs::read_to_string(&again).unwrap());
@@ -167,7 +146,7 @@ fn a_mate_suite_holds_up_and_engines_solve_it() {
     let out = dir.join("solved");
     let solved = arena(&[
         "solve",
-        path(&suite),
+        s(&suite),
         "--rules",
         "xiangqi",
         "--engine",
@@ -180,7 +159,7 @@ fn a_mate_suite_holds_up_and_engines_solve_it() {
         "2",
         "--no-progress",
         "--out",
-        path(&out),
+        s(&out),
     ]);
     assert!(solved.status.success(), "{}", text(&solved.stderr));
     let report = text(&solved.stdout);
@@ -192,9 +171,8 @@ fn a_mate_suite_holds_up_and_engines_solve_it() {
             "{report}"
         );
     }
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("solve.json")).unwrap()).unwrap();
-    let positions = json["positions"].as_array().unwrap();
+    let solve_json = json(&out.join("solve.json"));
+    let positions = solve_json["positions"].as_array().unwrap();
     assert_eq!(positions.len(), 2 * total);
     for p in positions {
         assert_eq!(p["solved"], true, "{p}");
@@ -216,7 +194,7 @@ fn a_tactics_suite_has_one_right_move_whatever_the_hidden_pieces() {
     let made = arena(&[
         "suite",
         "tactics",
-        path(&folder),
+        s(&folder),
         // Games against a random mover are lopsided: no limit on the material lead.
         "--max-balance",
         "100000",
@@ -225,7 +203,7 @@ fn a_tactics_suite_has_one_right_move_whatever_the_hidden_pieces() {
         "--threads",
         "2",
         "--out",
-        path(&suite),
+        s(&suite),
     ]);
     assert!(made.status.success(), "{}", text(&made.stderr));
     let body = std::fs::read_to_string(&suite).unwrap();
@@ -251,14 +229,14 @@ fn a_tactics_suite_has_one_right_move_whatever_the_hidden_pieces() {
     let out = dir.join("solved");
     let solved = arena(&[
         "solve",
-        path(&suite),
+        s(&suite),
         "--engine",
         "alphabeta",
         "--depth",
         "4",
         "--no-progress",
         "--out",
-        path(&out),
+        s(&out),
     ]);
     assert!(solved.status.success(), "{}", text(&solved.stderr));
     assert!(
@@ -290,14 +268,14 @@ fn malformed_suite_lines_are_reported_and_skipped() {
     let out = dir.join("out");
     let run = arena(&[
         "solve",
-        path(&suite),
+        s(&suite),
         "--rules",
         "xiangqi",
         "--engine",
         "greedy",
         "--no-progress",
         "--out",
-        path(&out),
+        s(&out),
     ]);
     assert!(run.status.success(), "{}", text(&run.stderr));
     let err = text(&run.stderr);
@@ -315,9 +293,8 @@ fn malformed_suite_lines_are_reported_and_skipped() {
         "{}",
         text(&run.stdout)
     );
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("solve.json")).unwrap()).unwrap();
-    assert_eq!(json["skipped_lines"].as_array().unwrap().len(), 6);
+    let solve_json = json(&out.join("solve.json"));
+    assert_eq!(solve_json["skipped_lines"].as_array().unwrap().len(), 6);
 
     // A suite with nothing usable, a missing file, a Jieqi FEN under Xiangqi rules, bad flags:
     // exit 2 with a message.
@@ -327,7 +304,7 @@ fn malformed_suite_lines_are_reported_and_skipped() {
     std::fs::write(&jieqi, "4k4/9/9/x8/R8/9/9/9/9/3K5 w c1 0 1 bm a5a6;\n").unwrap();
     for (args, says) in [
         (
-            vec![path(&empty), "--engine", "greedy"],
+            vec![s(&empty), "--engine", "greedy"],
             "no position to solve",
         ),
         (
@@ -335,19 +312,16 @@ fn malformed_suite_lines_are_reported_and_skipped() {
             "/no/such/suite.epd",
         ),
         (
-            vec![path(&jieqi), "--engine", "greedy", "--rules", "xiangqi"],
+            vec![s(&jieqi), "--engine", "greedy", "--rules", "xiangqi"],
             "no position to solve",
         ),
+        (vec![s(&suite), "--engine", "nosuchengine"], "nosuchengine"),
         (
-            vec![path(&suite), "--engine", "nosuchengine"],
-            "nosuchengine",
-        ),
-        (
-            vec![path(&suite), "--engine", "greedy", "--threads", "0"],
+            vec![s(&suite), "--engine", "greedy", "--threads", "0"],
             "--threads",
         ),
     ] {
-        let mut all = vec!["solve", "--no-progress", "--out", path(&out)];
+        let mut all = vec!["solve", "--no-progress", "--out", s(&out)];
         all.extend(args);
         let run = arena(&all);
         assert_eq!(run.status.code(), Some(2), "{all:?}: {}", text(&run.stderr));
@@ -370,14 +344,14 @@ fn malformed_suite_lines_are_reported_and_skipped() {
     .unwrap();
     let run = arena(&[
         "solve",
-        path(&am_only),
+        s(&am_only),
         "--rules",
         "xiangqi",
         "--engine",
         "faulty:mode=illegal,after=0",
         "--no-progress",
         "--out",
-        path(&out),
+        s(&out),
     ]);
     assert!(run.status.success(), "{}", text(&run.stderr));
     let report = text(&run.stdout);
@@ -390,20 +364,14 @@ fn malformed_suite_lines_are_reported_and_skipped() {
     );
     // Limits of zero are refused before anything runs.
     for flag in ["--nodes", "--depth", "--movetime", "--move-timeout"] {
-        let run = arena(&["solve", path(&suite), "--engine", "greedy", flag, "0"]);
+        let run = arena(&["solve", s(&suite), "--engine", "greedy", flag, "0"]);
         assert_eq!(run.status.code(), Some(2), "{flag}");
         assert!(text(&run.stderr).contains(flag), "{}", text(&run.stderr));
     }
     // Mate suites need games without hidden pieces.
     let folder = dir.join("jieqi-games");
     games(&folder, "standard", "1");
-    let run = arena(&[
-        "suite",
-        "mates",
-        path(&folder),
-        "--out",
-        path(&dir.join("m.epd")),
-    ]);
+    let run = arena(&["suite", "mates", s(&folder), "--out", s(&dir.join("m.epd"))]);
     assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
     assert!(
         text(&run.stderr).contains("hidden pieces"),

@@ -1,44 +1,10 @@
 //! `arena match`, `arena replay` and `arena stats` end to end: reproducibility across thread
 //! counts, resuming an interrupted run, exact replay, and clear errors.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Command;
 
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .output()
-        .expect("the arena binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = arena(args);
-    assert!(
-        o.status.success(),
-        "arena {args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-/// games.csv without the wall-clock columns (ms_red, ms_black), which no run can reproduce.
-fn csv_without_timing(dir: &Path) -> String {
-    let text = std::fs::read_to_string(dir.join("games.csv")).unwrap();
-    text.lines()
-        .map(|l| {
-            let cols: Vec<&str> = l.split(',').collect();
-            assert_eq!(cols.len(), 15, "{l}");
-            cols[..13].join(",")
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
+use crate::common::{arena, arena_bin, csv_without_timing, json, ok, s, tmp};
 
 fn run_match(dir: &Path, threads: &str, pairs: &str, extra: &[&str]) -> String {
     let d = dir.to_str().unwrap();
@@ -69,8 +35,7 @@ fn same_games_at_any_thread_count() {
     assert_eq!(csv_without_timing(&one), csv_without_timing(&two));
     assert!(out.contains("Results of greedy vs level:easy"), "{out}");
     assert!(out.contains("Ptnml(0-2):"), "{out}");
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(one.join("summary.json")).unwrap()).unwrap();
+    let summary = json(&one.join("summary.json"));
     assert_eq!(summary["pairs"], 30);
     assert_eq!(summary["results"]["games"], 60);
     let jsonl = std::fs::read_to_string(one.join("games.jsonl")).unwrap();
@@ -474,8 +439,7 @@ fn omniscient_runs_are_labelled() {
         dir.to_str().unwrap(),
     ]);
     assert!(out.contains("Omniscient: A"), "{out}");
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    let summary = json(&dir.join("summary.json"));
     assert_eq!(summary["omniscient"], "a");
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -517,8 +481,7 @@ fn a_slow_engine_loses_on_time() {
         assert!(detail.contains("on the clock"), "{detail}");
         assert!(detail.contains("given up"), "{detail}");
     }
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    let summary = json(&dir.join("summary.json"));
     assert_eq!(summary["tc"], "1");
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -579,8 +542,7 @@ fn clocks_that_are_kept_lose_nothing_and_are_recorded() {
     let first = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
     let g: serde_json::Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
     assert!(g["search"][0]["ms"].is_f64(), "{g}");
-    let setup: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("match.json")).unwrap()).unwrap();
+    let setup = json(&dir.join("match.json"));
     assert_eq!(setup["tc"], "10+0.1");
     assert_eq!(setup["engines"][1][1], "random:tc=5+0.05");
     // The per-engine clock is in the spec: a replay finds it there. A clock game is shown as
@@ -607,29 +569,25 @@ fn clocks_that_are_kept_lose_nothing_and_are_recorded() {
 /// One thread and one pair are said in the singular.
 #[test]
 fn singular_counts_read_as_such() {
-    let dir = std::env::temp_dir().join(format!("arena-singular-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args([
-            "match",
-            "--engine",
-            "greedy",
-            "--engine",
-            "random",
-            "--pairs",
-            "1",
-            "--threads",
-            "1",
-            "--out",
-            dir.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&o.stdout);
+    let dir = tmp("singular");
+    let out = ok(&[
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--pairs",
+        "1",
+        "--threads",
+        "1",
+        "--out",
+        s(&dir),
+    ]);
     assert!(
-        text.contains(", 1 thread, seed 1, rules standard, 1 pair)"),
-        "{text}"
+        out.contains(", 1 thread, seed 1, rules standard, 1 pair)"),
+        "{out}"
     );
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// Pairs whose two games are both in a journal: the finished pairs a resume must keep.
@@ -682,7 +640,7 @@ fn killing_a_resume_loses_no_finished_pair() {
         if round > 0 {
             args.push("--resume");
         }
-        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        let mut child = Command::new(arena_bin())
             .args(&args)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -735,7 +693,7 @@ fn a_second_writer_of_a_folder_is_refused() {
         "--out",
         &d,
     ];
-    let mut first = Command::new(env!("CARGO_BIN_EXE_arena"))
+    let mut first = Command::new(arena_bin())
         .args(args)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -820,7 +778,7 @@ fn resume_needs_only_the_folder() {
     assert_eq!(o.status.code(), Some(2));
     let e = String::from_utf8_lossy(&o.stderr);
     assert!(e.contains("records an `arena match` run"), "{e}");
-    let empty = tmp("resume-empty");
+    let empty = tmp("resume-empty").join("folder");
     let o = arena(&["leak", "--out", empty.to_str().unwrap(), "--resume"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no such folder"));

@@ -10,55 +10,11 @@
 //! - Arms are match folders `arena replay` reads; an opponent adds arms F and Ω; shards merge into
 //!   the single run's report; bad input is refused.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
 use serde_json::Value;
 
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .output()
-        .expect("the arena binary runs")
-}
-
-#[track_caller]
-fn ok(args: &[&str]) -> String {
-    let o = arena(args);
-    assert!(
-        o.status.success(),
-        "arena {args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout).unwrap()
-}
-
-#[track_caller]
-fn refused(args: &[&str]) -> String {
-    let o = arena(args);
-    assert_eq!(
-        o.status.code(),
-        Some(2),
-        "arena {args:?} should be refused: {}",
-        String::from_utf8_lossy(&o.stdout)
-    );
-    String::from_utf8(o.stderr).unwrap()
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-leak-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
+use crate::common::{json, ok, refused, s, tmp};
 
 /// `pair game red black result moves…` per game of a journal, sorted.
 fn move_lists(dir: &Path) -> Vec<String> {

@@ -5,13 +5,15 @@
 //! every shard folder, a failed shard stops the merge), and the `--dry-run` modes must write the
 //! Slurm array and the Kubernetes indexed Job whose tasks run the right shards.
 //!
-//! Every test needs bash and says so (and passes) where there is none; none needs Slurm,
-//! Kubernetes or GNU parallel (parallel.sh falls back to `xargs -P`).
+//! Every test needs bash: without it a test fails in CI and says it is skipped elsewhere. None
+//! needs Slurm, Kubernetes or GNU parallel (parallel.sh falls back to `xargs -P`).
 #![cfg(unix)]
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+use crate::common::{arena_bin, csv_without_timing, have_bash, json, text, tmp};
 
 /// The match every scheduler runs: instant engines, node-limited by nature, 24 games.
 const MATCH: &[&str] = &[
@@ -30,29 +32,6 @@ const MATCH: &[&str] = &[
 
 fn scripts() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/cluster")
-}
-
-/// Whether bash runs here; if not, says that the test is skipped.
-fn have_bash(test: &str) -> bool {
-    let ok = Command::new("bash")
-        .args(["-c", "true"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("{test}: skipped: bash is not installed");
-    }
-    ok
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-cluster-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Runs `bash scripts/cluster/SCRIPT ARGS...` with `ARENA` set, and none of the scheduler
@@ -83,10 +62,6 @@ fn expect_ok(o: &Output, what: &str) -> String {
     text(&o.stdout)
 }
 
-fn real_arena() -> &'static Path {
-    Path::new(env!("CARGO_BIN_EXE_arena"))
-}
-
 /// `SCRIPT --shards 3 --out DIR/run [EXTRA...] --local -- MATCH`, expected to succeed.
 fn run_local(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
     let run = dir.join("run");
@@ -95,7 +70,7 @@ fn run_local(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
     args.push("--local");
     args.push("--");
     args.extend_from_slice(MATCH);
-    expect_ok(&script(real_arena(), name, &args, &[]), name);
+    expect_ok(&script(arena_bin(), name, &args, &[]), name);
     run
 }
 
@@ -104,26 +79,9 @@ fn run_single(dir: &Path) -> PathBuf {
     let single = dir.join("single");
     let mut args = MATCH.to_vec();
     args.extend_from_slice(&["--out", single.to_str().unwrap(), "--no-progress"]);
-    let o = Command::new(real_arena()).args(&args).output().unwrap();
+    let o = Command::new(arena_bin()).args(&args).output().unwrap();
     expect_ok(&o, "arena match on one machine");
     single
-}
-
-/// games.csv without its last two columns (ms_red, ms_black: wall-clock times).
-fn csv_without_timing(dir: &Path) -> String {
-    let csv = std::fs::read_to_string(dir.join("games.csv"))
-        .unwrap_or_else(|e| panic!("{}/games.csv: {e}", dir.display()));
-    let lines: Vec<&str> = csv
-        .lines()
-        .map(|l| {
-            let mut cols = l.rsplitn(3, ',');
-            let (_ms_black, _ms_red) = (cols.next(), cols.next());
-            cols.next()
-                .unwrap_or_else(|| panic!("short games.csv row: {l}"))
-        })
-        .collect();
-    assert!(lines[0].starts_with("number,pair,game,"), "{}", lines[0]);
-    lines.join("\n")
 }
 
 /// Drops, at any depth, what differs between a merged and a single run without the games
@@ -153,17 +111,16 @@ fn strip(v: &mut Value) {
     }
 }
 
+/// DIR/summary.json without what [`strip`] drops.
 fn summary(dir: &Path) -> Value {
-    let path = dir.join("summary.json");
-    let json = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut v: Value = serde_json::from_str(&json).unwrap();
+    let mut v = json(&dir.join("summary.json"));
     strip(&mut v);
     v
 }
 
 /// A scheduler's `--local` run of MATCH in 3 shards gives one machine's results.
 fn merged_equals_single(test: &str, name: &str, extra: &[&str]) {
-    if !have_bash(test) {
+    if !have_bash(&format!("cluster::{test}")) {
         return;
     }
     let dir = tmp(test);
@@ -190,13 +147,13 @@ fn merged_equals_single(test: &str, name: &str, extra: &[&str]) {
 
 #[test]
 fn slurm_local_merged_equals_one_machine() {
-    merged_equals_single("slurm-local", "slurm.sh", &[]);
+    merged_equals_single("slurm_local_merged_equals_one_machine", "slurm.sh", &[]);
 }
 
 #[test]
 fn k8s_local_merged_equals_one_machine() {
     merged_equals_single(
-        "k8s-local",
+        "k8s_local_merged_equals_one_machine",
         "k8s.sh",
         &["--image", "jieqi-arena:test", "--pvc", "arena-results"],
     );
@@ -205,7 +162,11 @@ fn k8s_local_merged_equals_one_machine() {
 #[test]
 fn parallel_local_merged_equals_one_machine() {
     // GNU parallel where it is installed, else the xargs fallback.
-    merged_equals_single("parallel-local", "parallel.sh", &[]);
+    merged_equals_single(
+        "parallel_local_merged_equals_one_machine",
+        "parallel.sh",
+        &[],
+    );
 }
 
 /// A stand-in for arena: writes its arguments, one a line, to OUT/args. As `match` it fails for
@@ -266,7 +227,7 @@ fn assert_shard_args(run: &Path, k: usize) {
 
 #[test]
 fn local_modes_start_every_shard_at_once_and_merge_them_all() {
-    if !have_bash("local-wiring") {
+    if !have_bash("cluster::local_modes_start_every_shard_at_once_and_merge_them_all") {
         return;
     }
     let dir = tmp("local-wiring");
@@ -320,7 +281,7 @@ fn local_modes_start_every_shard_at_once_and_merge_them_all() {
 
 #[test]
 fn shard_task_takes_its_index_from_the_scheduler_and_resumes() {
-    if !have_bash("shard-task") {
+    if !have_bash("cluster::shard_task_takes_its_index_from_the_scheduler_and_resumes") {
         return;
     }
     let dir = tmp("shard-task");
@@ -359,7 +320,7 @@ fn shard_task_takes_its_index_from_the_scheduler_and_resumes() {
 
 #[test]
 fn dry_runs_write_the_slurm_array_and_the_indexed_job() {
-    if !have_bash("dry-run") {
+    if !have_bash("cluster::dry_runs_write_the_slurm_array_and_the_indexed_job") {
         return;
     }
     let dir = tmp("dry-run");

@@ -6,15 +6,10 @@
 #![cfg(unix)]
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-uci-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::common::{arena_bin, tmp};
 
 /// A shell-script engine that handshakes properly and answers `go` with `on_go`.
 fn script(dir: &Path, on_go: &str) -> String {
@@ -67,7 +62,7 @@ fn failing_external_engines_lose_their_games_and_the_match_goes_on() {
             script(&dir, on_go)
         );
         let out_dir = dir.join("out");
-        let o = Command::new(env!("CARGO_BIN_EXE_arena"))
+        let o = Command::new(arena_bin())
             .args([
                 "match",
                 "--engine",
@@ -146,7 +141,7 @@ fn engines_that_do_not_start_are_refused_before_the_match() {
             "'big' is not a whole number",
         ),
     ] {
-        let o = Command::new(env!("CARGO_BIN_EXE_arena"))
+        let o = Command::new(arena_bin())
             .args([
                 "match", "--engine", &spec, "--engine", "random", "--pairs", "1",
             ])
@@ -162,7 +157,7 @@ fn engines_that_do_not_start_are_refused_before_the_match() {
         "/../../configs/rules/standard-rule60.json"
     );
     let spec = format!("uci:path={}", script(&dir, "echo 'bestmove a0a1'"));
-    let o = Command::new(env!("CARGO_BIN_EXE_arena"))
+    let o = Command::new(arena_bin())
         .args([
             "match", "--engine", &spec, "--engine", "random", "--pairs", "1", "--rules", rules,
         ])
@@ -213,10 +208,7 @@ fn engine_error_output_and_traffic_are_kept_in_the_results_folder() {
             out_dir.to_str().unwrap().into(),
         ];
         args.extend(extra.iter().map(|s| s.to_string()));
-        let o = Command::new(env!("CARGO_BIN_EXE_arena"))
-            .args(&args)
-            .output()
-            .unwrap();
+        let o = Command::new(arena_bin()).args(&args).output().unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     };
     // Without --log: the error output only, tagged with the process, from every process.
@@ -284,7 +276,7 @@ fn ctrl_c_ends_the_engines_and_says_how_to_resume() {
         &format!("sleep 300 & echo $! >> {0}; echo $$ >> {0}", pids.display()),
     );
     let out_dir = dir.join("out");
-    let child = Command::new(env!("CARGO_BIN_EXE_arena"))
+    let child = Command::new(arena_bin())
         .args([
             "match",
             "--engine",

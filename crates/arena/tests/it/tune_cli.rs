@@ -1,26 +1,9 @@
 //! `arena tune` end to end: it fits weights to a real match's games, the held-out loss is
 //! measured with the real evaluation, and bad input is refused with a message and exit 2.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-tune-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use crate::common::{arena, json, text, tmp};
 
 /// The "a -> b" pair of numbers after `label` in the report.
 fn losses(report: &str, label: &str) -> (f64, f64) {
@@ -85,8 +68,7 @@ fn tuning_fits_the_games_and_refuses_bad_input() {
         "{report}"
     );
     // The weights load as an engine's evaluation.
-    let weights: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let weights = json(&out);
     assert_eq!(weights["tempo"], 10);
     let again = arena(&[
         "match",

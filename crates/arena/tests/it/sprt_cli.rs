@@ -2,34 +2,14 @@
 //! the verdict and the pairs counted do not depend on the thread count), exits with the verdict,
 //! resumes, and refuses bad tests.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .output()
-        .expect("the arena binary runs")
-}
+use crate::common::{arena, csv_without_timing, json, tmp};
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-sprt-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
+/// DIR/summary.json.
 fn summary(dir: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
-}
-
-/// games.csv without the wall-clock columns.
-fn csv_without_timing(dir: &Path) -> String {
-    std::fs::read_to_string(dir.join("games.csv"))
-        .unwrap()
-        .lines()
-        .map(|l| l.split(',').take(13).collect::<Vec<_>>().join(","))
-        .collect::<Vec<_>>()
-        .join("\n")
+    json(&dir.join("summary.json"))
 }
 
 fn gate(new: &str, base: &str, threads: &str, dir: &Path, extra: &[&str]) -> Output {

@@ -1,0 +1,18 @@
+//! The arena's integration tests, one test binary (one link instead of one per file); each
+//! module is one area of the `arena` command line, end to end. Shared helpers are in
+//! [`common`]; fixtures stay in `tests/fixtures/`.
+//!
+//! `cargo test -p arena --test it -- match_cli::` runs one module's tests.
+
+mod common;
+
+mod cli;
+mod cluster;
+mod configs;
+mod leak_cli;
+mod match_cli;
+mod solve_cli;
+mod sprt_cli;
+mod tournament_cli;
+mod tune_cli;
+mod uci_faults;
