@@ -11,6 +11,8 @@ mod cluster;
 mod configs;
 mod leak_cli;
 mod match_cli;
+mod old_runs;
+mod output_files;
 mod solve_cli;
 mod sprt_cli;
 mod tournament_cli;

@@ -3,29 +3,9 @@
 //! and `merge --out` never writes over a run that is not an earlier merge.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-out-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use crate::common::{arena, s, text, tmp};
 
 /// Runs the arena and expects exit status `code`; returns its error output.
 fn expect(code: i32, args: &[&str]) -> String {
@@ -75,7 +55,7 @@ fn mknod(test: &str, path: &Path, major: u32, minor: u32) -> bool {
                 Err(e) => e.to_string(),
             };
             assert!(
-                std::env::var_os("CI").is_none(),
+                !crate::common::in_ci(),
                 "{test}: mknod {} failed (CI needs root): {why}",
                 path.display()
             );
