@@ -4,24 +4,33 @@
 # own time per move, measured by replaying the same UCI traffic (captured with --log) against two
 # jieqi-uci processes with a minimal C driver (scripts/uci-replay.c) that has no harness logic.
 #
-# Usage: scripts/bench-uci-overhead.sh [ROUNDS] [PAIRS]   (defaults 5 and 50)
+# Usage: scripts/bench-uci-overhead.sh [ROUNDS] [PAIRS]   (defaults 10 and 100)
 # Environment: ARENA (default target/release/arena; several paths separated by spaces compare
 # builds, e.g. ARENA="/tmp/before/arena target/release/arena"), UCI (default
 # target/release/jieqi-uci), SEED (default 1), WORK (a scratch folder, default a fresh one under
-# /tmp), CC (default cc).
-# Each round times, for each arena, one replay and then one arena run, so that both see about
-# the same load; the script prints every round and then, per arena, the median, the
-# minimum and the maximum of the differences. A busy machine inflates them: measure on an idle one.
+# /tmp), CC (default cc), IDLE_WAIT (seconds to wait for an idle machine before a run, default
+# 600), TRIES (attempts at a clean round, default 5 times ROUNDS).
+#
+# Each round times, for each arena, one replay and then one arena run, so that both see about the
+# same machine. A run is clean when the machine spent less than 3 % of the run's wall time on
+# other work (busy CPU time in /proc/stat, steal included, minus the run's own CPU time); before
+# each run the script waits (up to IDLE_WAIT) for a second with the machine idle, and a round
+# with a disturbed run is played again. The fixed cost of a run (starting, probing and ending
+# the engines, writing the results) is spread over its moves: ~60 ms, 1 us a move at 100 pairs.
+# It prints every round and then, per arena, the median, minimum and maximum overhead of the
+# clean rounds, and the fastest arena run minus the fastest replay.
 # Build first: cargo build --release -p arena -p jieqi-uci
 set -euo pipefail
 
-ROUNDS=${1:-5}
-PAIRS=${2:-50}
+ROUNDS=${1:-10}
+PAIRS=${2:-100}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 read -r -a ARENAS <<<"${ARENA:-$ROOT/target/release/arena}"
 UCI=${UCI:-$ROOT/target/release/jieqi-uci}
 SEED=${SEED:-1}
 CC=${CC:-cc}
+IDLE_WAIT=${IDLE_WAIT:-600}
+TRIES=${TRIES:-$((5 * ROUNDS))}
 WORK=${WORK:-$(mktemp -d /tmp/bench-uci-overhead.XXXXXX)}
 mkdir -p "$WORK"
 
@@ -58,35 +67,93 @@ echo "traffic: $games games, $moves moves ($WORK/replay.txt)"
 
 now() { date +%s%N; }
 plies() { awk -F, 'NR > 1 { s += $9 } END { print s }' "$1/games.csv"; }
+# Busy CPU time of the whole machine, in clock ticks: user nice system irq softirq steal.
+busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+tick=$(getconf CLK_TCK)
 
-results=()
-for ((r = 1; r <= ROUNDS; r++)); do
+# Waits (up to IDLE_WAIT seconds) for one second in which the machine was idle.
+wait_idle() {
+  local waited=0 b0 b1
+  while ((waited < IDLE_WAIT)); do
+    b0=$(busy)
+    sleep 1
+    b1=$(busy)
+    ((b1 - b0 <= tick / 20)) && return 0
+    waited=$((waited + 1))
+  done
+  return 0
+}
+
+# Runs a command; sets `wall` (ns) and `other` (ns of CPU the rest of the machine used meanwhile).
+timed() {
+  local b0 b1 t0 t1
+  wait_idle
+  b0=$(busy)
+  t0=$(now)
+  /usr/bin/time -f '%U %S' -o "$WORK/rusage" "$@" >/dev/null
+  t1=$(now)
+  b1=$(busy)
+  wall=$((t1 - t0))
+  other=$(awk -v b=$((b1 - b0)) -v t="$tick" '{ x = (b / t - $1 - $2) * 1e9; printf "%d\n", (x > 0 ? x : 0) }' "$WORK/rusage")
+}
+
+# Whether a run was clean; keeps the largest share of other work in `worst` (percent).
+clean() {
+  local pct=$(($1 * 100 / $2))
+  if ((pct > worst)); then worst=$pct; fi
+  ((pct < 3))
+}
+
+diffs=()
+fastest=() # per arena, ns
+fastest_replay=
+done_rounds=0
+tries=0
+while ((done_rounds < ROUNDS && tries < TRIES)); do
+  tries=$((tries + 1))
+  line=()
+  disturbed=0
+  worst=0
   for ((k = 0; k < ${#ARENAS[@]}; k++)); do
-    t0=$(now)
-    "$WORK/uci-replay" "$WORK/replay.txt" "$UCI" >/dev/null
-    t1=$(now)
-    engines=$((t1 - t0))
+    timed "$WORK/uci-replay" "$WORK/replay.txt" "$UCI"
+    engines=$wall
+    clean "$other" "$wall" || disturbed=1
     rm -rf "$WORK/run"
-    t0=$(now)
-    "${ARENAS[k]}" "${args[@]}" --out "$WORK/run" >/dev/null
-    t1=$(now)
+    timed "${ARENAS[k]}" "${args[@]}" --out "$WORK/run"
+    arena=$wall
+    clean "$other" "$wall" || disturbed=1
     played=$(plies "$WORK/run")
     if [ "$played" != "$moves" ]; then
       echo "${ARENAS[k]} played $played moves, the captured run $moves: not the same games" >&2
       exit 1
     fi
-    line=$(awk -v a=$((t1 - t0)) -v e="$engines" -v m="$moves" -v r="$r" -v n="${ARENAS[k]}" 'BEGIN {
-      printf "round %d: %s %.2f us/move, engines alone %.2f us/move, overhead %.2f us/move\n",
-        r, n, a / m / 1000, e / m / 1000, (a - e) / m / 1000 }')
-    echo "$line"
-    results[$k]+="$(echo "$line" | awk '{ print $(NF - 1) }') "
+    line[k]="$arena $engines"
+  done
+  if ((disturbed)); then
+    echo "try $tries: other work on the machine during the round (up to $worst % of a run's time), played again"
+    continue
+  fi
+  done_rounds=$((done_rounds + 1))
+  for ((k = 0; k < ${#ARENAS[@]}; k++)); do
+    read -r arena engines <<<"${line[k]}"
+    read -r a e d < <(awk -v a="$arena" -v e="$engines" -v m="$moves" 'BEGIN {
+      printf "%.2f %.2f %.2f\n", a / m / 1000, e / m / 1000, (a - e) / m / 1000 }')
+    echo "round $done_rounds: ${ARENAS[k]}: arena $a us/move, engines alone $e us/move, overhead $d us/move"
+    diffs[k]+="$d "
+    if [ -z "${fastest[k]:-}" ] || [ "$arena" -lt "${fastest[k]}" ]; then fastest[k]=$arena; fi
+    if [ -z "$fastest_replay" ] || [ "$engines" -lt "$fastest_replay" ]; then
+      fastest_replay=$engines
+    fi
   done
 done
+((done_rounds > 0)) || { echo "no clean round in $tries tries: the machine is busy" >&2; exit 1; }
 for ((k = 0; k < ${#ARENAS[@]}; k++)); do
-  printf '%s\n' ${results[$k]} | sort -g | awk -v n="${ARENAS[k]}" '
+  printf '%s\n' ${diffs[k]} | sort -g | awk -v n="${ARENAS[k]}" -v m="$moves" \
+    -v a="${fastest[k]}" -v e="$fastest_replay" '
     { v[NR] = $1 }
     END {
       med = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-      printf "%s: overhead over %d rounds: median %.2f us/move, min %.2f, max %.2f\n", n, NR, med, v[1], v[NR]
+      printf "%s: overhead over %d clean rounds: median %.2f us/move (min %.2f, max %.2f); fastest arena %.2f - fastest replay %.2f = %.2f us/move\n",
+        n, NR, med, v[1], v[NR], a / m / 1000, e / m / 1000, (a - e) / m / 1000
     }'
 done
