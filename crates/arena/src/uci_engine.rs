@@ -423,6 +423,8 @@ pub struct UciEngine {
     logs: Logs,
     /// The last `position` command, extended move by move.
     position: PositionText,
+    /// The buffer a move's commands are written into.
+    commands: String,
 }
 
 impl Drop for UciEngine {
@@ -451,6 +453,7 @@ pub fn factory(spec: &Spec) -> Result<Factory, SpecError> {
             failed: None,
             logs: Logs::default(),
             position: PositionText::default(),
+            commands: String::new(),
         })
     }))
 }
@@ -664,10 +667,15 @@ impl UciEngine {
     ) -> Result<Choice, EngineError> {
         let timeout = self.settings.timeout;
         let seeded = self.ready(view.rules())?.declares("seed");
-        // The move's commands in one write: the engine wakes once.
-        let mut commands = String::new();
+        // The move's commands in one write: the engine wakes once. (The buffer is kept for its
+        // capacity.)
+        let mut commands = std::mem::take(&mut self.commands);
+        commands.clear();
         if seeded {
-            commands.push_str(&format!("setoption name Seed value {seed}\n"));
+            let _ = std::fmt::Write::write_fmt(
+                &mut commands,
+                format_args!("setoption name Seed value {seed}\n"),
+            );
         }
         commands.push_str(self.position.of(view));
         commands.push('\n');
@@ -676,13 +684,15 @@ impl UciEngine {
         let p = self.process.as_mut().expect("made ready above");
         let started = Instant::now();
         let deadline = timeout.map(|t| started + t);
-        p.send(
+        let sent = p.send(
             &commands,
             Limit {
                 deadline,
                 control: Some(control),
             },
-        )?;
+        );
+        self.commands = commands;
+        sent?;
         let mut info = SearchInfo::default();
         let line = p.wait_bestmove(deadline, control, &mut info)?;
         let word = line.split_whitespace().nth(1).unwrap_or("");
@@ -917,8 +927,13 @@ impl Reader {
             if self.closed {
                 return Err(Recv::Closed);
             }
-            let until = *until.get_or_insert_with(|| Instant::now() + timeout);
-            let left = until.saturating_duration_since(Instant::now());
+            let left = match until {
+                None => {
+                    until = Some(Instant::now() + timeout);
+                    timeout
+                }
+                Some(until) => until.saturating_duration_since(Instant::now()),
+            };
             if !wait_fd(self.pipe.as_fd(), libc::POLLIN, left) {
                 return Err(Recv::Timeout);
             }
