@@ -13,14 +13,24 @@
 //! flag) it is sent `stop` and the move fails as a timeout; that, a dead process or a malformed
 //! answer is an [`EngineError`] of the matching [`Failure`]; the referee also refuses an illegal
 //! move. Every failure loses that game only.
+//!
+//! The I/O is built for a short move: the game thread reads the engine's output itself, from a
+//! non-blocking pipe with `poll(2)` bounded by the move's deadline (a reader thread handing lines
+//! over cost more than the rest of the harness's move), and a move's commands go out in one
+//! write. Nothing grows without bound: a line is cut at [`MAX_LINE`] bytes, an answer at
+//! [`MAX_MOVE_BYTES`], at most [`READ_BUFFER`] bytes are held unread (past that the engine waits
+//! on its pipe), and a write the engine does not take is given up at the same deadline as a
+//! read. The error output is drained by a thread of its own, off the move's path, so a chatty
+//! engine never blocks on it.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::fs::File;
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
+use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use jieqi_core::{Color, Move, Position, View};
+use jieqi_core::{Color, Move, PlayedMove, Position, Rules, View};
 use jieqi_engine::{
     Choice, Control, Engine, EngineError, Factory, Failure, Limits, LineSink, Logs, Score,
     SearchInfo, Spec, SpecError,
@@ -95,8 +105,10 @@ impl Settings {
 /// A running engine process.
 struct Process {
     child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<Line>,
+    /// Its standard input, non-blocking (see [`write_all_until`]).
+    stdin: File,
+    /// Its standard output, read on the caller's thread.
+    output: Reader,
     /// Option names it declared, lowercased.
     declared: Vec<String>,
     /// Its option declarations, for checking values.
@@ -158,34 +170,38 @@ impl Process {
                 }
             }
         });
-        // A bounded queue: an engine that prints faster than the arena reads waits on its pipe
-        // instead of filling the arena's memory.
-        let (tx, lines) = sync_channel(QUEUED_LINES);
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            while let Some(cut) = read_capped_line(&mut r, &mut buf, MAX_LINE) {
-                let line = Line {
-                    text: String::from_utf8_lossy(&buf).trim().to_string(),
-                    bytes: buf.len() as u64 + cut,
-                    cut: cut > 0,
-                };
-                if tx.send(line).is_err() {
-                    break;
-                }
+        // Both pipes non-blocking: every wait on them is a `poll` with a deadline. (Until this
+        // succeeds the child is not in a `Process`: kill it here.)
+        let pipes = (|| {
+            let stdin = OwnedFd::from(stdin);
+            set_nonblocking(stdin.as_fd())?;
+            Ok::<_, std::io::Error>((File::from(stdin), Reader::new(OwnedFd::from(stdout))?))
+        })();
+        let (stdin, output) = match pipes {
+            Ok(pipes) => pipes,
+            Err(e) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                crate::interrupt::end_group(pid);
+                crate::interrupt::engine_ended(pid);
+                return Err(EngineError::of(
+                    Failure::Crash,
+                    format!("cannot set up the pipes of '{}': {e}", s.path),
+                ));
             }
-        });
+        };
         let mut p = Process {
             child,
             stdin,
-            lines,
+            output,
             declared: Vec::new(),
             options: Vec::new(),
             variant: None,
             traffic: logs.traffic.clone(),
         };
         let deadline = Instant::now() + s.init_timeout;
-        p.send("uci")?;
+        let limit = Limit::until(deadline);
+        p.send("uci\n", limit)?;
         let mut declared = Vec::new();
         let mut options = Vec::new();
         p.wait_for(deadline, "uciok", |line| {
@@ -198,6 +214,7 @@ impl Process {
         })?;
         p.declared = declared;
         p.options = options.into_iter().flatten().collect();
+        let mut commands = String::new();
         for (name, value) in &s.options {
             if !p.declares(&name.to_ascii_lowercase()) {
                 return Err(EngineError::of(
@@ -213,10 +230,10 @@ impl Process {
                     EngineError::of(Failure::Protocol, format!("option '{name}': {why}"))
                 })?;
             }
-            p.send(&format!("setoption name {name} value {value}"))?;
+            commands.push_str(&format!("setoption name {name} value {value}\n"));
         }
-        p.send("ucinewgame")?;
-        p.send("isready")?;
+        commands.push_str("ucinewgame\nisready\n");
+        p.send(&commands, limit)?;
         // An engine that refuses a value says so before `readyok` (jieqi-uci: "setoption
         // refused", Stockfish: "No such option"); playing on would compare the wrong engines.
         let mut refused = None;
@@ -239,13 +256,31 @@ impl Process {
         Ok(p)
     }
 
-    fn send(&mut self, line: &str) -> Result<(), EngineError> {
+    /// Sends `text` (whole lines, each ending in a newline) in one write, waiting while the
+    /// pipe is full until `limit`.
+    fn send(&mut self, text: &str, limit: Limit<'_>) -> Result<(), EngineError> {
         if let Some(t) = &self.traffic {
-            t(&format!("> {line}"));
+            for line in text.lines() {
+                t(&format!("> {line}"));
+            }
         }
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|e| self.died(&format!("writing '{line}' failed: {e}")))
+        let child = &mut self.child;
+        let written = write_all_until(&mut self.stdin, text.as_bytes(), || {
+            limit.over() || matches!(child.try_wait(), Ok(Some(_)))
+        });
+        let first = text.lines().next().unwrap_or("");
+        match written {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(self
+                .exited(&format!("exited before reading '{first}'"))
+                .unwrap_or_else(|| {
+                    EngineError::of(
+                        Failure::Timeout,
+                        format!("the engine did not read '{first}' within the time limit"),
+                    )
+                })),
+            Err(e) => Err(self.died(&format!("writing '{first}' failed: {e}"))),
+        }
     }
 
     /// The failure for a process that went away, with its exit status if known.
@@ -272,10 +307,10 @@ impl Process {
             // The deadline holds however fast the engine prints: a queued line never delays it.
             let left = deadline.saturating_duration_since(Instant::now());
             let got = if left.is_zero() {
-                Err(RecvTimeoutError::Timeout)
+                Err(Recv::Timeout)
             } else {
-                match self.lines.recv_timeout(left.min(EXIT_POLL)) {
-                    Err(RecvTimeoutError::Timeout) if !left.saturating_sub(EXIT_POLL).is_zero() => {
+                match self.output.recv(left.min(EXIT_POLL)) {
+                    Err(Recv::Timeout) if !left.saturating_sub(EXIT_POLL).is_zero() => {
                         if let Some(e) = self.exited(&format!("exited while waiting for '{what}'"))
                         {
                             return Err(e);
@@ -296,13 +331,13 @@ impl Process {
                         return Ok(line.text);
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => {
+                Err(Recv::Timeout) => {
                     return Err(EngineError::of(
                         Failure::Timeout,
                         format!("no '{what}' within the time limit"),
                     ));
                 }
-                Err(RecvTimeoutError::Disconnected) => {
+                Err(Recv::Closed) => {
                     // Give the exit status a moment to be known.
                     std::thread::sleep(Duration::from_millis(5));
                     return Err(self.died(&format!("output closed while waiting for '{what}'")));
@@ -313,19 +348,17 @@ impl Process {
 
     /// Starts a new game on a kept process: `ucinewgame`, then `isready` answered in time.
     fn new_game(&mut self, s: &Settings) -> Result<(), EngineError> {
-        self.send("ucinewgame")?;
-        self.send("isready")?;
-        self.wait_for(Instant::now() + s.init_timeout, "readyok", |line| {
-            line == "readyok"
-        })
-        .map(drop)
+        let deadline = Instant::now() + s.init_timeout;
+        self.send("ucinewgame\nisready\n", Limit::until(deadline))?;
+        self.wait_for(deadline, "readyok", |line| line == "readyok")
+            .map(drop)
     }
 
     /// Copies a line read to the traffic log.
     fn log_read(&self, line: &Line) {
         if let Some(t) = &self.traffic {
             if line.cut {
-                t(&format!("< {} [… {} bytes in all]", line.text, line.bytes));
+                t(&format!("< {} [… {} bytes or more]", line.text, line.bytes));
             } else {
                 t(&format!("< {}", line.text));
             }
@@ -342,7 +375,8 @@ impl Drop for Process {
         if let Some(t) = &self.traffic {
             t("> quit");
         }
-        let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
+        // One try: an engine whose pipe is full is not reading, and is killed below.
+        let _ = self.stdin.write(b"quit\n");
         let until = Instant::now() + Duration::from_millis(300);
         while Instant::now() < until {
             if let Ok(Some(_)) = self.child.try_wait() {
@@ -387,6 +421,10 @@ pub struct UciEngine {
     failed: Option<EngineError>,
     /// Where this game's traffic and the process's error output go.
     logs: Logs,
+    /// The last `position` command, extended move by move.
+    position: PositionText,
+    /// The buffer a move's commands are written into.
+    commands: String,
 }
 
 impl Drop for UciEngine {
@@ -414,6 +452,8 @@ pub fn factory(spec: &Spec) -> Result<Factory, SpecError> {
             process: None,
             failed: None,
             logs: Logs::default(),
+            position: PositionText::default(),
+            commands: String::new(),
         })
     }))
 }
@@ -450,14 +490,54 @@ fn position_command(view: &View) -> String {
     let mut cmd = format!("position fen {start_fen}");
     if !view.history().is_empty() {
         cmd.push_str(" moves");
-        let mut mover = start.turn();
-        for pm in view.history() {
-            cmd.push(' ');
-            cmd.push_str(&pm.to_text(mover));
-            mover = !mover;
-        }
+        push_moves(&mut cmd, view.history(), start.turn());
     }
     cmd
+}
+
+/// Appends ` MOVE` for each move, the first one by `mover`.
+fn push_moves(cmd: &mut String, moves: &[PlayedMove], mut mover: Color) {
+    for pm in moves {
+        cmd.push(' ');
+        cmd.push_str(&pm.to_text(mover));
+        mover = !mover;
+    }
+}
+
+/// The [`position_command`] of a game's views, each made by extending the last one with the moves
+/// played since (a game's history only grows), not by writing the whole game out again.
+#[derive(Default)]
+struct PositionText {
+    /// The rules and the moves `text` holds (`None`: a view without moves, never extended).
+    game: Option<(Rules, Color)>,
+    history: Vec<PlayedMove>,
+    text: String,
+}
+
+impl PositionText {
+    /// The `position` command for `view`.
+    fn of(&mut self, view: &View) -> &str {
+        let history = view.history();
+        let extends = self.game.is_some_and(|(rules, _)| rules == *view.rules())
+            && history.starts_with(&self.history);
+        match self.game {
+            Some((_, first)) if extends => {
+                let done = self.history.len();
+                let mover = if done % 2 == 0 { first } else { !first };
+                push_moves(&mut self.text, &history[done..], mover);
+            }
+            _ => {
+                self.text = position_command(view);
+                self.game = (!history.is_empty())
+                    .then(|| (*view.rules(), Position::start(view.rules()).turn()));
+            }
+        }
+        self.history.clear();
+        if self.game.is_some() {
+            self.history.extend_from_slice(history);
+        }
+        &self.text
+    }
 }
 
 /// `go` with the limits: a clock as `wtime btime winc binc [movestogo]` (Red is "white").
@@ -568,7 +648,11 @@ impl UciEngine {
         let p = self.process.as_mut().expect("taken");
         let variant = jieqi_registry::uci_variant(rules);
         if p.declares("uci_variant") && p.variant.as_deref() != Some(variant) {
-            p.send(&format!("setoption name UCI_Variant value {variant}"))?;
+            let limit = Limit::until(Instant::now() + self.settings.init_timeout);
+            p.send(
+                &format!("setoption name UCI_Variant value {variant}\n"),
+                limit,
+            )?;
             p.variant = Some(variant.to_string());
         }
         Ok(p)
@@ -582,14 +666,33 @@ impl UciEngine {
         control: &Control<'_>,
     ) -> Result<Choice, EngineError> {
         let timeout = self.settings.timeout;
-        let p = self.ready(view.rules())?;
-        if p.declares("seed") {
-            p.send(&format!("setoption name Seed value {seed}"))?;
+        let seeded = self.ready(view.rules())?.declares("seed");
+        // The move's commands in one write: the engine wakes once. (The buffer is kept for its
+        // capacity.)
+        let mut commands = std::mem::take(&mut self.commands);
+        commands.clear();
+        if seeded {
+            let _ = std::fmt::Write::write_fmt(
+                &mut commands,
+                format_args!("setoption name Seed value {seed}\n"),
+            );
         }
-        p.send(&position_command(view))?;
+        commands.push_str(self.position.of(view));
+        commands.push('\n');
+        commands.push_str(&go_command(limits));
+        commands.push('\n');
+        let p = self.process.as_mut().expect("made ready above");
         let started = Instant::now();
-        p.send(&go_command(limits))?;
         let deadline = timeout.map(|t| started + t);
+        let sent = p.send(
+            &commands,
+            Limit {
+                deadline,
+                control: Some(control),
+            },
+        );
+        self.commands = commands;
+        sent?;
         let mut info = SearchInfo::default();
         let line = p.wait_bestmove(deadline, control, &mut info)?;
         let word = line.split_whitespace().nth(1).unwrap_or("");
@@ -616,8 +719,12 @@ const EXIT_POLL: Duration = Duration::from_millis(50);
 /// The longest line kept from an engine, in bytes (a longer one is cut and fails the move).
 pub const MAX_LINE: usize = 64 * 1024;
 
-/// Lines read ahead of the arena before the engine waits on its pipe.
-const QUEUED_LINES: usize = 256;
+/// The most read from an engine's output at once, in bytes.
+const READ_CHUNK: usize = 64 * 1024;
+
+/// The most of an engine's output held unread, in bytes: a partial line (shorter than
+/// [`MAX_LINE`], or it is cut) and one read. Past it the engine waits on its pipe.
+pub const READ_BUFFER: usize = MAX_LINE + READ_CHUNK;
 
 /// The most an engine may print for one move, in bytes: past it the move fails as a protocol
 /// error (a flood of `info` lines is not an answer).
@@ -629,7 +736,10 @@ fn flooded(line: &Line, bytes: u64) -> Option<EngineError> {
     if line.cut {
         Some(EngineError::of(
             Failure::Protocol,
-            format!("a line of {} bytes (more than {MAX_LINE})", line.bytes),
+            format!(
+                "a line of {} bytes or more (more than {MAX_LINE})",
+                line.bytes
+            ),
         ))
     } else if bytes > MAX_MOVE_BYTES {
         Some(EngineError::of(
@@ -749,10 +859,241 @@ fn read_capped_line(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> Opti
 struct Line {
     /// The line, trimmed (its first [`MAX_LINE`] bytes).
     text: String,
-    /// Bytes it took on the pipe, newline included.
+    /// Bytes it took on the pipe, newline included; for a cut line, the bytes of it seen when it
+    /// was cut.
     bytes: u64,
     /// Whether it was longer than [`MAX_LINE`].
     cut: bool,
+}
+
+impl Line {
+    fn new(bytes: &[u8], cut: bool, seen: usize) -> Line {
+        Line {
+            text: String::from_utf8_lossy(bytes).trim().to_string(),
+            bytes: seen as u64,
+            cut,
+        }
+    }
+}
+
+/// Why [`Reader::recv`] has no line.
+#[derive(Debug, PartialEq)]
+enum Recv {
+    /// None came in time.
+    Timeout,
+    /// The output is closed and every line of it was handed out.
+    Closed,
+}
+
+/// An engine's output, read on the caller's thread: `poll(2)` waits for it up to a deadline. It
+/// holds at most [`READ_BUFFER`] bytes: what is left of the last read, of which the unfinished
+/// line is shorter than [`MAX_LINE`] (a longer one is handed out cut and the rest of it skipped).
+struct Reader {
+    pipe: File,
+    buf: Box<[u8]>,
+    /// The bytes read and not handed out are `buf[start..end]`.
+    start: usize,
+    end: usize,
+    /// `buf[start..start + scanned]` holds no newline.
+    scanned: usize,
+    /// The rest of a cut line is being skipped.
+    skipping: bool,
+    /// The pipe reached its end (or failed).
+    closed: bool,
+}
+
+impl Reader {
+    /// Reads `pipe`, which it makes non-blocking.
+    fn new(pipe: OwnedFd) -> std::io::Result<Reader> {
+        set_nonblocking(pipe.as_fd())?;
+        Ok(Reader {
+            pipe: File::from(pipe),
+            buf: vec![0; READ_BUFFER].into_boxed_slice(),
+            start: 0,
+            end: 0,
+            scanned: 0,
+            skipping: false,
+            closed: false,
+        })
+    }
+
+    /// The next line, waiting at most `timeout` for it.
+    fn recv(&mut self, timeout: Duration) -> Result<Line, Recv> {
+        let mut until = None;
+        loop {
+            if let Some(line) = self.take_line() {
+                return Ok(line);
+            }
+            if self.closed {
+                return Err(Recv::Closed);
+            }
+            let left = match until {
+                None => {
+                    until = Some(Instant::now() + timeout);
+                    timeout
+                }
+                Some(until) => until.saturating_duration_since(Instant::now()),
+            };
+            if !wait_fd(self.pipe.as_fd(), libc::POLLIN, left) {
+                return Err(Recv::Timeout);
+            }
+            self.fill();
+        }
+    }
+
+    /// A whole line from the bytes read, if there is one (or a cut one, or the last one at the
+    /// end of the output).
+    fn take_line(&mut self) -> Option<Line> {
+        loop {
+            let pending = &self.buf[self.start..self.end];
+            let newline = pending[self.scanned..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map(|i| self.scanned + i);
+            if self.skipping {
+                match newline {
+                    Some(i) => {
+                        self.consume(i + 1);
+                        self.skipping = false;
+                        continue;
+                    }
+                    None => {
+                        self.consume(pending.len());
+                        return None;
+                    }
+                }
+            }
+            let line = match newline {
+                // Cut, as a line that reaches MAX_LINE before its newline is.
+                Some(i) if i >= MAX_LINE => Line::new(&pending[..MAX_LINE], true, i + 1),
+                Some(i) => Line::new(&pending[..i + 1], false, i + 1),
+                None if pending.len() >= MAX_LINE => {
+                    let line = Line::new(&pending[..MAX_LINE], true, pending.len());
+                    self.skipping = true;
+                    self.consume(pending.len());
+                    return Some(line);
+                }
+                None if self.closed && !pending.is_empty() => {
+                    Line::new(pending, false, pending.len())
+                }
+                None => {
+                    self.scanned = pending.len();
+                    return None;
+                }
+            };
+            self.consume(line.bytes as usize);
+            return Some(line);
+        }
+    }
+
+    /// Drops `n` bytes from the front of what was read.
+    fn consume(&mut self, n: usize) {
+        self.start += n;
+        self.scanned = 0;
+        if self.start == self.end {
+            self.start = 0;
+            self.end = 0;
+        }
+    }
+
+    /// One read of what the pipe holds (nothing if it holds nothing yet).
+    fn fill(&mut self) {
+        if self.buf.len() - self.end < READ_CHUNK {
+            // What is left is an unfinished line shorter than MAX_LINE: move it to the front.
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+        }
+        loop {
+            match self.pipe.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.closed = true,
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {}
+                Err(_) => self.closed = true,
+            }
+            return;
+        }
+    }
+}
+
+/// When a write or a wait gives up: at a deadline, or when the harness's stop flag is set.
+#[derive(Clone, Copy)]
+struct Limit<'a> {
+    deadline: Option<Instant>,
+    control: Option<&'a Control<'a>>,
+}
+
+impl Limit<'_> {
+    fn until(deadline: Instant) -> Limit<'static> {
+        Limit {
+            deadline: Some(deadline),
+            control: None,
+        }
+    }
+
+    fn over(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.control.is_some_and(Control::stopped)
+    }
+}
+
+/// Writes all of `bytes` to the non-blocking `pipe`; while it is full, waits for room in
+/// [`POLL`] slices and gives up when `give_up` says so. `Ok(false)`: given up.
+fn write_all_until(
+    pipe: &mut File,
+    bytes: &[u8],
+    mut give_up: impl FnMut() -> bool,
+) -> std::io::Result<bool> {
+    let mut done = 0;
+    while done < bytes.len() {
+        match pipe.write(&bytes[done..]) {
+            Ok(0) => return Err(ErrorKind::WriteZero.into()),
+            Ok(n) => done += n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                if give_up() {
+                    return Ok(false);
+                }
+                wait_fd(pipe.as_fd(), libc::POLLOUT, POLL);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(true)
+}
+
+/// Waits up to `timeout` (rounded up to whole ms) for `fd` to be ready for `events`; `false`
+/// when the time ran out. Hang-ups and errors count as ready: the read or write that follows
+/// reports them.
+fn wait_fd(fd: BorrowedFd<'_>, events: libc::c_short, timeout: Duration) -> bool {
+    let ms = timeout.as_nanos().div_ceil(1_000_000);
+    let mut pfd = libc::pollfd {
+        fd: fd.as_raw_fd(),
+        events,
+        revents: 0,
+    };
+    let ms = libc::c_int::try_from(ms).unwrap_or(libc::c_int::MAX);
+    // SAFETY: one valid pollfd, for a descriptor that `fd` keeps open.
+    match unsafe { libc::poll(&mut pfd, 1, ms) } {
+        0 => false,
+        n if n > 0 => true,
+        // A signal is a spurious wake-up: the caller looks again with the time left.
+        _ => std::io::Error::last_os_error().kind() == ErrorKind::Interrupted,
+    }
+}
+
+/// Makes a pipe non-blocking.
+fn set_nonblocking(fd: BorrowedFd<'_>) -> std::io::Result<()> {
+    // SAFETY: fcntl on a descriptor `fd` keeps open; no memory is passed.
+    let flags = unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_GETFL) };
+    // SAFETY: as above.
+    if flags < 0
+        || unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0
+    {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 impl Process {
@@ -770,7 +1111,8 @@ impl Process {
         loop {
             let late = deadline.is_some_and(|d| Instant::now() >= d);
             if late || control.stopped() {
-                let _ = self.send("stop");
+                // One try: an engine that does not read is given up all the same.
+                let _ = self.send("stop\n", Limit::until(Instant::now()));
                 return Err(EngineError::of(
                     Failure::Timeout,
                     if late {
@@ -780,12 +1122,17 @@ impl Process {
                     },
                 ));
             }
-            match self.lines.recv_timeout(POLL) {
+            // Woken by the output at once, else every POLL (or at the deadline) to look at the
+            // stop flag and the process.
+            let slice = deadline.map_or(POLL, |d| {
+                d.saturating_duration_since(Instant::now()).min(POLL)
+            });
+            match self.output.recv(slice) {
                 Ok(line) => {
                     self.log_read(&line);
                     bytes += line.bytes;
                     if let Some(e) = flooded(&line, bytes) {
-                        let _ = self.send("stop");
+                        let _ = self.send("stop\n", Limit::until(Instant::now()));
                         return Err(e);
                     }
                     if line.text.starts_with("bestmove") {
@@ -800,12 +1147,12 @@ impl Process {
                         }
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => {
+                Err(Recv::Timeout) => {
                     if let Some(e) = self.exited("exited while waiting for 'bestmove'") {
                         return Err(e);
                     }
                 }
-                Err(RecvTimeoutError::Disconnected) => {
+                Err(Recv::Closed) => {
                     // Give the exit status a moment to be known.
                     std::thread::sleep(Duration::from_millis(5));
                     return Err(self.died("output closed while waiting for 'bestmove'"));
@@ -995,6 +1342,49 @@ mod tests {
         assert_eq!(red_move[..5], *black_move);
     }
 
+    /// Every view of a game, from either side and in any order, gets the same command from the
+    /// extended text as written out whole.
+    #[test]
+    fn position_commands_are_extended_move_by_move() {
+        let rules = jieqi_core::Rules::standard();
+        let mut game = jieqi_core::Game::new(rules, crate::deal_for_seed(3, &rules));
+        let mut texts = [PositionText::default(), PositionText::default()];
+        let mut rng = 12345u64;
+        for ply in 0..300 {
+            for (i, c) in Color::ALL.into_iter().enumerate() {
+                let view = game.view(c);
+                assert_eq!(texts[i].of(&view), position_command(&view), "ply {ply}");
+            }
+            // Both sides' views through one text: rebuilt at every change of side.
+            let mut mixed = PositionText::default();
+            for c in [Color::Red, Color::Black, Color::Red] {
+                let view = game.view(c);
+                assert_eq!(mixed.of(&view), position_command(&view));
+            }
+            let moves = game.legal_moves();
+            let moves = moves.as_slice();
+            if moves.is_empty() {
+                break;
+            }
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mv = moves[(rng >> 33) as usize % moves.len()];
+            if game.play(mv).is_err() {
+                break;
+            }
+        }
+        assert!(game.view(Color::Red).history().len() > 20);
+        // A new game (or a test position) after a longer one is written out whole.
+        let fresh = jieqi_core::Game::new(rules, crate::deal_for_seed(4, &rules));
+        let view = fresh.view(Color::Red);
+        assert_eq!(texts[0].of(&view), position_command(&view));
+        let start = Position::start(&rules);
+        let setup = View::from_setup(&start.to_setup(), &rules).unwrap();
+        assert_eq!(texts[0].of(&setup), position_command(&setup));
+        assert_eq!(texts[0].of(&view), position_command(&view));
+    }
+
     #[test]
     fn a_view_without_moves_is_sent_as_its_own_position() {
         let rules = jieqi_core::Rules::standard();
@@ -1013,6 +1403,105 @@ mod tests {
         let mate = "4k4/1R7/R8/9/9/9/9/9/9/3K5 w - - 0 1";
         let view = View::from_setup(&jieqi_core::fen::parse(mate).unwrap(), &xq).unwrap();
         assert_eq!(position_command(&view), format!("position fen {mate}"));
+    }
+
+    /// A reader on one end of a socket pair, and the other end to write to.
+    fn reader() -> (Reader, std::os::unix::net::UnixStream) {
+        let (ours, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
+        (Reader::new(OwnedFd::from(ours)).unwrap(), theirs)
+    }
+
+    #[test]
+    fn output_is_read_line_by_line_within_the_time_given() {
+        let (mut r, mut w) = reader();
+        let t = Instant::now();
+        assert_eq!(r.recv(Duration::from_millis(20)).err(), Some(Recv::Timeout));
+        assert!(t.elapsed() >= Duration::from_millis(20));
+        w.write_all(b"info depth 1\nbest").unwrap();
+        let line = r.recv(Duration::from_secs(5)).unwrap();
+        assert_eq!(
+            (line.text.as_str(), line.bytes, line.cut),
+            ("info depth 1", 13, false)
+        );
+        // Half a line is not a line.
+        assert_eq!(r.recv(Duration::from_millis(5)).err(), Some(Recv::Timeout));
+        w.write_all(b"move a0a1\r\n\n  uciok \n").unwrap();
+        assert_eq!(
+            r.recv(Duration::from_secs(5)).unwrap().text,
+            "bestmove a0a1"
+        );
+        assert_eq!(r.recv(Duration::from_secs(5)).unwrap().text, "");
+        assert_eq!(r.recv(Duration::from_secs(5)).unwrap().text, "uciok");
+        // The last line needs no newline; then the output is closed.
+        w.write_all(b"readyok").unwrap();
+        drop(w);
+        assert_eq!(r.recv(Duration::from_secs(5)).unwrap().text, "readyok");
+        assert_eq!(r.recv(Duration::from_secs(5)).err(), Some(Recv::Closed));
+        assert_eq!(r.recv(Duration::ZERO).err(), Some(Recv::Closed));
+    }
+
+    #[test]
+    fn a_line_too_long_is_cut_and_the_reader_holds_a_bounded_amount() {
+        let (mut r, mut w) = reader();
+        let writer = std::thread::spawn(move || {
+            // Exactly the longest line, one byte more, then a line three times too long.
+            let mut out = vec![b'a'; MAX_LINE - 1];
+            out.push(b'\n');
+            out.extend(vec![b'b'; MAX_LINE]);
+            out.push(b'\n');
+            out.extend(vec![b'c'; 3 * MAX_LINE + 17]);
+            out.extend(b"\nbestmove a0a1\n");
+            w.write_all(&out).unwrap();
+        });
+        let mut next = || r.recv(Duration::from_secs(10)).unwrap();
+        let a = next();
+        assert_eq!(
+            (a.text.len(), a.bytes, a.cut),
+            (MAX_LINE - 1, MAX_LINE as u64, false)
+        );
+        let b = next();
+        // Its newline may not have come yet when it is cut: the bytes seen by then.
+        assert!(b.cut && b.text.len() == MAX_LINE && b.bytes >= MAX_LINE as u64);
+        assert!(flooded(&b, b.bytes).is_some());
+        let c = next();
+        assert!(c.cut && c.text.len() == MAX_LINE && c.bytes >= MAX_LINE as u64);
+        // The rest of the cut line is skipped.
+        assert_eq!(next().text, "bestmove a0a1");
+        writer.join().unwrap();
+        assert_eq!(r.buf.len(), READ_BUFFER);
+    }
+
+    #[test]
+    fn a_write_the_engine_does_not_take_is_given_up() {
+        let (ours, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
+        let ours = OwnedFd::from(ours);
+        set_nonblocking(ours.as_fd()).unwrap();
+        let mut pipe = File::from(ours);
+        // Nobody reads: far more than the socket holds is given up at the deadline.
+        let big = vec![b'x'; 16 << 20];
+        let t = Instant::now();
+        let until = t + Duration::from_millis(30);
+        assert!(!write_all_until(&mut pipe, &big, || Instant::now() >= until).unwrap());
+        assert!(t.elapsed() < Duration::from_secs(5));
+        // A reader that takes it all lets the write finish.
+        let reader = std::thread::spawn(move || {
+            let mut theirs = theirs;
+            let mut sink = Vec::new();
+            theirs.read_to_end(&mut sink).map(|_| sink.len())
+        });
+        let small = vec![b'y'; 1 << 20];
+        assert!(write_all_until(&mut pipe, &small, || false).unwrap());
+        drop(pipe);
+        assert!(reader.join().unwrap().unwrap() >= small.len());
+    }
+
+    #[test]
+    fn a_write_to_a_closed_pipe_fails() {
+        let (ours, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
+        let ours = OwnedFd::from(ours);
+        set_nonblocking(ours.as_fd()).unwrap();
+        drop(theirs);
+        assert!(write_all_until(&mut File::from(ours), b"go\n", || false).is_err());
     }
 
     #[test]
