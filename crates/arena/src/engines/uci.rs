@@ -182,8 +182,8 @@ impl Process {
             Err(e) => {
                 let _ = child.kill();
                 let _ = child.wait();
-                crate::interrupt::end_group(pid);
-                crate::interrupt::engine_ended(pid);
+                crate::engines::interrupt::end_group(pid);
+                crate::engines::interrupt::engine_ended(pid);
                 return Err(EngineError::of(
                     Failure::Crash,
                     format!("cannot set up the pipes of '{}': {e}", s.path),
@@ -1347,7 +1347,8 @@ mod tests {
     #[test]
     fn position_commands_are_extended_move_by_move() {
         let rules = jieqi_core::Rules::standard();
-        let mut game = jieqi_core::Game::new(rules, crate::deal_for_seed(3, &rules));
+        let mut game =
+            jieqi_core::Game::new(rules, crate::records::deal_seed::deal_for_seed(3, &rules));
         let mut texts = [PositionText::default(), PositionText::default()];
         let mut rng = 12345u64;
         for ply in 0..300 {
@@ -1376,7 +1377,8 @@ mod tests {
         }
         assert!(game.view(Color::Red).history().len() > 20);
         // A new game (or a test position) after a longer one is written out whole.
-        let fresh = jieqi_core::Game::new(rules, crate::deal_for_seed(4, &rules));
+        let fresh =
+            jieqi_core::Game::new(rules, crate::records::deal_seed::deal_for_seed(4, &rules));
         let view = fresh.view(Color::Red);
         assert_eq!(texts[0].of(&view), position_command(&view));
         let start = Position::start(&rules);
