@@ -86,7 +86,9 @@ where
                             let mut d = done
                                 .lock()
                                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-                            while job >= d.len() + window && !stop.load(Ordering::Relaxed) {
+                            while job >= d.len().saturating_add(window)
+                                && !stop.load(Ordering::Relaxed)
+                            {
                                 d = moved
                                     .wait(d)
                                     .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -238,6 +240,18 @@ mod tests {
         .unwrap();
         // Ten, plus at most the job each of the two workers had taken before the stop.
         assert!((10..=12).contains(&count), "{count}");
+    }
+
+    #[test]
+    fn an_unbounded_window_never_waits() {
+        // `solve` keeps its results by position and passes u64::MAX: the bound must not wrap.
+        let mut n = 0;
+        run::<(), ()>(100, 2, u64::MAX, &|_| false, &|_| (), |_, ()| {
+            n += 1;
+            Ok(Flow::Continue)
+        })
+        .unwrap();
+        assert_eq!(n, 100);
     }
 
     #[test]
