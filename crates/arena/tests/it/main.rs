@@ -2,7 +2,7 @@
 //! module is one area of the `arena` command line, end to end. Shared helpers are in
 //! [`common`]; fixtures stay in `tests/fixtures/`.
 //!
-//! `cargo test -p arena --test it -- match_cli::` runs one module's tests.
+//! `cargo test --profile ci -p arena --test it -- match_cli::` runs one module's tests.
 
 mod common;
 
