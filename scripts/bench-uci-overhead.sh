@@ -90,7 +90,8 @@ wait_idle() {
   return 0
 }
 
-# Runs a command; sets `wall` (ns) and `other` (ns of CPU the rest of the machine used meanwhile).
+# Runs a command; sets `wall` (ns), `cpu` (ns of CPU it and its children used) and `other` (ns of
+# CPU the rest of the machine used meanwhile).
 timed() {
   local b0 b1 t0 t1
   wait_idle
@@ -100,7 +101,8 @@ timed() {
   t1=$(now)
   b1=$(busy)
   wall=$((t1 - t0))
-  other=$(awk -v b=$((b1 - b0)) -v t="$tick" '{ x = (b / t - $1 - $2) * 1e9; printf "%d\n", (x > 0 ? x : 0) }' "$WORK/rusage")
+  cpu=$(awk '{ printf "%.0f\n", ($1 + $2) * 1e9 }' "$WORK/rusage")
+  other=$(awk -v b=$((b1 - b0)) -v t="$tick" '{ x = (b / t - $1 - $2) * 1e9; printf "%.0f\n", (x > 0 ? x : 0) }' "$WORK/rusage")
 }
 
 # Whether a run was clean; keeps the largest share of other work in `worst` (percent).
@@ -111,6 +113,7 @@ clean() {
 }
 
 diffs=()
+cpus=()
 fastest=() # per arena, ns
 fastest_replay=
 done_rounds=0
@@ -123,17 +126,19 @@ while ((done_rounds < ROUNDS && tries < TRIES)); do
   for ((k = 0; k < ${#ARENAS[@]}; k++)); do
     timed "$WORK/uci-replay" "$WORK/replay.txt" "$UCI"
     engines=$wall
+    engines_cpu=$cpu
     clean "$other" "$wall" || disturbed=1
     rm -rf "$WORK/run"
     timed "${ARENAS[k]}" "${args[@]}" --out "$WORK/run"
     arena=$wall
+    arena_cpu=$cpu
     clean "$other" "$wall" || disturbed=1
     played=$(plies "$WORK/run")
     if [ "$played" != "$moves" ]; then
       echo "${ARENAS[k]} played $played moves, the captured run $moves: not the same games" >&2
       exit 1
     fi
-    line[k]="$arena $engines"
+    line[k]="$arena $engines $arena_cpu $engines_cpu"
   done
   if ((disturbed)); then
     echo "try $tries: other work on the machine during the round (up to $worst % of a run's time), played again"
@@ -141,11 +146,13 @@ while ((done_rounds < ROUNDS && tries < TRIES)); do
   fi
   done_rounds=$((done_rounds + 1))
   for ((k = 0; k < ${#ARENAS[@]}; k++)); do
-    read -r arena engines <<<"${line[k]}"
-    read -r a e d < <(awk -v a="$arena" -v e="$engines" -v m="$moves" 'BEGIN {
-      printf "%.2f %.2f %.2f\n", a / m / 1000, e / m / 1000, (a - e) / m / 1000 }')
-    echo "round $done_rounds: ${ARENAS[k]}: arena $a us/move, engines alone $e us/move, overhead $d us/move"
+    read -r arena engines arena_cpu engines_cpu <<<"${line[k]}"
+    read -r a e d c < <(awk -v a="$arena" -v e="$engines" -v ac="$arena_cpu" -v ec="$engines_cpu" \
+      -v m="$moves" 'BEGIN {
+      printf "%.2f %.2f %.2f %.2f\n", a / m / 1000, e / m / 1000, (a - e) / m / 1000, (ac - ec) / m / 1000 }')
+    echo "round $done_rounds: ${ARENAS[k]}: arena $a us/move, engines alone $e us/move, overhead $d us/move (CPU time: $c)"
     diffs[k]+="$d "
+    cpus[k]+="$c "
     if [ -z "${fastest[k]:-}" ] || [ "$arena" -lt "${fastest[k]}" ]; then fastest[k]=$arena; fi
     if [ -z "$fastest_replay" ] || [ "$engines" -lt "$fastest_replay" ]; then
       fastest_replay=$engines
@@ -161,5 +168,11 @@ for ((k = 0; k < ${#ARENAS[@]}; k++)); do
       med = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
       printf "%s: overhead over %d clean rounds: median %.2f us/move (min %.2f, max %.2f); fastest arena %.2f - fastest replay %.2f = %.2f us/move\n",
         n, NR, med, v[1], v[NR], a / m / 1000, e / m / 1000, (a - e) / m / 1000
+    }'
+  printf '%s\n' ${cpus[k]} | sort -g | awk -v n="${ARENAS[k]}" '
+    { v[NR] = $1 }
+    END {
+      med = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+      printf "%s: CPU time (user + sys, engines included) over the replay: median %.2f us/move (min %.2f, max %.2f)\n", n, med, v[1], v[NR]
     }'
 done

@@ -540,35 +540,38 @@ impl PositionText {
     }
 }
 
-/// `go` with the limits: a clock as `wtime btime winc binc [movestogo]` (Red is "white").
-fn go_command(limits: &Limits) -> String {
-    let mut cmd = String::from("go");
+/// Appends `go` with the limits to `cmd`: a clock as `wtime btime winc binc [movestogo]` (Red is
+/// "white").
+fn push_go(cmd: &mut String, limits: &Limits) {
+    use std::fmt::Write as _;
+    // Writing to a String cannot fail.
+    cmd.push_str("go");
     if let Some(c) = limits.clock {
         let ms = |d: Duration| d.as_millis();
-        cmd.push_str(&format!(
+        let _ = write!(
+            cmd,
             " wtime {} btime {} winc {} binc {}",
             ms(c.remaining[Color::Red]),
             ms(c.remaining[Color::Black]),
             ms(c.increment[Color::Red]),
             ms(c.increment[Color::Black])
-        ));
+        );
         if let Some(m) = c.moves_to_go {
-            cmd.push_str(&format!(" movestogo {m}"));
+            let _ = write!(cmd, " movestogo {m}");
         }
     }
     if let Some(n) = limits.nodes {
-        cmd.push_str(&format!(" nodes {n}"));
+        let _ = write!(cmd, " nodes {n}");
     }
     if let Some(d) = limits.depth {
-        cmd.push_str(&format!(" depth {d}"));
+        let _ = write!(cmd, " depth {d}");
     }
     if let Some(t) = limits.movetime {
-        cmd.push_str(&format!(" movetime {}", t.as_millis()));
+        let _ = write!(cmd, " movetime {}", t.as_millis());
     }
     if limits.is_unlimited() {
         cmd.push_str(" movetime 1000");
     }
-    cmd
 }
 
 /// Folds one `info` line into the search info, reading every token by its arity as the UCI
@@ -578,46 +581,51 @@ fn go_command(limits: &Limits) -> String {
 /// `refutation`, `currline`) and `string` to the end of the line. An unknown token is skipped
 /// alone, so the reader finds the next known one.
 fn read_info(line: &str, info: &mut SearchInfo) {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let is_move = |w: &str| w.get(..4).is_some_and(|m| Move::from_text(m).is_ok());
-    let mut i = 1;
-    while i < words.len() {
-        let next = words.get(i + 1).copied().unwrap_or("");
-        i += match words[i] {
-            "lowerbound" | "upperbound" => 1,
+    let as_move = |w: &str| w.get(..4).and_then(|m| Move::from_text(m).ok());
+    let mut words = line.split_whitespace().skip(1).peekable();
+    while let Some(word) = words.next() {
+        match word {
             "depth" => {
-                info.depth = next.parse().ok().or(info.depth);
-                2
+                if let Some(d) = words.next().and_then(|v| v.parse().ok()) {
+                    info.depth = Some(d);
+                }
             }
             "nodes" => {
-                info.nodes = next.parse().unwrap_or(info.nodes);
-                2
+                if let Some(n) = words.next().and_then(|v| v.parse().ok()) {
+                    info.nodes = n;
+                }
             }
             "seldepth" | "time" | "nps" | "multipv" | "hashfull" | "tbhits" | "sbhits"
-            | "cpuload" | "currmove" | "currmovenumber" => 2,
+            | "cpuload" | "currmove" | "currmovenumber" => {
+                words.next();
+            }
             "score" => {
-                let value = words.get(i + 2).and_then(|v| v.parse::<i32>().ok());
-                match (next, value) {
-                    ("cp", Some(v)) => info.score = Some(Score::Cp(v)),
-                    ("mate", Some(v)) => info.score = Some(Score::Mate(v)),
+                let kind = words.next();
+                match (kind, words.next().and_then(|v| v.parse::<i32>().ok())) {
+                    (Some("cp"), Some(v)) => info.score = Some(Score::Cp(v)),
+                    (Some("mate"), Some(v)) => info.score = Some(Score::Mate(v)),
                     _ => {}
                 }
-                3
             }
-            "wdl" => 4,
+            "wdl" => {
+                words.nth(2);
+            }
             "pv" => {
-                info.pv = words[i + 1..]
-                    .iter()
-                    .map_while(|w| w.get(..4).and_then(|m| Move::from_text(m).ok()))
-                    .collect();
-                1 + info.pv.len()
+                info.pv.clear();
+                while let Some(mv) = words.peek().and_then(|w| as_move(w)) {
+                    info.pv.push(mv);
+                    words.next();
+                }
             }
             "refutation" | "currline" => {
-                1 + words[i + 1..].iter().take_while(|w| is_move(w)).count()
+                while words.peek().is_some_and(|w| as_move(w).is_some()) {
+                    words.next();
+                }
             }
             "string" => return,
-            _ => 1,
-        };
+            // Bound flags, and unknown tokens (skipped alone).
+            _ => {}
+        }
     }
 }
 
@@ -679,7 +687,7 @@ impl UciEngine {
         }
         commands.push_str(self.position.of(view));
         commands.push('\n');
-        commands.push_str(&go_command(limits));
+        push_go(&mut commands, limits);
         commands.push('\n');
         let p = self.process.as_mut().expect("made ready above");
         let started = Instant::now();
@@ -1511,6 +1519,11 @@ mod tests {
         let l = Limits {
             nodes: Some(500),
             ..Limits::default()
+        };
+        let go_command = |l: &Limits| {
+            let mut cmd = String::new();
+            push_go(&mut cmd, l);
+            cmd
         };
         assert_eq!(go_command(&l), "go nodes 500");
         assert_eq!(go_command(&Limits::default()), "go movetime 1000");
