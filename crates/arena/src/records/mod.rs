@@ -1,7 +1,8 @@
-//! What a run leaves on disk and reads back: the per-game formats ([`games`], re-exported here),
-//! the journal `games.jsonl` ([`journal`]), the canonical deal seed → deal mapping
-//! ([`deal_seed`]), a shard's share of the pairs ([`shard`]), the one reader of a folder's games
-//! ([`recorded_games`]) and test-suite files ([`epd`]).
+//! What a run leaves on disk and reads back: the per-game formats and where a game's line is
+//! ([`games`], re-exported here), how a game ended ([`termination`]), the journal `games.jsonl`
+//! ([`journal`]), every file written ([`files`]), a recorded game checked against its deal
+//! ([`check`]), the canonical deal seed → deal mapping ([`deal_seed`]), a shard's share of the
+//! pairs ([`shard`]) and test-suite files ([`epd`]).
 
 pub mod check;
 pub mod deal_seed;

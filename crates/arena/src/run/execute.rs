@@ -139,8 +139,7 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
     }
     let total = setup.jobs();
     let mut tally = Tally {
-        board: Scoreboard::new(&setup.pairings),
-        points: PairPoints::default(),
+        counted_pairs: Tallied::new(&setup.pairings),
         prefix: Prefix::new(),
         finished: BTreeMap::new(),
         counted: 0,
@@ -150,7 +149,7 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
     for (job, spans) in &done {
         tally.push(*job, *spans, None, &mut journal, rule)?;
     }
-    bar.set_message(live_message(&tally.board, rule));
+    bar.set_message(live_message(&tally.counted_pairs.board, rule));
     let started = Instant::now();
     let mut played_now = 0u64;
     if !tally.stopped && (done.len() as u64) < total {
@@ -201,7 +200,7 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
                 played_now += 2;
                 bar.inc(2);
                 tally.push(job, spans, Some(pair), &mut journal, rule)?;
-                bar.set_message(live_message(&tally.board, rule));
+                bar.set_message(live_message(&tally.counted_pairs.board, rule));
                 Ok(if tally.stopped {
                     Flow::Stop
                 } else {
@@ -234,8 +233,8 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
     Ok(RunOutcome {
         beyond,
         counted: tally.counted,
-        board: tally.board,
-        points: tally.points,
+        board: tally.counted_pairs.board,
+        points: tally.counted_pairs.points,
         stopped: tally.stopped,
         played_now,
         wall,
@@ -294,8 +293,8 @@ impl Tallied {
 /// The running tally: the board of the counted prefix, where every finished pair's lines are,
 /// the pairs waiting for an earlier job (by where they are: they are read back when they join).
 struct Tally {
-    board: Scoreboard,
-    points: PairPoints,
+    /// The counted prefix's board and points.
+    counted_pairs: Tallied,
     prefix: Prefix<[Span; 2]>,
     /// Every finished job's lines in the journal, in job order.
     finished: BTreeMap<u64, [Span; 2]>,
@@ -315,7 +314,6 @@ impl Tally {
         journal: &mut Journal,
         rule: &mut dyn StopRule,
     ) -> std::io::Result<()> {
-        let pairings = self.board.pairings().len() as u64;
         self.finished.insert(job, spans);
         for (j, spans) in self.prefix.push(job, spans) {
             if self.stopped {
@@ -325,10 +323,9 @@ impl Tally {
                 Some(p) => p,
                 None => journal.read(spans)?,
             };
-            self.board.add_pair((j % pairings) as usize, &pair);
-            self.points.set(j, records::half_points(&pair));
+            self.counted_pairs.add(j, &pair);
             self.counted = j + 1;
-            if rule.stop(&self.board, self.counted) {
+            if rule.stop(&self.counted_pairs.board, self.counted) {
                 self.stopped = true;
             }
         }

@@ -1,6 +1,8 @@
-//! The run core every game-playing command is a thin layer over: the setup, execution and stop
-//! rules ([`setup`], re-exported here), the jobs on the rayon pool ([`scheduler`]), the tallies
-//! ([`scoreboard`]), one game under the referee ([`game_runner`]) and its watchdog ([`alarm`]).
+//! The run core every game-playing command is a thin layer over: the kind of run ([`kind`]), the
+//! setup and its record ([`setup`], re-exported here), playing it ([`execute`]) and when it stops
+//! ([`stop`]), the jobs on the rayon pool ([`scheduler`]), the tallies ([`scoreboard`]), one game
+//! under the referee ([`game_runner`]) and its watchdog ([`alarm`]), and a results folder read
+//! back ([`folder`], [`recorded_games`]).
 
 pub mod alarm;
 pub mod execute;
