@@ -53,6 +53,14 @@ pub struct RunArgs {
     /// --pairs cap may still be given. Results folders are locked while a run writes them.
     #[arg(long, requires = "out")]
     pub resume: bool,
+    /// Let --resume continue a run that another build started (another arena binary, or another
+    /// executable of an external engine).
+    ///
+    /// Without it such a resume is refused, so that one run's numbers never mix two versions of
+    /// the code unnoticed; with it the record lists every build that played (later_builds) and
+    /// the summary says MIXED.
+    #[arg(long)]
+    pub allow_mixed_builds: bool,
     /// Never draw a progress bar (it is only drawn when stderr is a terminal anyway).
     #[arg(long)]
     pub no_progress: bool,

@@ -38,3 +38,15 @@ pub fn write_reports(
         RunKind::Match { .. } | RunKind::Gate { .. } => summary::report(setup, outcome, out),
     }
 }
+
+/// The block's header context of a run: [`RunSetup::context`], or for a merge the shards in place
+/// of the threads (a merge plays nothing; its shards' threads are in `summary.json`).
+pub fn run_context(setup: &RunSetup, outcome: &RunOutcome) -> String {
+    match outcome.merged.len() {
+        0 => setup.context(),
+        n => setup.context_with(&format!(
+            "merged from {n} shard{}",
+            if n == 1 { "" } else { "s" }
+        )),
+    }
+}

@@ -8,6 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::engines::logs::RunLogs;
 use crate::error::Error;
+use crate::records::build::Builds;
 use crate::records::files::write_atomically;
 use crate::records::journal::{Journal, JournalError};
 use crate::records::shard::Shard;
@@ -41,6 +42,23 @@ pub struct RunOutcome {
     /// The lock of the results folder, held until the reports are written (dropped with the
     /// outcome).
     pub lock: Option<crate::records::journal::FolderLock>,
+    /// The code that played the run.
+    pub builds: Builds,
+    /// For a merge (`arena merge`): the shards' runs, in shard order; empty for a run played here.
+    pub merged: Vec<ShardRun>,
+}
+
+/// One shard of a merged run, as its folder recorded it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ShardRun {
+    /// `K/N`.
+    pub shard: String,
+    /// Its folder.
+    pub dir: String,
+    /// Its command line.
+    pub command: String,
+    /// Its worker threads, if recorded.
+    pub threads: Option<usize>,
 }
 
 /// Plays the run: journals every finished pair, tallies the finished prefix, asks its kind's stop
@@ -69,15 +87,21 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
         );
     }
     let setup_path = setup.out.join(setup.record_name());
-    let recorded = setup.match_setup(&fingerprint);
+    let mut recorded = setup.match_setup(&fingerprint);
     crate::engines::interrupt::run_started(&setup.out, recorded.command_name());
+    let before = if setup.resume {
+        crate::records::files::read_bounded(&setup_path, crate::records::files::MAX_SMALL_FILE)
+            .ok()
+            .and_then(|t| serde_json::from_str::<MatchSetup>(&t).ok())
+    } else {
+        None
+    };
     if setup.resume && setup.kind.is_gate() {
         // A gate's hypotheses cannot change mid-test: that would let a user shop for a verdict.
-        let before =
-            crate::records::files::read_bounded(&setup_path, crate::records::files::MAX_SMALL_FILE)
-                .ok()
-                .and_then(|t| serde_json::from_str::<MatchSetup>(&t).ok());
-        if let Some(before) = before.filter(|b| b.kind.sprt() != recorded.kind.sprt()) {
+        if let Some(before) = before
+            .as_ref()
+            .filter(|b| b.kind.sprt() != recorded.kind.sprt())
+        {
             let show = |g: Option<Sprt>| {
                 g.map_or("no test".to_string(), |s| {
                     format!(
@@ -97,11 +121,7 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
     }
     if setup.resume {
         // A shard resumed as another shard would mix pairs of two shares in one folder.
-        let before =
-            crate::records::files::read_bounded(&setup_path, crate::records::files::MAX_SMALL_FILE)
-                .ok()
-                .and_then(|t| serde_json::from_str::<MatchSetup>(&t).ok());
-        if let Some(before) = before.filter(|b| b.shard != recorded.shard) {
+        if let Some(before) = before.as_ref().filter(|b| b.shard != recorded.shard) {
             let show =
                 |s: Option<Shard>| s.map_or("the whole run".to_string(), |s| format!("shard {s}"));
             return Err(Error::Input(format!(
@@ -113,9 +133,6 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
             )));
         }
     }
-    let mut setup_json = serde_json::to_vec_pretty(&recorded).map_err(std::io::Error::other)?;
-    setup_json.push(b'\n');
-    write_atomically(&setup_path, &setup_json)?;
 
     // Resumed pairs of this run's jobs, and the others (beyond a smaller cap): those are kept in
     // the journal, never counted. Only where their lines are is kept.
@@ -149,6 +166,35 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
     for (job, spans) in &done {
         tally.push(*job, *spans, None, &mut journal, rule)?;
     }
+    // The code that plays the rest: the builds the record names, joined by this one only if it
+    // plays something and is one of them, or mixing is allowed.
+    let current = Builds::started_by(setup.current_build());
+    let will_play = !tally.stopped && (done.len() as u64) < total;
+    match &before {
+        Some(before) if !will_play => {
+            recorded.builds = before.builds.clone();
+            recorded.threads = before.threads.or(recorded.threads);
+        }
+        Some(before) if !done.is_empty() || !foreign.is_empty() => {
+            let mut builds = before.builds.clone();
+            builds
+                .join(&current, setup.allow_mixed_builds)
+                .map_err(|m| Error::Input(format!("--resume: {}: {m}", setup.out.display())))?;
+            if builds.is_mixed() && !before.builds.is_mixed() {
+                eprintln!(
+                    "note: --allow-mixed-builds: this run now mixes builds: {}",
+                    builds.line()
+                );
+            }
+            recorded.builds = builds;
+            // The threads it was started with stay its record's.
+            recorded.threads = before.threads.or(recorded.threads);
+        }
+        _ => recorded.builds = current,
+    }
+    let mut setup_json = serde_json::to_vec_pretty(&recorded).map_err(std::io::Error::other)?;
+    setup_json.push(b'\n');
+    write_atomically(&setup_path, &setup_json)?;
     bar.set_message(live_message(&tally.counted_pairs.board, rule));
     let started = Instant::now();
     let mut played_now = 0u64;
@@ -240,6 +286,8 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
         wall,
         fingerprint,
         lock: Some(lock),
+        builds: recorded.builds,
+        merged: Vec::new(),
     })
 }
 
@@ -249,8 +297,14 @@ pub fn pair_key(pair: &[GameLine; 2]) -> records::PairKey {
 }
 
 /// The outcome of a run whose pairs were played elsewhere (`arena merge`): its board and points,
-/// tallied in job order as [`execute`] would have tallied them (see [`Tallied`]).
-pub fn outcome_of(fingerprint: String, tallied: Tallied) -> RunOutcome {
+/// tallied in job order as [`execute`] would have tallied them (see [`Tallied`]), the builds
+/// that played them and the shards' runs.
+pub fn outcome_of(
+    fingerprint: String,
+    tallied: Tallied,
+    builds: Builds,
+    merged: Vec<ShardRun>,
+) -> RunOutcome {
     RunOutcome {
         counted: tallied.points.len(),
         board: tallied.board,
@@ -261,6 +315,8 @@ pub fn outcome_of(fingerprint: String, tallied: Tallied) -> RunOutcome {
         wall: Duration::ZERO,
         fingerprint,
         lock: None,
+        builds,
+        merged,
     }
 }
 

@@ -6,6 +6,7 @@
 
 mod common;
 
+mod build_identity;
 mod cli;
 mod cluster;
 mod configs;
