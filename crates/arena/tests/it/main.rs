@@ -14,6 +14,7 @@ mod match_cli;
 mod old_runs;
 mod output_files;
 mod progress_cli;
+mod regression_script;
 mod solve_cli;
 mod sprt_cli;
 mod tournament_cli;
