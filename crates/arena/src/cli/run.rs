@@ -49,7 +49,8 @@ pub struct RunArgs {
     /// Continue the interrupted run in --out: finished pairs are kept, the rest are played.
     ///
     /// With --out alone (no --engine) the run is taken from the folder's record (match.json,
-    /// tournament.json or leak-run.json) as it was started; --threads, --no-progress and a new
+    /// tournament.json or leak-run.json) as it was started; --threads, --no-progress,
+    /// --report-every and a new
     /// --pairs cap may still be given. Results folders are locked while a run writes them.
     #[arg(long, requires = "out")]
     pub resume: bool,
