@@ -50,8 +50,8 @@ pub struct RunArgs {
     ///
     /// With --out alone (no --engine) the run is taken from the folder's record (match.json,
     /// tournament.json or leak-run.json) as it was started; --threads, --no-progress,
-    /// --report-every and a new
-    /// --pairs cap may still be given. Results folders are locked while a run writes them.
+    /// --report-every and a new --pairs cap may still be given. Results folders are locked
+    /// while a run writes them.
     #[arg(long, requires = "out")]
     pub resume: bool,
     /// Never draw a progress bar (it is only drawn when stderr is a terminal anyway).
