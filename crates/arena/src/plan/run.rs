@@ -49,6 +49,13 @@ fn capped_threads(threads: usize, asked: bool, jobs: u64) -> usize {
     used
 }
 
+/// `--report-every N` (pairs; 0: never) on this process's stderr: without the flag, a line
+/// every [`crate::run::progress::DEFAULT_INTERVAL`] when stderr is no terminal, none on a
+/// terminal (the progress bar shows it).
+fn report_every(given: Option<u64>) -> crate::run::progress::Cadence {
+    crate::run::progress::Cadence::of(given, std::io::IsTerminal::is_terminal(&std::io::stderr()))
+}
+
 /// Engines from `--engine` arguments, with unique labels.
 pub fn engine_list(args: &[String]) -> Result<Vec<EngineEntry>, Error> {
     let engines: Vec<EngineEntry> = args
@@ -198,6 +205,7 @@ pub fn run_setup(
         out,
         resume: args.resume,
         progress: !args.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        report_every: report_every(args.report_every),
         log: args.log,
         command: std::env::args().collect::<Vec<_>>().join(" "),
         allow_mixed_builds: args.allow_mixed_builds,
@@ -305,6 +313,7 @@ pub fn recorded_run(
     setup.resume = true;
     setup.threads = capped_threads(setup.threads, false, setup.jobs());
     setup.progress = !run.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    setup.report_every = report_every(run.report_every);
     setup.log = setup.log || run.log;
     Ok(setup)
 }

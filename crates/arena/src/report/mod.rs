@@ -1,16 +1,19 @@
 //! What a person reads: a two-engine run's summary ([`summary`], re-exported here), a
 //! tournament's standings ([`standings`]) and HTML page ([`html`]), the leak report ([`leak`]),
 //! the nightly index ([`history`]) and boards as text ([`board_text`]). [`write_reports`] chooses
-//! a run's report by its kind.
+//! a run's report by its kind, and [`progress_line`] the text of its progress lines
+//! ([`progress`]).
 
 pub mod board_text;
 pub mod history;
 pub mod html;
 pub mod leak;
 pub mod pairing;
+pub mod progress;
 pub mod ratings_json;
 pub mod standings;
 pub mod summary;
+pub mod time_losses;
 
 pub use summary::*;
 
@@ -18,6 +21,7 @@ use std::io::Write;
 
 use crate::error::Error;
 use crate::run::kind::RunKind;
+use crate::run::progress::Snapshot;
 use crate::run::{RunOutcome, RunSetup};
 
 /// Writes a run's reports from its outcome and prints its summary, by its kind: a tournament's
@@ -48,5 +52,16 @@ pub fn run_context(setup: &RunSetup, outcome: &RunOutcome) -> String {
             "merged from {n} shard{}",
             if n == 1 { "" } else { "s" }
         )),
+    }
+}
+
+/// The progress line of a run, by its kind: a two-engine run's score and test
+/// ([`progress::two_engines`]), a tournament's leader ([`progress::tournament`]) or a leak run's
+/// arms ([`progress::leak`]). The run core calls it through [`crate::run::execute::LineFn`].
+pub fn progress_line(setup: &RunSetup, snapshot: &Snapshot<'_>) -> String {
+    match &setup.kind {
+        RunKind::Tournament(_) => progress::tournament(setup, snapshot),
+        RunKind::Leak(_) => progress::leak(setup, snapshot),
+        RunKind::Match { .. } | RunKind::Gate { .. } => progress::two_engines(setup, snapshot),
     }
 }

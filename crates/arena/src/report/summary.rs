@@ -12,6 +12,7 @@ use serde::Serialize;
 use crate::engines::time_control::TimeControl;
 use crate::error::Error;
 use crate::records::files::write_atomically;
+use crate::report::time_losses::{TimeLossWarning, time_loss_warning};
 use crate::run::scoreboard::{MoveStats, PairingScore};
 use crate::run::{Omniscient, RunOutcome, RunSetup};
 use crate::stats::Hypothesis;
@@ -19,6 +20,14 @@ use crate::stats::block::{BlockInput, BlockJson, block_json, render_block};
 
 fn first(outcome: &RunOutcome) -> &PairingScore {
     &outcome.board.pairings()[0]
+}
+
+/// The warning of a two-engine run that lost too many games to the clock (see
+/// [`crate::report::time_losses`]).
+fn time_losses(setup: &RunSetup, outcome: &RunOutcome) -> Option<TimeLossWarning> {
+    let p = first(outcome);
+    let timeouts = p.terminations.get("timeout").copied().unwrap_or(0);
+    time_loss_warning(setup, p.forfeits.iter().sum(), timeouts, p.games())
 }
 
 fn block_input<'a>(setup: &'a RunSetup, outcome: &RunOutcome, context: &'a str) -> BlockInput<'a> {
@@ -138,6 +147,9 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
             "Time forfeits: {} {}, {} {}\n",
             a.label, p.forfeits[0], b.label, p.forfeits[1]
         ));
+    }
+    if let Some(w) = time_losses(setup, outcome) {
+        s.push_str(&w.text());
     }
     s.push_str(&format!(
         "Per move: {} {}; {} {}\n",
@@ -369,6 +381,10 @@ pub struct Summary {
     pub failures: BTreeMap<String, u64>,
     /// Games lost on time, by label.
     pub time_forfeits: BTreeMap<String, u64>,
+    /// Set when too many games were lost to the clock (time forfeits and timeouts): how many,
+    /// and what to do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_loss_warning: Option<TimeLossWarning>,
     /// What each engine's searches reported per move, by label.
     pub per_move: BTreeMap<String, PerMove>,
     /// Where a gate stopped (`arena sprt` only).
@@ -426,6 +442,7 @@ pub fn summary(setup: &RunSetup, outcome: &RunOutcome) -> Summary {
             .into_iter()
             .map(|(e, n)| (e.label.clone(), n))
             .collect(),
+        time_loss_warning: time_losses(setup, outcome),
         per_move: [(a, &p.moves[0]), (b, &p.moves[1])]
             .into_iter()
             .map(|(e, m)| (e.label.clone(), PerMove::from(m)))

@@ -13,11 +13,16 @@ use crate::records::files::write_atomically;
 use crate::records::journal::{Journal, JournalError};
 use crate::records::shard::Shard;
 use crate::records::{self, CsvFile, GameLine, Span};
+use crate::run::progress::{Snapshot, Timer};
 use crate::run::scheduler::{self, Flow, Prefix, SchedulerError};
 use crate::run::scoreboard::{PairPoints, Scoreboard};
 use crate::run::stop::StopRule;
 use crate::run::{MatchSetup, RunSetup};
 use crate::stats::Sprt;
+
+/// Formats a progress line from the run and a [`Snapshot`] of its counted prefix (the report
+/// layer's `report::progress_line`).
+pub type LineFn = dyn Fn(&RunSetup, &Snapshot<'_>) -> String + Sync;
 
 /// What a run came to.
 #[derive(Debug)]
@@ -64,11 +69,15 @@ pub struct ShardRun {
 /// Plays the run: journals every finished pair, tallies the finished prefix, asks its kind's stop
 /// rule ([`crate::run::stop::for_kind`]) after
 /// each pair that joins it, and writes `match.json`, the final `games.jsonl` and `games.csv`.
-/// Returns what the run came to; [`report`] prints it and writes the summaries.
+/// Returns what the run came to; the report layer prints it and writes the summaries.
+///
+/// As each played job joins the counted prefix, a progress line is printed on stderr when the
+/// setup's cadence says so (`report_every`, [`crate::run::progress`]): `line` formats it from a
+/// [`Snapshot`] (the commands pass `report::progress_line`).
 ///
 /// # Errors
 /// The output folder or journal is unusable, or writing fails.
-pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
+pub fn execute(setup: &RunSetup, line: &LineFn) -> Result<RunOutcome, Error> {
     let mut rule = crate::run::stop::for_kind(&setup.kind);
     let rule = rule.as_mut();
     let fingerprint = setup.fingerprint();
@@ -164,7 +173,7 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
     };
     let bar = progress_bar(setup, done.len() as u64);
     for (job, spans) in &done {
-        tally.push(*job, *spans, None, &mut journal, rule)?;
+        tally.push(*job, *spans, None, &mut journal, rule, &mut |_, _| {})?;
     }
     // The code that plays the rest: the builds the record names, joined by this one only if it
     // plays something and is one of them, or mixing is allowed.
@@ -197,6 +206,25 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
     write_atomically(&setup_path, &setup_json)?;
     bar.set_message(live_message(&tally.counted_pairs.board, rule));
     let started = Instant::now();
+    let mut timer = Timer::new(setup.report_every, started);
+    // A line goes above the bar where there is one (indicatif's `println`), else to stderr.
+    let mut progress_line = |board: &Scoreboard, pairs: u64| {
+        let now = Instant::now();
+        if timer.due(pairs, now) {
+            let snapshot = Snapshot {
+                board,
+                pairs,
+                planned: total,
+                elapsed: now.duration_since(started),
+            };
+            let text = line(setup, &snapshot);
+            if bar.is_hidden() {
+                eprintln!("{text}");
+            } else {
+                bar.println(text);
+            }
+        }
+    };
     let mut played_now = 0u64;
     if !tally.stopped && (done.len() as u64) < total {
         let fp = fingerprint.as_str();
@@ -245,7 +273,14 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
                 let spans = journal.append(&pair)?;
                 played_now += 2;
                 bar.inc(2);
-                tally.push(job, spans, Some(pair), &mut journal, rule)?;
+                tally.push(
+                    job,
+                    spans,
+                    Some(pair),
+                    &mut journal,
+                    rule,
+                    &mut progress_line,
+                )?;
                 bar.set_message(live_message(&tally.counted_pairs.board, rule));
                 Ok(if tally.stopped {
                     Flow::Stop
@@ -361,7 +396,7 @@ struct Tally {
 
 impl Tally {
     /// Adds finished job `job` (its pair in hand, if it was just played) and counts the jobs that
-    /// join the prefix, until the rule stops.
+    /// join the prefix, until the rule stops; `counted` hears the board after each.
     fn push(
         &mut self,
         job: u64,
@@ -369,6 +404,7 @@ impl Tally {
         mut pair: Option<[GameLine; 2]>,
         journal: &mut Journal,
         rule: &mut dyn StopRule,
+        counted: &mut dyn FnMut(&Scoreboard, u64),
     ) -> std::io::Result<()> {
         self.finished.insert(job, spans);
         for (j, spans) in self.prefix.push(job, spans) {
@@ -384,6 +420,7 @@ impl Tally {
             if rule.stop(&self.counted_pairs.board, self.counted) {
                 self.stopped = true;
             }
+            counted(&self.counted_pairs.board, self.counted);
         }
         Ok(())
     }

@@ -113,6 +113,8 @@ pub struct RunSetup {
     pub resume: bool,
     /// Show a progress bar.
     pub progress: bool,
+    /// When to print progress lines on stderr (`--report-every`; see [`crate::run::progress`]).
+    pub report_every: crate::run::progress::Cadence,
     /// `--log`: keep each game's UCI traffic in `logs/` (see [`crate::engines::logs`]).
     pub log: bool,
     /// The command line, for the summary.
@@ -285,6 +287,7 @@ impl MatchSetup {
             out,
             resume: false,
             progress: false,
+            report_every: crate::run::progress::Cadence::Never,
             log: self.log,
             command,
             allow_mixed_builds: false,

@@ -14,6 +14,8 @@ mod leak_cli;
 mod match_cli;
 mod old_runs;
 mod output_files;
+mod progress_cli;
+mod regression_script;
 mod solve_cli;
 mod sprt_cli;
 mod tournament_cli;
