@@ -9,11 +9,12 @@
 #                       most the run's pairs (checked)
 #   --out DIR           a local folder: the rendered manifests go to DIR/k8s/ (with --local, the
 #                       shards and DIR/merged too)
-#   --image IMAGE       (not with --local) the container image: this repository at --image-root with the arena binary
-#                       in target/release/ (scripts/cluster/k8s/Dockerfile builds one)
-#   --pvc CLAIM         (not with --local) the PersistentVolumeClaim mounted at /results in every pod; the run is
+#   --image IMAGE       the container image: this repository at --image-root with the arena binary
+#                       in target/release/ (scripts/cluster/k8s/Dockerfile builds one); not
+#                       needed with --local
+#   --pvc CLAIM         the PersistentVolumeClaim mounted at /results in every pod; the run is
 #                       written to /results/NAME/ on it (ReadWriteMany, unless every pod lands on one
-#                       node)
+#                       node); not needed with --local
 #   --name NAME         the run's name: Jobs NAME-shards and NAME-merge, folder NAME on the claim
 #                       (default: arena-<the last part of DIR>, lowercased, in letters, digits and -)
 #   --namespace NS      the namespace of the Jobs (default: kubectl's current one)

@@ -75,7 +75,7 @@ check_run() {
         die "--shards $n: the run has $pairs pairs (per pairing) and shard K plays the pairs p with" \
             "p ≡ K (mod N), so shards $pairs and up would have nothing to play: give at most $pairs"
     fi
-    say "checked: arena accepts the run ($pairs pairs per pairing; $(sed -n 's/^shard: //p' <<<"$result" | cut -d, -f2- | sed 's/^ //') in shard 0/$n)"
+    say "checked with arena --check: $pairs pairs per pairing, $(sed -n 's|^shard: [0-9]*/[0-9]*, \([0-9]*\) .*|\1|p' <<<"$result") of them in shard 0/$n"
 }
 
 # unfinished N OUT: the shard indices K (one line, space-separated) whose run did not finish:
