@@ -89,4 +89,9 @@ pub struct RunArgs {
     /// machine's run. The folder records the shard.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
+    /// Check the run and exit: validate every flag, engine and file as a real run would, print
+    /// what it would play (engines, pairs, shard, fingerprint) and exit 0 without playing or
+    /// writing anything. The cluster scripts check a run this way before submitting it.
+    #[arg(long)]
+    pub check: bool,
 }
