@@ -9,6 +9,7 @@ mod common;
 mod cli;
 mod cluster;
 mod configs;
+mod docs;
 mod leak_cli;
 mod match_cli;
 mod old_runs;
