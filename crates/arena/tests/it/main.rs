@@ -10,6 +10,7 @@ mod build_identity;
 mod cli;
 mod cluster;
 mod configs;
+mod docs;
 mod leak_cli;
 mod match_cli;
 mod old_runs;
