@@ -213,15 +213,10 @@ pub fn run_setup(
 }
 
 /// The threads the run recorded in `out` was started with, if its record says (1 to
-/// [`MAX_THREADS`]); said on stderr, since the resume uses them.
+/// [`MAX_THREADS`]); the summary's header says how many a run used.
 fn recorded_threads(out: &std::path::Path) -> Option<usize> {
     let (_, record, _) = crate::run::folder::recorded_run(out).ok()?;
-    let t = record.threads.filter(|t| (1..=MAX_THREADS).contains(t))?;
-    eprintln!(
-        "note: --resume: {t} thread{}, as the run was started (--threads to change)",
-        if t == 1 { "" } else { "s" }
-    );
-    Some(t)
+    record.threads.filter(|t| (1..=MAX_THREADS).contains(t))
 }
 
 /// Flags that choose a run's games, which `--resume` with only `--out` takes from the record.

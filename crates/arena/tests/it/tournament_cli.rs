@@ -14,8 +14,20 @@ fn json_without_timing(path: &Path) -> serde_json::Value {
     fn strip(v: &mut serde_json::Value) {
         match v {
             serde_json::Value::Object(o) => {
-                for k in ["command", "timing", "ms"] {
+                for k in ["command", "timing", "ms", "threads", "shard_runs"] {
                     o.remove(k);
+                }
+                // One machine's threads, or the shards a merge came from.
+                if let Some(serde_json::Value::String(c)) = o.get_mut("context") {
+                    *c = c
+                        .split(", ")
+                        .filter(|p| {
+                            !p.ends_with(" thread")
+                                && !p.ends_with(" threads")
+                                && !p.starts_with("merged from ")
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ");
                 }
                 o.values_mut().for_each(strip);
             }
