@@ -54,6 +54,24 @@ fn ply_line(ply: usize, record: &jieqi_core::Record, info: &PlyInfo) -> String {
     line
 }
 
+/// The two sides and the limits each played under ([`crate::run::game_runner::Player::limits_text`]:
+/// its own where its spec sets them, the run's otherwise): `red A vs black B (nodes=1000)` when
+/// they are the same, else `red A (depth=3) vs black B (nodes=1000)`.
+fn sides(plan: &ReplayPlan) -> String {
+    let under = |entry, omniscient| {
+        crate::run::player(entry, &plan.limits, plan.tc, plan.move_timeout, omniscient)
+            .limits_text()
+    };
+    let red = under(&plan.red, plan.omniscient.red);
+    let black = under(&plan.black, plan.omniscient.black);
+    let (r, b) = (printable(&plan.red.label), printable(&plan.black.label));
+    if red == black {
+        format!("red {r} vs black {b} ({red})")
+    } else {
+        format!("red {r} ({red}) vs black {b} ({black})")
+    }
+}
+
 /// Replays and prints; with a recorded game, says "identical" or shows the first differing ply
 /// (or shows the record, see [`ReplayPlan::show`]). Returns whether the replay matched, or the
 /// record was consistent (always true without a recorded game): a replay that differs is a
@@ -98,8 +116,10 @@ fn replay(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
     };
     writeln!(
         w,
-        "Replay: deal seed {}, rules {}, red {} vs black {} ({})",
-        plan.deal_seed, plan.rules.name, plan.red.label, plan.black.label, plan.limits
+        "Replay: deal seed {}, rules {}, {}",
+        plan.deal_seed,
+        plan.rules.name,
+        sides(plan)
     )?;
     let deal = crate::records::deal_seed::deal_for_seed(plan.deal_seed, &plan.rules);
     if plan.rules.has_hidden() {
@@ -275,15 +295,13 @@ fn show(
 ) -> std::io::Result<bool> {
     writeln!(
         w,
-        "Recorded game: pair {}, game {} of {}; deal seed {}, rules {}, red {} vs black {} ({})",
+        "Recorded game: pair {}, game {} of {}; deal seed {}, rules {}, {}",
         line.pair,
         line.game,
         path.display(),
         line.seed,
         plan.rules.name,
-        line.red,
-        line.black,
-        plan.limits
+        sides(plan)
     )?;
     let checked = check_record(&plan.rules, line, plan.max_plies, plan.stop_at);
     if plan.rules.has_hidden() {

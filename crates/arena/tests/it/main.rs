@@ -13,6 +13,7 @@ mod leak_cli;
 mod match_cli;
 mod old_runs;
 mod output_files;
+mod replay_export;
 mod solve_cli;
 mod sprt_cli;
 mod tournament_cli;
