@@ -5,7 +5,10 @@
 //! rules' name for a variant no protocol names), `SetUp "1"` and `FEN` (the start position, hidden
 //! pieces as `X`/`x`), `Termination` (PGN's words: `normal`, `adjudication`, `time forfeit`,
 //! `rules infraction`, `abandoned`), `PlyCount`, `TimeControl` under a clock, and the arena's own
-//! `Number`, `Pair`, `Seed` and `Deal` (the true identities, in deal order). Moves are in the
+//! `Number`, `Pair`, `Seed` and `Deal` (the true identities, in deal order), and `Counted "no"`
+//! on a game the run did not count (`--beyond-stop`: a pair that finished after a gate stopped,
+//! see [`crate::run::folder::stop_job`]; without the flag such games are left out and the
+//! summary says how many). Moves are in the
 //! coordinate notation of the engine protocol, with the reveal and captured-identity letters
 //! (`h2h9Rn`: the hidden h2 piece was a chariot and took a hidden horse), which is what a
 //! Pikafish-dialect GUI sends its engines; each carries a comment `{score/depth time}` as
@@ -20,7 +23,8 @@
 //! round, white = Red, black, result, `initialFen`, `flipMode: "free"`, `currentFen`) and `moves`,
 //! each `{"type": "move", "data": "h2e2", "fen": <position after it>, "comment", "engineScore",
 //! "engineTime", "engineDepth", "engineNodes"}`; a mate score is ±(30000 − plies), as JieqiBox
-//! stores it, and a win rate is in centipawns as in PGN.
+//! stores it, and a win rate is in centipawns as in PGN; a game the run did not count has
+//! `"counted": false` in its metadata.
 
 use std::io::Write;
 use std::path::Path;
@@ -40,6 +44,8 @@ use crate::run::MatchSetup;
 struct Exported<'a> {
     number: u64,
     line: &'a GameLine,
+    /// Whether the run counted it (see [`ExportPlan::uncounted`]).
+    counted: bool,
     setup: &'a MatchSetup,
     date: &'a str,
 }
@@ -60,6 +66,7 @@ pub fn run(plan: &ExportPlan, w: &mut dyn Write) -> Result<(), Error> {
         .map(|(number, line)| Exported {
             number: *number,
             line,
+            counted: !plan.uncounted.contains(number),
             setup: &plan.setup,
             date: &plan.date,
         })
@@ -71,14 +78,16 @@ pub fn run(plan: &ExportPlan, w: &mut dyn Write) -> Result<(), Error> {
                 text.push_str(&pgn(item)?);
                 text.push('\n');
             }
-            emit(plan.out.as_deref(), text.as_bytes(), w)
+            emit(plan.out.as_deref(), text.as_bytes(), w)?;
+            summary(plan, plan.out.as_deref(), w)
         }
         Format::Jieqibox => {
             if items.len() == 1 {
                 let mut text = serde_json::to_string_pretty(&jieqibox(&items[0])?)
                     .map_err(|e| input(e.to_string()))?;
                 text.push('\n');
-                return emit(plan.out.as_deref(), text.as_bytes(), w);
+                emit(plan.out.as_deref(), text.as_bytes(), w)?;
+                return summary(plan, plan.out.as_deref(), w);
             }
             // The plan refuses several JieqiBox games without a folder.
             let Some(folder) = &plan.out else {
@@ -98,8 +107,66 @@ pub fn run(plan: &ExportPlan, w: &mut dyn Write) -> Result<(), Error> {
                 crate::records::files::write_output(&path, text.as_bytes())
                     .map_err(|e| Error::Write(e.to_string()))?;
             }
-            writeln!(w, "{} games written to {}", items.len(), folder.display())
-                .map_err(|e| Error::Write(format!("writing standard output: {e}")))
+            summary(plan, Some(folder), w)
+        }
+    }
+}
+
+/// The tag PGN games the run did not count carry.
+const NOT_COUNTED_TAG: (&str, &str) = ("Counted", "no");
+
+/// What export's summary says of the games the run did not count: how many were left out, or
+/// how many were written marked; empty when there were none.
+fn uncounted_text(plan: &ExportPlan) -> String {
+    let games = |n: u64| format!("{n} game{}", if n == 1 { "" } else { "s" });
+    let mark = match plan.format {
+        Format::Pgn => format!("[{} \"{}\"]", NOT_COUNTED_TAG.0, NOT_COUNTED_TAG.1),
+        Format::Jieqibox => "\"counted\": false".to_string(),
+    };
+    let marked = plan.uncounted.len() as u64;
+    if plan.left_out > 0 {
+        format!(
+            "{} left out that the run did not count ({}): --beyond-stop exports them, marked \
+             {mark}",
+            games(plan.left_out),
+            plan.stop
+        )
+    } else if marked > 0 {
+        format!(
+            "{marked} of them not counted by the run ({}), marked {mark}",
+            plan.stop
+        )
+    } else {
+        String::new()
+    }
+}
+
+/// Export's summary line: `N games written to PATH`, and what [`uncounted_text`] says. It goes to
+/// `w` when the games went to a file or folder, and to standard error (only when there is
+/// something to say of uncounted games) when they went to standard output or a device, so that
+/// those hold nothing but the games.
+fn summary(plan: &ExportPlan, out: Option<&Path>, w: &mut dyn Write) -> Result<(), Error> {
+    let uncounted = uncounted_text(plan);
+    let on_disk = out.filter(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file() || m.is_dir()));
+    match on_disk {
+        Some(path) => {
+            let n = plan.games.len();
+            let mut line = format!(
+                "{n} game{} written to {}",
+                if n == 1 { "" } else { "s" },
+                path.display()
+            );
+            if !uncounted.is_empty() {
+                line.push_str("; ");
+                line.push_str(&uncounted);
+            }
+            writeln!(w, "{line}").map_err(|e| Error::Write(format!("writing standard output: {e}")))
+        }
+        None => {
+            if !uncounted.is_empty() {
+                eprintln!("note: {uncounted}");
+            }
+            Ok(())
         }
     }
 }
@@ -200,6 +267,9 @@ fn pgn(item: &Exported<'_>) -> Result<String, Error> {
             "Deal",
             &format!("red {} black {}", line.deal.red, line.deal.black),
         ));
+    }
+    if !item.counted {
+        out.push_str(&tag(NOT_COUNTED_TAG.0, NOT_COUNTED_TAG.1));
     }
     out.push('\n');
     let mut tokens = Vec::new();
@@ -353,7 +423,7 @@ fn jieqibox(item: &Exported<'_>) -> Result<serde_json::Value, Error> {
         })
         .collect();
     let current = after.last().cloned().unwrap_or_else(|| start.clone());
-    Ok(json!({
+    let mut game = json!({
         "metadata": {
             "event": format!("arena {}", item.setup.command_name()),
             "site": "jieqi arena",
@@ -366,17 +436,22 @@ fn jieqibox(item: &Exported<'_>) -> Result<serde_json::Value, Error> {
             "flipMode": "free",
             "currentFen": current,
             "openingComment": format!(
-                "{} game {} (pair {}, seed {}): {}{}",
+                "{} game {} (pair {}, seed {}): {}{}{}",
                 variant(&item.setup.rules),
                 item.number,
                 line.pair,
                 line.seed,
                 line.reason.name(),
-                line.detail.as_ref().map(|d| format!(": {d}")).unwrap_or_default()
+                line.detail.as_ref().map(|d| format!(": {d}")).unwrap_or_default(),
+                if item.counted { "" } else { " (not counted by the run)" }
             ),
         },
         "moves": moves,
-    }))
+    });
+    if !item.counted {
+        game["metadata"]["counted"] = json!(false);
+    }
+    Ok(game)
 }
 
 #[cfg(test)]

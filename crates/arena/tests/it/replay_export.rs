@@ -129,3 +129,212 @@ fn boards_are_labelled_and_mark_the_last_move() {
     assert_eq!(plies_of(&shown), plies_of(&replayed));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The comments of a PGN's moves: every `{…}` but the termination comment that ends each game.
+fn move_comments(pgn: &str) -> Vec<String> {
+    let mut comments = Vec::new();
+    for game in pgn.split("[Event ").skip(1) {
+        let found: Vec<String> = game
+            .split('{')
+            .skip(1)
+            .map(|c| c.split('}').next().unwrap().to_string())
+            .collect();
+        comments.extend_from_slice(&found[..found.len() - 1]);
+    }
+    comments
+}
+
+/// Whether `c` is cutechess's `score/depth time` or `time` (`+0.35/12 0.007s`, `-M4/9 1.2s`,
+/// `0s`), as its `evalString` writes them and tools that read its PGN expect.
+fn cutechess_comment(c: &str) -> bool {
+    let time = |t: &str| {
+        t.strip_suffix('s').is_some_and(|n| {
+            !n.is_empty() && n.parse::<f64>().is_ok() && !n.starts_with(['+', '-'])
+        })
+    };
+    let score = |s: &str| {
+        let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+        if let Some(m) = s.strip_prefix("+M").or_else(|| s.strip_prefix("-M")) {
+            return digits(m);
+        }
+        let unsigned = s.strip_prefix(['+', '-']).unwrap_or(s);
+        let signed_right = s.starts_with('+') != (s == "0.00");
+        let two_decimals = unsigned
+            .split_once('.')
+            .is_some_and(|(i, f)| digits(i) && f.len() == 2 && digits(f));
+        two_decimals && (s.starts_with('-') || signed_right)
+    };
+    match c.split_once(' ') {
+        None => time(c),
+        Some((sd, t)) => {
+            let Some((s, d)) = sd.split_once('/') else {
+                return false;
+            };
+            score(s) && !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()) && time(t)
+        }
+    }
+}
+
+#[test]
+fn mcts_moves_are_commented_as_cutechess_writes_scores() {
+    let dir = tmp("mcts");
+    play(
+        &dir,
+        "ismcts",
+        "flat-uct",
+        &["--nodes", "60", "--max-plies", "40"],
+    );
+    let pgn = ok(&["export", s(&dir)]);
+    let comments = move_comments(&pgn);
+    assert!(comments.len() >= 2, "{pgn}");
+    for c in &comments {
+        assert!(cutechess_comment(c), "{c:?} in\n{pgn}");
+    }
+    // Win rates became pawns with a depth; no percentages are left.
+    assert!(!pgn.contains('%'), "{pgn}");
+    assert!(
+        comments.iter().filter(|c| c.contains('/')).count() >= 2,
+        "{pgn}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The `Round` (the game's number) of every game of a PGN, and whether it carries
+/// `[Counted "no"]`.
+fn rounds(pgn: &str) -> Vec<(u64, bool)> {
+    pgn.split("[Event ")
+        .skip(1)
+        .map(|g| {
+            let round = g
+                .split("[Round \"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
+            (round.parse().unwrap(), g.contains("[Counted \"no\"]"))
+        })
+        .collect()
+}
+
+#[test]
+fn export_leaves_out_the_pairs_a_gate_played_beyond_its_stop() {
+    let (gate, full) = (tmp("gate"), tmp("full"));
+    let common = [
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--seed",
+        "3",
+        "--threads",
+        "1",
+    ];
+    let mut args = vec!["sprt", "--elo0", "0", "--elo1", "10", "--out", s(&gate)];
+    args.extend_from_slice(&common);
+    ok(&args);
+    let summary = crate::common::json(&gate.join("summary.json"));
+    let pairs = summary["gate"]["pairs"].as_u64().unwrap();
+    assert_eq!(summary["gate"]["verdict"], "H1");
+    // The same games as a match of two more pairs (the kind of run is not in the fingerprint):
+    // its last two pairs are what a gate on more threads finishes past its stop.
+    let more = (pairs + 2).to_string();
+    let mut args = vec!["match", "--pairs", &more, "--out", s(&full)];
+    args.extend_from_slice(&common);
+    ok(&args);
+    let fingerprint = |d: &Path| crate::common::json(&d.join("match.json"))["fingerprint"].clone();
+    assert_eq!(fingerprint(&gate), fingerprint(&full));
+    let extra: String = std::fs::read_to_string(full.join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .skip(2 * pairs as usize)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(extra.lines().count(), 4);
+    let mut journal = std::fs::read_to_string(gate.join("games.jsonl")).unwrap();
+    journal.push_str(&extra);
+    std::fs::write(gate.join("games.jsonl"), journal).unwrap();
+    let counted = 2 * pairs;
+
+    // By default: the counted games only, the same numbers as games.csv, and the summary says
+    // how many were left out and why.
+    let out = gate.join("counted.pgn");
+    let said = ok(&["export", s(&gate), "--out", s(&out)]);
+    assert!(
+        said.starts_with(&format!(
+            "{counted} games written to {}; 4 games left out that the run did not count (the \
+             gate stopped after {pairs} pairs): --beyond-stop exports them, marked [Counted \
+             \"no\"]",
+            out.display()
+        )),
+        "{said}"
+    );
+    let pgn = std::fs::read_to_string(&out).unwrap();
+    let csv: Vec<u64> = std::fs::read_to_string(gate.join("games.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap().parse().unwrap())
+        .collect();
+    let got: Vec<u64> = rounds(&pgn).iter().map(|&(n, _)| n).collect();
+    assert_eq!(got, csv);
+    assert!(!pgn.contains("[Counted"), "nothing to mark");
+    // To standard output, the PGN alone; the note goes to standard error.
+    let o = crate::common::arena(&["export", s(&gate)]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        rounds(&crate::common::text(&o.stdout)).len() as u64,
+        counted
+    );
+    assert!(
+        crate::common::text(&o.stderr).contains("note: 4 games left out that the run did not"),
+        "{o:?}"
+    );
+
+    // --beyond-stop: every game, the four beyond the stop marked.
+    let out = gate.join("all.pgn");
+    let said = ok(&["export", s(&gate), "--beyond-stop", "--out", s(&out)]);
+    assert!(
+        said.contains(&format!(
+            "{} games written to {}; 4 of them not counted by the run (the gate stopped after \
+             {pairs} pairs), marked [Counted \"no\"]",
+            counted + 4,
+            out.display()
+        )),
+        "{said}"
+    );
+    let all = rounds(&std::fs::read_to_string(&out).unwrap());
+    assert_eq!(all.len() as u64, counted + 4);
+    for (n, marked) in all {
+        assert_eq!(marked, n > counted, "game {n}");
+    }
+    // One game beyond the stop is refused by number unless asked for.
+    let beyond = (counted + 1).to_string();
+    let err = crate::common::refused(&["export", s(&gate), "--game", &beyond]);
+    assert!(
+        err.contains("did not count it") && err.contains("--beyond-stop"),
+        "{err}"
+    );
+    let one = ok(&["export", s(&gate), "--game", &beyond, "--beyond-stop"]);
+    assert_eq!(rounds(&one), [(counted + 1, true)]);
+    // JieqiBox marks it in the metadata.
+    let folder = gate.join("jieqibox");
+    ok(&[
+        "export",
+        s(&gate),
+        "--beyond-stop",
+        "--format",
+        "jieqibox",
+        "--out",
+        s(&folder),
+    ]);
+    let width = (counted + 4).to_string().len();
+    let meta = |n: u64| {
+        crate::common::json(&folder.join(format!("game-{n:0width$}.json")))["metadata"].clone()
+    };
+    assert_eq!(meta(counted + 1)["counted"], false);
+    assert_eq!(meta(counted)["counted"], serde_json::Value::Null);
+    for d in [gate, full] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
