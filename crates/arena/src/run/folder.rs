@@ -57,13 +57,14 @@ pub fn stop_job(
 ) -> Option<u64> {
     let mut rule = crate::run::stop::for_kind(&setup.kind);
     let mut tallied = Tallied::new(&setup.pairings);
-    (0..setup.jobs()).find_map(|job| match pair_of(job) {
+    for job in 0..setup.jobs() {
         // The finished prefix ends at the first job not recorded: no stop on it.
-        None => Some(None),
-        Some(pair) => tallied
-            .count(job, &pair, rule.as_mut())
-            .then_some(Some(job)),
-    })?
+        let pair = pair_of(job)?;
+        if tallied.count(job, &pair, rule.as_mut()) {
+            return Some(job);
+        }
+    }
+    None
 }
 
 /// Why a recorded game would not come out the same when played again, if it would not: time
