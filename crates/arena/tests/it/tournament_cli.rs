@@ -134,6 +134,64 @@ fn a_tournament_writes_ratings_reports_and_replayable_pairings() {
 }
 
 #[test]
+fn cfs_is_the_same_for_every_anchor() {
+    // Issue 25: with four anchors the same games gave four CFS tables, because a resample in
+    // which two ratings tie was broken by the rounding noise of the refit.
+    let dir = tmp("cfs-anchors");
+    let labels = ["greedy", "level:easy", "level:normal", "gn"];
+    let mut tables = Vec::new();
+    for anchor in labels {
+        let out = dir.join(anchor.replace(':', "-"));
+        let anchor_flag = format!("{anchor}=0");
+        let text = ok(&[
+            "tournament",
+            "--engine",
+            "greedy",
+            "--engine",
+            "level:easy",
+            "--engine",
+            "level:normal",
+            "--engine",
+            "greedy:noise=0.5,name=gn",
+            "--pairs",
+            "6",
+            "--seed",
+            "3",
+            "--bootstrap",
+            "2000",
+            "--anchor",
+            &anchor_flag,
+            "--out",
+            s(&out),
+        ]);
+        let ratings = json(&out.join("ratings.json"));
+        let cfs: Vec<(String, String)> = ratings["engines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| (e["label"].to_string(), e["cfs_next"].to_string()))
+            .collect();
+        // The text's rating list: rank, label and CFS (the last engine has none).
+        let rows: Vec<String> = text
+            .lines()
+            .skip_while(|l| !l.contains("ENGINE"))
+            .skip(1)
+            .take_while(|l| !l.trim().is_empty())
+            .map(|l| {
+                let t: Vec<&str> = l.split_whitespace().collect();
+                let cfs = t.get(5).filter(|c| c.ends_with('%')).unwrap_or(&"-");
+                format!("{} {} {cfs}", t[0], t[1])
+            })
+            .collect();
+        assert_eq!(rows.len(), 4, "{text}");
+        tables.push((cfs, rows, ratings["pairwise"].clone()));
+    }
+    for t in &tables[1..] {
+        assert_eq!(t, &tables[0]);
+    }
+}
+
+#[test]
 fn a_gauntlet_and_a_resumed_tournament() {
     let dir = tmp("gauntlet");
     let out = dir.join("g");
