@@ -181,7 +181,7 @@ impl Verdict {
             Verdict::TooFewPairs
         } else if saturated(row.omniscient) || row.fair.is_some_and(saturated) {
             Verdict::Saturated
-        } else if !(lower <= upper) {
+        } else if lower.is_nan() || upper.is_nan() {
             // NaN: every resample had both arms unbounded the same way.
             Verdict::Inconclusive
         } else if lower > 0.0 {
