@@ -280,6 +280,60 @@ fn config_files_fill_what_the_command_line_does_not_give() {
     assert!(err.contains("--gauntlet") && err.contains("'x'"), "{err}");
 }
 
+/// `--bootstrap 1` was accepted by `tournament` while `leak` wanted 100 to 100000: every
+/// bootstrap count, flag or config field, now has that one range, and the error names its source.
+#[test]
+fn every_bootstrap_count_has_one_range() {
+    let dir = tmp("bootstrap-range");
+    let out = dir.join("t");
+    let o = s(&out);
+    let two = ["--engine", "greedy", "--engine", "random"];
+    for n in ["0", "1", "99", "100001"] {
+        let mut args = vec!["tournament"];
+        args.extend_from_slice(&two);
+        args.extend_from_slice(&["--bootstrap", n, "--out", o]);
+        let err = refused(&args);
+        assert!(
+            err.contains("--bootstrap") && err.contains("between 100 and 100000"),
+            "{n}: {err}"
+        );
+        let err = refused(&["leak", "--engine", "greedy", "--bootstrap", n, "--out", o]);
+        assert!(
+            err.contains("--bootstrap") && err.contains("between 100 and 100000"),
+            "{n}: {err}"
+        );
+    }
+    let config = dir.join("c.json");
+    std::fs::write(
+        &config,
+        r#"{"engines": ["greedy", "random"], "pairs": 1, "bootstrap": 1,
+            "leak": {"engines": ["greedy"]}}"#,
+    )
+    .unwrap();
+    for command in ["tournament", "leak"] {
+        let err = refused(&[command, "--config", s(&config), "--out", o]);
+        assert!(
+            err.contains("--config: bootstrap") && err.contains("between 100 and 100000"),
+            "{command}: {err}"
+        );
+    }
+    // A flag on the command line wins over the file's value.
+    let text = ok(&[
+        "tournament",
+        "--config",
+        s(&config),
+        "--bootstrap",
+        "100",
+        "--out",
+        o,
+    ]);
+    assert!(text.contains("100 bootstrap resamples"), "{text}");
+    for command in ["tournament", "leak"] {
+        let help = ok(&[command, "--help"]);
+        assert!(help.contains("100 to 100000"), "{command}: {help}");
+    }
+}
+
 /// Runs a match or tournament as `n` shards, each at one thread.
 fn shards(dir: &Path, base: &[&str], n: u64) -> Vec<PathBuf> {
     (0..n)
