@@ -308,7 +308,9 @@ fn movetime_is_honoured() {
         let t = Instant::now();
         let c = engine(spec).go(&view, &limits, 1).unwrap();
         let took = t.elapsed();
-        assert!(took < Duration::from_millis(600), "{spec} took {took:?}");
+        // Ten times the budget and more: a machine busy with other work stretches it, an
+        // ignored movetime would not stop at all.
+        assert!(took < Duration::from_millis(3000), "{spec} took {took:?}");
         assert!(c.info.nodes >= 1);
         // An explicit budget still caps a movetime search.
         let c = engine(&format!(
