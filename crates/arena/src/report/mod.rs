@@ -7,6 +7,7 @@ pub mod board_text;
 pub mod history;
 pub mod html;
 pub mod leak;
+pub mod nights;
 pub mod pairing;
 pub mod ratings_json;
 pub mod standings;
