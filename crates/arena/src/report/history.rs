@@ -35,10 +35,15 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<(), Error> {
             }
         )));
     }
-    let scan = nights::scan(dir);
-    for s in &scan.skipped {
-        eprintln!("warning: skipped {s}");
+    if dir.join(nights::NIGHT_FILE).is_file() {
+        return Err(Error::Input(format!(
+            "{}: one night's folder; give the folder of nights ({})",
+            dir.display(),
+            dir.parent()
+                .map_or_else(|| "its parent".to_string(), |p| p.display().to_string())
+        )));
     }
+    let scan = nights::scan(dir);
     if scan.series.is_empty() {
         return Err(Error::Input(format!(
             "{}: no nights in it (folders scripts/nightly.sh made: a night.json whose date is the \
@@ -50,6 +55,9 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<(), Error> {
                 format!("; skipped {}", scan.skipped.join("; "))
             }
         )));
+    }
+    for s in &scan.skipped {
+        eprintln!("warning: skipped {s}");
     }
     let series_links = |current: usize| -> Vec<SeriesLink> {
         scan.series

@@ -1009,4 +1009,90 @@ mod tests {
         let (w_many, _) = size(&heat_map(&names, &many.pairwise).unwrap_or_default());
         assert!((600..=1000).contains(&w_many), "{w_many}");
     }
+
+    /// A history of `tracks` over nights 2026-11-28 … (one per entry of the longest track):
+    /// each track its (elo, lower, upper) per night, from its first night on.
+    fn history(
+        tracks: &[(&str, usize, &[(f64, f64, f64)])],
+    ) -> (Vec<String>, Vec<(String, Vec<HistoryPoint>)>) {
+        let m = tracks.iter().map(|t| t.1 + t.2.len()).max().unwrap_or(0);
+        let nights: Vec<String> = (0..m).map(|k| format!("2026-11-{:02}", 28 + k)).collect();
+        let history = tracks
+            .iter()
+            .map(|(label, first, pts)| {
+                let points = pts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(elo, lower, upper))| HistoryPoint {
+                        night: nights[first + i].clone(),
+                        elo,
+                        lower,
+                        upper,
+                    })
+                    .collect();
+                (label.to_string(), points)
+            })
+            .collect();
+        (nights, history)
+    }
+
+    fn hex(c: RGBColor) -> String {
+        format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+    }
+
+    #[test]
+    fn a_dropped_engine_is_grey_and_the_others_keep_their_colours() {
+        let steady: &[(f64, f64, f64)] =
+            &[(0.0, -20.0, 20.0), (5.0, -15.0, 25.0), (3.0, -17.0, 23.0)];
+        let gone: &[(f64, f64, f64)] = &[(100.0, 80.0, 120.0), (90.0, 70.0, 110.0)];
+        let (nights, all_play) = history(&[("greedy", 0, steady), ("ab", 1, gone)]);
+        let svg = history_chart(&nights[..3], &all_play).unwrap();
+        // Night 3 is ab's last: both colours, no grey.
+        assert!(svg.contains(&hex(series_color(0))) && svg.contains(&hex(series_color(1))));
+        assert!(!svg.contains(&hex(DROPPED)));
+        // A fourth night without ab: ab grey, its last night in the legend, greedy's colour
+        // unchanged.
+        let mut more = all_play.clone();
+        more[0].1.push(HistoryPoint {
+            night: "2026-12-01".into(),
+            elo: 1.0,
+            lower: -19.0,
+            upper: 21.0,
+        });
+        let mut nights4 = nights.clone();
+        nights4.push("2026-12-01".into());
+        let svg = history_chart(&nights4, &more).unwrap();
+        assert!(svg.contains(&hex(DROPPED)));
+        assert!(!svg.contains(&hex(series_color(1))));
+        assert!(svg.contains(&hex(series_color(0))));
+        assert!(svg.contains("on 11-30"), "the dropped engine's last night");
+    }
+
+    #[test]
+    fn a_first_night_is_ringed_and_unbounded_ends_are_arrows() {
+        let steady: &[(f64, f64, f64)] = &[(0.0, -20.0, 20.0), (5.0, -15.0, 25.0)];
+        let new: &[(f64, f64, f64)] = &[(200.0, 150.0, 250.0)];
+        let (nights, h) = history(&[("greedy", 0, steady), ("new", 1, new)]);
+        let svg = history_chart(&nights, &h).unwrap();
+        assert_eq!(
+            svg.matches("r=\"9\"").count(),
+            2,
+            "one ring, white-filled and stroked"
+        );
+        let polygons = |svg: &str| svg.matches("<polygon").count();
+        let bounded = polygons(&svg);
+        // The same new engine with an unbounded upper end: one more polygon, the arrowhead.
+        let unbounded: &[(f64, f64, f64)] = &[(200.0, 150.0, f64::INFINITY)];
+        let (nights, h) = history(&[("greedy", 0, steady), ("new", 1, unbounded)]);
+        let svg = history_chart(&nights, &h).unwrap();
+        assert_eq!(polygons(&svg), bounded + 1);
+        // An unbounded end in the middle of a line: the band stops there, the arrow marks it.
+        let mid: &[(f64, f64, f64)] = &[
+            (0.0, -20.0, 20.0),
+            (5.0, f64::NEG_INFINITY, 25.0),
+            (3.0, -17.0, 23.0),
+        ];
+        let (nights, h) = history(&[("greedy", 0, mid)]);
+        assert!(history_chart(&nights, &h).is_ok());
+    }
 }

@@ -731,7 +731,7 @@ pub(super) fn write_index(out: &mut String, index: &Index) -> fmt::Result {
 mod tests {
     use super::*;
     use crate::report::html::fixtures::page;
-    use crate::report::html::{index_html, tournament_html};
+    use crate::report::html::{NightLink, NightRef, index_html, tournament_html};
 
     #[test]
     fn escapes_labels_everywhere() {
@@ -746,17 +746,21 @@ mod tests {
         assert!(!html.contains("<i>note</i>"));
         assert!(!html.contains("javascript:"));
         assert!(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;&quot;"));
-        let index = index_html(
-            &[NightLink {
+        let index = index_html(&Index {
+            nights: vec![NightLink {
                 night: "<n>".into(),
                 href: "2026/<x>.html".into(),
                 summary: "a & b".into(),
+                identity: Some("code <c>".into()),
             }],
-            Some(&p),
-        );
+            latest: Some(p.clone()),
+            skipped: vec!["<skip>: why".into()],
+            ..Index::default()
+        });
         assert!(!index.contains("<script>"));
         assert!(index.contains("&lt;n&gt;"));
         assert!(index.contains("a &amp; b"));
+        assert!(index.contains("code &lt;c&gt;") && index.contains("&lt;skip&gt;: why"));
     }
 
     #[test]
@@ -775,7 +779,10 @@ mod tests {
         for (nights, shown) in [(0, false), (1, false), (2, true), (3, true)] {
             let html = tournament_html(&page(&labels, nights));
             assert_eq!(html.contains("id=\"history\""), shown, "{nights} nights");
-            let index = index_html(&[], Some(&page(&labels, nights)));
+            let index = index_html(&Index {
+                latest: Some(page(&labels, nights)),
+                ..Index::default()
+            });
             assert_eq!(index.contains("id=\"history\""), shown, "{nights} nights");
         }
     }
@@ -831,26 +838,19 @@ mod tests {
         assert!(history_chart(&p.nights, &p.history).is_ok());
         assert!(history_chart(&["only".to_string()], &p.history).is_ok());
 
-        let empty = TournamentPage {
-            title: String::new(),
-            context: String::new(),
-            anchor: String::new(),
-            ratings: vec![],
-            pairwise: vec![],
-            pairings: vec![],
-            nights: vec![],
-            history: vec![],
-            notes: vec![],
-            leak: None,
-        };
+        let empty = TournamentPage::default();
         let html = tournament_html(&empty);
         assert!(html.contains("No rated engines."));
         assert!(rating_chart(&[]).is_ok());
         assert!(heat_map(&[], &[]).is_ok());
         assert!(history_chart(&[], &[]).is_ok());
         assert!(history_chart(&["2026-11-30".to_string()], &[]).is_ok());
-        assert!(index_html(&[], None).contains("No nights yet."));
-        assert!(index_html(&[], Some(&empty)).contains("</html>"));
+        assert!(index_html(&Index::default()).contains("No nights yet."));
+        let index = index_html(&Index {
+            latest: Some(empty),
+            ..Index::default()
+        });
+        assert!(index.contains("</html>"));
     }
 
     #[test]
@@ -912,5 +912,58 @@ mod tests {
         let html = tournament_html(&p);
         assert!(!html.contains("F: fair vs O"));
         assert!(html.contains("Head to head"));
+    }
+
+    #[test]
+    fn the_delta_column_shows_changes_since_the_previous_night() {
+        let mut p = page(&["alphabeta", "ismcts", "greedy"], 2);
+        assert!(!tournament_html(&p).contains("since 11-29"));
+        p.deltas = Some((
+            "2026-11-29".into(),
+            vec![Delta::Elo(12.34), Delta::New, Delta::Elo(-3.0)],
+        ));
+        let html = tournament_html(&p);
+        assert!(html.contains("\u{394} since 11-29"), "{html}");
+        assert!(html.contains("<td class=\"delta up\">+12.3</td>"));
+        assert!(html.contains("<td class=\"delta dim\">new</td>"));
+        assert!(html.contains("<td class=\"delta down\">\u{2212}3.0</td>"));
+        // A list longer than the deltas (never written so) still renders.
+        p.deltas.as_mut().unwrap().1.truncate(1);
+        assert!(tournament_html(&p).contains("<td class=\"delta dim\">\u{2014}</td>"));
+    }
+
+    #[test]
+    fn night_links_are_replaced_in_place() {
+        let mut p = page(&["alphabeta", "greedy"], 2);
+        assert!(replace_night_nav(&tournament_html(&p), &NightNav::default()).is_none());
+        p.nav = Some(NightNav {
+            index: "../series-abc.html".into(),
+            previous: Some(NightRef {
+                night: "2026-11-29".into(),
+                href: "../2026-11-29/report.html".into(),
+            }),
+            next: None,
+        });
+        let html = tournament_html(&p);
+        assert!(html.contains("href=\"../series-abc.html\""));
+        assert!(html.contains("href=\"../2026-11-29/report.html\""));
+        assert!(html.contains("latest night"));
+        let mut nav = p.nav.clone().unwrap();
+        nav.next = Some(NightRef {
+            night: "2026-12-01".into(),
+            href: "../2026-12-01/report.html".into(),
+        });
+        let new = replace_night_nav(&html, &nav).expect("the page has night links");
+        assert!(new.contains("href=\"../2026-12-01/report.html\""));
+        assert!(!new.contains("latest night"));
+        assert_eq!(new.matches(NAV_START).count(), 1);
+        // Everything else is as it was.
+        let cut = |s: &str| {
+            let a = s.find(NAV_START).unwrap();
+            let b = s.find(NAV_END).unwrap();
+            (s[..a].to_string(), s[b..].len())
+        };
+        assert_eq!(cut(&html).0, cut(&new).0);
+        assert_eq!(cut(&html).1, cut(&new).1);
     }
 }
