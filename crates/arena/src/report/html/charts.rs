@@ -637,6 +637,20 @@ impl Track {
     }
 }
 
+/// A track's value in the legend: its last rating, and for an engine that no longer plays the
+/// night of it.
+fn legend_value(t: &Track) -> String {
+    let value = if t.points.is_empty() {
+        "\u{2014}".to_string()
+    } else {
+        fmt_elo(t.last_elo())
+    };
+    match &t.last_night {
+        Some(night) => format!("{value} on {night}"),
+        None => value,
+    }
+}
+
 /// The ratings over the nights: one line per engine (x = night, labelled with the night
 /// string), a translucent band between the interval ends, points marked, engines rated ±inf
 /// marked at the top or bottom edge, and a legend with each engine's label and latest rating.
@@ -719,7 +733,10 @@ fn draw_history_chart(
     let edge = (y1 - y0) * 0.025;
 
     let legend_labels: Vec<String> = tracks.iter().map(|t| t.label.clone()).collect();
-    let legend_w = (widest(&legend_labels, 13.0) + 100.0).clamp(160.0, 260.0) as u32;
+    let legend_values: Vec<String> = tracks.iter().map(legend_value).collect();
+    // Room for the line sample, the widest label, a gap and the widest value.
+    let legend_w = (widest(&legend_labels, 13.0) + widest(&legend_values, 12.0) + 64.0)
+        .clamp(160.0, 330.0) as u32;
     let entries = tracks.len().min(200) as u32;
     let width = 820u32;
     let height = (entries * 22 + 60).max(420);
@@ -795,9 +812,8 @@ fn draw_history_chart(
         for t in &tracks {
             let lonely: Vec<bool> = (0..t.points.len())
                 .map(|i| {
-                    let ok = |j: Option<usize>| {
-                        j.and_then(|j| t.points.get(j)).is_some_and(|p| finite(p))
-                    };
+                    let ok =
+                        |j: Option<usize>| j.and_then(|j| t.points.get(j)).is_some_and(&finite);
                     !ok(i.checked_sub(1)) && !ok(Some(i + 1))
                 })
                 .collect();
@@ -935,18 +951,9 @@ fn draw_history_chart(
                     style(13.0, ink, HPos::Left, VPos::Center),
                 ))
                 .map_err(err)?;
-            let last = t.last_elo();
-            let mut value = if t.points.is_empty() {
-                "\u{2014}".to_string()
-            } else {
-                fmt_elo(last)
-            };
-            if let Some(night) = &t.last_night {
-                value = format!("{value} on {night}");
-            }
             legend_area
                 .draw(&Text::new(
-                    value,
+                    legend_value(t),
                     (right, y),
                     style(12.0, MUTED, HPos::Right, VPos::Center),
                 ))
@@ -1012,9 +1019,10 @@ mod tests {
 
     /// A history of `tracks` over nights 2026-11-28 … (one per entry of the longest track):
     /// each track its (elo, lower, upper) per night, from its first night on.
-    fn history(
-        tracks: &[(&str, usize, &[(f64, f64, f64)])],
-    ) -> (Vec<String>, Vec<(String, Vec<HistoryPoint>)>) {
+    /// A test track: its label, its first night's index and its (elo, lower, upper) per night.
+    type TestTrack<'a> = (&'a str, usize, &'a [(f64, f64, f64)]);
+
+    fn history(tracks: &[TestTrack]) -> (Vec<String>, Vec<(String, Vec<HistoryPoint>)>) {
         let m = tracks.iter().map(|t| t.1 + t.2.len()).max().unwrap_or(0);
         let nights: Vec<String> = (0..m).map(|k| format!("2026-11-{:02}", 28 + k)).collect();
         let history = tracks
