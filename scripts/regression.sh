@@ -6,6 +6,11 @@
 # Usage: scripts/regression.sh [--base REV] [--new REV] [--engine SPEC] [--no-build] [-- ARENA SPRT ARGS...]
 #   --base REV     the baseline revision (default: the merge-base of HEAD and main, or origin/main)
 #   --new REV      the revision under test (default: the working tree, uncommitted changes included)
+#
+# Before building it prints the two sides it plays (short hash and subject, "(working tree,
+# dirty)" for uncommitted changes). It refuses (exit 2) to play a commit against itself: with no
+# arguments on a clean checkout of main, the merge-base is HEAD and the working tree is HEAD too.
+# With uncommitted changes it plays HEAD against the working tree and says so.
 #   --engine SPEC  which of jieqi-uci's engines plays, with its options: NAME[:key=value,...]
 #                  (default alphabeta; e.g. alphabeta:hash=32,contempt=0)
 #   --no-build     use the arena binary already in target/release
@@ -94,6 +99,38 @@ build_commit() {
     echo "$dir/jieqi-uci"
 }
 
+# What each side is, before anything is built: a commit, or the working tree on top of HEAD.
+describe() {
+    git log -1 --format='%h %s' "$1"
+}
+head_commit="$(git rev-parse --verify --quiet 'HEAD^{commit}')" || die "no commit checked out (HEAD)"
+dirty=0
+[[ -n "$(git status --porcelain --untracked-files=no)" ]] && dirty=1
+if [[ -z "$new" ]]; then
+    new_commit="$head_commit"
+    if [[ $dirty -eq 1 ]]; then
+        new_text="$(describe "$head_commit") (working tree, dirty)"
+    else
+        new_text="$(describe "$head_commit") (working tree, clean)"
+    fi
+else
+    new_commit="$(git rev-parse --verify --quiet "$new^{commit}")" || die "--new '$new' is not a revision"
+    new_text="$(describe "$new_commit")"
+fi
+echo "regression.sh: new:  $new_text" >&2
+echo "regression.sh: base: $(describe "$base_commit")" >&2
+if [[ "$new_commit" == "$base_commit" ]]; then
+    if [[ -n "$new" ]]; then
+        die "--base and --new are the same commit (${base_commit:0:12}): nothing to compare"
+    elif [[ $dirty -eq 0 ]]; then
+        die "the working tree is clean and at the base commit ${base_commit:0:12} (the merge-base \
+of HEAD and main): this would play HEAD against itself for hours. Commit or change something \
+first, or give --base REV (e.g. --base HEAD~1) or --new REV"
+    else
+        echo "regression.sh: playing HEAD ${base_commit:0:12} against the working tree's uncommitted changes" >&2
+    fi
+fi
+
 if [[ $build -eq 1 ]]; then
     echo "building arena and jieqi-uci in the working tree ..." >&2
     cargo build --release --quiet -p arena -p jieqi-uci >&2
@@ -108,15 +145,13 @@ if [[ -z "$new" ]]; then
     new_bin="$out_root/worktree-jieqi-uci"
     cp "$root/target/release/jieqi-uci" "$new_bin.tmp"
     mv "$new_bin.tmp" "$new_bin"
-    [[ -n "$(git status --porcelain --untracked-files=no)" ]] && new_label="worktree+dirty"
+    [[ $dirty -eq 1 ]] && new_label="worktree+dirty"
     new_label="$new_label-$(git rev-parse --short=12 HEAD)"
 else
-    new_commit="$(git rev-parse --verify --quiet "$new^{commit}")" || die "--new '$new' is not a revision"
     new_bin="$(build_commit "$new_commit")"
     new_label="${new_commit:0:12}"
 fi
 base_label="${base_commit:0:12}"
-[[ "$new_label" != "$base_label" ]] || die "--base and --new are the same commit ($base_label)"
 
 spec() {
     local bin="$1" label="$2"

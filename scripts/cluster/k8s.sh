@@ -3,15 +3,18 @@
 # the results on a PersistentVolumeClaim, then merges them in a second Job.
 #
 # Usage: scripts/cluster/k8s.sh --shards N --out DIR --image IMAGE --pvc CLAIM [options]
-#                               [--dry-run | --local] -- ARENA_ARGS...
-#   --shards N          cut the run into N shards: completions N, one pod per shard index
+#                               [--dry-run] -- ARENA_ARGS...
+#        scripts/cluster/k8s.sh --shards N --out DIR --local [options] -- ARENA_ARGS...
+#   --shards N          cut the run into N shards: completions N, one pod per shard index; at
+#                       most the run's pairs (checked)
 #   --out DIR           a local folder: the rendered manifests go to DIR/k8s/ (with --local, the
 #                       shards and DIR/merged too)
 #   --image IMAGE       the container image: this repository at --image-root with the arena binary
-#                       in target/release/ (scripts/cluster/k8s/Dockerfile builds one)
+#                       in target/release/ (scripts/cluster/k8s/Dockerfile builds one); not
+#                       needed with --local
 #   --pvc CLAIM         the PersistentVolumeClaim mounted at /results in every pod; the run is
 #                       written to /results/NAME/ on it (ReadWriteMany, unless every pod lands on one
-#                       node)
+#                       node); not needed with --local
 #   --name NAME         the run's name: Jobs NAME-shards and NAME-merge, folder NAME on the claim
 #                       (default: arena-<the last part of DIR>, lowercased, in letters, digits and -)
 #   --namespace NS      the namespace of the Jobs (default: kubectl's current one)
@@ -20,13 +23,17 @@
 #   --memory M          memory requested (and limited to) per pod (default 1Gi)
 #   --parallelism P     at most P shard pods at once (default N)
 #   --backoff-limit B   pod failures the shard Job tolerates in all before it fails (default 6);
-#                       each retried pod resumes its shard
+#                       each retried pod resumes its shard; evicted or preempted pods do not count
 #   --timeout T         how long to wait for each Job, as kubectl wait reads it (default 24h)
 #   --image-root DIR    where the image holds this repository (default /opt/arena)
+#   --no-check          do not run the arena once with --check before applying (it validates the
+#                       arena arguments, read in this repository's root as the image's working
+#                       folder would, and bounds --shards by the run's pairs)
 #   --dry-run           print the rendered manifests and the kubectl commands; apply nothing
 #   --local             no cluster: run the N pods' command lines on this machine at once (each
 #                       with JOB_COMPLETION_INDEX=K, this repository's scripts, results in DIR
-#                       instead of /results/NAME), wait for all, then the merge's
+#                       instead of /results/NAME), wait for all, then the merge's; --image and
+#                       --pvc are not needed (given, they only fill the manifests in DIR/k8s)
 #   -h, --help          this help
 #   -- ARENA_ARGS       the arena command and its arguments, without --out and --shard, e.g.
 #                       -- match --engine alphabeta --engine ismcts --pairs 4000 --nodes 20000
@@ -34,7 +41,9 @@
 # Default mode: kubectl apply -f DIR/k8s/shard-job.yaml, kubectl wait --for=condition=complete
 # job/NAME-shards (stopping early if it fails), then the same for DIR/k8s/merge-job.yaml, and prints
 # the merge's log. The merged results are in NAME/merged on the claim. Relative paths in ARENA_ARGS
-# are read in the image's working folder (/opt/arena with the Dockerfile here). To run again
+# are read in the image's working folder (/opt/arena with the Dockerfile here). The merge Job is
+# not retried when the merge is refused (exit 2: missing pairs, shards of different runs; a
+# podFailurePolicy fails it at once), only after other failures (up to 2 retries). To run again
 # after a failure: kubectl delete job NAME-shards NAME-merge, then the same command: finished
 # shards are kept on the claim and unfinished ones resume.
 # Environment: ARENA  the arena binary for --local (default: target/release/arena of this repository)
@@ -57,6 +66,7 @@ backoff=6
 timeout=24h
 image_root=/opt/arena
 mode=apply
+check=1
 arena_args=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -72,6 +82,7 @@ while [[ $# -gt 0 ]]; do
         --backoff-limit) backoff="$(flag_value "$1" "${2-}" "$#")"; shift 2 ;;
         --timeout) timeout="$(flag_value "$1" "${2-}" "$#")"; shift 2 ;;
         --image-root) image_root="$(flag_value "$1" "${2-}" "$#")"; shift 2 ;;
+        --no-check) check=0; shift ;;
         --dry-run) [[ $mode == apply ]] || die "give one of --dry-run and --local"; mode=dry-run; shift ;;
         --local) [[ $mode == apply ]] || die "give one of --dry-run and --local"; mode=local; shift ;;
         -h | --help) show_help; exit 0 ;;
@@ -81,12 +92,14 @@ while [[ $# -gt 0 ]]; do
 done
 
 [[ -n "$shards" ]] || die "--shards N is required"
-is_count "$shards" || die "--shards must be a whole number, 1 or more (got '$shards')"
+check_shards "$shards"
 [[ -n "$out" ]] || die "--out DIR is required"
-[[ -n "$image" ]] || die "--image IMAGE is required (scripts/cluster/k8s/Dockerfile builds one)"
-[[ -n "$pvc" ]] || die "--pvc CLAIM is required: the PersistentVolumeClaim the results go to"
-[[ "$image" =~ ^[^[:space:][:cntrl:]\"\\]+$ ]] || die "--image '$image' is not an image reference"
-[[ "$pvc" =~ ^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$ ]] ||
+if [[ $mode != local ]]; then
+    [[ -n "$image" ]] || die "--image IMAGE is required (scripts/cluster/k8s/Dockerfile builds one; --local needs none)"
+    [[ -n "$pvc" ]] || die "--pvc CLAIM is required: the PersistentVolumeClaim the results go to (--local needs none)"
+fi
+[[ -z "$image" || "$image" =~ ^[^[:space:][:cntrl:]\"\\]+$ ]] || die "--image '$image' is not an image reference"
+[[ -z "$pvc" || "$pvc" =~ ^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$ ]] ||
     die "--pvc '$pvc' is not a claim name (lowercase letters, digits, '-' and '.')"
 is_count "$cpus" || die "--cpus must be a whole number, 1 or more (got '$cpus')"
 [[ "$memory" =~ ^[0-9]+(\.[0-9]+)?([KMGTPE]i?|[kmun]|e[0-9]+)?$ ]] ||
@@ -112,11 +125,22 @@ fi
 ns=()
 [[ -n "$namespace" ]] && ns=(--namespace "$namespace")
 
+task_args=("${arena_args[@]}")
+has_flag --threads "${arena_args[@]}" || task_args+=(--threads "$cpus")
+if [[ $check -eq 1 ]]; then
+    if [[ $mode == local ]]; then
+        resolve_arena need
+        check_run "$shards" "$(pwd)" "$out" "${task_args[@]}"
+    else
+        # The pods read relative paths in the image's working folder: this repository.
+        resolve_arena warn
+        check_run "$shards" "$repo_root" "$out" "${task_args[@]}"
+    fi
+fi
+
 out="$(abs_dir "$out")"
 k8s_dir="$out/k8s"
 mkdir -p "$k8s_dir"
-task_args=("${arena_args[@]}")
-has_flag --threads "${arena_args[@]}" || task_args+=(--threads "$cpus")
 results="/results/$name"
 
 # A YAML double-quoted scalar that Kubernetes passes on unchanged: \ and " escaped, and every $
@@ -165,8 +189,12 @@ render() {
 
 shard_cmd=("$image_root/scripts/cluster/shard-task.sh" - "$shards" "$results" -- "${task_args[@]}")
 merge_cmd=("$image_root/scripts/cluster/merge-task.sh" "$shards" "$results")
-render "$cluster_dir/k8s/shard-job.yaml" "${shard_cmd[@]:1}" >"$k8s_dir/shard-job.yaml"
-render "$cluster_dir/k8s/merge-job.yaml" "${merge_cmd[@]:1}" >"$k8s_dir/merge-job.yaml"
+manifests=0
+if [[ -n "$image" && -n "$pvc" ]]; then
+    render "$cluster_dir/k8s/shard-job.yaml" "${shard_cmd[@]:1}" >"$k8s_dir/shard-job.yaml"
+    render "$cluster_dir/k8s/merge-job.yaml" "${merge_cmd[@]:1}" >"$k8s_dir/merge-job.yaml"
+    manifests=1
+fi
 
 # wait_job JOB: waits until the Job completes (0) or fails (1), at most --timeout (1).
 wait_job() {
@@ -225,11 +253,15 @@ case "$mode" in
             # A pod's environment for this purpose: its index (and no Slurm index to take first).
             JOB_COMPLETION_INDEX="$1" exec env -u SLURM_ARRAY_TASK_ID "${local_shard[@]}"
         }
-        say "--local: the $shards pods of $k8s_dir/shard-job.yaml as processes on this machine:"
+        if [[ $manifests -eq 1 ]]; then
+            say "--local: the $shards pods of $k8s_dir/shard-job.yaml as processes on this machine:"
+        else
+            say "--local: the $shards pods of the shard Job as processes on this machine:"
+        fi
         say "  JOB_COMPLETION_INDEX=K $(shell_words "${local_shard[@]}")"
         run_local "$shards" "$out" "$k8s_dir" log launch || exit 1
         say "all $shards shards done; the merge: $(shell_words bash "$cluster_dir/merge-task.sh" "$shards" "$out")"
-        bash "$cluster_dir/merge-task.sh" "$shards" "$out" 2>&1 | tee "$k8s_dir/merge.log"
+        bash "$cluster_dir/merge-task.sh" "$shards" "$out" 2>&1 | tee -a "$k8s_dir/merge.log"
         say "merged results in $out/merged"
         ;;
     apply)

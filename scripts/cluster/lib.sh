@@ -30,6 +30,106 @@ flag_value() {
 }
 
 is_count() { [[ "$1" =~ ^[1-9][0-9]{0,6}$ ]]; }
+
+# The most shards arena takes (`--shard K/N`, N at most this: records::shard::MAX_SHARDS).
+max_shards=1000000
+
+# check_shards N: refuses a --shards value that is no count or above what arena takes. (The run's
+# own bound, no more shards than pairs, is check_run's.)
+check_shards() {
+    is_count "$1" || die "--shards must be a whole number, 1 or more (got '$1')"
+    [[ "$1" -le $max_shards ]] ||
+        die "--shards $1: arena takes at most $max_shards shards (and a run no more than its pairs)"
+}
+
+# check_run N DIR OUT ARGS...: runs the arena once, in folder DIR, with the arguments shard 0 of N
+# gets (ARGS --shard 0/N --out OUT/shard-0) and --check, which validates them as a real run would
+# (engines, files, flags) and plays nothing; refuses bad arguments and more shards than the run
+# has pairs (per pairing), before anything is submitted or started. Without an arena binary it
+# only warns (a --dry-run may be made on a machine without one).
+check_run() {
+    local n="$1" dir="$2" out="$3" result status=0 pairs
+    shift 3
+    if [[ ! -x "$ARENA" || -d "$ARENA" ]]; then
+        say "warning: no arena binary at '$ARENA': the arena arguments are not checked (--check)"
+        return 0
+    fi
+    result="$(cd -- "$dir" && "$ARENA" "$@" --shard "0/$n" --out "$out/shard-0" --no-progress --check 2>&1)" ||
+        status=$?
+    if [[ $status -ne 0 ]]; then
+        if [[ "$result" == *"unexpected argument '--check'"* ]]; then
+            say "warning: $ARENA has no --check (an older build): the arena arguments are not checked"
+            return 0
+        fi
+        say "the arena refuses these arguments (checked once, with --check, before starting any shard):"
+        sed 's/^/    /' <<<"$result" >&2
+        say "nothing was submitted or started (or give --no-check to skip this check)"
+        exit 2
+    fi
+    pairs="$(sed -n 's/^pairs: \([0-9][0-9]*\).*/\1/p' <<<"$result")"
+    if [[ -z "$pairs" ]]; then
+        say "warning: arena --check printed no 'pairs:' line: --shards is not checked against the pairs"
+        return 0
+    fi
+    if [[ "$n" -gt "$pairs" ]]; then
+        die "--shards $n: the run has $pairs pairs (per pairing) and shard K plays the pairs p with" \
+            "p ≡ K (mod N), so shards $pairs and up would have nothing to play: give at most $pairs"
+    fi
+    say "checked with arena --check: $pairs pairs per pairing, $(sed -n 's|^shard: [0-9]*/[0-9]*, \([0-9]*\) .*|\1|p' <<<"$result") of them in shard 0/$n"
+}
+
+# unfinished N OUT: the shard indices K (one line, space-separated) whose run did not finish:
+# no OUT/shard-K/games.csv, the table arena writes when every pair of the shard is played.
+unfinished() {
+    local n="$1" out="$2" k list=()
+    for ((k = 0; k < n; k++)); do
+        [[ -f "$out/shard-$k/games.csv" ]] || list+=("$k")
+    done
+    echo "${list[*]-}"
+}
+
+# array_spec K...: the indices as a Slurm --array list, runs compressed: 1-3,7.
+array_spec() {
+    local spec="" start="" prev="" k
+    for k in "$@" ""; do
+        if [[ -n "$prev" && "$k" == "$((prev + 1))" ]]; then
+            prev="$k"
+            continue
+        fi
+        if [[ -n "$start" ]]; then
+            spec+="${spec:+,}$start"
+            [[ "$prev" != "$start" ]] && spec+="-$prev"
+        fi
+        start="$k"
+        prev="$k"
+    done
+    echo "$spec"
+}
+
+# slurm_recovery SLURM_DIR K...: the command line that reruns array tasks K... of
+# SLURM_DIR/shard.sbatch and merges after all of them succeed. The merge must wait for the
+# tasks (--dependency=afterok): submitted on its own it starts at once and finds pairs missing.
+slurm_recovery() {
+    local dir="$1"
+    shift
+    echo "j=\$(sbatch --parsable --array=$(array_spec "$@") $(shell_words "$dir/shard.sbatch")) &&" \
+        "sbatch --dependency=afterok:\$j $(shell_words "$dir/merge.sbatch")"
+}
+
+# suggest_recovery N OUT: after shards failed, says what can work: the same command again, and
+# merging what there is with --partial only if some shard recorded games.
+suggest_recovery() {
+    local n="$1" out="$2" k have=0
+    for ((k = 0; k < n; k++)); do
+        [[ -s "$out/shard-$k/games.jsonl" ]] && have=$((have + 1))
+    done
+    say "run the same command again to resume them (finished shards are kept)"
+    if [[ $have -gt 0 ]]; then
+        say "or merge the $have shards that recorded games: $(shell_words "$cluster_dir/merge-task.sh" "$n" "$out" --partial)"
+    else
+        say "no shard recorded any game (no $out/shard-K/games.jsonl), so there is nothing to merge yet"
+    fi
+}
 is_index() { [[ "$1" =~ ^(0|[1-9][0-9]{0,6})$ ]]; }
 
 # has_flag NAME ARGS...: whether --NAME or --NAME=VALUE is among ARGS.
@@ -56,6 +156,9 @@ check_arena_args() {
             die "do not give $f in the arena arguments: each shard gets --out OUT/shard-K and --shard K/N"
         fi
     done
+    if has_flag --check "$@"; then
+        die "do not give --check in the arena arguments: the scripts check the run once before starting (see --no-check)"
+    fi
 }
 
 # The arena binary: $ARENA, else target/release/arena of this repository. Sets ARENA to its absolute
@@ -102,16 +205,27 @@ stop_local() {
     done
 }
 
+# attempt_header LOG K N: appends the line that starts attempt A of shard K/N to LOG (A counts the
+# attempts the log already holds), so a retry keeps the earlier attempts' output above it.
+attempt_header() {
+    local log="$1" a
+    a="$(grep -c '^=== attempt ' "$log" 2>/dev/null)" || true
+    echo "=== attempt $((${a:-0} + 1)) of shard $2/$3 on $(hostname 2>/dev/null || echo '?'), $(date -u +%Y-%m-%dT%H:%M:%SZ) ===" >>"$log"
+}
+
 # run_local N OUT LOGDIR EXT LAUNCH: runs `LAUNCH K` for every K from 0 to N-1, all at once, each in the
-# background with its output in LOGDIR/shard-K.EXT; waits for all of them; says how each ended (the
-# last lines of the log of one that failed). Returns 1 if any failed.
+# background with its output appended to LOGDIR/shard-K.EXT after an attempt line; waits for all of
+# them; says how each ended (the last lines of the log of one that failed). Returns 1 if any failed.
 run_local() {
     local n="$1" out="$2" logdir="$3" ext="$4" launch="$5" k status
     local -a failed=()
     local_pids=()
     trap 'stop_local; exit 130' INT TERM
     for ((k = 0; k < n; k++)); do
-        "$launch" "$k" >"$logdir/shard-$k.$ext" 2>&1 &
+        {
+        attempt_header "$logdir/shard-$k.$ext" "$k" "$n"
+        "$launch" "$k" >>"$logdir/shard-$k.$ext" 2>&1
+    } &
         local_pids[k]=$!
     done
     say "started $n shard processes on this machine (logs: $logdir/shard-K.$ext)"
@@ -129,9 +243,8 @@ run_local() {
     trap - INT TERM
     local_pids=()
     if [[ ${#failed[@]} -gt 0 ]]; then
-        say "${#failed[@]} of $n shards failed (${failed[*]}): not merging. Run the same command again" \
-            "to resume them (finished shards are kept), or merge what there is with" \
-            "$(shell_words "$cluster_dir/merge-task.sh" "$n" "$out" --partial)"
+        say "${#failed[@]} of $n shards failed (${failed[*]}): not merging"
+        suggest_recovery "$n" "$out"
         return 1
     fi
 }

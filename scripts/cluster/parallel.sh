@@ -4,7 +4,8 @@
 #
 # Usage: scripts/cluster/parallel.sh --shards N --out DIR (--hosts FILE | --local) [options]
 #                                    -- ARENA_ARGS...
-#   --shards N           cut the run into N shards; shard K plays the pairs p with p ≡ K (mod N)
+#   --shards N           cut the run into N shards; shard K plays the pairs p with p ≡ K (mod N),
+#                        so N is at most the run's pairs (checked)
 #   --out DIR            the run's folder: shards in DIR/shard-K, merged results in DIR/merged,
 #                        the task script, logs and GNU parallel's joblog in DIR/parallel
 #   --hosts FILE         run the shards over ssh on the hosts of FILE, GNU parallel's
@@ -17,6 +18,8 @@
 #                        cores between them, otherwise each shard uses all of them)
 #   --retries R          GNU parallel: run a failed shard up to R times in all, on another host if
 #                        there is one (default 1: no retry); a retried shard resumes
+#   --no-check           do not run the arena once with --check before starting (it validates
+#                        the arena arguments and bounds --shards by the run's pairs)
 #   --dry-run            write the task script and print it and the command; run nothing
 #   -h, --help           this help
 #   -- ARENA_ARGS        the arena command and its arguments, without --out and --shard, e.g.
@@ -30,10 +33,13 @@
 # shell; the shards run in the folder parallel.sh was started in, so relative paths in ARENA_ARGS
 # keep working.
 #
-# Each shard runs DIR/parallel/task.sh K: shard-task.sh K N DIR -- ARENA_ARGS, its output in
-# DIR/parallel/shard-K.log and its exit status in DIR/parallel/shard-K.exit. When every shard is
-# done, merge-task.sh N DIR runs here. Run the same command again after a failure: finished
-# shards are kept and unfinished ones resume.
+# Before anything starts, the arena runs once here with --check (see --no-check). Each shard runs
+# DIR/parallel/task.sh K: shard-task.sh K N DIR -- ARENA_ARGS, its output appended to
+# DIR/parallel/shard-K.log after a line "=== attempt A of shard K/N on HOST, TIME ===" (every
+# attempt, retries and reruns included, is kept) and its last exit status in
+# DIR/parallel/shard-K.exit; GNU parallel appends to its joblog DIR/parallel/joblog. When every
+# shard is done, merge-task.sh N DIR runs here (its output in DIR/parallel/merge.log). Run the same
+# command again after a failure: finished shards are kept and unfinished ones resume.
 # Exit status: 0 run and merged, 1 a shard failed, 2 bad usage, otherwise that of the merge.
 set -euo pipefail
 # shellcheck source=lib.sh source-path=SCRIPTDIR
@@ -47,6 +53,7 @@ force_xargs=0
 jobs_per_host=1
 retries=1
 dry_run=0
+check=1
 arena_args=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -58,6 +65,7 @@ while [[ $# -gt 0 ]]; do
         --jobs-per-host) jobs_per_host="$(flag_value "$1" "${2-}" "$#")"; shift 2 ;;
         --retries) retries="$(flag_value "$1" "${2-}" "$#")"; shift 2 ;;
         --dry-run) dry_run=1; shift ;;
+        --no-check) check=0; shift ;;
         -h | --help) show_help; exit 0 ;;
         --) shift; arena_args=("$@"); break ;;
         *) die "unknown argument '$1' (arena's own arguments go after '--'; see --help)" ;;
@@ -65,7 +73,7 @@ while [[ $# -gt 0 ]]; do
 done
 
 [[ -n "$shards" ]] || die "--shards N is required"
-is_count "$shards" || die "--shards must be a whole number, 1 or more (got '$shards')"
+check_shards "$shards"
 [[ -n "$out" ]] || die "--out DIR is required"
 [[ -n "$mode" ]] || die "give --hosts FILE (ssh hosts) or --local (this machine)"
 is_count "$jobs_per_host" || die "--jobs-per-host must be a whole number, 1 or more (got '$jobs_per_host')"
@@ -77,6 +85,7 @@ if [[ $mode == hosts ]]; then
 fi
 check_arena_args "${arena_args[@]+"${arena_args[@]}"}"
 if [[ $dry_run -eq 1 ]]; then resolve_arena warn; else resolve_arena need; fi
+[[ $check -eq 0 ]] || check_run "$shards" "$(pwd)" "$out" "${arena_args[@]}"
 
 out="$(abs_dir "$out")"
 par_dir="$out/parallel"
@@ -90,8 +99,12 @@ task="$par_dir/task.sh"
     echo "k=\"\$1\""
     echo "cd $(shell_words "$(pwd)") || exit 2"
     echo "export ARENA=$(shell_words "$ARENA")"
+    echo "log=$(shell_words "$par_dir")/shard-\"\$k\".log"
+    echo "# Every attempt is appended to the log after a line that counts it."
+    echo "a=\"\$(grep -c '^=== attempt ' \"\$log\" 2>/dev/null)\""
+    echo "echo \"=== attempt \$((\${a:-0} + 1)) of shard \$k/$shards on \$(hostname 2>/dev/null), \$(date -u +%Y-%m-%dT%H:%M:%SZ) ===\" >>\"\$log\""
     echo "bash $(shell_words "$cluster_dir/shard-task.sh") \"\$k\" $(shell_words "$shards" "$out" -- "${arena_args[@]}") \\"
-    echo "    >$(shell_words "$par_dir")/shard-\"\$k\".log 2>&1"
+    echo "    >>\"\$log\" 2>&1"
     echo "status=\$?"
     echo "echo \"\$status\" >$(shell_words "$par_dir")/shard-\"\$k\".exit"
     echo "exit \"\$status\""
@@ -105,11 +118,11 @@ for ((k = 0; k < shards; k++)); do indices+=("$k"); done
 if [[ $mode == hosts ]]; then
     runner=parallel
     run=(parallel --will-cite --sshloginfile "$hosts" --jobs "$jobs_per_host" --retries "$retries"
-        --joblog "$par_dir/joblog" "$task_cmd" ::: "${indices[@]}")
+        --joblog "+$par_dir/joblog" "$task_cmd" ::: "${indices[@]}")
     why="GNU parallel over the hosts of $hosts"
 elif [[ $force_xargs -eq 0 ]] && is_gnu_parallel; then
     runner=parallel
-    run=(parallel --will-cite --jobs "$shards" --retries "$retries" --joblog "$par_dir/joblog"
+    run=(parallel --will-cite --jobs "$shards" --retries "$retries" --joblog "+$par_dir/joblog"
         "$task_cmd" ::: "${indices[@]}")
     why="GNU parallel on this machine"
 else
@@ -168,11 +181,10 @@ for ((k = 0; k < shards; k++)); do
     tail -n 8 "$par_dir/shard-$k.log" 2>/dev/null | sed 's/^/    /' >&2 || true
 done
 if [[ ${#failed[@]} -gt 0 || $status -ne 0 ]]; then
-    say "${#failed[@]} of $shards shards failed (${failed[*]-}; $runner exited $status): not merging." \
-        "Run the same command again to resume them (finished shards are kept), or merge what there" \
-        "is with $(shell_words "$cluster_dir/merge-task.sh" "$shards" "$out" --partial)"
+    say "${#failed[@]} of $shards shards failed (${failed[*]-}; $runner exited $status): not merging"
+    suggest_recovery "$shards" "$out"
     exit 1
 fi
 say "all $shards shards done; merging here"
-bash "$cluster_dir/merge-task.sh" "$shards" "$out" 2>&1 | tee "$par_dir/merge.log"
+bash "$cluster_dir/merge-task.sh" "$shards" "$out" 2>&1 | tee -a "$par_dir/merge.log"
 say "merged results in $out/merged"

@@ -3,8 +3,9 @@
 # in a job that waits for the whole array (afterok).
 #
 # Usage: scripts/cluster/slurm.sh --shards N --out DIR [options] [--dry-run | --local] -- ARENA_ARGS...
-#   --shards N       cut the run into N shards: array tasks 0 to N-1 (at most the cluster's
-#                    MaxArraySize, often 1001); shard K plays the pairs p with p ≡ K (mod N)
+#   --shards N       cut the run into N shards: array tasks 0 to N-1; shard K plays the pairs p
+#                    with p ≡ K (mod N), so N is at most the run's pairs (checked), and at most
+#                    the cluster's MaxArraySize (often 1001; sbatch refuses more)
 #   --out DIR        the run's folder, on a filesystem every node sees at the same path: shards in
 #                    DIR/shard-K, the merged results in DIR/merged, job scripts and logs in DIR/slurm
 #   --partition P    #SBATCH --partition (default: the cluster's default partition)
@@ -15,6 +16,9 @@
 #   --mem M          #SBATCH --mem of each shard, e.g. 2G (default: the cluster's)
 #   --sbatch OPT     another #SBATCH line for both jobs, e.g. --sbatch --account=chess or
 #                    --sbatch --qos=low (repeatable)
+#   --no-check       do not run the arena once with --check before submitting (it validates the
+#                    arena arguments and bounds --shards by the run's pairs; skip it only when this
+#                    machine cannot see files the jobs will)
 #   --dry-run        write the job scripts and print them and the sbatch commands; submit nothing
 #   --local          no Slurm: run every array task on this machine at once (each the same
 #                    shard.sbatch under bash with SLURM_ARRAY_TASK_ID=K), wait for all, then run
@@ -22,20 +26,28 @@
 #   -h, --help       this help
 #   -- ARENA_ARGS    the arena command and its arguments, without --out and --shard, e.g.
 #                    -- match --engine alphabeta --engine ismcts --pairs 4000 --nodes 20000 --seed 7
-#                    -- tournament --config configs/tournaments/my.json
+#                    -- tournament --config configs/nightly.json
 #
 # Writes DIR/slurm/shard.sbatch (the array, each task running shard-task.sh with the index from
 # SLURM_ARRAY_TASK_ID; log DIR/slurm/shard-K.out) and DIR/slurm/merge.sbatch (merge-task.sh; log
 # DIR/slurm/merge.out), then submits them:
 #   jobid=$(sbatch --parsable DIR/slurm/shard.sbatch)
 #   sbatch --dependency=afterok:$jobid DIR/slurm/merge.sbatch
-# The jobs run in the folder slurm.sh was started in (relative paths in ARENA_ARGS keep working)
-# and use the arena binary $ARENA (default target/release/arena of this repository), which, like
-# this repository, must be on the shared filesystem. A task that fails or is requeued resumes
-# its shard when run again: sbatch --array=3,7 DIR/slurm/shard.sbatch, then sbatch
-# DIR/slurm/merge.sbatch (or scripts/cluster/merge-task.sh N DIR --partial to merge what there is).
-# Exit status: 0 submitted (or, with --local, run and merged), 1 a local shard failed, 2 bad usage,
-# otherwise that of the failing sbatch or merge.
+# Before writing anything it runs the arena once here with --check (see --no-check). The jobs run
+# in the folder slurm.sh was started in (relative paths in ARENA_ARGS keep working) and use the
+# arena binary $ARENA (default target/release/arena of this repository), which, like this
+# repository, must be on the shared filesystem.
+#
+# If a task fails, Slurm never starts the merge (afterok). A task run again resumes its shard, so
+# rerun the failed tasks (find them with sacct -X -j JOBID) and submit the merge AFTER them, in
+# one line (here tasks 3 and 7):
+#   j=$(sbatch --parsable --array=3,7 DIR/slurm/shard.sbatch) && sbatch --dependency=afterok:$j DIR/slurm/merge.sbatch
+# A merge submitted without the dependency starts at once and fails with pairs missing. Or run
+# the same slurm.sh command again: finished shards return at once, the others resume. Or merge
+# what there is: scripts/cluster/merge-task.sh N DIR --partial. The merge notes each attempt in
+# DIR/merge.log, and a merge cancelled by Slurm (scancel, time limit) leaves DIR/MERGE-CANCELLED.
+# Exit status: 0 submitted (or, with --local, run and merged), 1 a local shard failed, 2 bad usage
+# or arguments the arena refuses, otherwise that of the failing sbatch or merge.
 set -euo pipefail
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -48,6 +60,7 @@ cpus=1
 mem=""
 extra_sbatch=()
 mode=submit
+check=1
 arena_args=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -58,6 +71,7 @@ while [[ $# -gt 0 ]]; do
         --cpus) cpus="$(flag_value "$1" "${2-}" "$#")"; shift 2 ;;
         --mem) mem="$(flag_value "$1" "${2-}" "$#")"; shift 2 ;;
         --sbatch) extra_sbatch+=("$(flag_value "$1" "${2-}" "$#")"); shift 2 ;;
+        --no-check) check=0; shift ;;
         --dry-run) [[ $mode == submit ]] || die "give one of --dry-run and --local"; mode=dry-run; shift ;;
         --local) [[ $mode == submit ]] || die "give one of --dry-run and --local"; mode=local; shift ;;
         -h | --help) show_help; exit 0 ;;
@@ -67,7 +81,7 @@ while [[ $# -gt 0 ]]; do
 done
 
 [[ -n "$shards" ]] || die "--shards N is required"
-is_count "$shards" || die "--shards must be a whole number, 1 or more (got '$shards')"
+check_shards "$shards"
 [[ -n "$out" ]] || die "--out DIR is required"
 is_count "$cpus" || die "--cpus must be a whole number, 1 or more (got '$cpus')"
 check_arena_args "${arena_args[@]+"${arena_args[@]}"}"
@@ -76,19 +90,24 @@ for v in "${extra_sbatch[@]+"${extra_sbatch[@]}"}"; do
 done
 if [[ $mode == dry-run ]]; then resolve_arena warn; else resolve_arena need; fi
 
-out="$(abs_dir "$out")"
 for v in "$out" "$partition" "$time_limit" "$mem" "${extra_sbatch[@]+"${extra_sbatch[@]}"}"; do
     [[ "$v" != *[[:space:]]* ]] || die "'$v': #SBATCH lines cannot hold whitespace (choose a folder without spaces)"
 done
+workdir="$(pwd)"
+task_args=("${arena_args[@]}")
+check_args=("${arena_args[@]}")
+if ! has_flag --threads "${arena_args[@]}"; then
+    # shellcheck disable=SC2016 # expanded by the job, not here
+    threads_default=' --threads "${SLURM_CPUS_PER_TASK:-'"$cpus"'}"'
+    check_args+=(--threads "$cpus")
+fi
+[[ $check -eq 0 ]] || check_run "$shards" "$workdir" "$out" "${check_args[@]}"
+
+out="$(abs_dir "$out")"
 slurm_dir="$out/slurm"
 mkdir -p "$slurm_dir"
-workdir="$(pwd)"
 name="arena-$(basename "$out")"
 [[ "$name" =~ ^[A-Za-z0-9._+-]+$ ]] || name="arena"
-
-task_args=("${arena_args[@]}")
-# shellcheck disable=SC2016 # expanded by the job, not here
-has_flag --threads "${arena_args[@]}" || threads_default=' --threads "${SLURM_CPUS_PER_TASK:-'"$cpus"'}"'
 
 # The #SBATCH lines both jobs share. '%' is sbatch's file-name pattern character: doubled in paths.
 common_sbatch() {
@@ -149,6 +168,9 @@ case "$mode" in
         echo "==> would run <=="
         echo "jobid=\$($(shell_words "${submit_shards[@]}"))"
         echo "sbatch --dependency=afterok:\$jobid $(shell_words "$slurm_dir/merge.sbatch")"
+        echo
+        echo "==> if tasks fail (say 3 and 7), rerun them and merge after them <=="
+        slurm_recovery "$slurm_dir" 3 7
         ;;
     local)
         launch() {
@@ -171,6 +193,11 @@ case "$mode" in
         merge_out="$(sbatch --parsable --dependency="afterok:$jobid" "$slurm_dir/merge.sbatch")"
         say "submitted the merge: job ${merge_out%%;*}, after every task of $jobid succeeds (log $slurm_dir/merge.out)"
         say "follow with: squeue -j $jobid,${merge_out%%;*}; results in $out/merged"
+        say "if tasks fail, Slurm does not start the merge: list them with" \
+            "sacct -X -j $jobid --format=JobID,State, then rerun them and merge after them" \
+            "(here tasks 3 and 7; a merge without --dependency starts at once and finds pairs missing):"
+        echo "    $(slurm_recovery "$slurm_dir" 3 7)" >&2
+        say "or run this same command again: finished shards return at once, the others resume"
         echo "$jobid"
         ;;
 esac

@@ -89,6 +89,7 @@ fn run() -> Result<Outcome, Error> {
         Plan::Sprt(s) => commands::sprt::run(s, &mut out).map(Outcome::Verdict),
         Plan::Tournament(t) => commands::tournament::run(t, &mut out).map(|()| Outcome::Done),
         Plan::Leak(l) => commands::leak::run(l, &mut out).map(|()| Outcome::Done),
+        Plan::Check(c) => commands::check::run(c, &mut out).map(|()| Outcome::Done),
         Plan::Merge(m) => commands::merge::run(m, &mut out).map(|()| Outcome::Done),
         Plan::History(h) => commands::history::run(h, &mut out).map(|()| Outcome::Done),
         Plan::Replay(r) => commands::replay::run(r, &mut out).map(|same| {

@@ -15,4 +15,11 @@ pub struct MergeArgs {
     /// which.
     #[arg(long)]
     pub partial: bool,
+    /// Merge shards that different builds played (another arena binary, or another executable
+    /// of an external engine; a clean build of the same commit counts as the same).
+    ///
+    /// Without it such a merge is refused; with it the merged record and summaries list every
+    /// build and say MIXED.
+    #[arg(long)]
+    pub allow_mixed_builds: bool,
 }

@@ -49,13 +49,33 @@ pub struct RunArgs {
     /// Continue the interrupted run in --out: finished pairs are kept, the rest are played.
     ///
     /// With --out alone (no --engine) the run is taken from the folder's record (match.json,
-    /// tournament.json or leak-run.json) as it was started; --threads, --no-progress and a new
-    /// --pairs cap may still be given. Results folders are locked while a run writes them.
+    /// tournament.json or leak-run.json) as it was started; --threads, --no-progress,
+    /// --report-every and a new --pairs cap may still be given. Results folders are locked
+    /// while a run writes them.
     #[arg(long, requires = "out")]
     pub resume: bool,
+    /// Let --resume continue a run that another build started (another arena binary, or another
+    /// executable of an external engine).
+    ///
+    /// Without it such a resume is refused, so that one run's numbers never mix two versions of
+    /// the code unnoticed; with it the record lists every build that played (later_builds) and
+    /// the summary says MIXED.
+    #[arg(long)]
+    pub allow_mixed_builds: bool,
     /// Never draw a progress bar (it is only drawn when stderr is a terminal anyway).
+    ///
+    /// Progress lines (--report-every) still appear when stderr is not a terminal.
     #[arg(long)]
     pub no_progress: bool,
+    /// Print a progress line on stderr every N counted pairs (0: never).
+    ///
+    /// A line gives the pairs done and planned, the games, the first engine's W/D/L, score and
+    /// Elo ± its 95 % interval (pentanomial) and, for a gate, the LLR with its bounds; for a
+    /// tournament the leader(s), for a leak run each engine's arms. Default: a line every 60 s
+    /// when stderr is not a terminal (a CI log, a cron mail, a cluster shard's log), none on a
+    /// terminal, where the progress bar shows the same (lines asked for print above it).
+    #[arg(long, value_name = "N")]
+    pub report_every: Option<u64>,
     /// Keep every game's UCI traffic with external engines in --out/logs/game-<number>.log
     /// (<number> as in games.csv): each line sent (>) and read (<), with the time since the
     /// game started, the side and the engine; at most 16 MiB a game. External engines' error
@@ -69,4 +89,9 @@ pub struct RunArgs {
     /// machine's run. The folder records the shard.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
+    /// Check the run and exit: validate every flag, engine and file as a real run would, print
+    /// what it would play (engines, pairs, shard, fingerprint) and exit 0 without playing or
+    /// writing anything. The cluster scripts check a run this way before submitting it.
+    #[arg(long)]
+    pub check: bool,
 }

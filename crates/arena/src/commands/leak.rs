@@ -11,6 +11,6 @@ use crate::run::{self, RunSetup};
 /// # Errors
 /// The output folder is unusable, an old journal is corrupt, or writing fails.
 pub fn run(setup: &RunSetup, out: &mut dyn Write) -> Result<(), Error> {
-    let outcome = run::execute(setup)?;
+    let outcome = run::execute(setup, &crate::report::progress_line)?;
     crate::report::write_reports(setup, &outcome, out)
 }

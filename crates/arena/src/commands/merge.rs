@@ -40,7 +40,7 @@ struct ShardDir {
     /// Its complete pairs, by where their lines are in its journal.
     pairs: BTreeMap<records::PairKey, [Span; 2]>,
     journal: PathBuf,
-    threads: usize,
+    threads: Option<usize>,
 }
 
 /// How one shard compares with the others.
@@ -137,12 +137,15 @@ fn read_dir(dir: &Path) -> Result<ShardDir, Error> {
             journal.display()
         );
     }
-    // Threads of the shard's run, for the merged header (over all shards).
-    let threads = crate::records::files::read_bounded(&dir.join("summary.json"), 64 << 20)
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .and_then(|v| v.get("threads").and_then(serde_json::Value::as_u64))
-        .map_or(1, |t| t as usize);
+    // Threads of the shard's run, for the merged summary: its record's, or (older records) its
+    // summary's.
+    let threads = record.threads.or_else(|| {
+        crate::records::files::read_bounded(&dir.join("summary.json"), 64 << 20)
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| v.get("threads").and_then(serde_json::Value::as_u64))
+            .and_then(|t| usize::try_from(t).ok())
+    });
     Ok(ShardDir {
         dir: dir.to_path_buf(),
         record,
@@ -163,7 +166,15 @@ fn differences(a: &MatchSetup, b: &MatchSetup) -> Vec<String> {
     let value = |m: &MatchSetup| {
         let mut v = serde_json::to_value(m).unwrap_or_default();
         if let Some(o) = v.as_object_mut() {
-            for k in ["command", "shard", "fingerprint"] {
+            for k in [
+                "command",
+                "shard",
+                "fingerprint",
+                "build",
+                "later_builds",
+                "threads",
+                "log",
+            ] {
                 o.remove(k);
             }
         }
@@ -315,11 +326,23 @@ pub fn run(args: &MergePlan, out: &mut dyn Write) -> Result<(), Error> {
             out_dir.display()
         )));
     }
+    // One run's games must come from one build, unless the user says they may mix.
+    let mut builds = first.record.builds.clone();
+    for s in &shards[1..] {
+        builds
+            .join(&s.record.builds, args.allow_mixed_builds)
+            .map_err(|m| {
+                refuse(format!(
+                    "{} and {} were played by different builds: {m}",
+                    first.dir.display(),
+                    s.dir.display()
+                ))
+            })?;
+    }
     let command = std::env::args().collect::<Vec<_>>().join(" ");
-    let threads = shards.iter().map(|s| s.threads).sum();
     let setup = first
         .record
-        .run_setup(out_dir.clone(), threads, command)
+        .run_setup(out_dir.clone(), 1, command)
         .map_err(|m| refuse(format!("{}: {m}", first.dir.display())))?;
     let fingerprint = first.record.fingerprint.clone();
     // Every record must be the run its games say they are: an edited match.json, a pairing
@@ -419,6 +442,8 @@ pub fn run(args: &MergePlan, out: &mut dyn Write) -> Result<(), Error> {
     check_out(out_dir, &fingerprint)?;
     let mut record = setup.match_setup(&fingerprint);
     record.kind = first.record.kind.clone();
+    record.builds = builds.clone();
+    record.threads = None;
     let mut json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
     json.push(b'\n');
     write_atomically(&out_dir.join(setup.record_name()), &json)?;
@@ -515,7 +540,16 @@ pub fn run(args: &MergePlan, out: &mut dyn Write) -> Result<(), Error> {
     json.push(b'\n');
     write_atomically(&out_dir.join("merge.json"), &json)?;
 
-    let outcome = run::outcome_of(fingerprint, tallied);
+    let shard_runs = shards
+        .iter()
+        .map(|s| run::execute::ShardRun {
+            shard: s.shard.to_string(),
+            dir: s.dir.display().to_string(),
+            command: s.record.command.clone(),
+            threads: s.threads,
+        })
+        .collect();
+    let outcome = run::outcome_of(fingerprint, tallied, builds, shard_runs);
     crate::report::write_reports(&setup, &outcome, out)?;
     let text = merge_text(&report, &absent);
     write_atomically(&out_dir.join("merge.txt"), text.as_bytes())?;

@@ -1,6 +1,7 @@
 //! One module per command, each a thin layer over the plan, the run core and the reports.
 
 pub mod bench;
+pub mod check;
 pub mod engines;
 pub mod export;
 pub mod history;

@@ -106,6 +106,8 @@ pub struct EngineSummary {
 #[derive(Serialize)]
 struct SolveJson<'a> {
     harness: &'static str,
+    /// The code that searched.
+    build: crate::records::build::Build,
     suite: String,
     rules: String,
     limits: String,
@@ -505,6 +507,13 @@ fn write_files(
     crate::records::files::create_dir(dir).map_err(|e| io("", e))?;
     let json = SolveJson {
         harness: env!("CARGO_PKG_VERSION"),
+        build: crate::records::build::Build::current(
+            &args
+                .engines
+                .iter()
+                .filter_map(|e| e.executable().map(|p| (e.label.clone(), p)))
+                .collect::<Vec<_>>(),
+        ),
         suite: args.suite_path.display().to_string(),
         rules: args.rules_name.clone(),
         limits: limits.to_string(),

@@ -82,6 +82,19 @@ impl EngineEntry {
     pub fn build(&self) -> Box<dyn Engine> {
         self.factory.build()
     }
+
+    /// An external engine's executable as its spec names it (`uci:path=…`); `None` for an
+    /// engine inside the arena.
+    pub fn executable(&self) -> Option<String> {
+        if !self.external {
+            return None;
+        }
+        self.spec
+            .params
+            .iter()
+            .find(|(k, _)| k == "path")
+            .map(|(_, v)| v.clone())
+    }
 }
 
 /// An `--engine` argument that names no usable engine.

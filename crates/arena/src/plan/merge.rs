@@ -14,6 +14,8 @@ pub struct MergePlan {
     pub out: PathBuf,
     /// Report even though pairs are missing.
     pub partial: bool,
+    /// Merge shards that different builds played.
+    pub allow_mixed_builds: bool,
 }
 
 impl MergePlan {
@@ -23,6 +25,7 @@ impl MergePlan {
             dirs: args.dirs,
             out: args.out,
             partial: args.partial,
+            allow_mixed_builds: args.allow_mixed_builds,
         }
     }
 }

@@ -50,6 +50,9 @@ pub enum Plan {
     Tournament(RunSetup),
     /// `arena leak`.
     Leak(RunSetup),
+    /// `--check` of `match`, `sprt`, `tournament` or `leak`: the validated run, to be described
+    /// and not played.
+    Check(RunSetup),
     /// `arena merge`.
     Merge(merge::MergePlan),
     /// `arena history`.
@@ -89,10 +92,16 @@ impl Plan {
         Ok(match cli.command {
             Command::Perft(args) => Plan::Perft(perft::PerftPlan::new(args)?),
             Command::Show(args) => Plan::Show(show::ShowPlan::new(args, colour_ok)?),
-            Command::Match(args) => Plan::Match(match_::plan(args, given)?),
-            Command::Sprt(args) => Plan::Sprt(sprt::plan(args, given)?),
-            Command::Tournament(args) => Plan::Tournament(tournament::plan(args, given)?),
-            Command::Leak(args) => Plan::Leak(leak::plan(args, given)?),
+            Command::Match(args) => {
+                checked(args.run.check, match_::plan(args, given)?, Plan::Match)
+            }
+            Command::Sprt(args) => checked(args.run.check, sprt::plan(args, given)?, Plan::Sprt),
+            Command::Tournament(args) => checked(
+                args.run.check,
+                tournament::plan(args, given)?,
+                Plan::Tournament,
+            ),
+            Command::Leak(args) => checked(args.run.check, leak::plan(args, given)?, Plan::Leak),
             Command::Merge(args) => Plan::Merge(merge::MergePlan::new(args)),
             Command::History(args) => Plan::History(history::HistoryPlan::new(args)),
             Command::Replay(args) => Plan::Replay(replay::plan(args, colour_ok, given)?),
@@ -104,6 +113,16 @@ impl Plan {
             Command::Engines => Plan::Engines,
             Command::Bench(args) => Plan::Bench(bench::BenchPlan::new(args)?),
         })
+    }
+}
+
+/// A game-playing command's plan: the run itself, or with `--check` ([`Plan::Check`]) the run to
+/// describe instead of playing it.
+fn checked(check: bool, setup: RunSetup, play: fn(RunSetup) -> Plan) -> Plan {
+    if check {
+        Plan::Check(setup)
+    } else {
+        play(setup)
     }
 }
 

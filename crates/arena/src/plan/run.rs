@@ -49,6 +49,13 @@ fn capped_threads(threads: usize, asked: bool, jobs: u64) -> usize {
     used
 }
 
+/// `--report-every N` (pairs; 0: never) on this process's stderr: without the flag, a line
+/// every [`crate::run::progress::DEFAULT_INTERVAL`] when stderr is no terminal, none on a
+/// terminal (the progress bar shows it).
+fn report_every(given: Option<u64>) -> crate::run::progress::Cadence {
+    crate::run::progress::Cadence::of(given, std::io::IsTerminal::is_terminal(&std::io::stderr()))
+}
+
 /// Engines from `--engine` arguments, with unique labels.
 pub fn engine_list(args: &[String]) -> Result<Vec<EngineEntry>, Error> {
     let engines: Vec<EngineEntry> = args
@@ -117,7 +124,14 @@ pub fn run_setup(
             format!("{pairs} is more than the {MAX_PAIRS} pairs a run may play"),
         ));
     }
-    let threads = threads_arg(args.threads)?;
+    // A resume keeps the threads the run was started with unless --threads says otherwise.
+    let recorded = (args.resume && args.threads.is_none())
+        .then(|| args.out.as_deref().and_then(recorded_threads))
+        .flatten();
+    let threads = match recorded {
+        Some(t) => t,
+        None => threads_arg(args.threads)?,
+    };
     let shard = args
         .shard
         .as_deref()
@@ -191,9 +205,23 @@ pub fn run_setup(
         out,
         resume: args.resume,
         progress: !args.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        report_every: report_every(args.report_every),
         log: args.log,
         command: std::env::args().collect::<Vec<_>>().join(" "),
+        allow_mixed_builds: args.allow_mixed_builds,
     })
+}
+
+/// The threads the run recorded in `out` was started with, if its record says (1 to
+/// [`MAX_THREADS`]); said on stderr, since the resume uses them.
+fn recorded_threads(out: &std::path::Path) -> Option<usize> {
+    let (_, record, _) = crate::run::folder::recorded_run(out).ok()?;
+    let t = record.threads.filter(|t| (1..=MAX_THREADS).contains(t))?;
+    eprintln!(
+        "note: --resume: {t} thread{}, as the run was started (--threads to change)",
+        if t == 1 { "" } else { "s" }
+    );
+    Some(t)
 }
 
 /// Flags that choose a run's games, which `--resume` with only `--out` takes from the record.
@@ -261,7 +289,16 @@ pub fn recorded_run(
             ),
         ));
     }
-    setup.threads = threads_arg(run.threads)?;
+    setup.threads = match run
+        .threads
+        .is_none()
+        .then(|| recorded_threads(&out))
+        .flatten()
+    {
+        Some(t) => t,
+        None => threads_arg(run.threads)?,
+    };
+    setup.allow_mixed_builds = run.allow_mixed_builds;
     setup.command = std::env::args().collect::<Vec<_>>().join(" ");
     if let Some(p) = pairs {
         if p == 0 || p > MAX_PAIRS {
@@ -276,6 +313,7 @@ pub fn recorded_run(
     setup.resume = true;
     setup.threads = capped_threads(setup.threads, false, setup.jobs());
     setup.progress = !run.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    setup.report_every = report_every(run.report_every);
     setup.log = setup.log || run.log;
     Ok(setup)
 }

@@ -1,9 +1,10 @@
-//! What a run leaves on disk and reads back: the per-game formats and where a game's line is
+//! What a run leaves on disk and reads back: the code that played it ([`build`]), the per-game formats and where a game's line is
 //! ([`games`], re-exported here), how a game ended ([`termination`]), the journal `games.jsonl`
 //! ([`journal`]), every file written ([`files`]), a recorded game checked against its deal
 //! ([`check`]), the canonical deal seed → deal mapping ([`deal_seed`]), a shard's share of the
 //! pairs ([`shard`]) and test-suite files ([`epd`]).
 
+pub mod build;
 pub mod check;
 pub mod deal_seed;
 pub mod epd;

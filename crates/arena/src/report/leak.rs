@@ -201,6 +201,9 @@ pub struct LeakJson {
     pub command: String,
     /// Harness version.
     pub harness_version: String,
+    /// The code that played the run (`build`, `later_builds`).
+    #[serde(flatten)]
+    pub builds: crate::records::build::Builds,
     /// The run's fingerprint.
     pub fingerprint: String,
     /// Limits, threads, seed, rules, pairs.
@@ -420,6 +423,7 @@ pub fn leak_json(setup: &RunSetup, outcome: &RunOutcome) -> LeakJson {
     LeakJson {
         command: setup.command.clone(),
         harness_version: env!("CARGO_PKG_VERSION").to_string(),
+        builds: outcome.builds.clone(),
         fingerprint: outcome.fingerprint.clone(),
         // The omniscient copies share their engines' limits: name each engine once.
         context: RunSetup {
@@ -520,6 +524,7 @@ pub fn table(l: &LeakJson) -> Vec<Vec<String>> {
 /// The text summary (stdout and `summary.txt`).
 pub fn text(l: &LeakJson) -> String {
     let mut s = format!("Information leak: omniscient vs fair ({})\n", l.context);
+    s.push_str(&format!("Build: {}\n", l.builds.line()));
     s.push_str(&opponent_text(l));
     s.push_str("\n\n");
     let table = table(l);
@@ -559,8 +564,9 @@ pub fn text(l: &LeakJson) -> String {
 /// `leak.md`.
 pub fn markdown(l: &LeakJson) -> String {
     let mut s = format!(
-        "# Information leak\n\n{}\n\n{}\n\n",
+        "# Information leak\n\n{}\n\nBuild: {}\n\n{}\n\n",
         l.context,
+        l.builds.line(),
         opponent_text(l)
     );
     s.push_str(&markdown_table(l));

@@ -1,7 +1,8 @@
 //! What a person reads: a two-engine run's summary ([`summary`], re-exported here), a
 //! tournament's standings ([`standings`]) and HTML page ([`html`]), the leak report ([`leak`]),
 //! the nightly index ([`history`]) and boards as text ([`board_text`]). [`write_reports`] chooses
-//! a run's report by its kind.
+//! a run's report by its kind, and [`progress_line`] the text of its progress lines
+//! ([`progress`]).
 
 pub mod board_text;
 pub mod history;
@@ -9,9 +10,11 @@ pub mod html;
 pub mod leak;
 pub mod nights;
 pub mod pairing;
+pub mod progress;
 pub mod ratings_json;
 pub mod standings;
 pub mod summary;
+pub mod time_losses;
 
 pub use summary::*;
 
@@ -19,6 +22,7 @@ use std::io::Write;
 
 use crate::error::Error;
 use crate::run::kind::RunKind;
+use crate::run::progress::Snapshot;
 use crate::run::{RunOutcome, RunSetup};
 
 /// Writes a run's reports from its outcome and prints its summary, by its kind: a tournament's
@@ -37,5 +41,28 @@ pub fn write_reports(
         RunKind::Tournament(_) => standings::report(setup, outcome, out),
         RunKind::Leak(_) => leak::report(setup, outcome, out),
         RunKind::Match { .. } | RunKind::Gate { .. } => summary::report(setup, outcome, out),
+    }
+}
+
+/// The block's header context of a run: [`RunSetup::context`], or for a merge the shards in place
+/// of the threads (a merge plays nothing; its shards' threads are in `summary.json`).
+pub fn run_context(setup: &RunSetup, outcome: &RunOutcome) -> String {
+    match outcome.merged.len() {
+        0 => setup.context(),
+        n => setup.context_with(&format!(
+            "merged from {n} shard{}",
+            if n == 1 { "" } else { "s" }
+        )),
+    }
+}
+
+/// The progress line of a run, by its kind: a two-engine run's score and test
+/// ([`progress::two_engines`]), a tournament's leader ([`progress::tournament`]) or a leak run's
+/// arms ([`progress::leak`]). The run core calls it through [`crate::run::execute::LineFn`].
+pub fn progress_line(setup: &RunSetup, snapshot: &Snapshot<'_>) -> String {
+    match &setup.kind {
+        RunKind::Tournament(_) => progress::tournament(setup, snapshot),
+        RunKind::Leak(_) => progress::leak(setup, snapshot),
+        RunKind::Match { .. } | RunKind::Gate { .. } => progress::two_engines(setup, snapshot),
     }
 }

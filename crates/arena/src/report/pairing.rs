@@ -61,6 +61,7 @@ pub fn write_pairings(setup: &RunSetup, outcome: &RunOutcome) -> Result<(), Erro
         };
         let mut record = sub.match_setup(&outcome.fingerprint);
         record.command = setup.command.clone();
+        record.builds = outcome.builds.clone();
         let mut json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
         json.push(b'\n');
         write_atomically(&dir.join("match.json"), &json)?;
@@ -74,6 +75,8 @@ pub fn write_pairings(setup: &RunSetup, outcome: &RunOutcome) -> Result<(), Erro
                 board: Scoreboard::of_pairing(&outcome.board.pairings()[i]),
                 points,
             },
+            outcome.builds.clone(),
+            outcome.merged.clone(),
         );
         crate::report::summary::report(&sub, &sub_outcome, &mut std::io::sink())?;
     }

@@ -114,6 +114,9 @@ pub struct RatingsJson {
     pub command: String,
     /// The harness version.
     pub harness_version: String,
+    /// The code that played the run (`build`, `later_builds`).
+    #[serde(flatten)]
+    pub builds: crate::records::build::Builds,
     /// The run's fingerprint.
     pub fingerprint: String,
     /// What the header says: limits, threads, seed, rules, pairs.

@@ -155,8 +155,9 @@ pub fn ratings_json(setup: &RunSetup, outcome: &RunOutcome) -> RatingsJson {
     RatingsJson {
         command: setup.command.clone(),
         harness_version: env!("CARGO_PKG_VERSION").to_string(),
+        builds: outcome.builds.clone(),
         fingerprint: outcome.fingerprint.clone(),
-        context: setup.context(),
+        context: crate::report::run_context(setup, outcome),
         tournament: options,
         pairs: setup.pairs,
         seed: setup.seed,
@@ -221,6 +222,7 @@ pub fn text(r: &RatingsJson, outcome: &RunOutcome, notes: &[String]) -> String {
         r.tournament.mode.text(),
         r.context
     );
+    s.push_str(&format!("Build: {}\n", r.builds.line()));
     s.push_str(&format!(
         "Ratings: logistic Elo, Bradley–Terry maximum likelihood over all games, anchor {} = {}; \
          95 % intervals and CFS from {} bootstrap resamples of pairs\n\n",
@@ -333,6 +335,7 @@ pub fn markdown(r: &RatingsJson, notes: &[String]) -> String {
         r.tournament.anchor_elo,
         r.tournament.resamples
     );
+    s.push_str(&format!("Build: {}\n\n", md(&r.builds.line())));
     for n in notes {
         s.push_str(&format!("> **Note:** {n}\n\n"));
     }

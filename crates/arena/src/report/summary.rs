@@ -12,6 +12,7 @@ use serde::Serialize;
 use crate::engines::time_control::TimeControl;
 use crate::error::Error;
 use crate::records::files::write_atomically;
+use crate::report::time_losses::{TimeLossWarning, time_loss_warning};
 use crate::run::scoreboard::{MoveStats, PairingScore};
 use crate::run::{Omniscient, RunOutcome, RunSetup};
 use crate::stats::Hypothesis;
@@ -19,6 +20,14 @@ use crate::stats::block::{BlockInput, BlockJson, block_json, render_block};
 
 fn first(outcome: &RunOutcome) -> &PairingScore {
     &outcome.board.pairings()[0]
+}
+
+/// The warning of a two-engine run that lost too many games to the clock (see
+/// [`crate::report::time_losses`]).
+fn time_losses(setup: &RunSetup, outcome: &RunOutcome) -> Option<TimeLossWarning> {
+    let p = first(outcome);
+    let timeouts = p.terminations.get("timeout").copied().unwrap_or(0);
+    time_loss_warning(setup, p.forfeits.iter().sum(), timeouts, p.games())
 }
 
 fn block_input<'a>(setup: &'a RunSetup, outcome: &RunOutcome, context: &'a str) -> BlockInput<'a> {
@@ -91,10 +100,28 @@ pub fn gate_result(setup: &RunSetup, outcome: &RunOutcome) -> Option<GateResult>
 /// colour, average plies, terminations, engine failures, time/nodes/depth per move, omniscience
 /// (if any), where a gate stopped (for `arena sprt`), and the time taken.
 pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
-    let context = setup.context();
+    let context = crate::report::run_context(setup, outcome);
     let p = first(outcome);
     let (a, b) = (setup.a(), setup.b());
+    if p.games() == 0 {
+        // Nothing to rate: no Elo, interval or LOS is better than ones made of no games.
+        let mut s = format!(
+            "Results of {} vs {} ({context}):\nNo games counted: {}\n",
+            a.label,
+            b.label,
+            match setup.shard {
+                Some(shard) if shard.pairs_of(setup.pairs) == 0 => format!(
+                    "shard {shard} holds none of the {} pairs (pairs p with p mod {} = {})",
+                    setup.pairs, shard.count, shard.index
+                ),
+                _ => "no pair was finished".to_string(),
+            }
+        );
+        s.push_str(&format!("Build: {}\n", outcome.builds.line()));
+        return s;
+    }
     let mut s = render_block(&block_input(setup, outcome, &context));
+    s.push_str(&format!("Build: {}\n", outcome.builds.line()));
     s.push_str(&format!(
         "{} as Red: {:.2} %, as Black: {:.2} %\n",
         a.label,
@@ -120,6 +147,9 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
             "Time forfeits: {} {}, {} {}\n",
             a.label, p.forfeits[0], b.label, p.forfeits[1]
         ));
+    }
+    if let Some(w) = time_losses(setup, outcome) {
+        s.push_str(&w.text());
     }
     s.push_str(&format!(
         "Per move: {} {}; {} {}\n",
@@ -163,8 +193,23 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
             )),
         }
     }
+    if !outcome.merged.is_empty() {
+        let threads: Vec<String> = outcome
+            .merged
+            .iter()
+            .map(|r| r.threads.map_or("?".into(), |t| t.to_string()))
+            .collect();
+        s.push_str(&format!(
+            "Merged: {} shard{} played these games (threads {}); each shard's time is in its own \
+             summary\n",
+            outcome.merged.len(),
+            if outcome.merged.len() == 1 { "" } else { "s" },
+            threads.join(", ")
+        ));
+        return s;
+    }
     if outcome.played_now == 0 {
-        // Merged, or resumed with nothing left to play: no time of this process to report.
+        // Resumed with nothing left to play: no time of this process to report.
         s.push_str("Time: no games played this run (every counted pair was already recorded)\n");
         return s;
     }
@@ -286,6 +331,9 @@ pub struct Summary {
     pub command: String,
     /// The harness version.
     pub harness_version: &'static str,
+    /// The code that played the run (`build`, `later_builds`).
+    #[serde(flatten)]
+    pub builds: crate::records::build::Builds,
     /// The run's fingerprint.
     pub fingerprint: String,
     /// The engines.
@@ -299,8 +347,12 @@ pub struct Summary {
     pub shard: Option<crate::records::shard::Shard>,
     /// Master seed.
     pub seed: u64,
-    /// Worker threads.
-    pub threads: usize,
+    /// Worker threads; absent for a merge (see `shard_runs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threads: Option<usize>,
+    /// For a merge: each shard's folder, command line and threads.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub shard_runs: Vec<crate::run::execute::ShardRun>,
     /// The run's limits.
     pub limits: LimitsSummary,
     /// The run's clock, if any.
@@ -329,6 +381,10 @@ pub struct Summary {
     pub failures: BTreeMap<String, u64>,
     /// Games lost on time, by label.
     pub time_forfeits: BTreeMap<String, u64>,
+    /// Set when too many games were lost to the clock (time forfeits and timeouts): how many,
+    /// and what to do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_loss_warning: Option<TimeLossWarning>,
     /// What each engine's searches reported per move, by label.
     pub per_move: BTreeMap<String, PerMove>,
     /// Where a gate stopped (`arena sprt` only).
@@ -340,7 +396,7 @@ pub struct Summary {
 
 /// The summary of a two-engine run.
 pub fn summary(setup: &RunSetup, outcome: &RunOutcome) -> Summary {
-    let context = setup.context();
+    let context = crate::report::run_context(setup, outcome);
     let p = first(outcome);
     let (a, b) = (setup.a(), setup.b());
     let ms = |d: std::time::Duration| d.as_millis() as u64;
@@ -351,6 +407,7 @@ pub fn summary(setup: &RunSetup, outcome: &RunOutcome) -> Summary {
     Summary {
         command: setup.command.clone(),
         harness_version: env!("CARGO_PKG_VERSION"),
+        builds: outcome.builds.clone(),
         fingerprint: outcome.fingerprint.clone(),
         engines: Engines {
             a: engine(a),
@@ -360,7 +417,8 @@ pub fn summary(setup: &RunSetup, outcome: &RunOutcome) -> Summary {
         pairs: setup.pairs,
         shard: setup.shard,
         seed: setup.seed,
-        threads: setup.threads,
+        threads: outcome.merged.is_empty().then_some(setup.threads),
+        shard_runs: outcome.merged.clone(),
         limits: LimitsSummary {
             nodes: setup.limits.nodes,
             depth: setup.limits.depth,
@@ -384,6 +442,7 @@ pub fn summary(setup: &RunSetup, outcome: &RunOutcome) -> Summary {
             .into_iter()
             .map(|(e, n)| (e.label.clone(), n))
             .collect(),
+        time_loss_warning: time_losses(setup, outcome),
         per_move: [(a, &p.moves[0]), (b, &p.moves[1])]
             .into_iter()
             .map(|(e, m)| (e.label.clone(), PerMove::from(m)))

@@ -8,15 +8,21 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::engines::logs::RunLogs;
 use crate::error::Error;
+use crate::records::build::Builds;
 use crate::records::files::write_atomically;
 use crate::records::journal::{Journal, JournalError};
 use crate::records::shard::Shard;
 use crate::records::{self, CsvFile, GameLine, Span};
+use crate::run::progress::{Snapshot, Timer};
 use crate::run::scheduler::{self, Flow, Prefix, SchedulerError};
 use crate::run::scoreboard::{PairPoints, Scoreboard};
 use crate::run::stop::StopRule;
 use crate::run::{MatchSetup, RunSetup};
 use crate::stats::Sprt;
+
+/// Formats a progress line from the run and a [`Snapshot`] of its counted prefix (the report
+/// layer's `report::progress_line`).
+pub type LineFn = dyn Fn(&RunSetup, &Snapshot<'_>) -> String + Sync;
 
 /// What a run came to.
 #[derive(Debug)]
@@ -41,16 +47,37 @@ pub struct RunOutcome {
     /// The lock of the results folder, held until the reports are written (dropped with the
     /// outcome).
     pub lock: Option<crate::records::journal::FolderLock>,
+    /// The code that played the run.
+    pub builds: Builds,
+    /// For a merge (`arena merge`): the shards' runs, in shard order; empty for a run played here.
+    pub merged: Vec<ShardRun>,
+}
+
+/// One shard of a merged run, as its folder recorded it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ShardRun {
+    /// `K/N`.
+    pub shard: String,
+    /// Its folder.
+    pub dir: String,
+    /// Its command line.
+    pub command: String,
+    /// Its worker threads, if recorded.
+    pub threads: Option<usize>,
 }
 
 /// Plays the run: journals every finished pair, tallies the finished prefix, asks its kind's stop
 /// rule ([`crate::run::stop::for_kind`]) after
 /// each pair that joins it, and writes `match.json`, the final `games.jsonl` and `games.csv`.
-/// Returns what the run came to; [`report`] prints it and writes the summaries.
+/// Returns what the run came to; the report layer prints it and writes the summaries.
+///
+/// As each played job joins the counted prefix, a progress line is printed on stderr when the
+/// setup's cadence says so (`report_every`, [`crate::run::progress`]): `line` formats it from a
+/// [`Snapshot`] (the commands pass `report::progress_line`).
 ///
 /// # Errors
 /// The output folder or journal is unusable, or writing fails.
-pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
+pub fn execute(setup: &RunSetup, line: &LineFn) -> Result<RunOutcome, Error> {
     let mut rule = crate::run::stop::for_kind(&setup.kind);
     let rule = rule.as_mut();
     let fingerprint = setup.fingerprint();
@@ -69,15 +96,21 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
         );
     }
     let setup_path = setup.out.join(setup.record_name());
-    let recorded = setup.match_setup(&fingerprint);
+    let mut recorded = setup.match_setup(&fingerprint);
     crate::engines::interrupt::run_started(&setup.out, recorded.command_name());
+    let before = if setup.resume {
+        crate::records::files::read_bounded(&setup_path, crate::records::files::MAX_SMALL_FILE)
+            .ok()
+            .and_then(|t| serde_json::from_str::<MatchSetup>(&t).ok())
+    } else {
+        None
+    };
     if setup.resume && setup.kind.is_gate() {
         // A gate's hypotheses cannot change mid-test: that would let a user shop for a verdict.
-        let before =
-            crate::records::files::read_bounded(&setup_path, crate::records::files::MAX_SMALL_FILE)
-                .ok()
-                .and_then(|t| serde_json::from_str::<MatchSetup>(&t).ok());
-        if let Some(before) = before.filter(|b| b.kind.sprt() != recorded.kind.sprt()) {
+        if let Some(before) = before
+            .as_ref()
+            .filter(|b| b.kind.sprt() != recorded.kind.sprt())
+        {
             let show = |g: Option<Sprt>| {
                 g.map_or("no test".to_string(), |s| {
                     format!(
@@ -97,11 +130,7 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
     }
     if setup.resume {
         // A shard resumed as another shard would mix pairs of two shares in one folder.
-        let before =
-            crate::records::files::read_bounded(&setup_path, crate::records::files::MAX_SMALL_FILE)
-                .ok()
-                .and_then(|t| serde_json::from_str::<MatchSetup>(&t).ok());
-        if let Some(before) = before.filter(|b| b.shard != recorded.shard) {
+        if let Some(before) = before.as_ref().filter(|b| b.shard != recorded.shard) {
             let show =
                 |s: Option<Shard>| s.map_or("the whole run".to_string(), |s| format!("shard {s}"));
             return Err(Error::Input(format!(
@@ -113,9 +142,6 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
             )));
         }
     }
-    let mut setup_json = serde_json::to_vec_pretty(&recorded).map_err(std::io::Error::other)?;
-    setup_json.push(b'\n');
-    write_atomically(&setup_path, &setup_json)?;
 
     // Resumed pairs of this run's jobs, and the others (beyond a smaller cap): those are kept in
     // the journal, never counted. Only where their lines are is kept.
@@ -147,10 +173,58 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
     };
     let bar = progress_bar(setup, done.len() as u64);
     for (job, spans) in &done {
-        tally.push(*job, *spans, None, &mut journal, rule)?;
+        tally.push(*job, *spans, None, &mut journal, rule, &mut |_, _| {})?;
     }
+    // The code that plays the rest: the builds the record names, joined by this one only if it
+    // plays something and is one of them, or mixing is allowed.
+    let current = Builds::started_by(setup.current_build());
+    let will_play = !tally.stopped && (done.len() as u64) < total;
+    match &before {
+        Some(before) if !will_play => {
+            recorded.builds = before.builds.clone();
+            recorded.threads = before.threads.or(recorded.threads);
+        }
+        Some(before) if !done.is_empty() || !foreign.is_empty() => {
+            let mut builds = before.builds.clone();
+            builds
+                .join(&current, setup.allow_mixed_builds)
+                .map_err(|m| Error::Input(format!("--resume: {}: {m}", setup.out.display())))?;
+            if builds.is_mixed() && !before.builds.is_mixed() {
+                eprintln!(
+                    "note: --allow-mixed-builds: this run now mixes builds: {}",
+                    builds.line()
+                );
+            }
+            recorded.builds = builds;
+            // The threads it was started with stay its record's.
+            recorded.threads = before.threads.or(recorded.threads);
+        }
+        _ => recorded.builds = current,
+    }
+    let mut setup_json = serde_json::to_vec_pretty(&recorded).map_err(std::io::Error::other)?;
+    setup_json.push(b'\n');
+    write_atomically(&setup_path, &setup_json)?;
     bar.set_message(live_message(&tally.counted_pairs.board, rule));
     let started = Instant::now();
+    let mut timer = Timer::new(setup.report_every, started);
+    // A line goes above the bar where there is one (indicatif's `println`), else to stderr.
+    let mut progress_line = |board: &Scoreboard, pairs: u64| {
+        let now = Instant::now();
+        if timer.due(pairs, now) {
+            let snapshot = Snapshot {
+                board,
+                pairs,
+                planned: total,
+                elapsed: now.duration_since(started),
+            };
+            let text = line(setup, &snapshot);
+            if bar.is_hidden() {
+                eprintln!("{text}");
+            } else {
+                bar.println(text);
+            }
+        }
+    };
     let mut played_now = 0u64;
     if !tally.stopped && (done.len() as u64) < total {
         let fp = fingerprint.as_str();
@@ -199,7 +273,14 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
                 let spans = journal.append(&pair)?;
                 played_now += 2;
                 bar.inc(2);
-                tally.push(job, spans, Some(pair), &mut journal, rule)?;
+                tally.push(
+                    job,
+                    spans,
+                    Some(pair),
+                    &mut journal,
+                    rule,
+                    &mut progress_line,
+                )?;
                 bar.set_message(live_message(&tally.counted_pairs.board, rule));
                 Ok(if tally.stopped {
                     Flow::Stop
@@ -240,6 +321,8 @@ pub fn execute(setup: &RunSetup) -> Result<RunOutcome, Error> {
         wall,
         fingerprint,
         lock: Some(lock),
+        builds: recorded.builds,
+        merged: Vec::new(),
     })
 }
 
@@ -249,8 +332,14 @@ pub fn pair_key(pair: &[GameLine; 2]) -> records::PairKey {
 }
 
 /// The outcome of a run whose pairs were played elsewhere (`arena merge`): its board and points,
-/// tallied in job order as [`execute`] would have tallied them (see [`Tallied`]).
-pub fn outcome_of(fingerprint: String, tallied: Tallied) -> RunOutcome {
+/// tallied in job order as [`execute`] would have tallied them (see [`Tallied`]), the builds
+/// that played them and the shards' runs.
+pub fn outcome_of(
+    fingerprint: String,
+    tallied: Tallied,
+    builds: Builds,
+    merged: Vec<ShardRun>,
+) -> RunOutcome {
     RunOutcome {
         counted: tallied.points.len(),
         board: tallied.board,
@@ -261,6 +350,8 @@ pub fn outcome_of(fingerprint: String, tallied: Tallied) -> RunOutcome {
         wall: Duration::ZERO,
         fingerprint,
         lock: None,
+        builds,
+        merged,
     }
 }
 
@@ -305,7 +396,7 @@ struct Tally {
 
 impl Tally {
     /// Adds finished job `job` (its pair in hand, if it was just played) and counts the jobs that
-    /// join the prefix, until the rule stops.
+    /// join the prefix, until the rule stops; `counted` hears the board after each.
     fn push(
         &mut self,
         job: u64,
@@ -313,6 +404,7 @@ impl Tally {
         mut pair: Option<[GameLine; 2]>,
         journal: &mut Journal,
         rule: &mut dyn StopRule,
+        counted: &mut dyn FnMut(&Scoreboard, u64),
     ) -> std::io::Result<()> {
         self.finished.insert(job, spans);
         for (j, spans) in self.prefix.push(job, spans) {
@@ -328,6 +420,7 @@ impl Tally {
             if rule.stop(&self.counted_pairs.board, self.counted) {
                 self.stopped = true;
             }
+            counted(&self.counted_pairs.board, self.counted);
         }
         Ok(())
     }

@@ -1,6 +1,6 @@
 //! The run core every game-playing command is a thin layer over: the kind of run ([`kind`]), the
 //! setup and its record ([`setup`], re-exported here), playing it ([`execute`]) and when it stops
-//! ([`stop`]), the jobs on the rayon pool ([`scheduler`]), the tallies ([`scoreboard`]), one game
+//! ([`stop`]), when it says how far it has come ([`progress`]), the jobs on the rayon pool ([`scheduler`]), the tallies ([`scoreboard`]), one game
 //! under the referee ([`game_runner`]) and its watchdog ([`alarm`]), and a results folder read
 //! back ([`folder`], [`recorded_games`]).
 
@@ -9,6 +9,7 @@ pub mod execute;
 pub mod folder;
 pub mod game_runner;
 pub mod kind;
+pub mod progress;
 pub mod recorded_games;
 pub mod scheduler;
 pub mod scoreboard;

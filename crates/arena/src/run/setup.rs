@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::engines::EngineEntry;
 use crate::engines::logs::RunLogs;
 use crate::engines::time_control::TimeControl;
+use crate::records::build::{Build, Builds};
 use crate::records::shard::Shard;
 use crate::records::{self, GameLine};
 use crate::run::game_runner::{GameSpec, Player, play_game};
@@ -112,10 +113,14 @@ pub struct RunSetup {
     pub resume: bool,
     /// Show a progress bar.
     pub progress: bool,
+    /// When to print progress lines on stderr (`--report-every`; see [`crate::run::progress`]).
+    pub report_every: crate::run::progress::Cadence,
     /// `--log`: keep each game's UCI traffic in `logs/` (see [`crate::engines::logs`]).
     pub log: bool,
     /// The command line, for the summary.
     pub command: String,
+    /// `--allow-mixed-builds`: a resume may continue a run another build started.
+    pub allow_mixed_builds: bool,
 }
 
 /// Why `engines` think by the clock under a run's clock `tc` and `limits`, if they do: a run or
@@ -195,6 +200,14 @@ pub struct MatchSetup {
     /// fingerprint: it changes no game.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub log: bool,
+    /// The code that played the run (`build`, `later_builds`; absent in older records). Not part
+    /// of the fingerprint: a resume or merge compares builds itself ([`Builds::join`]).
+    #[serde(flatten)]
+    pub builds: Builds,
+    /// Worker threads the run was started with (a resume without `--threads` uses them);
+    /// absent in older records and in a merge's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threads: Option<usize>,
     /// The command line.
     pub command: String,
 }
@@ -274,8 +287,10 @@ impl MatchSetup {
             out,
             resume: false,
             progress: false,
+            report_every: crate::run::progress::Cadence::Never,
             log: self.log,
             command,
+            allow_mixed_builds: false,
         })
     }
 
@@ -454,8 +469,20 @@ impl RunSetup {
                 omniscient: self.omniscient_slots(),
             }),
             log: self.log,
+            builds: Builds::default(),
+            threads: Some(self.threads),
             command: self.command.clone(),
         }
+    }
+
+    /// The build of this arena with this run's external engines.
+    pub fn current_build(&self) -> Build {
+        let external: Vec<(String, String)> = self
+            .engines
+            .iter()
+            .filter_map(|e| e.executable().map(|p| (e.label.clone(), p)))
+            .collect();
+        Build::current(&external)
     }
 
     /// The limits, clock and hard limit of the engine in slot `slot`: its own where its spec
@@ -473,6 +500,16 @@ impl RunSetup {
     /// What the block's header says in parentheses: limits, threads, seed, rules, pairs (the cap,
     /// for a gate).
     pub fn context(&self) -> String {
+        self.context_with(&format!(
+            "{} thread{}",
+            self.threads,
+            if self.threads == 1 { "" } else { "s" }
+        ))
+    }
+
+    /// [`Self::context`] with `workers` in place of the threads (a merge: "merged from 3
+    /// shards").
+    pub fn context_with(&self, workers: &str) -> String {
         let limits = match self.tc {
             Some(tc) if self.limits.is_unlimited() => format!("tc={tc}"),
             Some(tc) => format!("{}, tc={tc}", self.limits),
@@ -494,9 +531,7 @@ impl RunSetup {
             .shard
             .map_or(String::new(), |s| format!(" (shard {s})"));
         format!(
-            "{limits}, {} thread{}, seed {}, rules {}, {}{} pair{}{shard}",
-            self.threads,
-            if self.threads == 1 { "" } else { "s" },
+            "{limits}, {workers}, seed {}, rules {}, {}{} pair{}{shard}",
             self.seed,
             self.rules.name,
             if self.kind.is_gate() { "at most " } else { "" },

@@ -152,11 +152,8 @@ fn slurm_local_merged_equals_one_machine() {
 
 #[test]
 fn k8s_local_merged_equals_one_machine() {
-    merged_equals_single(
-        "k8s_local_merged_equals_one_machine",
-        "k8s.sh",
-        &["--image", "jieqi-arena:test", "--pvc", "arena-results"],
-    );
+    // --local needs no image and no claim.
+    merged_equals_single("k8s_local_merged_equals_one_machine", "k8s.sh", &[]);
 }
 
 #[test]
@@ -169,26 +166,44 @@ fn parallel_local_merged_equals_one_machine() {
     );
 }
 
-/// A stand-in for arena: writes its arguments, one a line, to OUT/args. As `match` it fails for
-/// shard STUB_FAIL/…, and it waits (up to 20 s) until STUB_SHARDS shard folders beside its own
-/// have started, so shards run one after the other fail.
+/// A stand-in for arena. With `--check` it prints `pairs: P per pairing` (P from `--pairs`) and
+/// writes nothing. Otherwise it writes its arguments, one a line, to OUT/args. As `match` it fails
+/// for shard STUB_FAIL/… (every shard with STUB_FAIL=all), and it waits (up to 20 s) until
+/// STUB_SHARDS shard folders beside its own have started, so shards run one after the other
+/// fail; a shard that succeeds leaves a line in its games.jsonl. As `merge` with STUB_MERGE_SLEEP
+/// set, it touches OUT/merging and sleeps that long.
 const STUB: &str = r#"#!/usr/bin/env bash
 out=""
 prev=""
+pairs=100
 for a in "$@"; do
     [[ "$prev" == --out ]] && out="$a"
+    [[ "$prev" == --pairs ]] && pairs="$a"
     prev="$a"
+done
+for a in "$@"; do
+    [[ "$a" == --check ]] && { echo "pairs: $pairs per pairing"; exit 0; }
 done
 mkdir -p "$out"
 printf '%s\n' "$@" >"$out/args"
+if [[ "$1" == merge && -n "${STUB_MERGE_SLEEP-}" ]]; then
+    touch "$out/merging"
+    sleep "$STUB_MERGE_SLEEP"
+fi
 [[ "$1" == match ]] || exit 0
+prev=""
 for a in "$@"; do
+    [[ "${STUB_FAIL-}" == all && "$prev" == --shard ]] && { echo "stub: shard $a fails" >&2; exit 4; }
     [[ -n "${STUB_FAIL-}" && "$a" == "$STUB_FAIL/"* ]] && { echo "stub: shard $a fails" >&2; exit 4; }
+    prev="$a"
 done
 touch "$out/started"
 for ((i = 0; i < 200; i++)); do
     started=("$out"/../shard-*/started)
-    [[ ${#started[@]} -ge ${STUB_SHARDS:-1} ]] && exit 0
+    if [[ ${#started[@]} -ge ${STUB_SHARDS:-1} ]]; then
+        echo '{"stub": true}' >>"$out/games.jsonl"
+        exit 0
+    fi
     sleep 0.1
 done
 echo "stub: only ${#started[@]} shards started together" >&2
@@ -360,6 +375,16 @@ fn dry_runs_write_the_slurm_array_and_the_indexed_job() {
     assert!(out.contains("#SBATCH --array=0-2"), "{out}");
     assert!(out.contains("sbatch --parsable"), "{out}");
     assert!(out.contains("sbatch --dependency=afterok:$jobid"), "{out}");
+    // The recovery it prints reruns tasks and merges after them, never a bare merge.
+    let slurm_dir = run.join("slurm");
+    let s_dir = slurm_dir.to_str().unwrap();
+    assert!(
+        out.contains(&format!(
+            "j=$(sbatch --parsable --array=3,7 {s_dir}/shard.sbatch) && sbatch \
+             --dependency=afterok:$j {s_dir}/merge.sbatch"
+        )),
+        "{out}"
+    );
     assert!(!run.join("shard-0").exists(), "a dry run ran a shard");
     // Array task 1 of that script plays shard 1/3.
     let o = Command::new("bash")
@@ -399,6 +424,23 @@ fn dry_runs_write_the_slurm_array_and_the_indexed_job() {
         merge.contains("/scripts/cluster/merge-task.sh\""),
         "{merge}"
     );
+    // A refused merge (exit 2) fails the Job instead of being retried; the rule names the
+    // merge's container.
+    let policy = merge
+        .split("podFailurePolicy:\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no podFailurePolicy in\n{merge}"));
+    let fail_job = policy.split("- action: ").nth(1).unwrap();
+    assert!(fail_job.starts_with("FailJob\n"), "{policy}");
+    assert!(fail_job.contains("containerName: merge\n"), "{policy}");
+    assert!(fail_job.contains("operator: In\n"), "{policy}");
+    assert!(fail_job.contains("values: [2]\n"), "{policy}");
+    assert!(merge.contains("        - name: merge\n"), "{merge}");
+    assert!(merge.contains("restartPolicy: Never"), "{merge}");
+    assert!(
+        job.contains("podFailurePolicy:") && !job.contains("FailJob"),
+        "{job}"
+    );
     assert!(merge.contains("- \"3\"\n") && merge.contains("- \"/results/test-run\"\n"));
     assert!(out.contains("completionMode: Indexed"), "{out}");
     assert!(
@@ -428,4 +470,530 @@ fn dry_runs_write_the_slurm_array_and_the_indexed_job() {
     expect_ok(&o, "the manifest's command line as pod 2");
     assert_shard_args(&run, 2);
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `arena match --check` plans the run and prints it without playing or writing anything; a
+/// bad argument fails it as it would fail the run.
+#[test]
+fn arena_check_describes_the_run_and_plays_nothing() {
+    let dir = tmp("arena-check");
+    let out = dir.join("never");
+    let mut args = MATCH.to_vec();
+    args.extend_from_slice(&["--shard", "1/3", "--out", out.to_str().unwrap(), "--check"]);
+    let o = Command::new(arena_bin()).args(&args).output().unwrap();
+    let stdout = expect_ok(&o, "arena match --check");
+    for want in [
+        "check: arena match is valid; nothing played, nothing written\n",
+        "engines: 2 (greedy, level:easy)\n",
+        "pairings: 1\n",
+        "pairs: 12 per pairing\n",
+        "shard: 1/3, 4 of the pairs of each pairing",
+        "games: 8 to play here",
+        "fingerprint: ",
+    ] {
+        assert!(stdout.contains(want), "no {want:?} in\n{stdout}");
+    }
+    assert!(!out.exists(), "--check wrote {}", out.display());
+
+    // The fingerprint is the run's: the one its shard folders record.
+    let single = run_single(&dir);
+    let recorded = json(&single.join("match.json"))["fingerprint"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        stdout.contains(&format!("fingerprint: {recorded}\n")),
+        "{stdout}"
+    );
+
+    // A tournament config is read as the run would read it.
+    let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/nightly.json");
+    let o = Command::new(arena_bin())
+        .args([
+            "tournament",
+            "--config",
+            config.to_str().unwrap(),
+            "--check",
+        ])
+        .args(["--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = expect_ok(&o, "arena tournament --check");
+    assert!(stdout.contains("pairings: 10\n"), "{stdout}");
+    assert!(stdout.contains("pairs: 100 per pairing\n"), "{stdout}");
+    assert!(!out.exists());
+
+    // What the run would refuse, --check refuses.
+    let o = Command::new(arena_bin())
+        .args([
+            "match", "--engine", "nosuch", "--engine", "greedy", "--check",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("nosuch"), "{}", text(&o.stderr));
+    let o = Command::new(arena_bin())
+        .args([
+            "match", "--engine", "greedy", "--engine", "random", "--shard", "0/0",
+        ])
+        .arg("--check")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Bad arena arguments and impossible shard counts are found once, before any shard starts or
+/// anything is submitted: no run folder is made, no job is queued.
+#[test]
+fn scripts_check_the_run_before_starting_anything() {
+    if !have_bash("cluster::scripts_check_the_run_before_starting_anything") {
+        return;
+    }
+    let dir = tmp("check-first");
+    let state = dir.join("slurm-state");
+    let path = fake_slurm_path();
+    for name in ["slurm.sh", "k8s.sh", "parallel.sh"] {
+        let run = dir.join(format!("run-{name}"));
+        let r = run.to_str().unwrap();
+        let attempt = |shards: &str, arena_args: &[&str]| {
+            let mut args = vec!["--shards", shards, "--out", r, "--local", "--"];
+            args.extend_from_slice(arena_args);
+            script(arena_bin(), name, &args, &[])
+        };
+        let refused = |o: Output, want: &str| {
+            assert_eq!(o.status.code(), Some(2), "{name}: {}", text(&o.stderr));
+            assert!(
+                text(&o.stderr).contains(want),
+                "{name}: no {want:?} in\n{}",
+                text(&o.stderr)
+            );
+            assert!(!run.exists(), "{name} made {r} before refusing");
+        };
+        // 12 pairs: shards 12 and up would have nothing to play.
+        refused(attempt("13", MATCH), "the run has 12 pairs");
+        refused(attempt("13", MATCH), "give at most 12");
+        refused(attempt("1000001", MATCH), "at most 1000000 shards");
+        refused(
+            attempt(
+                "3",
+                &[
+                    "match", "--engine", "nosuch", "--engine", "greedy", "--pairs", "12",
+                ],
+            ),
+            "nosuch",
+        );
+        // 12 shards of 12 pairs: accepted (and played).
+        let o = attempt("12", MATCH);
+        expect_ok(&o, &format!("{name} --shards 12"));
+        assert!(run.join("merged/games.csv").is_file(), "{name}");
+    }
+    // Submitting on Slurm: refused before sbatch is called.
+    let run = dir.join("run-submit");
+    let mut args = vec!["--shards", "3", "--out", run.to_str().unwrap(), "--"];
+    args.extend_from_slice(&["match", "--engine", "nosuch", "--engine", "greedy"]);
+    let o = script(
+        arena_bin(),
+        "slurm.sh",
+        &args,
+        &[("PATH", &path), ("FAKE_SLURM_DIR", state.to_str().unwrap())],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(!state.join("next-id").exists(), "a job was submitted");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// PATH with the fake Slurm commands (`sbatch`, `scancel`, `sacct`) first.
+fn fake_slurm_path() -> String {
+    let fake = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fake-slurm");
+    format!(
+        "{}:{}",
+        fake.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+/// The fake Slurm's state of job `id` once it has ended (COMPLETED, FAILED or CANCELLED); fails
+/// after two minutes.
+fn wait_job(state: &Path, id: &str) -> String {
+    let file = state.join(format!("{id}.state"));
+    for _ in 0..1200 {
+        let st = std::fs::read_to_string(&file).unwrap_or_default();
+        let st = st.trim();
+        if matches!(st, "COMPLETED" | "FAILED" | "CANCELLED") {
+            return st.to_string();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    panic!("job {id} did not end in 2 minutes: {}", file.display());
+}
+
+/// The job id after the last `after` in `text` (sbatch's "Submitted batch job ID", slurm.sh's
+/// "submitted the merge: job ID").
+fn job_id(text: &str, after: &str) -> String {
+    let rest = &text[text
+        .rfind(after)
+        .unwrap_or_else(|| panic!("no {after:?} in\n{text}"))
+        + after.len()..];
+    rest.chars().take_while(char::is_ascii_digit).collect()
+}
+
+/// A wrapper around the real arena for the Slurm recovery test: it runs every command as arena
+/// would, after SHARD_DELAY seconds for a shard, except that a shard K whose file FAIL_DIR/K
+/// exists fails once (the file is removed): `start` fails before the first game (a lost node),
+/// `kill` plays the shard and then loses what a kill after its first pair would have lost (its
+/// last pairs and every table written at the end), exiting 137.
+const WRAPPER: &str = r#"#!/usr/bin/env bash
+shard=""
+out=""
+prev=""
+for a in "$@"; do
+    [[ "$a" == --check ]] && exec "$REAL_ARENA" "$@"
+    [[ "$prev" == --shard ]] && shard="$a"
+    [[ "$prev" == --out ]] && out="$a"
+    prev="$a"
+done
+[[ -n "$shard" ]] || exec "$REAL_ARENA" "$@"
+sleep "${SHARD_DELAY:-0}"
+k="${shard%/*}"
+if [[ -f "$FAIL_DIR/$k" ]]; then
+    how="$(cat "$FAIL_DIR/$k")"
+    rm -f "$FAIL_DIR/$k"
+    case "$how" in
+        start)
+            echo "wrapper: shard $shard: node lost before the first game" >&2
+            exit 1
+            ;;
+        kill)
+            "$REAL_ARENA" "$@" || exit
+            head -n 2 "$out/games.jsonl" >"$out/games.jsonl.cut"
+            mv "$out/games.jsonl.cut" "$out/games.jsonl"
+            find "$out" -mindepth 1 ! -name games.jsonl ! -name match.json -exec rm -rf {} +
+            echo "wrapper: shard $shard: killed after its first pair" >&2
+            exit 137
+            ;;
+    esac
+fi
+exec "$REAL_ARENA" "$@"
+"#;
+
+/// The Slurm recovery recipe of scripts/cluster/README.md, run on the fake `sbatch` (which
+/// starts a job at once unless it depends on another, as Slurm does): after a run whose task 1
+/// failed before playing and whose task 2 was killed half-way, Slurm cancels the merge; the
+/// recipe reruns those tasks and merges after them, and the merge equals one machine's run. The
+/// recipe the README used to give (the merge submitted on its own) fails on the same fake.
+#[test]
+fn slurm_recovery_recipe_from_the_readme_merges_what_one_machine_plays() {
+    if !have_bash("cluster::slurm_recovery_recipe_from_the_readme_merges_what_one_machine_plays") {
+        return;
+    }
+    let dir = tmp("slurm-recovery");
+    let wrapper = dir.join("arena-wrapper");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::write(&wrapper, WRAPPER).unwrap();
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let state = dir.join("slurm-state");
+    let fail = dir.join("fail");
+    std::fs::create_dir_all(&fail).unwrap();
+    let path = fake_slurm_path();
+    let real = arena_bin().to_str().unwrap().to_string();
+    let env = |delay: &'static str| -> Vec<(&'static str, String)> {
+        vec![
+            ("PATH", path.clone()),
+            ("FAKE_SLURM_DIR", state.to_str().unwrap().to_string()),
+            ("REAL_ARENA", real.clone()),
+            ("FAIL_DIR", fail.to_str().unwrap().to_string()),
+            ("SHARD_DELAY", delay.to_string()),
+        ]
+    };
+    let readme = std::fs::read_to_string(scripts().join("README.md")).unwrap();
+    let recipe = readme
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("j=$(sbatch --parsable --array="))
+        .expect("the README gives the Slurm recovery line")
+        .to_string();
+    assert!(recipe.contains("--dependency=afterok:$j"), "{recipe}");
+    let single = run_single(&dir);
+
+    // A run whose shards fail as `failing` says; Slurm cancels its merge.
+    let failed_run = |name: &str, failing: &[(&str, &str)]| -> PathBuf {
+        let run = dir.join(name);
+        for (k, how) in failing {
+            std::fs::write(fail.join(k), how).unwrap();
+        }
+        let mut args = vec!["--shards", "3", "--out", run.to_str().unwrap(), "--"];
+        args.extend_from_slice(&MATCH[..MATCH.len() - 2]);
+        let env = env("0");
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let mut cmd = Command::new("bash");
+        cmd.arg(scripts().join("slurm.sh"))
+            .args(&args)
+            .current_dir(&dir)
+            .env("ARENA", &wrapper)
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .env_remove("SLURM_JOB_ID");
+        for (k, v) in &env {
+            cmd.env(k, v);
+        }
+        let o = cmd.output().unwrap();
+        let stdout = expect_ok(&o, "slurm.sh");
+        let stderr = text(&o.stderr);
+        let shards = stdout.trim().to_string();
+        let merge = job_id(&stderr, "submitted the merge: job ");
+        assert!(
+            stderr.contains("--dependency=afterok:$j"),
+            "slurm.sh prints no recovery line:\n{stderr}"
+        );
+        assert_eq!(wait_job(&state, &shards), "FAILED");
+        assert_eq!(wait_job(&state, &merge), "CANCELLED");
+        assert!(!run.join("merged").exists());
+        run
+    };
+    let recover = |run: &Path, line: &str, delay: &'static str| -> String {
+        let s_dir = run.join("slurm");
+        let line = line.replace("DIR/slurm", s_dir.to_str().unwrap());
+        let mut cmd = Command::new("bash");
+        cmd.args(["-c", &line]).current_dir(&dir);
+        for (k, v) in env(delay) {
+            cmd.env(k, v);
+        }
+        let o = cmd.output().unwrap();
+        let stdout = expect_ok(&o, &line);
+        let merge = job_id(&stdout, "Submitted batch job ");
+        wait_job(&state, &merge)
+    };
+
+    // The README's recipe, tasks 1 and 2 rerun; they take a second, and the merge waits.
+    let run = failed_run("run", &[("1", "start"), ("2", "kill")]);
+    let line = recipe.replace("--array=5,17", "--array=1,2");
+    assert_ne!(line, recipe, "the README's example reruns tasks 5 and 17");
+    assert_eq!(recover(&run, &line, "1"), "COMPLETED");
+    let merged = run.join("merged");
+    assert_eq!(csv_without_timing(&merged), csv_without_timing(&single));
+    assert_eq!(summary(&merged), summary(&single));
+    // Each task's log kept both attempts: shard 2 started, then resumed.
+    let log = std::fs::read_to_string(run.join("slurm/shard-2.out")).unwrap();
+    assert!(log.contains("killed after its first pair"), "{log}");
+    assert!(log.contains(", resuming in "), "{log}");
+    let trace = std::fs::read_to_string(run.join("merge.log")).unwrap();
+    assert!(trace.contains("merged into"), "{trace}");
+
+    // The recipe the README used to give: the merge starts at once and finds shard 1 missing;
+    // it names the shard and prints the recovery with the dependency.
+    let run = failed_run("old-recipe", &[("1", "start")]);
+    let s_dir = run.join("slurm");
+    let old = format!(
+        "sbatch --array=1 {0}/shard.sbatch && sbatch {0}/merge.sbatch",
+        s_dir.display()
+    );
+    assert_eq!(recover(&run, &old, "2"), "FAILED");
+    let out = std::fs::read_to_string(s_dir.join("merge.out")).unwrap();
+    assert!(out.contains("no games.jsonl"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "j=$(sbatch --parsable --array=1 {0}/shard.sbatch) && sbatch \
+             --dependency=afterok:$j {0}/merge.sbatch",
+            s_dir.display()
+        )),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A merge stopped by SIGTERM (what Slurm sends on scancel and at the time limit, to every
+/// process of the job) leaves MERGE-CANCELLED and a line in merge.log; the next merge that
+/// succeeds removes the note.
+#[test]
+fn a_cancelled_merge_leaves_a_note_in_the_run_folder() {
+    if !have_bash("cluster::a_cancelled_merge_leaves_a_note_in_the_run_folder") {
+        return;
+    }
+    use std::os::unix::process::CommandExt;
+    let dir = tmp("merge-cancel");
+    let arena = stub(&dir);
+    let run = dir.join("run");
+    for k in 0..3 {
+        let shard = run.join(format!("shard-{k}"));
+        std::fs::create_dir_all(&shard).unwrap();
+        std::fs::write(shard.join("games.jsonl"), "{}\n").unwrap();
+    }
+    let r = run.to_str().unwrap();
+    let child = Command::new("bash")
+        .arg(scripts().join("merge-task.sh"))
+        .args(["3", r])
+        .env("ARENA", &arena)
+        .env("STUB_MERGE_SLEEP", "60")
+        .env("SLURM_JOB_ID", "4242")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let started = run.join("merged/merging");
+    for _ in 0..300 {
+        if started.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(started.exists(), "the merge did not start");
+    let group = format!("-{}", child.id());
+    let kill = Command::new("kill")
+        .args(["-TERM", "--", &group])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(143), "{}", text(&o.stderr));
+    let note = std::fs::read_to_string(run.join("MERGE-CANCELLED")).unwrap();
+    for want in [
+        "cancelled at ",
+        "by SIGTERM",
+        "Slurm job 4242",
+        "merge-task.sh 3 ",
+    ] {
+        assert!(note.contains(want), "no {want:?} in\n{note}");
+    }
+    let trace = std::fs::read_to_string(run.join("merge.log")).unwrap();
+    assert!(trace.contains("started (Slurm job 4242"), "{trace}");
+    assert!(trace.contains("merge CANCELLED by SIGTERM"), "{trace}");
+    assert!(
+        text(&o.stderr).contains("MERGE-CANCELLED"),
+        "{}",
+        text(&o.stderr)
+    );
+
+    let o = script(&arena, "merge-task.sh", &["3", r], &[]);
+    expect_ok(&o, "the merge again");
+    assert!(!run.join("MERGE-CANCELLED").exists());
+    let trace = std::fs::read_to_string(run.join("merge.log")).unwrap();
+    assert!(trace.contains("merged into"), "{trace}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// parallel.sh and the --local modes keep every attempt's output (and GNU parallel's joblog
+/// history), and after a failure suggest merging what there is only when some shard has games.
+#[test]
+fn retries_keep_every_log_and_suggest_only_what_can_work() {
+    if !have_bash("cluster::retries_keep_every_log_and_suggest_only_what_can_work") {
+        return;
+    }
+    let dir = tmp("retry-logs");
+    let arena = stub(&dir);
+    for (name, extra, log) in [
+        ("parallel.sh", &["--xargs"][..], "parallel/shard-1.log"),
+        ("slurm.sh", &[][..], "slurm/shard-1.out"),
+    ] {
+        let run = dir.join(format!("run-{name}"));
+        let mut args = vec!["--shards", "3", "--out", run.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--local", "--"]);
+        args.extend_from_slice(MATCH);
+        let o = script(&arena, name, &args, &[("STUB_FAIL", "1")]);
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", text(&o.stderr));
+        let stderr = text(&o.stderr);
+        assert!(
+            stderr.contains("merge-task.sh 3") && stderr.contains("--partial"),
+            "{name}: {stderr}"
+        );
+        let o = script(&arena, name, &args, &[]);
+        expect_ok(&o, &format!("{name} again"));
+        let log = std::fs::read_to_string(run.join(log)).unwrap();
+        let first = log.find("=== attempt 1 of shard 1/3 on ");
+        let second = log.find("=== attempt 2 of shard 1/3 on ");
+        let failure = log.find("stub: shard 1/3 fails");
+        assert!(
+            first < failure && failure < second && first.is_some(),
+            "{name}: {log}"
+        );
+
+        // No shard recorded a game: --partial would merge nothing, so it is not suggested.
+        let none = dir.join(format!("none-{name}"));
+        args[3] = none.to_str().unwrap();
+        let o = script(&arena, name, &args, &[("STUB_FAIL", "all")]);
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", text(&o.stderr));
+        let stderr = text(&o.stderr);
+        assert!(stderr.contains("nothing to merge yet"), "{name}: {stderr}");
+        assert!(!stderr.contains("--partial"), "{name}: {stderr}");
+    }
+    // GNU parallel appends to its joblog.
+    let hosts = dir.join("hosts");
+    std::fs::write(&hosts, ":\n").unwrap();
+    let run = dir.join("run-hosts");
+    let mut args = vec!["--shards", "3", "--out", run.to_str().unwrap()];
+    args.extend_from_slice(&["--hosts", hosts.to_str().unwrap(), "--dry-run", "--"]);
+    args.extend_from_slice(MATCH);
+    let out = expect_ok(
+        &script(&arena, "parallel.sh", &args, &[]),
+        "parallel.sh --dry-run",
+    );
+    let joblog = run.join("parallel/joblog");
+    assert!(
+        out.contains(&format!("--joblog +{}", joblog.display())),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Every repository path a script's --help (or the scripts' README) cites exists, and every
+/// option a help lists is one the script takes.
+#[test]
+fn help_texts_cite_what_exists() {
+    if !have_bash("cluster::help_texts_cite_what_exists") {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut cited = 0;
+    for name in [
+        "slurm.sh",
+        "k8s.sh",
+        "parallel.sh",
+        "shard-task.sh",
+        "merge-task.sh",
+        "README.md",
+    ] {
+        let help = if name == "README.md" {
+            std::fs::read_to_string(scripts().join(name)).unwrap()
+        } else {
+            expect_ok(&script(arena_bin(), name, &["--help"], &[]), name)
+        };
+        for word in help.split(|c: char| c.is_whitespace() || "`'\"()[],;=".contains(c)) {
+            let word = word.trim_end_matches(['.', ':']);
+            if ["configs/", "scripts/", "crates/"]
+                .iter()
+                .any(|p| word.starts_with(p))
+            {
+                cited += 1;
+                assert!(
+                    root.join(word).exists(),
+                    "{name} cites {word}, which does not exist"
+                );
+            }
+        }
+        if name == "README.md" {
+            continue;
+        }
+        let source = std::fs::read_to_string(scripts().join(name)).unwrap();
+        for line in help.lines() {
+            let Some(option) = line
+                .trim_start()
+                .strip_prefix("-h, ")
+                .or_else(|| line.strip_prefix("  --").map(|_| line.trim_start()))
+            else {
+                continue;
+            };
+            let flag = option.split_whitespace().next().unwrap();
+            assert!(
+                source.contains(&format!("{flag})")) || source.contains(&format!("{flag} |")),
+                "{name} --help lists {flag}, which it does not take"
+            );
+        }
+    }
+    assert!(
+        cited >= 5,
+        "only {cited} paths cited: is the search broken?"
+    );
 }

@@ -6,13 +6,17 @@
 
 mod common;
 
+mod build_identity;
 mod cli;
 mod cluster;
 mod configs;
+mod docs;
 mod leak_cli;
 mod match_cli;
 mod old_runs;
 mod output_files;
+mod progress_cli;
+mod regression_script;
 mod solve_cli;
 mod sprt_cli;
 mod tournament_cli;

@@ -887,6 +887,7 @@ mod tests {
         p.leak = Some(LeakJson {
             command: String::new(),
             harness_version: String::new(),
+            builds: Default::default(),
             fingerprint: String::new(),
             context: "nodes=500".into(),
             opponent: Some("greedy".into()),
