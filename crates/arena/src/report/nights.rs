@@ -16,6 +16,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::records::build::{Builds, short_hash};
 use crate::records::files::{MAX_SMALL_FILE, read_bounded};
 use crate::report::html::{Delta, HistoryPoint, NightNav, NightRef, TournamentPage};
 use crate::report::ratings_json::RatingsJson;
@@ -317,11 +318,43 @@ pub fn series_page(series: &Series) -> String {
     format!("series-{}.html", series.key)
 }
 
-/// What code played a night, in one line, e.g. "code 1a2b3c4".
+/// What code played a run, in one line: "code 1a2b3c4d5e6f, dirty · arena sha256 9f8e7d6c5b4a",
+/// with how many other builds joined it (a resume or merge allowed to mix them); None for a
+/// record older than build records.
+pub fn code_line(builds: &Builds) -> Option<String> {
+    let b = builds.build.as_ref()?;
+    let commit: String = b.commit.chars().take(12).collect();
+    let mut s = format!(
+        "code {}{} \u{b7} arena sha256 {}",
+        crate::util::text::printable(&commit),
+        if b.dirty { ", dirty" } else { "" },
+        crate::util::text::printable(&short_hash(&b.arena_sha256))
+    );
+    for e in &b.engines {
+        s.push_str(&format!(
+            " \u{b7} {} sha256 {}",
+            crate::util::text::printable(&e.label),
+            crate::util::text::printable(&short_hash(&e.sha256))
+        ));
+    }
+    match builds.later_builds.len() {
+        0 => {}
+        n => s.push_str(&format!(
+            " (and {n} later build{})",
+            if n == 1 { "" } else { "s" }
+        )),
+    }
+    Some(s)
+}
+
+/// What code played a night, in one line: its recorded build ([`code_line`]), else the commit
+/// nightly.sh recorded in `night.json`.
 pub fn identity(night: &Night) -> Option<String> {
-    let commit = night.record.commit.as_deref()?;
-    let short: String = commit.chars().take(12).collect();
-    Some(format!("code {}", crate::util::text::printable(&short)))
+    code_line(&night.ratings.builds).or_else(|| {
+        let commit = night.record.commit.as_deref()?;
+        let short: String = commit.chars().take(12).collect();
+        Some(format!("code {}", crate::util::text::printable(&short)))
+    })
 }
 
 /// The links of night `i` of `series`, from a page `to_root` below the root ("../" from a
@@ -358,4 +391,38 @@ pub fn decorate(page: &mut TournamentPage, series: &SeriesNights, i: usize, to_r
     page.identity = identity(night);
     page.commits = night.commits.clone();
     page.series = Some(series.series.description.clone());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::build::{Build, EngineBinary};
+
+    #[test]
+    fn the_code_line_names_commit_dirt_hashes_and_later_builds() {
+        assert_eq!(code_line(&Builds::default()), None, "an older record");
+        let build = Build {
+            version: "0.1.0".into(),
+            commit: "0123456789abcdef0123456789abcdef01234567".into(),
+            dirty: true,
+            arena_sha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08".into(),
+            engines: vec![EngineBinary {
+                label: "<pika>".into(),
+                path: "/usr/bin/pika".into(),
+                sha256: "unknown".into(),
+            }],
+        };
+        let mut builds = Builds::started_by(build.clone());
+        let line = code_line(&builds).unwrap();
+        assert!(
+            line.starts_with("code 0123456789ab, dirty \u{b7} arena sha256 9f86d081884c"),
+            "{line}"
+        );
+        assert!(line.contains("<pika> sha256 unknown"), "{line}");
+        builds.later_builds.push(Build {
+            dirty: false,
+            ..build
+        });
+        assert!(code_line(&builds).unwrap().ends_with("(and 1 later build)"));
+    }
 }

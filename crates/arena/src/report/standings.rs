@@ -507,6 +507,7 @@ pub fn page(
         nights,
         history,
         notes,
+        identity: crate::report::nights::code_line(&r.builds),
         ..TournamentPage::default()
     }
 }

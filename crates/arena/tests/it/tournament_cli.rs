@@ -543,6 +543,12 @@ fn history_takes_only_nights_by_series_and_date_and_the_report_page_renders() {
         !first.contains("\u{394} since"),
         "no night before the first"
     );
+    // Both pages say what code played: the build the tournament recorded.
+    assert!(first.contains("<p class=\"identity\">code ") && first.contains("arena sha256 "));
+    assert!(
+        series.contains("arena sha256 "),
+        "the index names each night's code"
+    );
 
     let err = refused(&["history", s(&nights.join("2026-11-29"))]);
     assert!(err.contains("one night's folder"), "{err}");
