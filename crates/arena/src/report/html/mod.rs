@@ -1,20 +1,24 @@
 //! The HTML pages of a tournament: `report.html` for one tournament ([`tournament_html`]) and
-//! `index.html` over many nightly runs ([`index_html`]), plus the three SVG charts they inline
-//! ([`rating_chart`], [`heat_map`], [`history_chart`]), drawn with plotters' SVG backend.
+//! the index of one series of nightly runs ([`index_html`]), plus the three SVG charts they
+//! inline ([`rating_chart`], [`heat_map`], [`history_chart`]), drawn with plotters' SVG backend.
+//! A night's report carries its links to the series index and its neighbours between markers,
+//! so that `arena history` can replace them when the next night has run ([`replace_night_nav`]).
 //!
 //! The pages are self-contained: inline CSS, inline SVG, no scripts, no external resources, so a
 //! report folder can be copied or served as static files. Every text that comes from the data is
 //! HTML-escaped. Nothing here panics on odd numbers: NaN ratings read "unrated", infinite ones
 //! "+inf"/"−inf", charts keep a finite axis and mark such engines at its edge, and a chart that
-//! cannot be drawn is replaced by a short note.
+//! cannot be drawn is replaced by a short note. At 800 px the rating list still fits: the
+//! points and games columns (in W / D / L already) give way, and the engine column stays in view
+//! when a table scrolls sideways.
 //!
 //! The files, each using only those listed before it (and this file's types):
 //! - `format.rs`: the text: HTML escaping, Elo values, intervals, percentages, safe links;
 //! - `charts.rs`: the SVG charts and their helpers (colours, fonts, axis ranges);
-//! - `page.rs`: the page writers: head and foot, the tables, the leak and history sections, the
-//!   tournament page and the index;
-//! - this file: what a page shows ([`TournamentPage`], [`HistoryPoint`], [`NightLink`]) and the
-//!   two pages as strings.
+//! - `page.rs`: the page writers: head and foot, the tables, the leak, history and commits
+//!   sections, the night links, the tournament page and the index;
+//! - this file: what a page shows ([`TournamentPage`], [`HistoryPoint`], [`Delta`],
+//!   [`NightNav`], [`Index`], [`NightLink`], [`SeriesLink`]) and the pages as strings.
 
 mod charts;
 mod format;
