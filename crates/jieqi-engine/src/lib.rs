@@ -145,6 +145,43 @@ pub enum Score {
     WinRate(f64),
 }
 
+/// The win rates [`Score::win_rate_cp`] maps: 0.1 % to 99.9 %, so ±1200 centipawns at most.
+const WIN_RATE_RANGE: (f64, f64) = (0.001, 0.999);
+
+impl Score {
+    /// The centipawns of an expected game score `w` (a win rate, draws counting half): the
+    /// inverse of the logistic `w = 1 / (1 + 10^(−cp/400))` that the evaluation's
+    /// `win_probability` and the arena's Elo use, `cp = 400 · log10(w / (1 − w))` (+400 cp ≈ 91 %,
+    /// 66.7 % ≈ +121 cp), with `w` clamped to 0.1 %–99.9 % (±1200 cp) so that a certain win or loss
+    /// stays finite, and NaN read as 50 %.
+    pub fn win_rate_cp(w: f64) -> i32 {
+        let w = if w.is_nan() {
+            0.5
+        } else {
+            w.clamp(WIN_RATE_RANGE.0, WIN_RATE_RANGE.1)
+        };
+        (400.0 * (w / (1.0 - w)).log10()).round() as i32
+    }
+
+    /// Reads back the text [`Score`]'s `Display` writes (`+0.44`, `#3`, `#-2`, `66.7%`), as
+    /// records keep it; `None` for any other text. A win rate comes back to the 0.1 % it was
+    /// written with.
+    pub fn parse(text: &str) -> Option<Score> {
+        if let Some(n) = text.strip_prefix('#') {
+            return n.parse().ok().map(Score::Mate);
+        }
+        if let Some(percent) = text.strip_suffix('%') {
+            let w: f64 = percent.parse().ok()?;
+            return (0.0..=100.0)
+                .contains(&w)
+                .then(|| Score::WinRate(w / 100.0));
+        }
+        let pawns: f64 = text.parse().ok()?;
+        let cp = (pawns * 100.0).round();
+        (pawns.is_finite() && cp.abs() <= f64::from(i32::MAX)).then_some(Score::Cp(cp as i32))
+    }
+}
+
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -595,6 +632,39 @@ pub const fn mix(seed: u64, counter: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scores_read_back_what_they_print() {
+        for score in [
+            Score::Cp(44),
+            Score::Cp(-191),
+            Score::Cp(0),
+            Score::Mate(3),
+            Score::Mate(-2),
+        ] {
+            assert_eq!(Score::parse(&score.to_string()), Some(score));
+        }
+        assert_eq!(Score::WinRate(2.0 / 3.0).to_string(), "66.7%");
+        assert_eq!(Score::parse("66.7%"), Some(Score::WinRate(0.667)));
+        for bad in [
+            "", "#", "#x", "66.7 %", "x%", "101%", "-1%", "inf", "NaN", "1e300", "+",
+        ] {
+            assert_eq!(Score::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn win_rates_map_to_centipawns_on_the_elo_logistic() {
+        assert_eq!(Score::win_rate_cp(0.5), 0);
+        // 400 · log10(0.667 / 0.333) = 120.7; 10^(400/400) = 10 to 1 is 90.9 %.
+        assert_eq!(Score::win_rate_cp(0.667), 121);
+        assert_eq!(Score::win_rate_cp(0.333), -121);
+        assert_eq!(Score::win_rate_cp(10.0 / 11.0), 400);
+        // Certain results stay finite: clamped to 0.1 % and 99.9 %.
+        assert_eq!(Score::win_rate_cp(1.0), 1200);
+        assert_eq!(Score::win_rate_cp(0.0), -1200);
+        assert_eq!(Score::win_rate_cp(f64::NAN), 0);
+    }
 
     #[test]
     fn specs_parse_and_print() {

@@ -413,9 +413,7 @@ pub fn info_line(info: &SearchInfo, elapsed: Duration, view: &View) -> String {
         Some(Score::Mate(m)) => s.push_str(&format!(" score mate {m}")),
         Some(Score::WinRate(w)) => {
             // The inverse of the evaluation's logistic curve (+400 cp ≈ 91 %).
-            let w = w.clamp(0.001, 0.999);
-            let cp = (400.0 * (w / (1.0 - w)).log10()).round() as i32;
-            s.push_str(&format!(" score cp {cp}"));
+            s.push_str(&format!(" score cp {}", Score::win_rate_cp(w)));
         }
         None => {}
     }

@@ -18,6 +18,14 @@ pub struct ExportArgs {
     /// names several games, so give --game N).
     #[arg(long, value_name = "P", requires = "game")]
     pub pair: Option<u64>,
+    /// Also export the games the run did not count: the pairs that finished after a gate's
+    /// SPRT stopped it (up to one pair per thread finishes past the stop), and pairs beyond
+    /// --pairs after a resume with fewer. Each is marked: a `[Counted "no"]` tag in PGN,
+    /// `"counted": false` in JieqiBox's metadata. Without this flag they are left out, and
+    /// export says how many (on its summary line, or on standard error when the games go to
+    /// standard output).
+    #[arg(long)]
+    pub beyond_stop: bool,
     /// The format: pgn (every game in one file) or jieqibox (JieqiBox's notation JSON, one file
     /// per game).
     #[arg(long, value_enum, default_value_t = Format::Pgn)]

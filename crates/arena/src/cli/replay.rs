@@ -52,7 +52,9 @@ pub struct ReplayArgs {
     /// Stop after this ply and show the board there.
     #[arg(long, value_name = "K")]
     pub ply: Option<usize>,
-    /// Draw the board after every ply.
+    /// Draw the boards after every ply: the public board (what both players see) and the true
+    /// board (every hidden identity shown), the ply's move marked — `*` where it came from, its
+    /// piece in parentheses where it went.
     #[arg(long)]
     pub boards: bool,
     /// Draw pieces as Chinese characters.

@@ -12,7 +12,7 @@ pub struct TournamentArgs {
     /// Keys (unknown keys are refused): engines (a list of specs as --engine takes them),
     /// gauntlet (a label), pairings (a list of [A, B] label pairs), pairs, seed, rules,
     /// max_plies, nodes, depth, movetime_ms, tc, timemargin_ms, move_timeout_ms, anchor
-    /// ("LABEL=ELO"), bootstrap, leak (what `arena leak --config` measures; the tournament's
+    /// ("LABEL=ELO"), bootstrap (100 to 100000), leak (what `arena leak --config` measures; the tournament's
     /// report shows a leak table found in its leak/ folder). A flag given on the command line
     /// wins over the file's value; --engine cannot be combined with it. See configs/nightly.json.
     #[arg(long, value_name = "FILE")]
@@ -33,7 +33,8 @@ pub struct TournamentArgs {
     /// Intervals are relative to it, as in Ordo.
     #[arg(long, value_name = "LABEL=ELO")]
     pub anchor: Option<String>,
-    /// Bootstrap resamples of pair indices for the 95 % intervals and CFS [default: 1000].
+    /// Bootstrap resamples of pair indices for the 95 % intervals and CFS, 100 to 100000
+    /// [default: 1000].
     #[arg(long, value_name = "N")]
     pub bootstrap: Option<usize>,
     /// Limits, deals, output.

@@ -5,35 +5,47 @@
 //! rules' name for a variant no protocol names), `SetUp "1"` and `FEN` (the start position, hidden
 //! pieces as `X`/`x`), `Termination` (PGN's words: `normal`, `adjudication`, `time forfeit`,
 //! `rules infraction`, `abandoned`), `PlyCount`, `TimeControl` under a clock, and the arena's own
-//! `Number`, `Pair`, `Seed` and `Deal` (the true identities, in deal order). Moves are in the
+//! `Number`, `Pair`, `Seed` and `Deal` (the true identities, in deal order), and `Counted "no"`
+//! on a game the run did not count (`--beyond-stop`: a pair that finished after a gate stopped,
+//! see [`crate::run::folder::stop_job`]; without the flag such games are left out and the
+//! summary says how many). Moves are in the
 //! coordinate notation of the engine protocol, with the reveal and captured-identity letters
 //! (`h2h9Rn`: the hidden h2 piece was a chariot and took a hidden horse), which is what a
 //! Pikafish-dialect GUI sends its engines; each carries a comment `{score/depth time}` as
-//! cutechess writes it. The game ends with a comment giving the arena's termination.
+//! cutechess writes it (`{+0.35/12 0.007s}`, `{+M5/12 0.12s}`; see [`move_comment`]): the score
+//! in pawns from the mover's point of view, a mate as `±M` and its plies. An MCTS engine's win rate
+//! `w` (its expected score, draws counting half) is given in pawns on the Elo logistic the arena
+//! rates with, `cp = 400 · log10(w / (1 − w))` ([`Score::win_rate_cp`], as `jieqi-uci` reports
+//! it: 66.7 % is +1.21, clamped to ±12.00), and its depth is the deepest ply its tree reached.
+//! The game ends with a comment giving the arena's termination.
 //!
 //! **JieqiBox** (`--format jieqibox`): its "save notation" JSON — `metadata` (event, site, date,
 //! round, white = Red, black, result, `initialFen`, `flipMode: "free"`, `currentFen`) and `moves`,
 //! each `{"type": "move", "data": "h2e2", "fen": <position after it>, "comment", "engineScore",
 //! "engineTime", "engineDepth", "engineNodes"}`; a mate score is ±(30000 − plies), as JieqiBox
-//! stores it.
+//! stores it, and a win rate is in centipawns as in PGN; a game the run did not count has
+//! `"counted": false` in its metadata.
 
 use std::io::Write;
 use std::path::Path;
 
 use jieqi_core::Rules;
+use jieqi_engine::Score;
 use serde_json::json;
 
 use crate::cli::export::Format;
 use crate::error::Error;
 use crate::plan::export::ExportPlan;
-use crate::records::GameLine;
 use crate::records::termination::Termination;
+use crate::records::{GameLine, PlyInfo};
 use crate::run::MatchSetup;
 
 /// One game to export, with what the record around it says.
 struct Exported<'a> {
     number: u64,
     line: &'a GameLine,
+    /// Whether the run counted it (see [`ExportPlan::uncounted`]).
+    counted: bool,
     setup: &'a MatchSetup,
     date: &'a str,
 }
@@ -54,6 +66,7 @@ pub fn run(plan: &ExportPlan, w: &mut dyn Write) -> Result<(), Error> {
         .map(|(number, line)| Exported {
             number: *number,
             line,
+            counted: !plan.uncounted.contains(number),
             setup: &plan.setup,
             date: &plan.date,
         })
@@ -65,14 +78,16 @@ pub fn run(plan: &ExportPlan, w: &mut dyn Write) -> Result<(), Error> {
                 text.push_str(&pgn(item)?);
                 text.push('\n');
             }
-            emit(plan.out.as_deref(), text.as_bytes(), w)
+            emit(plan.out.as_deref(), text.as_bytes(), w)?;
+            summary(plan, plan.out.as_deref(), w)
         }
         Format::Jieqibox => {
             if items.len() == 1 {
                 let mut text = serde_json::to_string_pretty(&jieqibox(&items[0])?)
                     .map_err(|e| input(e.to_string()))?;
                 text.push('\n');
-                return emit(plan.out.as_deref(), text.as_bytes(), w);
+                emit(plan.out.as_deref(), text.as_bytes(), w)?;
+                return summary(plan, plan.out.as_deref(), w);
             }
             // The plan refuses several JieqiBox games without a folder.
             let Some(folder) = &plan.out else {
@@ -92,8 +107,66 @@ pub fn run(plan: &ExportPlan, w: &mut dyn Write) -> Result<(), Error> {
                 crate::records::files::write_output(&path, text.as_bytes())
                     .map_err(|e| Error::Write(e.to_string()))?;
             }
-            writeln!(w, "{} games written to {}", items.len(), folder.display())
-                .map_err(|e| Error::Write(format!("writing standard output: {e}")))
+            summary(plan, Some(folder), w)
+        }
+    }
+}
+
+/// The tag PGN games the run did not count carry.
+const NOT_COUNTED_TAG: (&str, &str) = ("Counted", "no");
+
+/// What export's summary says of the games the run did not count: how many were left out, or
+/// how many were written marked; empty when there were none.
+fn uncounted_text(plan: &ExportPlan) -> String {
+    let games = |n: u64| format!("{n} game{}", if n == 1 { "" } else { "s" });
+    let mark = match plan.format {
+        Format::Pgn => format!("[{} \"{}\"]", NOT_COUNTED_TAG.0, NOT_COUNTED_TAG.1),
+        Format::Jieqibox => "\"counted\": false".to_string(),
+    };
+    let marked = plan.uncounted.len() as u64;
+    if plan.left_out > 0 {
+        format!(
+            "{} left out that the run did not count ({}): --beyond-stop exports them, marked \
+             {mark}",
+            games(plan.left_out),
+            plan.stop
+        )
+    } else if marked > 0 {
+        format!(
+            "{marked} of them not counted by the run ({}), marked {mark}",
+            plan.stop
+        )
+    } else {
+        String::new()
+    }
+}
+
+/// Export's summary line: `N games written to PATH`, and what [`uncounted_text`] says. It goes to
+/// `w` when the games went to a file or folder, and to standard error (only when there is
+/// something to say of uncounted games) when they went to standard output or a device, so that
+/// those hold nothing but the games.
+fn summary(plan: &ExportPlan, out: Option<&Path>, w: &mut dyn Write) -> Result<(), Error> {
+    let uncounted = uncounted_text(plan);
+    let on_disk = out.filter(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file() || m.is_dir()));
+    match on_disk {
+        Some(path) => {
+            let n = plan.games.len();
+            let mut line = format!(
+                "{n} game{} written to {}",
+                if n == 1 { "" } else { "s" },
+                path.display()
+            );
+            if !uncounted.is_empty() {
+                line.push_str("; ");
+                line.push_str(&uncounted);
+            }
+            writeln!(w, "{line}").map_err(|e| Error::Write(format!("writing standard output: {e}")))
+        }
+        None => {
+            if !uncounted.is_empty() {
+                eprintln!("note: {uncounted}");
+            }
+            Ok(())
         }
     }
 }
@@ -195,6 +268,9 @@ fn pgn(item: &Exported<'_>) -> Result<String, Error> {
             &format!("red {} black {}", line.deal.red, line.deal.black),
         ));
     }
+    if !item.counted {
+        out.push_str(&tag(NOT_COUNTED_TAG.0, NOT_COUNTED_TAG.1));
+    }
     out.push('\n');
     let mut tokens = Vec::new();
     for (i, mv) in line.moves.iter().enumerate() {
@@ -202,19 +278,8 @@ fn pgn(item: &Exported<'_>) -> Result<String, Error> {
             tokens.push(format!("{}.", i / 2 + 1));
         }
         tokens.push(mv.clone());
-        if let Some(info) = line.search.get(i) {
-            let mut c = Vec::new();
-            match (info.score.as_deref().map(comment_text), info.depth) {
-                (Some(s), Some(d)) => c.push(format!("{s}/{d}")),
-                (Some(s), None) => c.push(s),
-                (None, _) => {}
-            }
-            if let Some(ms) = info.ms {
-                c.push(format!("{:.3}s", ms / 1000.0));
-            }
-            if !c.is_empty() {
-                tokens.push(format!("{{{}}}", c.join(" ")));
-            }
+        if let Some(comment) = line.search.get(i).and_then(move_comment) {
+            tokens.push(format!("{{{comment}}}"));
         }
     }
     // The termination, its detail cut to a sentence's length, as words (a comment may span lines).
@@ -250,22 +315,78 @@ fn pgn(item: &Exported<'_>) -> Result<String, Error> {
     Ok(out)
 }
 
-/// JieqiBox's score of a recorded score text: centipawns, or ±(30000 − plies) for a mate.
+/// Plies to the end of a mate in `moves` moves for the mover (negative: the mover is mated), as
+/// UCI front ends count them: a mate in n is 2n − 1 plies, being mated in n is 2n.
+fn mate_plies(moves: i32) -> i64 {
+    let moves = i64::from(moves);
+    if moves > 0 { 2 * moves - 1 } else { -2 * moves }
+}
+
+/// A recorded score in centipawns from the mover's point of view, a win rate mapped by
+/// [`Score::win_rate_cp`] (the Elo logistic); `None` for a mate or a text that is no score.
+fn centipawns(score: Score) -> Option<i64> {
+    match score {
+        Score::Cp(cp) => Some(i64::from(cp)),
+        Score::WinRate(w) => Some(i64::from(Score::win_rate_cp(w))),
+        Score::Mate(_) => None,
+    }
+}
+
+/// The score of a move comment as cutechess writes it (`MoveEvaluation::scoreText`): pawns with
+/// two decimals, `+` before a positive one (`+0.35`, `0.00`, `-1.20`), or a mate as `+M` /
+/// `-M` and the plies to it (`+M5` mates in 3 moves, `-M4` is mated in 2).
+fn cutechess_score(score: Score) -> String {
+    match (score, centipawns(score)) {
+        (Score::Mate(n), _) if n > 0 => format!("+M{}", mate_plies(n)),
+        (Score::Mate(n), _) => format!("-M{}", mate_plies(n)),
+        (_, Some(cp)) if cp > 0 => format!("+{:.2}", cp as f64 / 100.0),
+        (_, cp) => format!("{:.2}", cp.unwrap_or(0) as f64 / 100.0),
+    }
+}
+
+/// A move's time as cutechess writes it (`evalString`): whole milliseconds, shown in seconds to
+/// 3 decimals under 0.1 s, 2 under 1 s, 1 under 10 s, none above, and `0s` for nothing.
+fn cutechess_time(ms: f64) -> String {
+    let t = ms.round().max(0.0) as u64;
+    let precision = match t {
+        0 => return "0s".into(),
+        1..=99 => 3,
+        100..=999 => 2,
+        1000..=9999 => 1,
+        _ => 0,
+    };
+    format!("{:.precision$}s", t as f64 / 1000.0)
+}
+
+/// A move's comment as cutechess writes it: `score/depth time` (`+0.35/12 0.007s`, `+M5/12
+/// 0.120s`), the score from the mover's point of view. The depth is the engine's (for the MCTS
+/// engines, the deepest ply their tree reached), or the length of its principal variation when
+/// it reports none (flat UCT: 1); as in cutechess, a score goes only with a depth. `None` when
+/// there is nothing to say.
+fn move_comment(info: &PlyInfo) -> Option<String> {
+    let depth = info
+        .depth
+        .filter(|&d| d > 0)
+        .or_else(|| u32::try_from(info.pv.len()).ok().filter(|&n| n > 0));
+    let score = info.score.as_deref().and_then(Score::parse);
+    let mut parts = Vec::new();
+    if let (Some(score), Some(depth)) = (score, depth) {
+        parts.push(format!("{}/{depth}", cutechess_score(score)));
+    }
+    if let Some(ms) = info.ms {
+        parts.push(cutechess_time(ms));
+    }
+    (!parts.is_empty()).then(|| parts.join(" "))
+}
+
+/// JieqiBox's score of a recorded score text: centipawns (a win rate mapped by
+/// [`Score::win_rate_cp`]), or ±(30000 − plies) for a mate.
 fn jieqibox_score(score: &str) -> Option<i64> {
-    if let Some(n) = score.strip_prefix('#') {
-        let moves: i64 = n.parse().ok()?;
-        let plies = if moves > 0 { 2 * moves - 1 } else { -2 * moves };
-        return Some(if moves > 0 {
-            30_000 - plies
-        } else {
-            -(30_000 - plies)
-        });
+    match Score::parse(score)? {
+        Score::Mate(n) if n > 0 => Some(30_000 - mate_plies(n)),
+        Score::Mate(n) => Some(-(30_000 - mate_plies(n))),
+        other => centipawns(other),
     }
-    if score.ends_with('%') {
-        return None;
-    }
-    let pawns: f64 = score.parse().ok()?;
-    Some((pawns * 100.0).round() as i64)
 }
 
 /// One game as JieqiBox's notation JSON.
@@ -302,7 +423,7 @@ fn jieqibox(item: &Exported<'_>) -> Result<serde_json::Value, Error> {
         })
         .collect();
     let current = after.last().cloned().unwrap_or_else(|| start.clone());
-    Ok(json!({
+    let mut game = json!({
         "metadata": {
             "event": format!("arena {}", item.setup.command_name()),
             "site": "jieqi arena",
@@ -315,17 +436,22 @@ fn jieqibox(item: &Exported<'_>) -> Result<serde_json::Value, Error> {
             "flipMode": "free",
             "currentFen": current,
             "openingComment": format!(
-                "{} game {} (pair {}, seed {}): {}{}",
+                "{} game {} (pair {}, seed {}): {}{}{}",
                 variant(&item.setup.rules),
                 item.number,
                 line.pair,
                 line.seed,
                 line.reason.name(),
-                line.detail.as_ref().map(|d| format!(": {d}")).unwrap_or_default()
+                line.detail.as_ref().map(|d| format!(": {d}")).unwrap_or_default(),
+                if item.counted { "" } else { " (not counted by the run)" }
             ),
         },
         "moves": moves,
-    }))
+    });
+    if !item.counted {
+        game["metadata"]["counted"] = json!(false);
+    }
+    Ok(game)
 }
 
 #[cfg(test)]
@@ -346,7 +472,55 @@ mod tests {
         assert_eq!(jieqibox_score("-1.91"), Some(-191));
         assert_eq!(jieqibox_score("#3"), Some(29_995));
         assert_eq!(jieqibox_score("#-2"), Some(-29_996));
-        assert_eq!(jieqibox_score("51.0%"), None);
+        // A win rate is mapped by the Elo logistic: 400 · log10(0.51 / 0.49) = 6.96.
+        assert_eq!(jieqibox_score("51.0%"), Some(7));
         assert_eq!(jieqibox_score("junk"), None);
+    }
+
+    fn info(score: Option<&str>, depth: Option<u32>, pv: usize, ms: Option<f64>) -> PlyInfo {
+        PlyInfo {
+            nodes: 100,
+            ms,
+            depth,
+            score: score.map(str::to_string),
+            pv: vec!["h2e2".to_string(); pv],
+        }
+    }
+
+    #[test]
+    fn move_comments_are_cutechess_score_depth_time() {
+        let cases = [
+            // Centipawns, signed as cutechess signs them.
+            (
+                info(Some("+0.35"), Some(12), 3, Some(7.0)),
+                "+0.35/12 0.007s",
+            ),
+            (info(Some("-1.20"), Some(5), 1, Some(7.4)), "-1.20/5 0.007s"),
+            (info(Some("+0.00"), Some(1), 1, Some(0.2)), "0.00/1 0s"),
+            // Mates in plies: mate in 3 moves is 5 plies, mated in 2 is 4.
+            (info(Some("#3"), Some(12), 5, Some(120.0)), "+M5/12 0.12s"),
+            (info(Some("#-2"), Some(9), 1, Some(1234.0)), "-M4/9 1.2s"),
+            // An MCTS win rate becomes pawns on the Elo logistic: 66.7 % is +1.21.
+            (
+                info(Some("66.7%"), Some(14), 6, Some(7.0)),
+                "+1.21/14 0.007s",
+            ),
+            (
+                info(Some("25.0%"), Some(3), 2, Some(12_345.0)),
+                "-1.91/3 12s",
+            ),
+            // No depth (flat UCT): the principal variation's length.
+            (info(Some("50.0%"), None, 1, Some(1.0)), "0.00/1 0.001s"),
+            // No depth and no variation: a score would not parse as cutechess's, so only time.
+            (info(Some("+0.35"), None, 0, Some(7.0)), "0.007s"),
+            (info(None, Some(4), 4, Some(7.0)), "0.007s"),
+            (info(Some("junk"), Some(4), 4, Some(7.0)), "0.007s"),
+            // Records older than move times.
+            (info(Some("+0.35"), Some(12), 1, None), "+0.35/12"),
+        ];
+        for (info, want) in cases {
+            assert_eq!(move_comment(&info).as_deref(), Some(want), "{info:?}");
+        }
+        assert_eq!(move_comment(&info(None, None, 0, None)), None);
     }
 }

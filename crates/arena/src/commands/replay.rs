@@ -12,9 +12,47 @@ use crate::error::Error;
 use crate::plan::replay::{ReplayPlan, Show};
 use crate::records::check::check_record;
 use crate::records::{GameLine, PlyInfo, result_text};
-use crate::report::board_text::{position_board, truth_board};
+use crate::report::board_text::{BoardStyle, Glyphs, position_board, truth_board};
 use crate::run::game_runner::{GameSpec, play_game};
 use crate::util::text::printable;
+
+/// What the two boards are, and how the last move is marked on them, said once before boards.
+const MARKS: &str = "Boards mark the last move: * where it came from, ( ) where it went.";
+
+/// The public and the true board of `game`, each under a label saying which it is, the last move
+/// marked; a blank line after each.
+fn boards(game: &jieqi_core::Game, style: BoardStyle) -> String {
+    let last = game.records().last().map(|r| r.played.mv);
+    let hidden = match style.glyphs {
+        Glyphs::Ascii => "X/x",
+        Glyphs::Unicode => "暗",
+    };
+    format!(
+        "public board (what both players see; {hidden} hidden):\n{}\n\
+         true board (every hidden identity shown; referee only):\n{}\n",
+        position_board(game.position(), style, last),
+        truth_board(game.truth(), style, last)
+    )
+}
+
+/// The final (or `--ply`) position: both boards and the FEN, after a line saying which ply.
+fn final_position(
+    game: &jieqi_core::Game,
+    style: BoardStyle,
+    w: &mut dyn Write,
+) -> std::io::Result<()> {
+    match game.records().last() {
+        Some(r) => writeln!(
+            w,
+            "\nPosition after ply {}, {}. {MARKS}",
+            game.ply(),
+            r.played.to_text(r.mover)
+        )?,
+        None => writeln!(w, "\nPosition at the start (no move played).")?,
+    }
+    write!(w, "{}", boards(game, style))?;
+    writeln!(w, "fen: {}", game.position().fen())
+}
 
 /// One ply as replay and show print it: number, side, move, what it revealed and captured, check,
 /// and the engine's search info.
@@ -52,6 +90,24 @@ fn ply_line(ply: usize, record: &jieqi_core::Record, info: &PlyInfo) -> String {
         line.push_str(&format!(" pv {}", info.pv.join(" ")));
     }
     line
+}
+
+/// The two sides and the limits each played under ([`crate::run::game_runner::Player::limits_text`]:
+/// its own where its spec sets them, the run's otherwise): `red A vs black B (nodes=1000)` when
+/// they are the same, else `red A (depth=3) vs black B (nodes=1000)`.
+fn sides(plan: &ReplayPlan) -> String {
+    let under = |entry, omniscient| {
+        crate::run::player(entry, &plan.limits, plan.tc, plan.move_timeout, omniscient)
+            .limits_text()
+    };
+    let red = under(&plan.red, plan.omniscient.red);
+    let black = under(&plan.black, plan.omniscient.black);
+    let (r, b) = (printable(&plan.red.label), printable(&plan.black.label));
+    if red == black {
+        format!("red {r} vs black {b} ({red})")
+    } else {
+        format!("red {r} ({red}) vs black {b} ({black})")
+    }
 }
 
 /// Replays and prints; with a recorded game, says "identical" or shows the first differing ply
@@ -98,8 +154,10 @@ fn replay(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
     };
     writeln!(
         w,
-        "Replay: deal seed {}, rules {}, red {} vs black {} ({})",
-        plan.deal_seed, plan.rules.name, plan.red.label, plan.black.label, plan.limits
+        "Replay: deal seed {}, rules {}, {}",
+        plan.deal_seed,
+        plan.rules.name,
+        sides(plan)
     )?;
     let deal = crate::records::deal_seed::deal_for_seed(plan.deal_seed, &plan.rules);
     if plan.rules.has_hidden() {
@@ -130,18 +188,19 @@ fn replay(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
                 },
             ));
             boards.push(if every {
-                truth_board(game.truth(), style)
+                self::boards(game, style)
             } else {
                 String::new()
             });
         };
     let played = play_game(&spec, Some(&mut observer));
     let moves: Vec<String> = played.plies.iter().map(|p| p.text()).collect();
+    if every {
+        writeln!(w, "{MARKS}")?;
+    }
     for (line, board) in lines.iter().zip(&boards) {
         writeln!(w, "{line}")?;
-        if !board.is_empty() {
-            writeln!(w, "{board}")?;
-        }
+        write!(w, "{board}")?;
     }
     // The final (or --ply) position, with every hidden identity shown: this is the referee's view.
     let mut game = jieqi_core::Game::new(plan.rules, deal);
@@ -149,18 +208,7 @@ fn replay(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
         let mv = jieqi_core::Move::from_text(&m[..4]).expect("recorded move text");
         game.play(mv).expect("replayed move");
     }
-    writeln!(
-        w,
-        "\nPosition after ply {} (public board, X/x hidden):",
-        game.ply()
-    )?;
-    writeln!(w, "{}", position_board(game.position(), style))?;
-    writeln!(
-        w,
-        "The same with every hidden identity (truth, referee only):"
-    )?;
-    writeln!(w, "{}", truth_board(game.truth(), style))?;
-    writeln!(w, "fen: {}", game.position().fen())?;
+    final_position(&game, style, w)?;
     let stopped_early = plan
         .stop_at
         .is_some_and(|k| moves.len() >= k && k < plan.max_plies as usize);
@@ -275,15 +323,13 @@ fn show(
 ) -> std::io::Result<bool> {
     writeln!(
         w,
-        "Recorded game: pair {}, game {} of {}; deal seed {}, rules {}, red {} vs black {} ({})",
+        "Recorded game: pair {}, game {} of {}; deal seed {}, rules {}, {}",
         line.pair,
         line.game,
         path.display(),
         line.seed,
         plan.rules.name,
-        line.red,
-        line.black,
-        plan.limits
+        sides(plan)
     )?;
     let checked = check_record(&plan.rules, line, plan.max_plies, plan.stop_at);
     if plan.rules.has_hidden() {
@@ -293,6 +339,9 @@ fn show(
             printable(&line.deal.red),
             printable(&line.deal.black)
         )?;
+    }
+    if plan.boards {
+        writeln!(w, "{MARKS}")?;
     }
     let mut board = jieqi_core::Game::new(
         plan.rules,
@@ -316,8 +365,7 @@ fn show(
         );
         writeln!(w, "{}", ply_line(i + 1, record, &info))?;
         if plan.boards {
-            writeln!(w, "{}", position_board(board.position(), plan.style))?;
-            writeln!(w, "{}", truth_board(board.truth(), plan.style))?;
+            write!(w, "{}", boards(&board, plan.style))?;
         }
     }
     if let Some(problem) = &checked.problem {
@@ -325,18 +373,7 @@ fn show(
         return Ok(false);
     }
     let game = &checked.game;
-    writeln!(
-        w,
-        "\nPosition after ply {} (public board, X/x hidden):",
-        game.ply()
-    )?;
-    writeln!(w, "{}", position_board(game.position(), plan.style))?;
-    writeln!(
-        w,
-        "The same with every hidden identity (truth, referee only):"
-    )?;
-    writeln!(w, "{}", truth_board(game.truth(), plan.style))?;
-    writeln!(w, "fen: {}", game.position().fen())?;
+    final_position(game, plan.style, w)?;
     if game.ply() == line.moves.len() {
         writeln!(
             w,

@@ -76,7 +76,7 @@ fn write_seeded(w: &mut impl Write, plan: &ShowPlan, seeded: &SeededDeal) -> io:
         w,
         "truth (referee only): every hidden piece drawn as its dealt identity"
     )?;
-    write!(w, "{}", truth_board(&seeded.truth, plan.style))
+    write!(w, "{}", truth_board(&seeded.truth, plan.style, None))
 }
 
 /// Runs `arena show`.
@@ -89,7 +89,7 @@ pub fn run(plan: &ShowPlan, w: &mut impl Write) -> Result<(), Error> {
 
 /// Writes the board, its facts and the seeded deal.
 fn print(plan: &ShowPlan, w: &mut impl Write) -> io::Result<()> {
-    write!(w, "{}", position_board(&plan.position, plan.style))?;
+    write!(w, "{}", position_board(&plan.position, plan.style, None))?;
     writeln!(w)?;
     write_facts(w, &plan.position)?;
     if let Some(seeded) = &plan.seeded {

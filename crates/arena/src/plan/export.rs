@@ -1,7 +1,7 @@
 //! `arena export`'s plan: the run recorded in the folder, the games chosen by `--game` and
 //! `--pair`, and where they go; every refusal that needs no game converted is made here.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use crate::cli::export::{ExportArgs, Format};
@@ -18,6 +18,14 @@ pub struct ExportPlan {
     pub setup: MatchSetup,
     /// The games to export, by number (games.csv's), in number order; never empty.
     pub games: Vec<(u64, GameLine)>,
+    /// The numbers of the games to export that the run did not count (`--beyond-stop`): each
+    /// is marked.
+    pub uncounted: BTreeSet<u64>,
+    /// How many games the run did not count were left out (without `--beyond-stop`).
+    pub left_out: u64,
+    /// Where the run stopped counting, for people: `the gate stopped after 39 pairs`, `pairs
+    /// beyond its 20 are not counted …`; empty when it counted every recorded game.
+    pub stop: String,
     /// `YYYY.MM.DD` (UTC) of the journal's last change: when the run ended.
     pub date: String,
     /// The format.
@@ -36,7 +44,33 @@ impl ExportPlan {
     /// folder, `--out` is a results file of the folder, or several JieqiBox games have no
     /// folder to go to.
     pub fn new(args: ExportArgs) -> Result<ExportPlan, Error> {
-        let (setup, mut games) = load(&args.dir)?;
+        let Loaded {
+            record: setup,
+            mut games,
+            uncounted,
+            stop,
+        } = load(&args.dir)?;
+        // Games the run did not count are left out unless asked for; one asked for by number
+        // is refused with the reason rather than silently dropped.
+        let mut left_out = 0;
+        if !args.beyond_stop {
+            if let Some(n) = args.game.filter(|_| args.pair.is_none()) {
+                if uncounted.contains(&n) {
+                    return Err(Error::Input(format!(
+                        "--game {n}: {} did not count it ({stop}): give --beyond-stop to export \
+                         it anyway, marked",
+                        args.dir.display()
+                    )));
+                }
+            }
+            for n in &uncounted {
+                games.remove(n);
+                // Said only when the whole folder was asked for.
+                if args.game.is_none() {
+                    left_out += 1;
+                }
+            }
+        }
         if let Some(out) = &args.out {
             check_out(&args.dir, out)?;
         }
@@ -56,7 +90,15 @@ impl ExportPlan {
                 )));
             }
             (Some(pair), Some(game @ (1 | 2))) => {
-                vec![take(records::game_number(pair, game as u8))?]
+                let number = records::game_number(pair, game as u8);
+                if !args.beyond_stop && uncounted.contains(&number) {
+                    return Err(Error::Input(format!(
+                        "--pair {pair} --game {game}: {} did not count that pair ({stop}): \
+                         give --beyond-stop to export it anyway, marked",
+                        args.dir.display()
+                    )));
+                }
+                vec![take(number)?]
             }
             (Some(_), Some(game)) => {
                 return Err(Error::Input(format!(
@@ -89,11 +131,19 @@ impl ExportPlan {
                 )));
             }
         }
+        let uncounted = chosen
+            .iter()
+            .map(|(n, _)| *n)
+            .filter(|n| uncounted.contains(n))
+            .collect();
         Ok(ExportPlan {
             date: date_of(&args.dir.join("games.jsonl")),
             dir: args.dir,
             setup,
             games: chosen,
+            uncounted,
+            left_out,
+            stop,
             format: args.format,
             out: args.out,
         })
@@ -124,9 +174,23 @@ fn missing(args: &ExportArgs, number: u64) -> Error {
     }
 }
 
-/// The run recorded in `dir` and its games by number (see [`records::game_number`]). A game
-/// that belongs to none of the run's pairings is an error; a last line cut short is said.
-fn load(dir: &Path) -> Result<(MatchSetup, BTreeMap<u64, GameLine>), Error> {
+/// A results folder's run and games, read back.
+struct Loaded {
+    /// The run's record.
+    record: MatchSetup,
+    /// Its games by number.
+    games: BTreeMap<u64, GameLine>,
+    /// The numbers of the games it did not count.
+    uncounted: BTreeSet<u64>,
+    /// Why, for people (empty when it counted them all).
+    stop: String,
+}
+
+/// The run recorded in `dir`, its games by number (see [`records::game_number`]) and those it did
+/// not count: the pairs after the job where its stop rule stopped it
+/// ([`crate::run::folder::stop_job`]), and pairs beyond its `pairs`. A game that belongs to none
+/// of the run's pairings is an error; a last line cut short is said.
+fn load(dir: &Path) -> Result<Loaded, Error> {
     let (_, record, setup) = crate::run::folder::recorded_run(dir).map_err(Error::Input)?;
     let journal = dir.join("games.jsonl");
     let (lines, truncated) =
@@ -165,7 +229,47 @@ fn load(dir: &Path) -> Result<(MatchSetup, BTreeMap<u64, GameLine>), Error> {
         let number = records::game_number(g.pair * np + i as u64, g.game);
         games.insert(number, g);
     }
-    Ok((record, games))
+    let pair_of = |job: u64| {
+        let game = |n: u8| games.get(&records::game_number(job, n)).cloned();
+        Some([game(1)?, game(2)?])
+    };
+    let stopped = crate::run::folder::stop_job(&setup, pair_of);
+    let mut reasons = Vec::new();
+    if let Some(job) = stopped {
+        // Job j stops the run after j + 1 jobs; the jobs of a run of one pairing are its pairs.
+        let what = if setup.pairings.len() == 1 {
+            "pair"
+        } else {
+            "job"
+        };
+        let n = job + 1;
+        reasons.push(format!(
+            "the {} stopped after {n} {what}{}",
+            if setup.kind.is_gate() { "gate" } else { "run" },
+            if n == 1 { "" } else { "s" }
+        ));
+    }
+    let beyond_cap = games.values().any(|g| g.pair >= record.pairs);
+    if beyond_cap {
+        reasons.push(format!(
+            "pairs beyond its {} are not counted (the run was resumed with fewer)",
+            record.pairs
+        ));
+    }
+    let uncounted = games
+        .iter()
+        .filter(|&(&n, g)| {
+            let job = records::job_of_number(n).map_or(0, |(job, _)| job);
+            stopped.is_some_and(|s| job > s) || g.pair >= record.pairs
+        })
+        .map(|(&n, _)| n)
+        .collect();
+    Ok(Loaded {
+        record,
+        games,
+        uncounted,
+        stop: reasons.join("; "),
+    })
 }
 
 /// `YYYY.MM.DD` (UTC) of the journal's last change: when the run ended.

@@ -4,7 +4,7 @@
 use crate::cli::leak::LeakArgs;
 use crate::engines;
 use crate::error::Error;
-use crate::plan::run::{engine_list, recorded_run, run_setup};
+use crate::plan::run::{engine_list, recorded_run, resamples_arg, run_setup};
 use crate::plan::tournament::{TournamentConfig, fill_run};
 use crate::run::RunSetup;
 use crate::run::kind::{self, RunKind};
@@ -29,6 +29,7 @@ pub fn plan(mut args: LeakArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup
             ));
         }
     }
+    let mut bootstrap_from_config = false;
     let flag = if args.config.is_some() {
         "--config: leak"
     } else {
@@ -50,8 +51,9 @@ pub fn plan(mut args: LeakArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup
             if !given("pairs") {
                 args.pairs = args.pairs.or(leak.pairs).or(c.pairs);
             }
-            if !given("bootstrap") {
-                args.bootstrap = args.bootstrap.or(c.bootstrap);
+            if !given("bootstrap") && c.bootstrap.is_some() {
+                args.bootstrap = c.bootstrap;
+                bootstrap_from_config = true;
             }
             fill_run(&mut args.run, &c, given);
             let all = engine_list(&c.engines)?;
@@ -125,17 +127,7 @@ pub fn plan(mut args: LeakArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup
             ));
         }
     }
-    let resamples = args.bootstrap.unwrap_or(1000);
-    if !(kind::LEAK_MIN_RESAMPLES..=kind::LEAK_MAX_RESAMPLES).contains(&resamples) {
-        return Err(Error::arg(
-            "--bootstrap",
-            format!(
-                "must be between {} and {} (fewer resamples cannot place a 95 % interval)",
-                kind::LEAK_MIN_RESAMPLES,
-                kind::LEAK_MAX_RESAMPLES
-            ),
-        ));
-    }
+    let resamples = resamples_arg(args.bootstrap, bootstrap_from_config)?;
     let (slots, pairings, options) = kind::arms(engines, opponent, resamples);
     let pairs = args.pairs.unwrap_or(100);
     let mut setup = run_setup(slots, pairings, args.run, pairs, "--pairs", "leak")?;

@@ -16,6 +16,40 @@ use crate::util::time::utc_timestamp;
 /// The most pairs a run may ask for: 2·10^8 games, weeks of play on any machine.
 pub const MAX_PAIRS: u64 = 100_000_000;
 
+/// The fewest bootstrap resamples a command takes (`tournament` and `leak`, flag or config file):
+/// a 95 % interval's ends are the 2.5 % and 97.5 % quantiles, which need resamples beyond them.
+pub const MIN_RESAMPLES: usize = 100;
+
+/// The most bootstrap resamples a command takes: enough for any interval, and a tournament refits
+/// its ratings once per resample.
+pub const MAX_RESAMPLES: usize = 100_000;
+
+/// The bootstrap resamples when none are given.
+pub const DEFAULT_RESAMPLES: usize = 1000;
+
+/// The bootstrap resamples of `--bootstrap` or, when `from_config`, of a config file's
+/// `"bootstrap"`: [`MIN_RESAMPLES`] to [`MAX_RESAMPLES`], by default [`DEFAULT_RESAMPLES`].
+///
+/// # Errors
+/// A count out of range, naming the flag or the config field.
+pub fn resamples_arg(value: Option<usize>, from_config: bool) -> Result<usize, Error> {
+    let n = value.unwrap_or(DEFAULT_RESAMPLES);
+    if (MIN_RESAMPLES..=MAX_RESAMPLES).contains(&n) {
+        return Ok(n);
+    }
+    Err(Error::arg(
+        if from_config {
+            "--config: bootstrap"
+        } else {
+            "--bootstrap"
+        },
+        format!(
+            "must be between {MIN_RESAMPLES} and {MAX_RESAMPLES} resamples, not {n} (fewer \
+             cannot place a 95 % interval's ends)"
+        ),
+    ))
+}
+
 /// The most worker threads a run may ask for.
 pub const MAX_THREADS: usize = 1024;
 
@@ -213,15 +247,10 @@ pub fn run_setup(
 }
 
 /// The threads the run recorded in `out` was started with, if its record says (1 to
-/// [`MAX_THREADS`]); said on stderr, since the resume uses them.
+/// [`MAX_THREADS`]); the summary's header says how many a run used.
 fn recorded_threads(out: &std::path::Path) -> Option<usize> {
     let (_, record, _) = crate::run::folder::recorded_run(out).ok()?;
-    let t = record.threads.filter(|t| (1..=MAX_THREADS).contains(t))?;
-    eprintln!(
-        "note: --resume: {t} thread{}, as the run was started (--threads to change)",
-        if t == 1 { "" } else { "s" }
-    );
-    Some(t)
+    record.threads.filter(|t| (1..=MAX_THREADS).contains(t))
 }
 
 /// Flags that choose a run's games, which `--resume` with only `--out` takes from the record.

@@ -8,7 +8,7 @@ use crate::cli::run::RunArgs;
 use crate::cli::tournament::TournamentArgs;
 use crate::engines::EngineEntry;
 use crate::error::Error;
-use crate::plan::run::{engine_list, recorded_run, run_setup};
+use crate::plan::run::{engine_list, recorded_run, resamples_arg, run_setup};
 use crate::run::RunSetup;
 use crate::run::kind::{self, Mode, RunKind, TournamentOptions};
 
@@ -46,7 +46,7 @@ pub struct TournamentConfig {
     pub move_timeout_ms: Option<u64>,
     /// `LABEL=ELO`.
     pub anchor: Option<String>,
-    /// Bootstrap resamples.
+    /// Bootstrap resamples, 100 to 100000 ([`crate::plan::run::resamples_arg`]).
     pub bootstrap: Option<usize>,
     /// The information-leak measurement of the nightly report (`arena leak --config`), which
     /// `arena tournament` itself does not play.
@@ -115,6 +115,7 @@ pub fn plan(mut args: TournamentArgs, given: &dyn Fn(&str) -> bool) -> Result<Ru
         return recorded_run("tournament", &args.run, args.pairs, given);
     }
     let mut listed: Option<Vec<[String; 2]>> = None;
+    let mut bootstrap_from_config = false;
     if let Some(path) = &args.config {
         if !args.engines.is_empty() {
             return Err(Error::arg(
@@ -134,8 +135,9 @@ pub fn plan(mut args: TournamentArgs, given: &dyn Fn(&str) -> bool) -> Result<Ru
         if fill("anchor") {
             args.anchor = args.anchor.or(c.anchor.clone());
         }
-        if fill("bootstrap") {
-            args.bootstrap = args.bootstrap.or(c.bootstrap);
+        if fill("bootstrap") && c.bootstrap.is_some() {
+            args.bootstrap = c.bootstrap;
+            bootstrap_from_config = true;
         }
         fill_run(&mut args.run, &c, given);
         listed = c.pairings;
@@ -215,13 +217,7 @@ pub fn plan(mut args: TournamentArgs, given: &dyn Fn(&str) -> bool) -> Result<Ru
         }
         None => (engines[0].label.clone(), 0.0),
     };
-    let resamples = args.bootstrap.unwrap_or(1000);
-    if resamples == 0 || resamples > kind::TOURNAMENT_MAX_RESAMPLES {
-        return Err(Error::arg(
-            "--bootstrap",
-            format!("must be between 1 and {}", kind::TOURNAMENT_MAX_RESAMPLES),
-        ));
-    }
+    let resamples = resamples_arg(args.bootstrap, bootstrap_from_config)?;
     let pairs = args.pairs.unwrap_or(100);
     let mut setup = run_setup(engines, pairings, args.run, pairs, "--pairs", "tournament")?;
     setup.kind = RunKind::Tournament(TournamentOptions {

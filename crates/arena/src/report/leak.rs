@@ -90,6 +90,13 @@ pub struct Delta {
 /// half-width is at most this many Elo; wider, it is inconclusive.
 pub const RESOLUTION: f64 = 50.0;
 
+/// The fewest pairs (indices both of Δ's arms have) a verdict rests on. With k pairs a resample
+/// repeats one pair k times with probability k^(1−k) (11 % for 3 pairs), and a percentile interval
+/// of so few distinct values is far too narrow: with 1 pair it has zero width, so an engine that
+/// drew its one pair would be said to gain nothing. Fewer pairs are inconclusive whatever the
+/// interval.
+pub const MIN_PAIRS: u64 = 10;
+
 /// What a row's interval says.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -103,11 +110,15 @@ pub enum Verdict {
     /// Δ < 0 with 95 % confidence: seeing everything makes it play worse (a bug in its omniscient
     /// use of the information).
     Loses,
-    /// The interval contains 0 but is wider than [`RESOLUTION`] either way (or there are no
-    /// pairs): play more pairs.
+    /// The interval contains 0 but is wider than [`RESOLUTION`] either way, or it is undefined
+    /// (NaN): play more pairs.
     Inconclusive,
-    /// An arm scored 0 % or 100 %: its Elo, and Δ, are unbounded; Δ cannot be measured against
-    /// this opponent at this budget.
+    /// Fewer than [`MIN_PAIRS`] pairs: no interval from so few means anything (one pair gives a
+    /// zero-width interval); play more pairs.
+    TooFewPairs,
+    /// Arm Ω or arm F scored 0 % or 100 %: its Elo, and Δ, are unbounded; Δ cannot be measured
+    /// against this opponent at this budget. (The head-to-head is not part of Δ: it saturating
+    /// alone is a note, not this verdict.)
     Saturated,
     /// Games of the row's arms were lost to engine failures (crash, timeout, illegal move,
     /// error): Δ measures the failures, not the information.
@@ -122,12 +133,14 @@ impl Verdict {
             Verdict::NoGain => "no gain",
             Verdict::Loses => "loses",
             Verdict::Inconclusive => "inconclusive",
+            Verdict::TooFewPairs => "inconclusive (too few pairs)",
             Verdict::Saturated => "saturated",
             Verdict::EngineFailures => "engine failures",
         }
     }
 
-    /// What the verdict says, in a sentence.
+    /// What the verdict says, in a sentence ([`LeakRow::verdict_text`] also names a saturated
+    /// arm).
     pub fn text(self) -> &'static str {
         match self {
             Verdict::Gains => "gains from seeing the hidden pieces (its fair view hides them)",
@@ -140,11 +153,15 @@ impl Verdict {
             }
             Verdict::Inconclusive => {
                 "inconclusive: the interval contains 0 but is too wide to tell (half-width over \
-                 50 Elo); play more pairs"
+                 50 Elo) or undefined; play more pairs"
+            }
+            Verdict::TooFewPairs => {
+                "inconclusive: too few pairs (fewer than 10) for an interval to mean anything; \
+                 play more pairs"
             }
             Verdict::Saturated => {
-                "saturated: an arm scored 0 % or 100 %, so its Elo and Δ are unbounded; measure \
-                 against an opponent nearer its strength (--opponent) or at another budget"
+                "saturated: arm Ω or arm F scored 0 % or 100 %, so its Elo and Δ are unbounded; \
+                 measure against an opponent nearer its strength (--opponent) or at another budget"
             }
             Verdict::EngineFailures => {
                 "engine failures: games of its arms were lost to crashes, timeouts, illegal \
@@ -153,13 +170,20 @@ impl Verdict {
         }
     }
 
-    /// The verdict of a row: failures first, then saturation, then where the interval lies.
-    fn of(arms: &[&ArmResult], lower: f64, upper: f64) -> Verdict {
-        let saturated = |x: &&ArmResult| x.pairs > 0 && (x.score <= 0.0 || x.score >= 1.0);
-        if arms.iter().any(|a| a.failures != [0, 0]) {
+    /// The verdict of a row from its arms, the pairs Δ rests on and Δ's interval: failures (in
+    /// any arm, the head-to-head too) first, then too few pairs, then saturation of an arm of Δ
+    /// (Ω or F), then where the interval lies.
+    fn of(row: Arms<'_>, pairs: u64, lower: f64, upper: f64) -> Verdict {
+        let all = [Some(row.omniscient), row.fair, Some(row.head_to_head)];
+        if all.iter().flatten().any(|a| a.failures != [0, 0]) {
             Verdict::EngineFailures
-        } else if arms.iter().any(saturated) {
+        } else if pairs < MIN_PAIRS {
+            Verdict::TooFewPairs
+        } else if saturated(row.omniscient) || row.fair.is_some_and(saturated) {
             Verdict::Saturated
+        } else if lower.is_nan() || upper.is_nan() {
+            // NaN: every resample had both arms unbounded the same way.
+            Verdict::Inconclusive
         } else if lower > 0.0 {
             Verdict::Gains
         } else if upper < 0.0 {
@@ -170,6 +194,19 @@ impl Verdict {
             Verdict::Inconclusive
         }
     }
+}
+
+/// Whether an arm scored 0 % or 100 %, which makes its Elo infinite.
+fn saturated(a: &ArmResult) -> bool {
+    a.pairs > 0 && (a.score <= 0.0 || a.score >= 1.0)
+}
+
+/// A row's arms, for its verdict.
+#[derive(Copy, Clone)]
+struct Arms<'a> {
+    omniscient: &'a ArmResult,
+    fair: Option<&'a ArmResult>,
+    head_to_head: &'a ArmResult,
 }
 
 /// One engine's row.
@@ -192,6 +229,58 @@ pub struct LeakRow {
     /// Whether this is the positive control (`faulty:mode=peek`): a harness leak whose Δ must
     /// contain 0.
     pub control: bool,
+}
+
+impl LeakRow {
+    /// What the row's verdict says, in a sentence: [`Verdict::text`], except that a saturated
+    /// row names the arm and its score.
+    pub fn verdict_text(&self) -> String {
+        if self.verdict != Verdict::Saturated {
+            return self.verdict.text().to_string();
+        }
+        let against = if self.fair.is_some() {
+            "vs O"
+        } else {
+            "vs its own fair self"
+        };
+        let mut which = Vec::new();
+        for (name, side, a) in [
+            ("Ω", "omniscient", Some(&self.omniscient)),
+            ("F", "fair", self.fair.as_ref()),
+        ] {
+            if let Some(a) = a.filter(|a| saturated(a)) {
+                which.push(format!(
+                    "arm {name} ({side} {against}) scored {} %",
+                    if a.score >= 1.0 { 100 } else { 0 }
+                ));
+            }
+        }
+        format!(
+            "saturated: {}, so its Elo and Δ are unbounded; measure against an opponent nearer \
+             its strength (--opponent) or at another budget",
+            which.join(" and ")
+        )
+    }
+}
+
+impl LeakRow {
+    /// With an opponent, a note when the head-to-head alone scored 0 % or 100 %: its Elo is
+    /// unbounded, but Δ does not use it, so the verdict stands. (Without one, the head-to-head is
+    /// arm Ω, and the verdict says so.)
+    fn head_to_head_note(&self) -> Option<String> {
+        (self.fair.is_some() && saturated(&self.head_to_head)).then(|| {
+            format!(
+                "{}'s head-to-head (omniscient vs fair) scored {} %, so its Elo is unbounded; Δ \
+                 does not use it (Δ compares arms Ω and F, both against O).",
+                self.engine,
+                if self.head_to_head.score >= 1.0 {
+                    100
+                } else {
+                    0
+                }
+            )
+        })
+    }
 }
 
 /// `leak.json`.
@@ -328,13 +417,12 @@ pub fn leak_json(setup: &RunSetup, outcome: &RunOutcome) -> LeakJson {
             .map_or((0.0, 0.0), |f| (f.elo - f.elo_lower, f.elo_upper - f.elo));
         let independent_lower = elo - (omniscient.elo - omniscient.elo_lower).hypot(up_f);
         let independent_upper = elo + (omniscient.elo_upper - omniscient.elo).hypot(down_f);
-        let mut played = vec![&omniscient, &head_to_head];
-        played.extend(fair.as_ref());
-        let verdict = if pairs == 0 {
-            Verdict::Inconclusive
-        } else {
-            Verdict::of(&played, lower, upper)
+        let arms = Arms {
+            omniscient: &omniscient,
+            fair: fair.as_ref(),
+            head_to_head: &head_to_head,
         };
+        let verdict = Verdict::of(arms, pairs, lower, upper);
         let entry = &setup.engines[a.fair];
         rows.push(LeakRow {
             engine: a.engine.clone(),
@@ -393,6 +481,7 @@ pub fn leak_json(setup: &RunSetup, outcome: &RunOutcome) -> LeakJson {
             }
         }
     }
+    notes.extend(rows.iter().filter_map(LeakRow::head_to_head_note));
     for row in rows.iter().filter(|r| r.control) {
         let figures = format!(
             "Δ {} {}",
@@ -412,7 +501,10 @@ pub fn leak_json(setup: &RunSetup, outcome: &RunOutcome) -> LeakJson {
                  everything.",
                 row.engine
             ),
-            Verdict::Saturated | Verdict::Inconclusive | Verdict::EngineFailures => format!(
+            Verdict::Saturated
+            | Verdict::Inconclusive
+            | Verdict::TooFewPairs
+            | Verdict::EngineFailures => format!(
                 "The positive control '{}' is {} ({figures}): it cannot show whether this \
                  report catches a leak; use more pairs, another opponent or another budget.",
                 row.engine,
@@ -549,7 +641,7 @@ pub fn text(l: &LeakJson) -> String {
     }
     s.push('\n');
     for r in &l.rows {
-        s.push_str(&format!("{}: {}\n", r.engine, r.verdict.text()));
+        s.push_str(&format!("{}: {}\n", r.engine, r.verdict_text()));
     }
     s.push('\n');
     s.push_str(MEANING);
@@ -572,7 +664,7 @@ pub fn markdown(l: &LeakJson) -> String {
     s.push_str(&markdown_table(l));
     s.push('\n');
     for r in &l.rows {
-        s.push_str(&format!("- **{}**: {}\n", r.engine, r.verdict.text()));
+        s.push_str(&format!("- **{}**: {}\n", r.engine, r.verdict_text()));
     }
     s.push('\n');
     s.push_str(MEANING);
@@ -710,28 +802,137 @@ mod tests {
         }
     }
 
+    /// A row's verdict with an opponent: arms Ω and F, and the head-to-head.
+    fn of(w: &ArmResult, f: &ArmResult, h: &ArmResult, pairs: u64, lo: f64, hi: f64) -> Verdict {
+        let arms = Arms {
+            omniscient: w,
+            fair: Some(f),
+            head_to_head: h,
+        };
+        Verdict::of(arms, pairs, lo, hi)
+    }
+
     #[test]
     fn verdicts_follow_the_interval() {
         let a = arm_with(0.6, [0, 0]);
-        assert_eq!(Verdict::of(&[&a], 10.0, 90.0), Verdict::Gains);
-        assert_eq!(Verdict::of(&[&a], -90.0, -10.0), Verdict::Loses);
-        assert_eq!(Verdict::of(&[&a], -20.0, 30.0), Verdict::NoGain);
-        assert_eq!(Verdict::of(&[&a], -RESOLUTION, RESOLUTION), Verdict::NoGain);
+        let v = |lo, hi| of(&a, &a, &a, 10, lo, hi);
+        assert_eq!(v(10.0, 90.0), Verdict::Gains);
+        assert_eq!(v(-90.0, -10.0), Verdict::Loses);
+        assert_eq!(v(-20.0, 30.0), Verdict::NoGain);
+        assert_eq!(v(-RESOLUTION, RESOLUTION), Verdict::NoGain);
         // Containing 0 but wide is not "no gain".
-        assert_eq!(Verdict::of(&[&a], -20.0, 190.0), Verdict::Inconclusive);
-        assert_eq!(
-            Verdict::of(&[&a], f64::NEG_INFINITY, f64::INFINITY),
-            Verdict::Inconclusive
-        );
+        assert_eq!(v(-20.0, 190.0), Verdict::Inconclusive);
+        assert_eq!(v(f64::NEG_INFINITY, f64::INFINITY), Verdict::Inconclusive);
+        assert_eq!(v(f64::NAN, f64::NAN), Verdict::Inconclusive);
         // An unbounded end does not hide a gain.
-        assert_eq!(Verdict::of(&[&a], 180.0, f64::INFINITY), Verdict::Gains);
+        assert_eq!(v(180.0, f64::INFINITY), Verdict::Gains);
+        // Arms that played the same games pair by pair: Δ is 0 in every resample, and with
+        // enough pairs that zero-width interval is a real "no gain".
+        assert_eq!(v(0.0, 0.0), Verdict::NoGain);
         let all = arm_with(1.0, [0, 0]);
-        assert_eq!(Verdict::of(&[&a, &all], 10.0, 90.0), Verdict::Saturated);
+        assert_eq!(of(&all, &a, &a, 10, 10.0, 90.0), Verdict::Saturated);
         let broken = arm_with(0.6, [1, 0]);
         assert_eq!(
-            Verdict::of(&[&broken, &all], 10.0, 90.0),
+            of(&all, &a, &broken, 10, 10.0, 90.0),
             Verdict::EngineFailures
         );
+    }
+
+    #[test]
+    fn one_or_two_pairs_are_inconclusive_not_no_gain() {
+        // One pair, drawn in both arms: every resample is that pair, Δ = 0 with a zero-width
+        // interval, which used to read "no gain".
+        let (lo, hi, k) = paired_delta(&points(&[2]), Some(&points(&[2])), 500, 7);
+        assert_eq!((lo, hi, k), (0.0, 0.0, 1));
+        let a = arm_with(0.5, [0, 0]);
+        assert_eq!(of(&a, &a, &a, k, lo, hi), Verdict::TooFewPairs);
+        let (lo, hi, k) = paired_delta(&points(&[3, 2]), Some(&points(&[2, 2])), 500, 7);
+        assert_eq!(of(&a, &a, &a, k, lo, hi), Verdict::TooFewPairs);
+        assert_eq!(
+            of(&a, &a, &a, MIN_PAIRS - 1, 10.0, 90.0),
+            Verdict::TooFewPairs
+        );
+        assert_eq!(
+            of(&a, &a, &a, MIN_PAIRS - 1, f64::NEG_INFINITY, f64::INFINITY),
+            Verdict::TooFewPairs
+        );
+        assert_eq!(of(&a, &a, &a, 0, f64::NAN, f64::NAN), Verdict::TooFewPairs);
+        // Few pairs at 100 % are few pairs, not a saturated arm.
+        let all = arm_with(1.0, [0, 0]);
+        assert_eq!(of(&all, &a, &a, 3, 10.0, 90.0), Verdict::TooFewPairs);
+        assert!(Verdict::TooFewPairs.text().starts_with("inconclusive"));
+    }
+
+    fn row_of(omniscient: ArmResult, fair: Option<ArmResult>, head_to_head: ArmResult) -> LeakRow {
+        let arms = Arms {
+            omniscient: &omniscient,
+            fair: fair.as_ref(),
+            head_to_head: &head_to_head,
+        };
+        let verdict = Verdict::of(arms, 10, 10.0, 90.0);
+        LeakRow {
+            engine: "e".into(),
+            spec: "e".into(),
+            fair,
+            omniscient,
+            delta: Delta {
+                elo: 50.0,
+                lower: 10.0,
+                upper: 90.0,
+                independent_lower: 0.0,
+                independent_upper: 100.0,
+                pairs: 10,
+            },
+            head_to_head,
+            verdict,
+            control: false,
+        }
+    }
+
+    #[test]
+    fn saturation_is_of_an_arm_of_delta_and_names_it() {
+        let (a, all, none) = (
+            arm_with(0.6, [0, 0]),
+            arm_with(1.0, [0, 0]),
+            arm_with(0.0, [0, 0]),
+        );
+        // The head-to-head at 100 % alone used to make the row "saturated"; Δ does not use it.
+        let r = row_of(a.clone(), Some(a.clone()), all.clone());
+        assert_eq!(r.verdict, Verdict::Gains);
+        let note = r.head_to_head_note().expect("a note");
+        assert!(
+            note.contains("head-to-head (omniscient vs fair) scored 100 %"),
+            "{note}"
+        );
+        // Arm Ω at 100 %, arm F at 0 %: saturated, and the sentence says which arm.
+        let r = row_of(all.clone(), Some(a.clone()), a.clone());
+        assert_eq!(r.verdict, Verdict::Saturated);
+        assert!(r.head_to_head_note().is_none());
+        let text = r.verdict_text();
+        assert!(
+            text.starts_with("saturated: arm Ω (omniscient vs O) scored 100 %,"),
+            "{text}"
+        );
+        let r = row_of(a.clone(), Some(none.clone()), a.clone());
+        assert!(
+            r.verdict_text()
+                .starts_with("saturated: arm F (fair vs O) scored 0 %,"),
+            "{}",
+            r.verdict_text()
+        );
+        // Without an opponent arm Ω is the head-to-head: saturated, no separate note.
+        let r = row_of(all.clone(), None, all);
+        assert_eq!(r.verdict, Verdict::Saturated);
+        assert!(r.head_to_head_note().is_none());
+        assert!(
+            r.verdict_text()
+                .starts_with("saturated: arm Ω (omniscient vs its own fair self) scored 100 %,"),
+            "{}",
+            r.verdict_text()
+        );
+        // Other verdicts keep their sentence.
+        let r = row_of(a.clone(), Some(a.clone()), a);
+        assert_eq!(r.verdict_text(), Verdict::Gains.text());
     }
 
     #[test]

@@ -379,6 +379,14 @@ impl Tallied {
         self.board.add_pair((job % n) as usize, pair);
         self.points.set(job, records::half_points(pair));
     }
+
+    /// Counts the pair of job `job`, the next of the finished prefix, and asks `rule` whether the
+    /// run stops there: how a run decides which of its pairs count, whether it is playing them
+    /// ([`execute`]) or reading them back ([`crate::run::folder::stop_job`]).
+    pub fn count(&mut self, job: u64, pair: &[GameLine; 2], rule: &mut dyn StopRule) -> bool {
+        self.add(job, pair);
+        rule.stop(&self.board, job + 1)
+    }
 }
 
 /// The running tally: the board of the counted prefix, where every finished pair's lines are,
@@ -415,9 +423,8 @@ impl Tally {
                 Some(p) => p,
                 None => journal.read(spans)?,
             };
-            self.counted_pairs.add(j, &pair);
             self.counted = j + 1;
-            if rule.stop(&self.counted_pairs.board, self.counted) {
+            if self.counted_pairs.count(j, &pair, rule) {
                 self.stopped = true;
             }
             counted(&self.counted_pairs.board, self.counted);

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::engines::EngineEntry;
 use crate::records::{self, GameLine};
 use crate::run::kind::RECORD_NAMES;
-use crate::run::{MatchSetup, RunSetup};
+use crate::run::{MatchSetup, RunSetup, Tallied};
 use crate::util::text::printable;
 
 /// The run recorded in a results folder: the record's path (`match.json`, `tournament.json` or
@@ -43,6 +43,28 @@ pub fn recorded_run(dir: &std::path::Path) -> Result<(PathBuf, MatchSetup, RunSe
         .run_setup(dir.to_path_buf(), 1, String::new())
         .map_err(|m| format!("{}: {m}", path.display()))?;
     Ok((path, record, setup))
+}
+
+/// The job after which a recorded run stopped counting, if its stop rule stopped it: its pairs
+/// (`pair_of(job)`, both games, game 1 first) tallied in job order and its kind's rule asked
+/// after each, exactly as [`crate::run::execute`] did while playing ([`Tallied::count`]). Pairs
+/// of later jobs finished beyond the stop (a gate plays up to one pair per thread past it):
+/// they are in the journal but not in the run's numbers. `None` when the rule never stopped it
+/// on the recorded prefix (a run of every pair, a gate not yet decided).
+pub fn stop_job(
+    setup: &RunSetup,
+    mut pair_of: impl FnMut(u64) -> Option<[GameLine; 2]>,
+) -> Option<u64> {
+    let mut rule = crate::run::stop::for_kind(&setup.kind);
+    let mut tallied = Tallied::new(&setup.pairings);
+    for job in 0..setup.jobs() {
+        // The finished prefix ends at the first job not recorded: no stop on it.
+        let pair = pair_of(job)?;
+        if tallied.count(job, &pair, rule.as_mut()) {
+            return Some(job);
+        }
+    }
+    None
 }
 
 /// Why a recorded game would not come out the same when played again, if it would not: time

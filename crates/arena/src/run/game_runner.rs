@@ -60,6 +60,18 @@ pub struct Player<'a> {
 }
 
 impl Player<'_> {
+    /// The limits it plays under — its own where its spec sets them, the run's otherwise — as a
+    /// spec writes them: `tc=5+0.05,nodes=500`, or `engine defaults` when there are none.
+    pub fn limits_text(&self) -> String {
+        crate::engines::EngineLimits {
+            tc: self.tc,
+            movetime: self.limits.movetime,
+            nodes: self.limits.nodes,
+            depth: self.limits.depth,
+        }
+        .to_string()
+    }
+
     /// The per-move hard limit outside the clock: `--move-timeout` if given; else, without a
     /// clock, the movetime plus [`MOVETIME_GRACE`], or [`NO_TIME_LIMIT_TIMEOUT`] with no time
     /// limit at all; under a clock, none (the clock is the limit). In-process and external

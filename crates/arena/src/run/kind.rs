@@ -196,9 +196,6 @@ pub struct TournamentOptions {
     pub series: Option<String>,
 }
 
-/// The most bootstrap resamples a tournament may ask for.
-pub const TOURNAMENT_MAX_RESAMPLES: usize = 1_000_000;
-
 /// Every pairing of `n` engines, `(i, j)` with `i < j`, in the order `(0,1), (0,2), …, (1,2), …`.
 pub fn round_robin(n: usize) -> Vec<(usize, usize)> {
     (0..n)
@@ -212,12 +209,6 @@ pub fn gauntlet(n: usize, g: usize) -> Vec<(usize, usize)> {
 }
 
 // Leak runs.
-
-/// The most bootstrap resamples `--bootstrap` takes.
-pub const LEAK_MAX_RESAMPLES: usize = 100_000;
-
-/// The fewest: a 95 % interval needs some resamples beyond each end.
-pub const LEAK_MIN_RESAMPLES: usize = 100;
 
 /// A leak run's layout: which slots and pairings measure which engine.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -34,7 +34,11 @@
 //!
 //! **Intervals and CFS.** The bounds are the 2.5 % and 97.5 % quantiles of each engine's
 //! resampled ratings (see [`Ratings`] for the quantile rule); CFS, as in Ordo, is the fraction of
-//! resamples in which an engine rates above the next one in the ranking.
+//! resamples in which an engine rates above the next one in the ranking, a resample in which the
+//! two are tied counting half. Two ratings are tied when they differ by less than 1e-9 of the
+//! largest rating's magnitude (at least 1e-9 Elo): refitting with another anchor moves ratings by
+//! rounding noise (about 1e-14 Elo), and a tie must not be broken by it, so the ranking and CFS
+//! are the same whichever engine is the anchor.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
@@ -52,6 +56,11 @@ const TOLERANCE_ELO: f64 = 1e-10;
 
 /// Below this step (Elo), a step that fails to halve the previous one means rounding noise.
 const ROUNDING_FLOOR_ELO: f64 = 1e-6;
+
+/// Two ratings closer than this many Elo per Elo of the largest rating magnitude (and at least
+/// this many Elo) are equal: refits that differ only in the anchor move the ratings by rounding
+/// noise (about 1e-14 Elo), and CFS and the ranking must not depend on which way it falls.
+const TIE_ELO: f64 = 1e-9;
 
 /// Newton iteration cap (it needs about ten on ordinary data).
 const MAX_NEWTON: usize = 200;
@@ -109,11 +118,13 @@ pub struct Ratings {
     /// Engine indices from best to worst. Within the anchor's component that is by rating; an
     /// engine (or group) that scored every point against another sorts above it, and the engines
     /// of a group separated from the anchor (±∞, or NaN when not connected to it at all) are
-    /// ordered by their ratings among themselves; engines without games come last; ties by index.
+    /// ordered by their ratings among themselves; engines without games come last; ties (equal up
+    /// to rounding noise) by index.
     pub order: Vec<usize>,
     /// For `order[k]`, k+1 < n: the fraction of resamples in which `order[k]` ranks above
-    /// `order[k+1]` by the same rule (ties count half) — Ordo's CFS (likelihood of superiority of
-    /// each engine over the next). It does not depend on the anchor. NaN without resamples.
+    /// `order[k+1]` by the same rule (ties, ratings equal up to rounding noise, count half) —
+    /// Ordo's CFS (likelihood of superiority of each engine over the next). It does not depend on
+    /// the anchor. NaN without resamples.
     /// Length n−1 (empty for n ≤ 1).
     pub cfs_next: Vec<f64>,
     /// Resamples drawn.
@@ -312,6 +323,7 @@ fn fit_with_keys(n: usize, duels: &[Duel], anchor: usize, anchor_elo: f64) -> (V
             }
         }
     }
+    merge_ties(&mut keys);
     for (i, r) in elo.iter_mut().enumerate() {
         if comp[i] == comp[anchor] {
             continue;
@@ -325,6 +337,31 @@ fn fit_with_keys(n: usize, duels: &[Duel], anchor: usize, anchor_elo: f64) -> (V
         };
     }
     (elo, keys)
+}
+
+/// Makes keys that differ only by rounding noise exactly equal, so that comparing them does not
+/// depend on the anchor the ratings were fit with. In sorted order, a key whose `within` lies at
+/// most [`TIE_ELO`] × max(1, the largest |`within`| in Elo) above the first key of a run of one
+/// level joins the run and takes its value. The keys keep a total order, so the ranking can sort
+/// by them; only a genuine difference of about that size could fall either way.
+fn merge_ties(keys: &mut [Key]) {
+    let largest = keys
+        .iter()
+        .fold(0.0f64, |m, k| m.max(k.within.abs() * ELO_PER_NAT));
+    let tolerance = TIE_ELO * largest.max(1.0) / ELO_PER_NAT;
+    let mut sorted: Vec<usize> = (0..keys.len()).collect();
+    sorted.sort_by(|&i, &j| {
+        keys[i]
+            .level
+            .total_cmp(&keys[j].level)
+            .then(keys[i].within.total_cmp(&keys[j].within))
+    });
+    for w in sorted.windows(2) {
+        let (low, high) = (keys[w[0]], keys[w[1]]);
+        if low.level == high.level && high.within - low.within <= tolerance {
+            keys[w[1]].within = low.within;
+        }
+    }
 }
 
 /// The games among a strongly connected set of engines, m×m row-major.
@@ -936,6 +973,76 @@ mod tests {
         }
         assert_eq!(a.order, b.order);
         assert_eq!(a.cfs_next, b.cfs_next);
+    }
+
+    /// Engines 1 and 2 have the same results, pair by pair, against 0 and 3, and draw each
+    /// other: in every resample their ratings are equal.
+    fn tied_pairings() -> Vec<PairingPairs> {
+        vec![
+            patterned(0, 1, 8, &[2, 3, 1, 4, 2, 3, 3]),
+            patterned(0, 2, 8, &[2, 3, 1, 4, 2, 3, 3]),
+            patterned(1, 2, 8, &[2]),
+            patterned(3, 1, 8, &[1, 0, 2, 1, 3]),
+            patterned(3, 2, 8, &[1, 0, 2, 1, 3]),
+            patterned(0, 3, 8, &[4, 3, 4, 2, 3, 1, 4, 4]),
+        ]
+    }
+
+    #[test]
+    fn cfs_counts_ties_as_half_whatever_the_anchor() {
+        // Anchored at 1 or 2, the fit put the other 3e-14 Elo off, and CFS of 1 over 2 came out
+        // 0.541 or 0.540 (and the order 2 before 1) instead of 0.5.
+        let pairings = tied_pairings();
+        let by_anchor: Vec<Ratings> = (0..4)
+            .map(|anchor| rate(4, &pairings, anchor, 0.0, 2000, 11))
+            .collect();
+        for r in &by_anchor {
+            assert_eq!(r.order, [0, 1, 2, 3], "ties by index");
+            assert_eq!(r.cfs_next[1], 0.5, "1 and 2 tie in every resample");
+            assert_eq!(r.cfs_next, by_anchor[0].cfs_next);
+        }
+        // Ties by chance, in some resamples only: a small random tournament of five engines.
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        let pairings: Vec<PairingPairs> = round_robin_pairs(5)
+            .into_iter()
+            .map(|(a, b)| {
+                let halves: Vec<(u64, u8)> = (0..4)
+                    .map(|p| (p, 1 + uniform_below(&mut rng, 3) as u8))
+                    .collect();
+                pairing(a, b, halves)
+            })
+            .collect();
+        let first = rate(5, &pairings, 0, 0.0, 2000, 3);
+        for anchor in 1..5 {
+            let r = rate(5, &pairings, anchor, 100.0, 2000, 3);
+            assert_eq!((&r.order, &r.cfs_next), (&first.order, &first.cfs_next));
+        }
+    }
+
+    /// Every pairing (i, j), i < j, of n engines.
+    fn round_robin_pairs(n: usize) -> Vec<(usize, usize)> {
+        (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect()
+    }
+
+    #[test]
+    fn merge_ties_joins_only_noise() {
+        let key = |level: f64, within: f64| Key { level, within };
+        let mut keys = [
+            key(3.0, 0.5),
+            key(3.0, 0.5 + 1e-15),
+            key(3.0, 0.5 - 1e-15),
+            key(3.0, 0.5 + 1e-6),
+            key(2.0, 0.5),
+            key(3.0, -0.7),
+        ];
+        merge_ties(&mut keys);
+        let within: Vec<f64> = keys.iter().map(|k| k.within).collect();
+        assert_eq!(
+            within,
+            [0.5 - 1e-15, 0.5 - 1e-15, 0.5 - 1e-15, 0.5 + 1e-6, 0.5, -0.7]
+        );
     }
 
     #[test]

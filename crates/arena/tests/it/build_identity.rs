@@ -161,11 +161,6 @@ fn a_resume_keeps_the_threads_the_run_was_started_with() {
         "--no-progress",
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    assert!(
-        text(&o.stderr).contains("1 thread, as the run was started"),
-        "{}",
-        text(&o.stderr)
-    );
     assert_eq!(json(&m.join("summary.json"))["threads"], 1);
     assert!(
         text(&o.stdout).contains(", 1 thread,"),

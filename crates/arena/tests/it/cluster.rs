@@ -94,13 +94,24 @@ fn strip(v: &mut Value) {
             map.retain(|k, _| {
                 !matches!(
                     k.as_str(),
-                    "command" | "threads" | "timing" | "ms" | "shard" | "shards" | "homogeneity"
+                    "command"
+                        | "threads"
+                        | "timing"
+                        | "ms"
+                        | "shard"
+                        | "shards"
+                        | "shard_runs"
+                        | "homogeneity"
                 ) && !k.contains("wall")
             });
             if let Some(Value::String(context)) = map.get_mut("context") {
                 *context = context
                     .split(", ")
-                    .filter(|part| !part.ends_with(" threads") && !part.ends_with(" thread"))
+                    .filter(|part| {
+                        !part.ends_with(" threads")
+                            && !part.ends_with(" thread")
+                            && !part.starts_with("merged from ")
+                    })
                     .collect::<Vec<_>>()
                     .join(", ");
             }

@@ -335,6 +335,36 @@ fn folders_are_distinct_and_failures_are_named() {
     );
 }
 
+/// One or two pairs gave `random` a zero-width interval [0, 0] and the verdict "no gain".
+#[test]
+fn too_few_pairs_are_inconclusive() {
+    let dir = tmp("few");
+    for pairs in ["1", "2"] {
+        let out = dir.join(pairs);
+        let text = ok(&[
+            "leak",
+            "--engine",
+            "random",
+            "--pairs",
+            pairs,
+            "--out",
+            s(&out),
+        ]);
+        let leak = json(&out.join("leak.json"));
+        let r = row(&leak, "random");
+        assert_eq!(
+            (f(&r["delta"]["lower"]), f(&r["delta"]["upper"])),
+            (0.0, 0.0)
+        );
+        assert_eq!(r["verdict"], "too-few-pairs", "{text}");
+        assert!(
+            text.contains("random: inconclusive: too few pairs"),
+            "{text}"
+        );
+        assert!(!text.contains("no gain"), "{text}");
+    }
+}
+
 #[test]
 fn bad_leak_input_is_refused() {
     let root = tmp("bad");

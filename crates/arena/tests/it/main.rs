@@ -17,6 +17,7 @@ mod old_runs;
 mod output_files;
 mod progress_cli;
 mod regression_script;
+mod replay_export;
 mod solve_cli;
 mod sprt_cli;
 mod tournament_cli;

@@ -870,7 +870,10 @@ fn recorded_games_are_found_by_number_shown_and_exported() {
         shown.contains(&format!("Result: {} (", rows[3]["result"])),
         "{shown}"
     );
-    assert!(shown.contains("truth, referee only") && !shown.contains("identical"));
+    assert!(
+        shown.contains("true board (every hidden identity shown; referee only)")
+            && !shown.contains("identical")
+    );
     // Bad numbers are named.
     for (args, says) in [
         (vec!["--game", "7"], "there is no game 7"),

@@ -175,12 +175,32 @@ fn old_folders_replay_and_export() {
             out.to_str().unwrap(),
         ]);
         let pgn = std::fs::read_to_string(&out).unwrap();
-        // Every recorded game, a gate's pairs beyond its stop too.
-        let games = std::fs::read_to_string(fixture(folder).join("games.jsonl"))
-            .unwrap()
-            .lines()
-            .count();
+        // The games the run counted: games.csv's (the sprt fixture's gate stopped after 5
+        // pairs, and 13 more finished beyond its stop)…
+        let lines = |name: &str| {
+            std::fs::read_to_string(fixture(folder).join(name))
+                .unwrap()
+                .lines()
+                .count()
+        };
+        let counted = lines("games.csv") - 1;
+        assert_eq!(pgn.matches("[Event ").count(), counted, "{folder}");
+        assert_eq!(pgn.matches("[Counted ").count(), 0, "{folder}");
+        // …and with --beyond-stop every recorded game, those beyond the stop marked.
+        ok(&[
+            "export",
+            fixture(folder).to_str().unwrap(),
+            "--beyond-stop",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let pgn = std::fs::read_to_string(&out).unwrap();
+        let games = lines("games.jsonl");
         assert_eq!(pgn.matches("[Event ").count(), games, "{folder}");
+        assert_eq!(pgn.matches("[Counted \"no\"]").count(), games - counted);
+        if folder == "sprt" {
+            assert_eq!((counted, games), (10, 36));
+        }
         let _ = std::fs::remove_dir_all(out.parent().unwrap());
     }
 }

@@ -352,7 +352,7 @@ fn write_leak(out: &mut String, l: &crate::report::leak::LeakJson) -> fmt::Resul
             fmt_interval(r.delta.independent_lower, r.delta.independent_upper),
             arm(&r.head_to_head),
             r.delta.pairs,
-            esc(r.verdict.text()),
+            esc(&r.verdict_text()),
             esc(r.verdict.short()),
         )?;
     }
@@ -362,7 +362,7 @@ fn write_leak(out: &mut String, l: &crate::report::leak::LeakJson) -> fmt::Resul
             out,
             "<p class=\"sub\"><b>{}</b>: {}</p>",
             esc(&r.engine),
-            esc(r.verdict.text())
+            esc(&r.verdict_text())
         )?;
     }
     writeln!(
