@@ -5,8 +5,9 @@ use clap::Args;
 /// Arguments of `arena history`.
 #[derive(Debug, Args)]
 pub struct HistoryArgs {
-    /// A folder of tournament folders (one per night, e.g. results/nightly/), each with a
-    /// ratings.json; writes DIR/index.html.
+    /// A folder of nights (e.g. results/nightly/): folders scripts/nightly.sh made, each with a
+    /// night.json whose date is its name; other folders are skipped and named. Writes
+    /// DIR/index.html (the newest night's series) and DIR/series-<key>.html per series.
     #[arg(value_name = "DIR")]
     pub dir: std::path::PathBuf,
 }

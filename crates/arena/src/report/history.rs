@@ -1,17 +1,25 @@
-//! `arena history DIR`: the index page of a folder of nightly tournaments (`index.html`): a link
-//! to every night, the latest night's rating list, and every engine's rating over the nights
-//! with its band.
+//! `arena history DIR`: the index pages of a nightly root. Only nights count (folders
+//! `scripts/nightly.sh` made, [`crate::report::nights`]); they are grouped by series, each
+//! series gets `series-<key>.html` (the latest night's rating list with its change since the
+//! night before, every engine's rating over the nights, a link to every night), the series of
+//! the newest night is also `index.html`, and every night's report gets its links to the index
+//! and to the nights before and after it. What is not a night is named, with why, on stderr and
+//! on the pages.
 
 use std::io::Write;
 use std::path::Path;
 
 use crate::error::Error;
-use crate::records::files::write_atomically;
-use crate::report::html::{self, NightLink};
+use crate::records::files::{read_bounded, write_atomically};
+use crate::report::html::{self, Index, NightLink, SeriesLink};
+use crate::report::nights::{self, SeriesNights};
 use crate::report::pairing::elo_text;
 use crate::report::standings;
 
-/// Writes `dir/index.html` and says so on `out`.
+/// The largest report page `arena history` rewrites the night links of.
+const MAX_REPORT: u64 = 64 << 20;
+
+/// Writes the index pages of `dir` and rewrites its reports' night links, and says so on `out`.
 ///
 /// # Errors
 /// No night in `dir` ([`Error::Input`]), or writing fails.
@@ -27,46 +35,137 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<(), Error> {
             }
         )));
     }
-    let standings::Nights {
-        names: nights,
-        history,
-        ratings: parsed,
-        skipped,
-    } = standings::history(dir, None, None);
-    for s in &skipped {
+    if dir.join(nights::NIGHT_FILE).is_file() {
+        return Err(Error::Input(format!(
+            "{}: one night's folder; give the folder of nights ({})",
+            dir.display(),
+            dir.parent()
+                .map_or_else(|| "its parent".to_string(), |p| p.display().to_string())
+        )));
+    }
+    let scan = nights::scan(dir);
+    if scan.series.is_empty() {
+        return Err(Error::Input(format!(
+            "{}: no nights in it (folders scripts/nightly.sh made: a night.json whose date is the \
+             folder's name, and a rated tournament){}",
+            dir.display(),
+            if scan.skipped.is_empty() {
+                String::new()
+            } else {
+                format!("; skipped {}", scan.skipped.join("; "))
+            }
+        )));
+    }
+    for s in &scan.skipped {
         eprintln!("warning: skipped {s}");
     }
-    let Some((latest_name, latest)) = parsed.last() else {
-        return Err(Error::Input(format!(
-            "{}: no tournament folders (subfolders with a ratings.json) in it",
-            dir.display()
-        )));
+    let series_links = |current: usize| -> Vec<SeriesLink> {
+        scan.series
+            .iter()
+            .enumerate()
+            .map(|(k, s)| SeriesLink {
+                href: nights::series_page(&s.series),
+                description: s.series.description.clone(),
+                nights: s.nights.len(),
+                newest: s.newest().to_string(),
+                current: k == current,
+            })
+            .collect()
     };
-    let links: Vec<NightLink> = parsed
+    for (k, series) in scan.series.iter().enumerate() {
+        let page = index_html(series, series_links(k), &scan.skipped);
+        write_atomically(
+            &dir.join(nights::series_page(&series.series)),
+            page.as_bytes(),
+        )?;
+        if k == 0 {
+            write_atomically(&dir.join("index.html"), page.as_bytes())?;
+        }
+        relink_reports(dir, series)?;
+    }
+    let newest = &scan.series[0];
+    let others = scan.series.len() - 1;
+    writeln!(
+        out,
+        "Wrote {} ({} night{} of series {}, latest {}){}{}",
+        dir.join("index.html").display(),
+        newest.nights.len(),
+        if newest.nights.len() == 1 { "" } else { "s" },
+        newest.series.description,
+        newest.newest(),
+        if others > 0 {
+            format!(
+                "; {others} other series (series-<key>.html): {}",
+                scan.series[1..]
+                    .iter()
+                    .map(|s| format!("{} ({} nights)", s.series.description, s.nights.len()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        } else {
+            String::new()
+        },
+        if scan.skipped.is_empty() {
+            String::new()
+        } else {
+            format!("; skipped {} folder(s), not nights", scan.skipped.len())
+        }
+    )?;
+    Ok(())
+}
+
+/// The index page of one series.
+fn index_html(series: &SeriesNights, all: Vec<SeriesLink>, skipped: &[String]) -> String {
+    let links: Vec<NightLink> = series
+        .nights
         .iter()
-        .rev()
-        .map(|(name, r)| {
+        .map(|n| {
+            let r = &n.ratings;
             let games: u64 = r.pairings.iter().map(|p| p.wins + p.draws + p.losses).sum();
             let best = r.engines.first().map_or(String::new(), |e| {
                 format!(", best: {} {}", e.label, elo_text(e.elo))
             });
             NightLink {
-                night: name.clone(),
-                href: format!("{name}/report.html"),
+                night: n.date.clone(),
+                href: format!("{}/report.html", n.date),
                 summary: format!("{} engines, {games} games{best}", r.engines.len()),
+                identity: nights::identity(n),
             }
         })
         .collect();
-    let page = standings::page(latest_name, latest, nights.clone(), history, Vec::new());
-    let html = html::index_html(&links, Some(&page));
-    let path = dir.join("index.html");
-    write_atomically(&path, html.as_bytes())?;
-    writeln!(
-        out,
-        "Wrote {} ({} night{}, latest {latest_name})",
-        path.display(),
-        nights.len(),
-        if nights.len() == 1 { "" } else { "s" }
-    )?;
+    let latest = series.nights.last().map(|n| {
+        let mut page = standings::page(
+            &format!("Night {}", n.date),
+            &n.ratings,
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+        );
+        nights::decorate(&mut page, series, series.nights.len() - 1, "");
+        page
+    });
+    html::index_html(&Index {
+        series: series.series.description.clone(),
+        nights: links,
+        latest,
+        all_series: all,
+        skipped: skipped.to_vec(),
+    })
+}
+
+/// Rewrites the night links of every report of `series` (to its index, the previous and the
+/// next night); a report without them (older, or not found) is left as it is.
+fn relink_reports(dir: &Path, series: &SeriesNights) -> Result<(), Error> {
+    for (i, n) in series.nights.iter().enumerate() {
+        let path = dir.join(&n.date).join("report.html");
+        let Ok(text) = read_bounded(&path, MAX_REPORT) else {
+            continue;
+        };
+        if let Some(new) = html::replace_night_nav(&text, &nights::nav(series, i, "../")) {
+            if new != text {
+                write_atomically(&path, new.as_bytes())?;
+            }
+        }
+    }
     Ok(())
 }

@@ -507,6 +507,8 @@ pub fn page(
         nights,
         history,
         notes,
+        identity: crate::report::nights::code_line(&r.builds),
+        ..TournamentPage::default()
     }
 }
 
@@ -530,72 +532,6 @@ fn leak_beside(dir: &Path, notes: &mut Vec<String>) -> Option<crate::report::lea
             ));
             None
         }
-    }
-}
-
-/// The nightly tournaments in a folder.
-#[derive(Clone, Debug, Default)]
-pub struct Nights {
-    /// Their names, oldest first.
-    pub names: Vec<String>,
-    /// Each engine's rating per night, by label.
-    pub history: Vec<(String, Vec<HistoryPoint>)>,
-    /// Each night's `ratings.json`, oldest first.
-    pub ratings: Vec<(String, RatingsJson)>,
-    /// Folders with a `ratings.json` that could not be read, with why.
-    pub skipped: Vec<String>,
-}
-
-/// The nights in `parent` (folders holding a `ratings.json`, by name), up to and including
-/// `upto` when given, with each engine's rating per night.
-///
-/// Shards' folders are never nights. With `series`, only nights of that series count (a
-/// report's own history: runs of the same config file); without, every tournament folder does.
-/// A folder whose `ratings.json` cannot be read is skipped and named in [`Nights::skipped`].
-pub fn history(parent: &Path, upto: Option<&str>, series: Option<&str>) -> Nights {
-    let mut nights: Vec<(String, RatingsJson)> = Vec::new();
-    let mut skipped = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(parent) {
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().to_string();
-            if upto.is_some_and(|u| name.as_str() > u) {
-                continue;
-            }
-            let path = entry.path().join("ratings.json");
-            if !path.exists() {
-                continue;
-            }
-            let parsed = crate::records::files::read_bounded(&path, 64 << 20)
-                .map_err(|e| e.to_string())
-                .and_then(|t| serde_json::from_str::<RatingsJson>(&t).map_err(|e| e.to_string()));
-            match parsed {
-                Ok(r) if r.shard.is_some() => {}
-                Ok(r) if series.is_some() && r.tournament.series.as_deref() != series => {}
-                Ok(r) => nights.push((name, r)),
-                Err(e) => skipped.push(format!("{}: {e}", path.display())),
-            }
-        }
-    }
-    nights.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut by_engine: BTreeMap<String, Vec<HistoryPoint>> = BTreeMap::new();
-    for (night, r) in &nights {
-        for e in &r.engines {
-            by_engine
-                .entry(e.label.clone())
-                .or_default()
-                .push(HistoryPoint {
-                    night: night.clone(),
-                    elo: e.elo,
-                    lower: e.elo_lower,
-                    upper: e.elo_upper,
-                });
-        }
-    }
-    Nights {
-        names: nights.iter().map(|(n, _)| n.clone()).collect(),
-        history: by_engine.into_iter().collect(),
-        ratings: nights,
-        skipped,
     }
 }
 
@@ -630,27 +566,25 @@ pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Re
         || "tournament".to_string(),
         |n| n.to_string_lossy().to_string(),
     );
-    let parent = setup
-        .out
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let nights = match r.tournament.series.as_deref() {
-        Some(series) if setup.shard.is_none() => history(parent, Some(&name), Some(series)),
-        _ => Nights::default(),
-    };
-    let (nights, history) = if nights.names.len() >= 2 && nights.names.last() == Some(&name) {
-        (nights.names, nights.history)
-    } else {
-        (Vec::new(), Vec::new())
-    };
     let mut page = page(
         &format!("Tournament {name}"),
         &r,
-        nights,
-        history,
+        Vec::new(),
+        Vec::new(),
         notes.clone(),
     );
+    // A night (a folder scripts/nightly.sh made) shows its series' history up to itself.
+    if setup.shard.is_none() && crate::report::nights::read_night(&setup.out).is_ok() {
+        let parent = setup
+            .out
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let scan = crate::report::nights::scan(parent);
+        if let Some((series, i)) = scan.find(&name) {
+            crate::report::nights::decorate(&mut page, series, i, "../");
+        }
+    }
     page.leak = leak;
     write_atomically(
         &setup.out.join("report.html"),

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{csv_without_timing, have_bash, json, missing, ok, refused, s, tmp};
+use crate::common::{csv_without_timing, have_bash, json, missing, ok, refused, s, text, tmp};
 
 /// A JSON file without the keys that differ between runs of the same games (the command line,
 /// wall-clock timings).
@@ -536,58 +536,159 @@ fn the_homogeneity_check_flags_a_tampered_shard() {
     assert_eq!(report["checks"][1]["flagged"], true);
 }
 
+/// Runs `bash scripts/nightly.sh ARGS...` with this build's arena, one thread; its output.
+fn nightly(args: &[&str]) -> std::process::Output {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/nightly.sh");
+    Command::new("bash")
+        .arg(script)
+        .args(args)
+        .args(["--threads", "1"])
+        .env("ARENA", crate::common::arena_bin())
+        .output()
+        .expect("bash runs")
+}
+
 #[test]
-fn history_links_the_nights_and_the_report_page_renders() {
+fn history_takes_only_nights_by_series_and_date_and_the_report_page_renders() {
+    let test =
+        "tournament_cli::history_takes_only_nights_by_series_and_date_and_the_report_page_renders";
+    if !have_bash(test) {
+        return;
+    }
     let dir = tmp("nights");
     let config = dir.join("nightly.json");
     std::fs::write(
         &config,
-        r#"{"engines": ["greedy", "level:easy", "random"], "pairs": 6, "bootstrap": 200}"#,
+        r#"{"engines": ["greedy", "level:easy", "random"], "pairs": 4, "bootstrap": 200}"#,
     )
     .unwrap();
     let nights = dir.join("nights");
-    for (night, seed) in [("2026-11-28", "1"), ("2026-11-29", "2")] {
-        let out = nights.join(night);
-        ok(&[
-            "tournament",
-            "--config",
-            s(&config),
-            "--seed",
-            seed,
-            "--out",
-            s(&out),
-        ]);
+    let night = |date: &str, extra: &[&str]| {
+        let mut args = vec!["--config", s(&config), "--root", s(&nights), "--date", date];
+        args.extend_from_slice(extra);
+        nightly(&args)
+    };
+    // Only real dates are nights' dates, and a quick try stays out of the nightly root.
+    for bad in ["2026-13-45", "try", "2026-02-29"] {
+        let o = night(bad, &[]);
+        assert_eq!(o.status.code(), Some(2), "--date {bad}");
+        assert!(
+            text(&o.stderr).contains("not a real date"),
+            "{}",
+            text(&o.stderr)
+        );
     }
-    // A tournament of another series beside them is not part of their history.
-    tournament(&nights.join("2026-11-27-adhoc"), "2", "1", &[]);
-    let dir = nights;
-    // The second night's page shows the history of both, and only of its series.
-    let html = std::fs::read_to_string(dir.join("2026-11-29/report.html")).unwrap();
+    let o = nightly(&["--date", "2026-11-30", "--", "--pairs", "20"]);
+    assert_eq!(o.status.code(), Some(2));
     assert!(
-        html.contains("2026-11-28"),
-        "the history chart names the first night"
+        text(&o.stderr).contains("--root results/nightly-try"),
+        "{}",
+        text(&o.stderr)
     );
-    assert!(!html.contains("adhoc"), "another series is not history");
-    let text = ok(&["history", s(&dir)]);
-    assert!(text.contains("3 nights"), "{text}");
-    let index = std::fs::read_to_string(dir.join("index.html")).unwrap();
-    assert!(index.contains("2026-11-28/report.html") && index.contains("2026-11-29/report.html"));
-    let err = refused(&["history", s(&dir.join("2026-11-28"))]);
-    assert!(err.contains("no tournament folders"), "{err}");
+
+    for date in ["2026-11-29", "2026-11-30"] {
+        let o = night(date, &[]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+    }
+    // Not nights: a tournament copied in under any name, a night copied under another date.
+    tournament(&nights.join("quick-try"), "2", "1", &[]);
+    let copy = Command::new("cp")
+        .args([
+            "-r",
+            s(&nights.join("2026-11-29")),
+            s(&nights.join("2026-12-05")),
+        ])
+        .status()
+        .expect("cp runs");
+    assert!(copy.success());
+    // A try with other pairs in the same root is a series of its own.
+    let o = night("2026-12-01", &["--", "--pairs", "2"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+
+    let o = crate::common::arena(&["history", s(&nights)]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
+    assert!(
+        stderr.contains("skipped quick-try: no night.json"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("skipped 2026-12-05: night.json records the night 2026-11-29"),
+        "{stderr}"
+    );
+    // The newest night's series is the index; the 4-pair series has its own page.
+    assert!(
+        stdout.contains("1 night of series nightly: 2 pairs"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("nightly: 4 pairs") && stdout.contains("(2 nights)"),
+        "{stdout}"
+    );
+    let pages: Vec<String> = std::fs::read_dir(&nights)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.starts_with("series-"))
+        .collect();
+    assert_eq!(pages.len(), 2, "{pages:?}");
+    let series = pages
+        .iter()
+        .map(|p| std::fs::read_to_string(nights.join(p)).unwrap())
+        .find(|html| html.contains("2026-11-29/report.html"))
+        .expect("the 4-pair series' page");
+    assert!(series.contains("2026-11-30/report.html"));
+    assert!(
+        !series.contains("quick-try/report.html") && !series.contains("2026-12-05/report.html")
+    );
+    assert!(
+        !series.contains("2026-12-01/report.html"),
+        "another series' night"
+    );
+    assert!(series.contains("Skipped folders") && series.contains("quick-try"));
+    assert!(
+        series.contains("\u{394} since 11-29"),
+        "the latest night's change"
+    );
+
+    // The second night's report: its series' history, Δ, links back; the first one's report
+    // links forward once the second has run.
+    let second = std::fs::read_to_string(nights.join("2026-11-30/report.html")).unwrap();
+    assert!(second.contains("2026-11-29") && second.contains("id=\"history\""));
+    assert!(second.contains("\u{394} since 11-29"));
+    assert!(second.contains("href=\"../2026-11-29/report.html\""));
+    assert!(!second.contains("quick-try") && !second.contains("2026-12-01"));
+    let first = std::fs::read_to_string(nights.join("2026-11-29/report.html")).unwrap();
+    assert!(
+        first.contains("href=\"../2026-11-30/report.html\""),
+        "next link added"
+    );
+    assert!(
+        !first.contains("\u{394} since"),
+        "no night before the first"
+    );
+    // Both pages say what code played: the build the tournament recorded.
+    assert!(first.contains("<p class=\"identity\">code ") && first.contains("arena sha256 "));
+    assert!(
+        series.contains("arena sha256 "),
+        "the index names each night's code"
+    );
+
+    let err = refused(&["history", s(&nights.join("2026-11-29"))]);
+    assert!(err.contains("one night's folder"), "{err}");
+    let err = refused(&["history", s(&nights.join("quick-try"))]);
+    assert!(err.contains("no nights in it"), "{err}");
     let err = refused(&["history", s(&dir.join("nowhere"))]);
     assert!(err.contains("no such folder"), "{err}");
+    let dir = nights;
 
     // Headless Chromium draws the page. Without bash or Chromium that fails in CI and is said
     // to be skipped elsewhere.
-    let test = "tournament_cli::history_links_the_nights_and_the_report_page_renders";
-    if !have_bash(test) {
-        return;
-    }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/screenshot.sh");
     let png = dir.join("report.png");
     let o = Command::new("bash")
         .arg(&script)
-        .arg(dir.join("2026-11-29/report.html"))
+        .arg(dir.join("2026-11-30/report.html"))
         .arg(&png)
         .arg("1280x2000")
         .output()

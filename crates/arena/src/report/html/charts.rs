@@ -32,6 +32,8 @@ const AXIS: RGBColor = RGBColor(160, 168, 176);
 const ACCENT: RGBColor = RGBColor(9, 105, 218);
 const ANCHOR: RGBColor = RGBColor(191, 110, 0);
 const ALERT: RGBColor = RGBColor(207, 34, 46);
+/// An engine that no longer plays, on the history chart.
+const DROPPED: RGBColor = RGBColor(175, 184, 193);
 
 /// Distinct line colours (category10, then darker companions); Palette99 beyond.
 const SERIES: [RGBColor; 20] = [
@@ -63,6 +65,15 @@ fn series_color(k: usize) -> RGBColor {
         let (r, g, b) = Palette99::pick(k).rgb();
         RGBColor(r, g, b)
     })
+}
+
+/// A night as the legend writes it: `MM-DD` for a date of this year's kind, else cut short.
+fn short_night(night: &str) -> String {
+    if crate::util::time::is_date(night) {
+        night[5..].to_string()
+    } else {
+        truncate(night, 10)
+    }
 }
 
 /// A font of `px` CSS pixels (plotters' SVG backend writes size / 1.24).
@@ -608,6 +619,9 @@ fn draw_heat_map(labels: &[String], cells: &[Vec<Option<PairwiseCell>>]) -> Resu
 struct Track {
     label: String,
     color: RGBColor,
+    /// The last night it played (short), when that is not the chart's last night: it no longer
+    /// plays, and is drawn grey.
+    last_night: Option<String>,
     /// (night index, elo, lower, upper), by night.
     points: Vec<(usize, f64, f64, f64)>,
 }
@@ -623,10 +637,28 @@ impl Track {
     }
 }
 
+/// A track's value in the legend: its last rating, and for an engine that no longer plays the
+/// night of it.
+fn legend_value(t: &Track) -> String {
+    let value = if t.points.is_empty() {
+        "\u{2014}".to_string()
+    } else {
+        fmt_elo(t.last_elo())
+    };
+    match &t.last_night {
+        Some(night) => format!("{value} on {night}"),
+        None => value,
+    }
+}
+
 /// The ratings over the nights: one line per engine (x = night, labelled with the night
 /// string), a translucent band between the interval ends, points marked, engines rated ±inf
 /// marked at the top or bottom edge, and a legend with each engine's label and latest rating.
-/// Points whose night is not in `nights` are left out.
+/// An engine's colour is its place in `history` (give engines in the order they first
+/// appeared, and each keeps its colour as nights are added); one that did not play the last
+/// night is grey, its last night in the legend. A point alone (no neighbour to draw a line or
+/// band to) is ringed and has its interval bar; an unbounded interval end is an arrow to the
+/// chart's edge. Points whose night is not in `nights` are left out.
 ///
 /// # Errors
 ///
@@ -664,9 +696,20 @@ fn draw_history_chart(
                 .collect();
             pts.sort_by_key(|p| p.0);
             pts.dedup_by_key(|p| p.0);
+            // Colours go by the track's place in `history` (the order engines first appeared),
+            // so an engine keeps its colour as nights are added and others join or leave.
+            let last_night = pts
+                .last()
+                .filter(|p| p.0 + 1 < m)
+                .map(|p| short_night(&nights[p.0]));
             Track {
                 label: truncate(label, 18),
-                color: series_color(k),
+                color: if last_night.is_some() {
+                    DROPPED
+                } else {
+                    series_color(k)
+                },
+                last_night,
                 points: pts,
             }
         })
@@ -690,7 +733,10 @@ fn draw_history_chart(
     let edge = (y1 - y0) * 0.025;
 
     let legend_labels: Vec<String> = tracks.iter().map(|t| t.label.clone()).collect();
-    let legend_w = (widest(&legend_labels, 13.0) + 100.0).clamp(160.0, 260.0) as u32;
+    let legend_values: Vec<String> = tracks.iter().map(legend_value).collect();
+    // Room for the line sample, the widest label, a gap and the widest value.
+    let legend_w = (widest(&legend_labels, 13.0) + widest(&legend_values, 12.0) + 64.0)
+        .clamp(160.0, 330.0) as u32;
     let entries = tracks.len().min(200) as u32;
     let width = 820u32;
     let height = (entries * 22 + 60).max(420);
@@ -740,38 +786,80 @@ fn draw_history_chart(
             .draw()
             .map_err(err)?;
 
-        // Bands first, so every line stays visible on top of them.
+        // Bands first, so every line stays visible on top of them: a band over each run of
+        // nights with both interval ends finite.
+        let finite =
+            |p: &(usize, f64, f64, f64)| p.1.is_finite() && p.2.is_finite() && p.3.is_finite();
         for t in &tracks {
-            let usable =
-                |p: &(usize, f64, f64, f64)| p.1.is_finite() && !p.2.is_nan() && !p.3.is_nan();
-            for run in t.points.split(|p| !usable(p)).filter(|r| !r.is_empty()) {
-                let ends: Vec<(f64, f64, f64, f64)> = run
+            for run in t.points.split(|p| !finite(p)).filter(|r| r.len() >= 2) {
+                let ends: Vec<(f64, f64, f64)> = run
                     .iter()
                     .map(|p| {
                         let e = clamp_elo(p.1);
-                        let a = p.2.clamp(y0, y1);
-                        let b = p.3.clamp(y0, y1);
-                        (p.0 as f64, a.min(b).min(e), e, a.max(b).max(e))
+                        let (a, b) = (clamp_elo(p.2), clamp_elo(p.3));
+                        (p.0 as f64, a.min(b).min(e), a.max(b).max(e))
                     })
                     .collect();
-                if ends.len() == 1 {
-                    let (x, a, e, b) = ends[0];
-                    chart
-                        .draw_series(once(ErrorBar::new_vertical(
-                            x,
-                            a,
-                            e,
-                            b,
-                            t.color.mix(0.5).stroke_width(2),
-                            8,
-                        )))
-                        .map_err(err)?;
-                } else {
-                    let mut poly: Vec<(f64, f64)> = ends.iter().map(|p| (p.0, p.3)).collect();
-                    poly.extend(ends.iter().rev().map(|p| (p.0, p.1)));
-                    chart
-                        .draw_series(once(Polygon::new(poly, t.color.mix(0.13).filled())))
-                        .map_err(err)?;
+                let mut poly: Vec<(f64, f64)> = ends.iter().map(|p| (p.0, p.2)).collect();
+                poly.extend(ends.iter().rev().map(|p| (p.0, p.1)));
+                chart
+                    .draw_series(once(Polygon::new(poly, t.color.mix(0.13).filled())))
+                    .map_err(err)?;
+            }
+        }
+        // Interval bars where there is no band: an engine's only night in a run, or an end
+        // that is unbounded, drawn as an arrow to the chart's edge.
+        for t in &tracks {
+            let lonely: Vec<bool> = (0..t.points.len())
+                .map(|i| {
+                    let ok =
+                        |j: Option<usize>| j.and_then(|j| t.points.get(j)).is_some_and(&finite);
+                    !ok(i.checked_sub(1)) && !ok(Some(i + 1))
+                })
+                .collect();
+            for (p, &alone) in t.points.iter().zip(&lonely) {
+                if !p.1.is_finite() || p.2.is_nan() || p.3.is_nan() || (finite(p) && !alone) {
+                    continue;
+                }
+                let x = p.0 as f64;
+                let e = clamp_elo(p.1);
+                for end in [p.2, p.3] {
+                    let up = end > e;
+                    if end.is_finite() {
+                        let v = clamp_elo(end);
+                        chart
+                            .draw_series(once(PathElement::new(
+                                vec![(x, e), (x, v)],
+                                t.color.stroke_width(2),
+                            )))
+                            .map_err(err)?;
+                        chart
+                            .draw_series(once(
+                                EmptyElement::at((x, v))
+                                    + PathElement::new(
+                                        vec![(-6, 0), (6, 0)],
+                                        t.color.stroke_width(2),
+                                    ),
+                            ))
+                            .map_err(err)?;
+                    } else {
+                        let (edge_y, tip) = if up { (y1 - edge, -7) } else { (y0 + edge, 7) };
+                        chart
+                            .draw_series(once(PathElement::new(
+                                vec![(x, e), (x, edge_y)],
+                                t.color.stroke_width(2),
+                            )))
+                            .map_err(err)?;
+                        chart
+                            .draw_series(once(
+                                EmptyElement::at((x, edge_y))
+                                    + Polygon::new(
+                                        vec![(0, tip), (-5, 0), (5, 0)],
+                                        t.color.filled(),
+                                    ),
+                            ))
+                            .map_err(err)?;
+                    }
                 }
             }
         }
@@ -784,6 +872,18 @@ fn draw_history_chart(
             {
                 let pts: Vec<(f64, f64)> =
                     run.iter().map(|p| (p.0 as f64, clamp_elo(p.1))).collect();
+                if pts.len() == 1 {
+                    // One night alone: a ringed point, visible without a line through it.
+                    chart
+                        .draw_series(pts.into_iter().map(|p| {
+                            EmptyElement::at(p)
+                                + Circle::new((0, 0), 9, WHITE.filled())
+                                + Circle::new((0, 0), 9, t.color.stroke_width(2))
+                                + Circle::new((0, 0), 5, t.color.filled())
+                        }))
+                        .map_err(err)?;
+                    continue;
+                }
                 chart
                     .draw_series(LineSeries::new(pts.clone(), t.color.stroke_width(2)))
                     .map_err(err)?;
@@ -811,14 +911,18 @@ fn draw_history_chart(
             }
         }
 
-        // Legend, best latest rating first.
+        // Legend: the engines still playing, best latest rating first, then those that no
+        // longer play (grey, with their last night).
         let mut order: Vec<&Track> = tracks.iter().take(200).collect();
         order.sort_by(|a, b| {
             let key = |t: &Track| {
                 let e = t.last_elo();
                 if e.is_nan() { f64::NEG_INFINITY } else { e }
             };
-            key(b).total_cmp(&key(a))
+            a.last_night
+                .is_some()
+                .cmp(&b.last_night.is_some())
+                .then(key(b).total_cmp(&key(a)))
         });
         legend_area
             .draw(&Text::new(
@@ -839,22 +943,17 @@ fn draw_history_chart(
             legend_area
                 .draw(&Circle::new((19, y), 4, t.color.filled()))
                 .map_err(err)?;
+            let ink = if t.last_night.is_some() { MUTED } else { INK };
             legend_area
                 .draw(&Text::new(
                     t.label.clone(),
                     (38, y),
-                    style(13.0, INK, HPos::Left, VPos::Center),
+                    style(13.0, ink, HPos::Left, VPos::Center),
                 ))
                 .map_err(err)?;
-            let last = t.last_elo();
-            let value = if t.points.is_empty() {
-                "\u{2014}".to_string()
-            } else {
-                fmt_elo(last)
-            };
             legend_area
                 .draw(&Text::new(
-                    value,
+                    legend_value(t),
                     (right, y),
                     style(12.0, MUTED, HPos::Right, VPos::Center),
                 ))
@@ -916,5 +1015,92 @@ mod tests {
         assert!(h_many > h_few);
         let (w_many, _) = size(&heat_map(&names, &many.pairwise).unwrap_or_default());
         assert!((600..=1000).contains(&w_many), "{w_many}");
+    }
+
+    /// A history of `tracks` over nights 2026-11-28 … (one per entry of the longest track):
+    /// each track its (elo, lower, upper) per night, from its first night on.
+    /// A test track: its label, its first night's index and its (elo, lower, upper) per night.
+    type TestTrack<'a> = (&'a str, usize, &'a [(f64, f64, f64)]);
+
+    fn history(tracks: &[TestTrack]) -> (Vec<String>, Vec<(String, Vec<HistoryPoint>)>) {
+        let m = tracks.iter().map(|t| t.1 + t.2.len()).max().unwrap_or(0);
+        let nights: Vec<String> = (0..m).map(|k| format!("2026-11-{:02}", 28 + k)).collect();
+        let history = tracks
+            .iter()
+            .map(|(label, first, pts)| {
+                let points = pts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(elo, lower, upper))| HistoryPoint {
+                        night: nights[first + i].clone(),
+                        elo,
+                        lower,
+                        upper,
+                    })
+                    .collect();
+                (label.to_string(), points)
+            })
+            .collect();
+        (nights, history)
+    }
+
+    fn hex(c: RGBColor) -> String {
+        format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+    }
+
+    #[test]
+    fn a_dropped_engine_is_grey_and_the_others_keep_their_colours() {
+        let steady: &[(f64, f64, f64)] =
+            &[(0.0, -20.0, 20.0), (5.0, -15.0, 25.0), (3.0, -17.0, 23.0)];
+        let gone: &[(f64, f64, f64)] = &[(100.0, 80.0, 120.0), (90.0, 70.0, 110.0)];
+        let (nights, all_play) = history(&[("greedy", 0, steady), ("ab", 1, gone)]);
+        let svg = history_chart(&nights[..3], &all_play).unwrap();
+        // Night 3 is ab's last: both colours, no grey.
+        assert!(svg.contains(&hex(series_color(0))) && svg.contains(&hex(series_color(1))));
+        assert!(!svg.contains(&hex(DROPPED)));
+        // A fourth night without ab: ab grey, its last night in the legend, greedy's colour
+        // unchanged.
+        let mut more = all_play.clone();
+        more[0].1.push(HistoryPoint {
+            night: "2026-12-01".into(),
+            elo: 1.0,
+            lower: -19.0,
+            upper: 21.0,
+        });
+        let mut nights4 = nights.clone();
+        nights4.push("2026-12-01".into());
+        let svg = history_chart(&nights4, &more).unwrap();
+        assert!(svg.contains(&hex(DROPPED)));
+        assert!(!svg.contains(&hex(series_color(1))));
+        assert!(svg.contains(&hex(series_color(0))));
+        assert!(svg.contains("on 11-30"), "the dropped engine's last night");
+    }
+
+    #[test]
+    fn a_first_night_is_ringed_and_unbounded_ends_are_arrows() {
+        let steady: &[(f64, f64, f64)] = &[(0.0, -20.0, 20.0), (5.0, -15.0, 25.0)];
+        let new: &[(f64, f64, f64)] = &[(200.0, 150.0, 250.0)];
+        let (nights, h) = history(&[("greedy", 0, steady), ("new", 1, new)]);
+        let svg = history_chart(&nights, &h).unwrap();
+        assert_eq!(
+            svg.matches("r=\"9\"").count(),
+            2,
+            "one ring, white-filled and stroked"
+        );
+        let polygons = |svg: &str| svg.matches("<polygon").count();
+        let bounded = polygons(&svg);
+        // The same new engine with an unbounded upper end: one more polygon, the arrowhead.
+        let unbounded: &[(f64, f64, f64)] = &[(200.0, 150.0, f64::INFINITY)];
+        let (nights, h) = history(&[("greedy", 0, steady), ("new", 1, unbounded)]);
+        let svg = history_chart(&nights, &h).unwrap();
+        assert_eq!(polygons(&svg), bounded + 1);
+        // An unbounded end in the middle of a line: the band stops there, the arrow marks it.
+        let mid: &[(f64, f64, f64)] = &[
+            (0.0, -20.0, 20.0),
+            (5.0, f64::NEG_INFINITY, 25.0),
+            (3.0, -17.0, 23.0),
+        ];
+        let (nights, h) = history(&[("greedy", 0, mid)]);
+        assert!(history_chart(&nights, &h).is_ok());
     }
 }

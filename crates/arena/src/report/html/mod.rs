@@ -1,20 +1,24 @@
 //! The HTML pages of a tournament: `report.html` for one tournament ([`tournament_html`]) and
-//! `index.html` over many nightly runs ([`index_html`]), plus the three SVG charts they inline
-//! ([`rating_chart`], [`heat_map`], [`history_chart`]), drawn with plotters' SVG backend.
+//! the index of one series of nightly runs ([`index_html`]), plus the three SVG charts they
+//! inline ([`rating_chart`], [`heat_map`], [`history_chart`]), drawn with plotters' SVG backend.
+//! A night's report carries its links to the series index and its neighbours between markers,
+//! so that `arena history` can replace them when the next night has run ([`replace_night_nav`]).
 //!
 //! The pages are self-contained: inline CSS, inline SVG, no scripts, no external resources, so a
 //! report folder can be copied or served as static files. Every text that comes from the data is
 //! HTML-escaped. Nothing here panics on odd numbers: NaN ratings read "unrated", infinite ones
 //! "+inf"/"−inf", charts keep a finite axis and mark such engines at its edge, and a chart that
-//! cannot be drawn is replaced by a short note.
+//! cannot be drawn is replaced by a short note. At 800 px the rating list still fits: the
+//! points and games columns (in W / D / L already) give way, and the engine column stays in view
+//! when a table scrolls sideways.
 //!
 //! The files, each using only those listed before it (and this file's types):
 //! - `format.rs`: the text: HTML escaping, Elo values, intervals, percentages, safe links;
 //! - `charts.rs`: the SVG charts and their helpers (colours, fonts, axis ranges);
-//! - `page.rs`: the page writers: head and foot, the tables, the leak and history sections, the
-//!   tournament page and the index;
-//! - this file: what a page shows ([`TournamentPage`], [`HistoryPoint`], [`NightLink`]) and the
-//!   two pages as strings.
+//! - `page.rs`: the page writers: head and foot, the tables, the leak, history and commits
+//!   sections, the night links, the tournament page and the index;
+//! - this file: what a page shows ([`TournamentPage`], [`HistoryPoint`], [`Delta`],
+//!   [`NightNav`], [`Index`], [`NightLink`], [`SeriesLink`]) and the pages as strings.
 
 mod charts;
 mod format;
@@ -37,8 +41,39 @@ pub struct HistoryPoint {
     pub upper: f64,
 }
 
+/// An engine's change since the previous night of its series, in the rating list.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Delta {
+    /// It did not play that night (or played with another spec).
+    New,
+    /// Its rating moved by this much (both ratings finite).
+    Elo(f64),
+    /// It played, but a rating either night is ±inf or unrated.
+    Unknown,
+}
+
+/// A link to a night from another page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NightRef {
+    /// The night, e.g. "2026-11-30".
+    pub night: String,
+    /// The link, relative to the page that shows it.
+    pub href: String,
+}
+
+/// Where a night's report links to: the index of its series and its neighbours in the series.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NightNav {
+    /// The index page of the series, relative to the report.
+    pub index: String,
+    /// The previous night of the series.
+    pub previous: Option<NightRef>,
+    /// The next night of the series (known once it has run: `arena history` rewrites the nav).
+    pub next: Option<NightRef>,
+}
+
 /// Everything a tournament page shows.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct TournamentPage {
     /// Page title, e.g. "Nightly 2026-11-30".
     pub title: String,
@@ -61,6 +96,18 @@ pub struct TournamentPage {
     /// The information-leak report measured beside the tournament (its `leak/` folder, written
     /// by `arena leak`), if any.
     pub leak: Option<crate::report::leak::LeakJson>,
+    /// The previous night of the series when the rating list has a Δ column, and each rated
+    /// engine's change since then (in the ratings' order).
+    pub deltas: Option<(String, Vec<Delta>)>,
+    /// A night's links to its index and neighbours; None for a tournament that is not a night.
+    pub nav: Option<NightNav>,
+    /// One line saying what code played, e.g. "code 1a2b3c4 (dirty) · arena sha256 9f86d081…".
+    pub identity: Option<String>,
+    /// The commits since the previous night (`<hash> <subject>` lines, at most
+    /// [`MAX_COMMITS`](crate::report::nights::MAX_COMMITS)) and how many there were in all.
+    pub commits: Option<(Vec<String>, usize)>,
+    /// The series this page's history is of, in one line.
+    pub series: Option<String>,
 }
 
 /// A link to one night in the index page.
@@ -72,6 +119,38 @@ pub struct NightLink {
     pub href: String,
     /// One line, e.g. "5 engines, 2000 games, best: ab +312".
     pub summary: String,
+    /// What code played that night, in one line.
+    pub identity: Option<String>,
+}
+
+/// A link to one series' index page.
+#[derive(Clone, Debug)]
+pub struct SeriesLink {
+    /// Its index page, relative to the one that shows the link.
+    pub href: String,
+    /// What its conditions are, in one line.
+    pub description: String,
+    /// Its number of nights.
+    pub nights: usize,
+    /// Its newest night.
+    pub newest: String,
+    /// Whether it is the page's own series.
+    pub current: bool,
+}
+
+/// Everything the index page of one series shows.
+#[derive(Clone, Debug, Default)]
+pub struct Index {
+    /// The series, in one line.
+    pub series: String,
+    /// Its nights, any order (newest first on the page).
+    pub nights: Vec<NightLink>,
+    /// The newest night's page: rating list (with Δ) and history.
+    pub latest: Option<TournamentPage>,
+    /// Every series of the root, this one marked, for the picker (shown from two series on).
+    pub all_series: Vec<SeriesLink>,
+    /// The folders that are not nights, with why.
+    pub skipped: Vec<String>,
 }
 
 /// The self-contained page of one tournament (report.html): no external resources (CSS inline,
@@ -85,13 +164,20 @@ pub fn tournament_html(page: &TournamentPage) -> String {
     out
 }
 
-/// The index of many nightly runs (index.html): the latest night's rating list, the history
-/// chart of every engine (from two nights on), and links to every night, newest first.
-pub fn index_html(nights: &[NightLink], latest: Option<&TournamentPage>) -> String {
+/// The index of one series of nightly runs (index.html): the latest night's rating list, the
+/// history chart of every engine (from two nights on), links to every night, newest first, the
+/// other series and what was skipped.
+pub fn index_html(index: &Index) -> String {
     let mut out = String::new();
     // Writing into a String cannot fail.
-    let _ = page::write_index(&mut out, nights, latest);
+    let _ = page::write_index(&mut out, index);
     out
+}
+
+/// A report page with its night links replaced by `nav`'s; None when the page has no night
+/// links (not a night's report, or written before they existed).
+pub fn replace_night_nav(report: &str, nav: &NightNav) -> Option<String> {
+    page::replace_night_nav(report, nav)
 }
 
 /// A test page shared by the files' tests.
@@ -202,8 +288,7 @@ mod fixtures {
             }],
             nights: night_names,
             history,
-            notes: vec![],
-            leak: None,
+            ..TournamentPage::default()
         }
     }
 }

@@ -7,7 +7,7 @@ use std::fmt::{self, Write as _};
 
 use crate::report::html::charts::{heat_map, history_chart, rating_chart};
 use crate::report::html::format::{esc, fmt_elo, fmt_interval, fmt_num, fmt_pct, safe_href};
-use crate::report::html::{NightLink, TournamentPage};
+use crate::report::html::{Delta, Index, NightNav, TournamentPage};
 use crate::report::ratings_json::{PairingLine, RatedEngine};
 
 const CSS: &str = r#"
@@ -56,6 +56,32 @@ figure.chart svg { display: block; margin: 0 auto; max-width: 100%; height: auto
 .notes-teaser { display: inline-block; margin-top: 10px; background: #fff8c5; border: 1px solid #eed888;
   border-radius: 6px; padding: 3px 10px; font-size: 13px; }
 footer { color: #8c959f; font-size: 12px; margin-top: 24px; text-align: center; }
+.identity { color: #57606a; margin: 4px 0 0; font-size: 13px; }
+.identity code, .commits code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+nav.night-nav { margin-top: 8px; font-size: 13px; }
+nav.night-nav a, nav.night-nav span { margin-right: 14px; }
+.series-pick { margin: 8px 0 0; font-size: 13px; color: #57606a; }
+.series-pick a, .series-pick b { margin-right: 12px; }
+td.up { color: #1a7f37; }
+td.down { color: #cf222e; }
+ul.commits { margin: 0; padding-left: 18px; font-size: 13px; }
+ul.skipped { margin: 0; padding-left: 18px; font-size: 13px; color: #57606a; }
+/* The engine column stays in view when a narrow window scrolls the table sideways. */
+table.ratings td.engine, table.ratings th.engine { position: sticky; left: 0; background: #fff; z-index: 1; }
+table.ratings th.engine { background: #f6f8fa; }
+table.ratings tbody tr:nth-child(even) td.engine { background: #fafbfc; }
+table.ratings tr.anchor td.engine { background: #fff8e8; }
+@media (max-width: 900px) {
+  main { padding: 16px 10px 32px; }
+  section { padding: 12px 10px 14px; margin: 12px 0; }
+  h1 { font-size: 22px; }
+  th, td { padding: 5px 5px; }
+  th { letter-spacing: 0; }
+  /* Points and games are in W / D / L already. */
+  table.ratings .wide { display: none; }
+  table.ratings td.ci { white-space: normal; min-width: 6.5em; }
+  td.engine { min-width: 6em; }
+}
 "#;
 
 /// The page up to `<main>`: doctype, title, the inline CSS.
@@ -100,21 +126,48 @@ fn write_chart(out: &mut String, what: &str, chart: Result<String, String>) -> f
     }
 }
 
-/// The rating list: one row per engine, the anchor marked; a note when there is none.
-fn write_rating_table(out: &mut String, rows: &[RatedEngine]) -> fmt::Result {
+/// An engine's change since the previous night: the cell's class and text.
+fn delta_cell(d: Option<&Delta>) -> (&'static str, String) {
+    match d {
+        Some(Delta::Elo(x)) if x.abs() < 0.05 => ("dim", "0.0".to_string()),
+        Some(Delta::Elo(x)) if *x > 0.0 => ("up", fmt_elo(*x)),
+        Some(Delta::Elo(x)) => ("down", fmt_elo(*x)),
+        Some(Delta::New) => ("dim", "new".to_string()),
+        Some(Delta::Unknown) | None => ("dim", "\u{2014}".to_string()),
+    }
+}
+
+/// The rating list: one row per engine, the anchor marked, with a Δ column when `deltas` gives
+/// the previous night and each engine's change since; a note when there is no engine.
+fn write_rating_table(
+    out: &mut String,
+    rows: &[RatedEngine],
+    deltas: Option<&(String, Vec<Delta>)>,
+) -> fmt::Result {
     if rows.is_empty() {
         return writeln!(out, "<p class=\"sub\">No rated engines.</p>");
     }
     writeln!(out, "<div class=\"scroll\"><table class=\"ratings\">")?;
+    let delta_head = deltas.map_or(String::new(), |(since, _)| {
+        format!(
+            "<th class=\"delta\" title=\"Change of the rating since the previous night of the series, {}\">\u{394} since {}</th>",
+            esc(since),
+            esc(since.get(5..).unwrap_or(since))
+        )
+    });
     writeln!(
         out,
-        "<thead><tr><th>#</th><th class=\"l\">Engine</th><th>Elo</th>\
+        "<thead><tr><th>#</th><th class=\"l engine\">Engine</th><th>Elo</th>{delta_head}\
          <th title=\"95 % confidence interval of the rating\">95&#8239;% interval</th>\
          <th title=\"Likelihood of superiority over the next engine in the list (Ordo's CFS)\">CFS next</th>\
-         <th>Points</th><th>Games</th><th>Score</th><th>W / D / L</th><th>Draws</th></tr></thead>"
+         <th class=\"wide\">Points</th><th class=\"wide\">Games</th><th>Score</th><th>W / D / L</th><th>Draws</th></tr></thead>"
     )?;
     writeln!(out, "<tbody>")?;
-    for r in rows {
+    for (k, r) in rows.iter().enumerate() {
+        let delta = deltas.map_or(String::new(), |(_, d)| {
+            let (class, text) = delta_cell(d.get(k));
+            format!("<td class=\"delta {class}\">{text}</td>")
+        });
         let class = if r.anchor {
             "rating-row anchor"
         } else {
@@ -144,8 +197,8 @@ fn write_rating_table(out: &mut String, rows: &[RatedEngine]) -> fmt::Result {
         writeln!(
             out,
             "<tr class=\"{class}\"><td>{}</td><td class=\"l engine\">{}{badge}</td>\
-             <td class=\"{elo_class}\">{}</td><td class=\"dim\"{ci_title}>{}</td>\
-             <td class=\"{cfs_class}\">{cfs}</td><td>{}</td><td>{}</td><td>{score}</td>\
+             <td class=\"{elo_class}\">{}</td>{delta}<td class=\"dim ci\"{ci_title}>{}</td>\
+             <td class=\"{cfs_class}\">{cfs}</td><td class=\"wide\">{}</td><td class=\"wide\">{}</td><td>{score}</td>\
              <td>{} / {} / {}</td><td>{}</td></tr>",
             r.rank,
             esc(&r.label),
@@ -327,9 +380,16 @@ fn write_leak(out: &mut String, l: &crate::report::leak::LeakJson) -> fmt::Resul
 fn write_history(out: &mut String, page: &TournamentPage) -> fmt::Result {
     writeln!(out, "<section id=\"history\">")?;
     writeln!(out, "<h2>History</h2>")?;
+    let of_series = page
+        .series
+        .as_ref()
+        .map_or(String::new(), |d| format!(" of the series {}", esc(d)));
     writeln!(
         out,
-        "<p class=\"sub\">Each engine's rating over the last {} nights; bands: 95&#8239;% intervals.</p>",
+        "<p class=\"sub\">Each engine's rating over the {} nights{of_series}. Bands and bars: \
+         95&#8239;% intervals, an arrow where an end is unbounded; a ringed point: an engine's \
+         only night so far; grey: an engine that no longer plays (the legend gives its last \
+         night). An engine keeps its colour from night to night.</p>",
         page.nights.len()
     )?;
     write_chart(
@@ -383,7 +443,16 @@ pub(super) fn write_tournament(out: &mut String, page: &TournamentPage) -> fmt::
     if !page.notes.is_empty() {
         write!(out, "<a href=\"#notes\">Notes</a>")?;
     }
+    if page.commits.is_some() {
+        write!(out, "<a href=\"#commits\">Commits</a>")?;
+    }
     writeln!(out, "</nav>")?;
+    if let Some(id) = &page.identity {
+        writeln!(out, "<p class=\"identity\">{}</p>", esc(id))?;
+    }
+    if let Some(nav) = &page.nav {
+        writeln!(out, "{}", night_nav_html(nav))?;
+    }
     if !page.notes.is_empty() {
         let n = page.notes.len();
         writeln!(
@@ -401,7 +470,7 @@ pub(super) fn write_tournament(out: &mut String, page: &TournamentPage) -> fmt::
         "<p class=\"sub\">Elo relative to the anchor, 95&#8239;% intervals; CFS: likelihood that \
          the engine is stronger than the next one in the list.</p>"
     )?;
-    write_rating_table(out, &page.ratings)?;
+    write_rating_table(out, &page.ratings, page.deltas.as_ref())?;
     writeln!(out, "</section>")?;
 
     writeln!(out, "<section id=\"rating-chart\">")?;
@@ -440,6 +509,14 @@ pub(super) fn write_tournament(out: &mut String, page: &TournamentPage) -> fmt::
         write_history(out, page)?;
     }
 
+    if let Some(commits) = &page.commits {
+        let since = page
+            .deltas
+            .as_ref()
+            .map_or(String::new(), |(n, _)| format!(" since {}", esc(n)));
+        write_commits(out, &since, commits)?;
+    }
+
     if !page.notes.is_empty() {
         writeln!(out, "<section id=\"notes\">")?;
         writeln!(out, "<h2>Notes</h2>")?;
@@ -451,17 +528,89 @@ pub(super) fn write_tournament(out: &mut String, page: &TournamentPage) -> fmt::
     write_foot(out)
 }
 
-/// The index of the nightly runs; see [`index_html`](super::index_html).
-pub(super) fn write_index(
+/// The commits a night was built with since the previous night, at most as many as were kept.
+fn write_commits(
     out: &mut String,
-    nights: &[NightLink],
-    latest: Option<&TournamentPage>,
+    since: &str,
+    (lines, total): &(Vec<String>, usize),
 ) -> fmt::Result {
-    let mut sorted: Vec<&NightLink> = nights.iter().collect();
+    writeln!(out, "<section id=\"commits\">")?;
+    writeln!(out, "<h2>Commits{since}</h2>")?;
+    if lines.is_empty() {
+        writeln!(
+            out,
+            "<p class=\"sub\">None: the same code as the previous night.</p>"
+        )?;
+    } else {
+        writeln!(out, "<ul class=\"commits\">")?;
+        for l in lines {
+            let (hash, subject) = l.split_once(' ').unwrap_or((l.as_str(), ""));
+            writeln!(out, "<li><code>{}</code> {}</li>", esc(hash), esc(subject))?;
+        }
+        writeln!(out, "</ul>")?;
+        if *total > lines.len() {
+            writeln!(
+                out,
+                "<p class=\"sub\">\u{2026} and {} more (git log shows them all).</p>",
+                total - lines.len()
+            )?;
+        }
+    }
+    writeln!(out, "</section>")
+}
+
+/// Marks the night links of a report, so that `arena history` can replace them.
+const NAV_START: &str = "<!--night-nav-->";
+/// The end of the night links.
+const NAV_END: &str = "<!--/night-nav-->";
+
+/// A night's links: the series index, the previous and the next night.
+fn night_nav_html(nav: &NightNav) -> String {
+    let link = |href: &str, text: String| match safe_href(href) {
+        Some(h) => format!("<a href=\"{h}\">{text}</a>"),
+        None => format!("<span>{text}</span>"),
+    };
+    let mut s = format!("{NAV_START}<nav class=\"night-nav\">");
+    s.push_str(&link(&nav.index, "\u{2191} series index".to_string()));
+    match &nav.previous {
+        Some(p) => s.push_str(&link(&p.href, format!("\u{2190} {}", esc(&p.night)))),
+        None => s.push_str("<span class=\"dim\">first night of the series</span>"),
+    }
+    match &nav.next {
+        Some(n) => s.push_str(&link(&n.href, format!("{} \u{2192}", esc(&n.night)))),
+        None => s.push_str("<span class=\"dim\">latest night</span>"),
+    }
+    s.push_str("</nav>");
+    s.push_str(NAV_END);
+    s
+}
+
+/// See [`replace_night_nav`](super::replace_night_nav).
+pub(super) fn replace_night_nav(report: &str, nav: &NightNav) -> Option<String> {
+    let start = report.find(NAV_START)?;
+    let end = start + report[start..].find(NAV_END)? + NAV_END.len();
+    Some(format!(
+        "{}{}{}",
+        &report[..start],
+        night_nav_html(nav),
+        &report[end..]
+    ))
+}
+
+/// The index of one series; see [`index_html`](super::index_html).
+pub(super) fn write_index(out: &mut String, index: &Index) -> fmt::Result {
+    let mut sorted: Vec<_> = index.nights.iter().collect();
     sorted.sort_by(|a, b| b.night.cmp(&a.night));
     write_head(out, "Nightly tournaments")?;
     writeln!(out, "<header>")?;
     writeln!(out, "<h1>Nightly tournaments</h1>")?;
+    if !index.series.is_empty() {
+        writeln!(
+            out,
+            "<p class=\"context\">Series {}</p>",
+            esc(&index.series)
+        )?;
+    }
     match sorted.first() {
         Some(newest) => {
             let link = match safe_href(&newest.href) {
@@ -477,9 +626,35 @@ pub(super) fn write_index(
         }
         None => writeln!(out, "<p class=\"facts\">No nights yet.</p>")?,
     }
+    if index.all_series.len() >= 2 {
+        write!(out, "<p class=\"series-pick\">Series: ")?;
+        for sl in &index.all_series {
+            let text = format!(
+                "{} ({} night{}, newest {})",
+                esc(&sl.description),
+                sl.nights,
+                if sl.nights == 1 { "" } else { "s" },
+                esc(&sl.newest)
+            );
+            match safe_href(&sl.href) {
+                Some(h) if !sl.current => write!(out, "<a href=\"{h}\">{text}</a>")?,
+                _ => write!(out, "<b>{text}</b>")?,
+            }
+        }
+        writeln!(out, "</p>")?;
+    }
+    if !index.skipped.is_empty() {
+        let n = index.skipped.len();
+        writeln!(
+            out,
+            "<a class=\"notes-teaser\" href=\"#skipped\">{n} folder{} skipped: not night{}</a>",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "" } else { "s" }
+        )?;
+    }
     writeln!(out, "</header>")?;
 
-    if let Some(page) = latest {
+    if let Some(page) = &index.latest {
         writeln!(out, "<section id=\"latest\">")?;
         let report = sorted.first().and_then(|n| safe_href(&n.href));
         match report {
@@ -498,7 +673,10 @@ pub(super) fn write_index(
             write!(sub, "anchor {}", esc(&page.anchor))?;
         }
         writeln!(out, "<p class=\"sub\">{sub}</p>")?;
-        write_rating_table(out, &page.ratings)?;
+        if let Some(id) = &page.identity {
+            writeln!(out, "<p class=\"identity\">{}</p>", esc(id))?;
+        }
+        write_rating_table(out, &page.ratings, page.deltas.as_ref())?;
         writeln!(out, "</section>")?;
         if page.nights.len() >= 2 {
             write_history(out, page)?;
@@ -514,7 +692,7 @@ pub(super) fn write_index(
         writeln!(out, "<div class=\"scroll\"><table class=\"nights\">")?;
         writeln!(
             out,
-            "<thead><tr><th class=\"l\">Night</th><th class=\"l\">Summary</th></tr></thead><tbody>"
+            "<thead><tr><th class=\"l\">Night</th><th class=\"l\">Code</th><th class=\"l\">Summary</th></tr></thead><tbody>"
         )?;
         for n in &sorted {
             let night = match safe_href(&n.href) {
@@ -523,13 +701,29 @@ pub(super) fn write_index(
             };
             writeln!(
                 out,
-                "<tr class=\"night-row\"><td class=\"l\">{night}</td><td class=\"l wrap\">{}</td></tr>",
+                "<tr class=\"night-row\"><td class=\"l\">{night}</td><td class=\"l wrap dim\">{}</td><td class=\"l wrap\">{}</td></tr>",
+                n.identity.as_deref().map_or("\u{2014}".to_string(), esc),
                 esc(&n.summary)
             )?;
         }
         writeln!(out, "</tbody></table></div>")?;
     }
     writeln!(out, "</section>")?;
+    if !index.skipped.is_empty() {
+        writeln!(out, "<section id=\"skipped\">")?;
+        writeln!(out, "<h2>Skipped folders</h2>")?;
+        writeln!(
+            out,
+            "<p class=\"sub\">Only folders that scripts/nightly.sh made are nights: a \
+             night.json whose date is the folder's name.</p>"
+        )?;
+        writeln!(out, "<ul class=\"skipped\">")?;
+        for why in &index.skipped {
+            writeln!(out, "<li>{}</li>", esc(why))?;
+        }
+        writeln!(out, "</ul>")?;
+        writeln!(out, "</section>")?;
+    }
     write_foot(out)
 }
 
@@ -537,7 +731,7 @@ pub(super) fn write_index(
 mod tests {
     use super::*;
     use crate::report::html::fixtures::page;
-    use crate::report::html::{index_html, tournament_html};
+    use crate::report::html::{NightLink, NightRef, index_html, tournament_html};
 
     #[test]
     fn escapes_labels_everywhere() {
@@ -552,17 +746,21 @@ mod tests {
         assert!(!html.contains("<i>note</i>"));
         assert!(!html.contains("javascript:"));
         assert!(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;&quot;"));
-        let index = index_html(
-            &[NightLink {
+        let index = index_html(&Index {
+            nights: vec![NightLink {
                 night: "<n>".into(),
                 href: "2026/<x>.html".into(),
                 summary: "a & b".into(),
+                identity: Some("code <c>".into()),
             }],
-            Some(&p),
-        );
+            latest: Some(p.clone()),
+            skipped: vec!["<skip>: why".into()],
+            ..Index::default()
+        });
         assert!(!index.contains("<script>"));
         assert!(index.contains("&lt;n&gt;"));
         assert!(index.contains("a &amp; b"));
+        assert!(index.contains("code &lt;c&gt;") && index.contains("&lt;skip&gt;: why"));
     }
 
     #[test]
@@ -581,7 +779,10 @@ mod tests {
         for (nights, shown) in [(0, false), (1, false), (2, true), (3, true)] {
             let html = tournament_html(&page(&labels, nights));
             assert_eq!(html.contains("id=\"history\""), shown, "{nights} nights");
-            let index = index_html(&[], Some(&page(&labels, nights)));
+            let index = index_html(&Index {
+                latest: Some(page(&labels, nights)),
+                ..Index::default()
+            });
             assert_eq!(index.contains("id=\"history\""), shown, "{nights} nights");
         }
     }
@@ -637,26 +838,19 @@ mod tests {
         assert!(history_chart(&p.nights, &p.history).is_ok());
         assert!(history_chart(&["only".to_string()], &p.history).is_ok());
 
-        let empty = TournamentPage {
-            title: String::new(),
-            context: String::new(),
-            anchor: String::new(),
-            ratings: vec![],
-            pairwise: vec![],
-            pairings: vec![],
-            nights: vec![],
-            history: vec![],
-            notes: vec![],
-            leak: None,
-        };
+        let empty = TournamentPage::default();
         let html = tournament_html(&empty);
         assert!(html.contains("No rated engines."));
         assert!(rating_chart(&[]).is_ok());
         assert!(heat_map(&[], &[]).is_ok());
         assert!(history_chart(&[], &[]).is_ok());
         assert!(history_chart(&["2026-11-30".to_string()], &[]).is_ok());
-        assert!(index_html(&[], None).contains("No nights yet."));
-        assert!(index_html(&[], Some(&empty)).contains("</html>"));
+        assert!(index_html(&Index::default()).contains("No nights yet."));
+        let index = index_html(&Index {
+            latest: Some(empty),
+            ..Index::default()
+        });
+        assert!(index.contains("</html>"));
     }
 
     #[test]
@@ -719,5 +913,58 @@ mod tests {
         let html = tournament_html(&p);
         assert!(!html.contains("F: fair vs O"));
         assert!(html.contains("Head to head"));
+    }
+
+    #[test]
+    fn the_delta_column_shows_changes_since_the_previous_night() {
+        let mut p = page(&["alphabeta", "ismcts", "greedy"], 2);
+        assert!(!tournament_html(&p).contains("since 11-29"));
+        p.deltas = Some((
+            "2026-11-29".into(),
+            vec![Delta::Elo(12.34), Delta::New, Delta::Elo(-3.0)],
+        ));
+        let html = tournament_html(&p);
+        assert!(html.contains("\u{394} since 11-29"), "{html}");
+        assert!(html.contains("<td class=\"delta up\">+12.3</td>"));
+        assert!(html.contains("<td class=\"delta dim\">new</td>"));
+        assert!(html.contains("<td class=\"delta down\">\u{2212}3.0</td>"));
+        // A list longer than the deltas (never written so) still renders.
+        p.deltas.as_mut().unwrap().1.truncate(1);
+        assert!(tournament_html(&p).contains("<td class=\"delta dim\">\u{2014}</td>"));
+    }
+
+    #[test]
+    fn night_links_are_replaced_in_place() {
+        let mut p = page(&["alphabeta", "greedy"], 2);
+        assert!(replace_night_nav(&tournament_html(&p), &NightNav::default()).is_none());
+        p.nav = Some(NightNav {
+            index: "../series-abc.html".into(),
+            previous: Some(NightRef {
+                night: "2026-11-29".into(),
+                href: "../2026-11-29/report.html".into(),
+            }),
+            next: None,
+        });
+        let html = tournament_html(&p);
+        assert!(html.contains("href=\"../series-abc.html\""));
+        assert!(html.contains("href=\"../2026-11-29/report.html\""));
+        assert!(html.contains("latest night"));
+        let mut nav = p.nav.clone().unwrap();
+        nav.next = Some(NightRef {
+            night: "2026-12-01".into(),
+            href: "../2026-12-01/report.html".into(),
+        });
+        let new = replace_night_nav(&html, &nav).expect("the page has night links");
+        assert!(new.contains("href=\"../2026-12-01/report.html\""));
+        assert!(!new.contains("latest night"));
+        assert_eq!(new.matches(NAV_START).count(), 1);
+        // Everything else is as it was.
+        let cut = |s: &str| {
+            let a = s.find(NAV_START).unwrap();
+            let b = s.find(NAV_END).unwrap();
+            (s[..a].to_string(), s[b..].len())
+        };
+        assert_eq!(cut(&html).0, cut(&new).0);
+        assert_eq!(cut(&html).1, cut(&new).1);
     }
 }
