@@ -13,7 +13,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::common::{arena_bin, csv_without_timing, have_bash, json, text, tmp};
+use crate::common::{arena_bin, csv_without_timing, have_bash, json, strip_machine, text, tmp};
 
 /// The match every scheduler runs: instant engines, node-limited by nature, 24 games.
 const MATCH: &[&str] = &[
@@ -84,48 +84,10 @@ fn run_single(dir: &Path) -> PathBuf {
     single
 }
 
-/// Drops, at any depth, what differs between a merged and a single run without the games
-/// differing: the command line, threads (also in the result block's `context` line: a merge
-/// counts every shard's), timings (`timing`, any key with `wall` in its name, the per-move `ms`)
-/// and the record of the shards.
-fn strip(v: &mut Value) {
-    match v {
-        Value::Object(map) => {
-            map.retain(|k, _| {
-                !matches!(
-                    k.as_str(),
-                    "command"
-                        | "threads"
-                        | "timing"
-                        | "ms"
-                        | "shard"
-                        | "shards"
-                        | "shard_runs"
-                        | "homogeneity"
-                ) && !k.contains("wall")
-            });
-            if let Some(Value::String(context)) = map.get_mut("context") {
-                *context = context
-                    .split(", ")
-                    .filter(|part| {
-                        !part.ends_with(" threads")
-                            && !part.ends_with(" thread")
-                            && !part.starts_with("merged from ")
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", ");
-            }
-            map.values_mut().for_each(strip);
-        }
-        Value::Array(items) => items.iter_mut().for_each(strip),
-        _ => {}
-    }
-}
-
-/// DIR/summary.json without what [`strip`] drops.
+/// DIR/summary.json without what [`strip_machine`] drops.
 fn summary(dir: &Path) -> Value {
     let mut v = json(&dir.join("summary.json"));
-    strip(&mut v);
+    strip_machine(&mut v);
     v
 }
 

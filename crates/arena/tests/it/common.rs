@@ -137,3 +137,49 @@ pub fn have_bash(test: &str) -> bool {
     }
     found
 }
+
+/// Drops, at any depth, what differs between a merged and a single run without the games
+/// differing: the command line, threads (also in the result block's `context` line: a merge
+/// counts every shard's), timings (`timing`, any key with `wall` in its name, the per-move `ms`)
+/// and the record of the shards.
+pub fn strip_machine(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            map.retain(|k, _| {
+                !matches!(
+                    k.as_str(),
+                    "command"
+                        | "threads"
+                        | "timing"
+                        | "ms"
+                        | "shard"
+                        | "shards"
+                        | "shard_runs"
+                        | "homogeneity"
+                ) && !k.contains("wall")
+            });
+            if let Some(Value::String(context)) = map.get_mut("context") {
+                *context = context
+                    .split(", ")
+                    .filter(|part| {
+                        !part.ends_with(" threads")
+                            && !part.ends_with(" thread")
+                            && !part.starts_with("merged from ")
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ");
+            }
+            map.values_mut().for_each(strip_machine);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_machine),
+        _ => {}
+    }
+}
+
+/// A JSON file without what [`strip_machine`] drops.
+#[track_caller]
+pub fn json_without_machine(path: &Path) -> Value {
+    let mut v = json(path);
+    strip_machine(&mut v);
+    v
+}

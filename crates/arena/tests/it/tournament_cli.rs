@@ -6,39 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{csv_without_timing, have_bash, json, missing, ok, refused, s, text, tmp};
-
-/// A JSON file without the keys that differ between runs of the same games (the command line,
-/// wall-clock timings).
-fn json_without_timing(path: &Path) -> serde_json::Value {
-    fn strip(v: &mut serde_json::Value) {
-        match v {
-            serde_json::Value::Object(o) => {
-                for k in ["command", "timing", "ms", "threads", "shard_runs"] {
-                    o.remove(k);
-                }
-                // One machine's threads, or the shards a merge came from.
-                if let Some(serde_json::Value::String(c)) = o.get_mut("context") {
-                    *c = c
-                        .split(", ")
-                        .filter(|p| {
-                            !p.ends_with(" thread")
-                                && !p.ends_with(" threads")
-                                && !p.starts_with("merged from ")
-                        })
-                        .collect::<Vec<_>>()
-                        .join(", ");
-                }
-                o.values_mut().for_each(strip);
-            }
-            serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
-            _ => {}
-        }
-    }
-    let mut v = json(path);
-    strip(&mut v);
-    v
-}
+use crate::common::{
+    csv_without_timing, have_bash, json, json_without_machine, missing, ok, refused, s, text, tmp,
+};
 
 const ENGINES: [&str; 6] = [
     "--engine",
@@ -98,7 +68,7 @@ fn a_tournament_writes_ratings_reports_and_replayable_pairings() {
     assert_eq!(csv.lines().count(), 4, "{csv}");
     let anchor = csv.lines().find(|l| l.contains(",random,")).unwrap();
     assert!(anchor.contains(",-100.00,"), "{anchor}");
-    let ratings = json_without_timing(&out.join("ratings.json"));
+    let ratings = json_without_machine(&out.join("ratings.json"));
     assert_eq!(ratings["engines"].as_array().unwrap().len(), 3);
     assert_eq!(ratings["pairings"].as_array().unwrap().len(), 3);
     // 3 pairings × 6 pairs × 2 games.
@@ -140,8 +110,8 @@ fn a_tournament_writes_ratings_reports_and_replayable_pairings() {
     );
     assert_eq!(csv_without_timing(&out), csv_without_timing(&one));
     assert_eq!(
-        json_without_timing(&out.join("ratings.json"))["engines"],
-        json_without_timing(&one.join("ratings.json"))["engines"]
+        json_without_machine(&out.join("ratings.json"))["engines"],
+        json_without_machine(&one.join("ratings.json"))["engines"]
     );
 }
 
@@ -209,7 +179,7 @@ fn a_gauntlet_and_a_resumed_tournament() {
     let out = dir.join("g");
     let text = tournament(&out, "3", "5", &["--gauntlet", "level:easy"]);
     assert!(text.contains("gauntlet"), "{text}");
-    let r = json_without_timing(&out.join("ratings.json"));
+    let r = json_without_machine(&out.join("ratings.json"));
     let pairings = r["pairings"].as_array().unwrap();
     assert_eq!(pairings.len(), 2);
     assert!(pairings.iter().all(|p| p["a"] == "level:easy"));
@@ -395,8 +365,8 @@ fn merged_shards_equal_one_machines_run() {
     assert!(!text.contains("FLAGGED"), "{text}");
     assert_eq!(csv_without_timing(&single), csv_without_timing(&merged));
     assert_eq!(
-        json_without_timing(&single.join("summary.json")),
-        json_without_timing(&merged.join("summary.json"))
+        json_without_machine(&single.join("summary.json")),
+        json_without_machine(&merged.join("summary.json"))
     );
 
     // A tournament likewise, pairing folders included.
@@ -412,13 +382,13 @@ fn merged_shards_equal_one_machines_run() {
     ok(&["merge", s(&parts[0]), s(&parts[1]), "--out", s(&merged)]);
     assert_eq!(csv_without_timing(&single), csv_without_timing(&merged));
     assert_eq!(
-        json_without_timing(&single.join("ratings.json")),
-        json_without_timing(&merged.join("ratings.json"))
+        json_without_machine(&single.join("ratings.json")),
+        json_without_machine(&merged.join("ratings.json"))
     );
     let folder = "pairings/03-level_easy-vs-random/summary.json";
     assert_eq!(
-        json_without_timing(&single.join(folder)),
-        json_without_timing(&merged.join(folder))
+        json_without_machine(&single.join(folder)),
+        json_without_machine(&merged.join(folder))
     );
 }
 
@@ -532,7 +502,7 @@ fn the_homogeneity_check_flags_a_tampered_shard() {
     assert_eq!(flagged.len(), 1, "{text}");
     assert!(flagged[0].contains("1/3"), "{text}");
     assert!(text.contains("WARNING"), "{text}");
-    let report = json_without_timing(&out.join("merge.json"));
+    let report = json_without_machine(&out.join("merge.json"));
     assert_eq!(report["checks"][1]["flagged"], true);
 }
 
