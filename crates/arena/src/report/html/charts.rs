@@ -13,7 +13,7 @@ use crate::report::html::format::{MINUS, fmt_elo, signed, truncate};
 use crate::report::ratings_json::{PairwiseCell, RatedEngine};
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::prelude::{
-    ChartBuilder, Circle, Color, DashedLineSeries, EmptyElement, ErrorBar, FontDesc, FontTransform,
+    ChartBuilder, Circle, Color, DashedLineSeries, EmptyElement, FontDesc, FontTransform,
     IntoDrawingArea, IntoFont, LineSeries, Palette, Palette99, PathElement, Polygon, RGBColor,
     Rectangle, SVGBackend, Text, TextStyle, WHITE,
 };
@@ -330,15 +330,25 @@ fn draw_rating_chart(rows: &[RatedEngine]) -> Result<String, String> {
                 {
                     let (a, b) = (a.min(b).min(e), a.max(b).max(e));
                     chart
-                        .draw_series(once(ErrorBar::new_horizontal(
-                            y,
-                            a,
-                            e,
-                            b,
+                        .draw_series(once(PathElement::new(
+                            vec![(a, y), (b, y)],
                             color.stroke_width(2),
-                            10,
                         )))
                         .map_err(err)?;
+                    // A finite end gets a cap; an unbounded one an arrow off the chart's edge,
+                    // never a cap that would read as a finite bound.
+                    for (end, at, outward) in [(r.elo_lower, a, -1), (r.elo_upper, b, 1)] {
+                        let mark: Vec<(i32, i32)> = if end.is_finite() {
+                            vec![(-1, -5), (1, -5), (1, 5), (-1, 5)]
+                        } else {
+                            vec![(outward * 7, 0), (0, -5), (0, 5)]
+                        };
+                        chart
+                            .draw_series(once(
+                                EmptyElement::at((at, y)) + Polygon::new(mark, color.filled()),
+                            ))
+                            .map_err(err)?;
+                    }
                 }
                 // On the reference line the value goes beside the dot, not across the line.
                 let value_label = if e == reference {
@@ -1074,6 +1084,38 @@ mod tests {
         assert!(!svg.contains(&hex(series_color(1))));
         assert!(svg.contains(&hex(series_color(0))));
         assert!(svg.contains("on 11-30"), "the dropped engine's last night");
+    }
+
+    #[test]
+    fn the_rating_chart_draws_unbounded_ends_as_arrows_not_caps() {
+        // Polygons by their corners: a finite end's cap has 4, an unbounded end's arrow 3.
+        let shapes = |svg: &str| -> (usize, usize) {
+            let corners: Vec<usize> = svg
+                .split("<polygon")
+                .skip(1)
+                .filter_map(|rest| rest.split_once("points=\"").map(|(_, p)| p))
+                .map(|rest| {
+                    rest.split('"')
+                        .next()
+                        .unwrap_or("")
+                        .split_whitespace()
+                        .count()
+                })
+                .collect();
+            (
+                corners.iter().filter(|&&n| n == 4).count(),
+                corners.iter().filter(|&&n| n == 3).count(),
+            )
+        };
+        let labels = ["alphabeta", "ismcts", "greedy"];
+        let mut rows = page(&labels, 1).ratings;
+        rows.iter_mut().for_each(|r| r.anchor = false);
+        let (caps, arrows) = shapes(&rating_chart(&rows).unwrap());
+        assert_eq!(arrows, 0);
+        assert!(caps >= 2 * rows.len(), "{caps} caps");
+        rows[0].elo_upper = f64::INFINITY;
+        let (caps_inf, arrows_inf) = shapes(&rating_chart(&rows).unwrap());
+        assert_eq!((caps_inf, arrows_inf), (caps - 1, 1));
     }
 
     #[test]
