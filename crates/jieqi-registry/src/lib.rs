@@ -28,6 +28,11 @@ pub const UCI_VARIANTS: [(&str, &str); 3] = [
     ("simple", "simple"),
 ];
 
+/// Rule presets by the `UCI_Variant` name Fairy-Stockfish gives the same rules: its `xiangqi`.
+/// It has no Jieqi variant (11.1 offers none, and one defined in a variants file need not be our
+/// rules), so no other rule set is sent to it.
+pub const FAIRY_VARIANTS: [(&str, &str); 1] = [("xiangqi", "xiangqi")];
+
 /// (name, help) of every engine kind, in [`KINDS`] order.
 pub fn help() -> Vec<(&'static str, &'static str)> {
     let all: Vec<(&'static str, &'static str)> = jieqi_search::ENGINES
@@ -86,7 +91,18 @@ pub fn factory(spec: &Spec) -> Result<Factory, RegistryError> {
 /// preset has every switch of `rules`. `None` when no variant has them all — an engine told any
 /// variant would then play other rules than the referee applies.
 pub fn uci_variant_of(rules: &Rules) -> Option<&'static str> {
-    UCI_VARIANTS.iter().find_map(|(variant, preset)| {
+    variant_in(&UCI_VARIANTS, rules)
+}
+
+/// The Fairy-Stockfish `UCI_Variant` of a rule set, matched by its switches as in
+/// [`uci_variant_of`]: `None` for every rule set but the `xiangqi` preset's ([`FAIRY_VARIANTS`]).
+pub fn fairy_variant_of(rules: &Rules) -> Option<&'static str> {
+    variant_in(&FAIRY_VARIANTS, rules)
+}
+
+/// The variant of `table` whose preset has every switch of `rules`.
+fn variant_in(table: &[(&'static str, &str)], rules: &Rules) -> Option<&'static str> {
+    table.iter().find_map(|(variant, preset)| {
         let mut p = Rules::preset(preset)?;
         p.name = rules.name;
         (p == *rules).then_some(*variant)
@@ -152,6 +168,16 @@ mod tests {
         assert!(e.to_string().contains("no engine of that name"), "{e}");
         let e = factory(&Spec::parse("alphabeta:eval=/nonexistent.json").unwrap()).unwrap_err();
         assert!(e.to_string().contains("/nonexistent.json"), "{e}");
+    }
+
+    #[test]
+    fn fairy_stockfish_is_told_xiangqi_only() {
+        assert_eq!(fairy_variant_of(&Rules::xiangqi()), Some("xiangqi"));
+        assert_eq!(fairy_variant_of(&Rules::standard()), None);
+        assert_eq!(fairy_variant_of(&Rules::simple()), None);
+        let mut r = Rules::xiangqi();
+        r.flying_general = !r.flying_general;
+        assert_eq!(fairy_variant_of(&r), None, "a switch changed");
     }
 
     #[test]

@@ -68,6 +68,9 @@ pub struct EngineEntry {
     pub factory: Factory,
     /// Whether it is an external process (which can never see more than its side's information).
     pub external: bool,
+    /// What an external engine's handshake said of it when [`parse_arg`] started it (its
+    /// dialect and `UCI_Variant`); `None` for an engine inside the arena or one not started.
+    pub probe: Option<crate::engines::uci::Probe>,
     /// Whether it plays with an omniscient view (every hidden piece visible): set by a run that
     /// measures what hidden information is worth (`match --omniscient`, `arena leak`), never by a
     /// spec. Records say so.
@@ -81,6 +84,20 @@ impl EngineEntry {
     /// A fresh engine.
     pub fn build(&self) -> Box<dyn Engine> {
         self.factory.build()
+    }
+
+    /// Whether this engine can play `rules`: an external engine that was started must offer
+    /// their `UCI_Variant` ([`crate::engines::uci::Probe::check`]); any other engine can.
+    ///
+    /// # Errors
+    /// The engine's label, the rules and what it offers.
+    pub fn check_rules(&self, rules: &jieqi_core::Rules) -> Result<(), String> {
+        match &self.probe {
+            Some(probe) => probe
+                .check(rules)
+                .map_err(|why| format!("engine '{}' cannot play these rules: {why}", self.label)),
+            None => Ok(()),
+        }
     }
 
     /// An external engine's executable as its spec names it (`uci:path=…`); `None` for an
@@ -356,14 +373,16 @@ fn split_arena_keys(spec: &Spec) -> Result<(Option<String>, EngineLimits, Spec),
 /// A malformed spec, an unknown engine or parameter, an unreadable file, or an external engine
 /// that does not start.
 pub fn parse_arg(arg: &str) -> Result<EngineEntry, EngineArgError> {
-    let entry = entry_unprobed(arg)?;
+    let mut entry = entry_unprobed(arg)?;
     if entry.external {
-        crate::engines::uci::probe(
-            &split_arena_keys(&entry.spec)
-                .map_err(EngineArgError::Spec)?
-                .2,
-        )
-        .map_err(EngineArgError::Start)?;
+        entry.probe = Some(
+            crate::engines::uci::probe(
+                &split_arena_keys(&entry.spec)
+                    .map_err(EngineArgError::Spec)?
+                    .2,
+            )
+            .map_err(EngineArgError::Start)?,
+        );
     }
     Ok(entry)
 }
@@ -426,6 +445,7 @@ pub fn from_spec(label: String, spec: Spec) -> Result<EngineEntry, EngineArgErro
         limits,
         factory,
         external,
+        probe: None,
         omniscient: false,
         peeks,
     })

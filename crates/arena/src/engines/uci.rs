@@ -1,8 +1,10 @@
-//! External engines: a process speaking UCI (the Pikafish dialect) as a player.
+//! External engines: a process speaking UCI as a player, in the Pikafish dialect (ranks 0–9) or
+//! Fairy-Stockfish's (ranks 1–10; [`crate::engines::dialect`]), chosen by `dialect=` or by the
+//! engine's `id name`.
 //!
 //! A process is started before a game's first move, outside the clock (`uci`, the `option.*`
 //! settings — each must be one the engine declares, and a refusal it reports stops it —
-//! `ucinewgame`, `isready`) and kept for later games as fastchess does: when a game ends with the
+//! `ucinewgame`, `isready`; then `UCI_Variant`, which must be one the engine offers) and kept for later games as fastchess does: when a game ends with the
 //! process healthy, it goes back to its engine's pool, and the next game takes it with
 //! `ucinewgame` and `isready`. A process that failed is never reused: it is told to quit (and
 //! killed after 300 ms), and the next game starts a new one. Each move it gets `position fen START
@@ -30,7 +32,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use jieqi_core::{Color, Move, PlayedMove, Position, Rules, View};
+use crate::engines::dialect::{self, Declared, Dialect};
+use jieqi_core::{Color, PlayedMove, Position, Rules, View};
 use jieqi_engine::{
     Choice, Control, Engine, EngineError, Factory, Failure, Limits, LineSink, Logs, Score,
     SearchInfo, Spec, SpecError,
@@ -41,10 +44,13 @@ pub const NAME: &str = "uci";
 
 /// `arena engines` help.
 pub const HELP: &str = "An external engine process speaking UCI (the Pikafish dialect: jieqi-uci, \
-Pikafish's jieqi branch…), a process kept across games while it is healthy. Keys: path (the executable, required), \
+Pikafish's jieqi branch…; or Fairy-Stockfish's), a process kept across games while it is healthy. Keys: path (the executable, required), \
 option.NAME=VALUE (sent as setoption after the handshake, e.g. option.Hash=64), timeout (ms, the \
 hard limit for one move, on top of the match's --move-timeout and clock), init_timeout (ms for \
-the uci and isready handshake, default 10000). Without any limit it is sent `go movetime \
+the uci and isready handshake, default 10000), dialect (pikafish: squares ranked 0-9, e.g. h2e2; \
+fairy: ranked 1-10, e.g. h3e3, as Fairy-Stockfish writes them, which plays xiangqi rules only; \
+default: fairy when the engine's id name starts with Fairy-Stockfish, else pikafish). The rules' \
+UCI_Variant must be one the engine offers. Without any limit it is sent `go movetime \
 1000`; under --tc it gets `go wtime btime winc binc [movestogo]`. A process that dies, hangs or \
 answers garbage loses the game (engine-crash, timeout, protocol-error; an illegal move is \
 illegal-move) and is replaced for the next one. It only ever \
@@ -58,6 +64,8 @@ struct Settings {
     options: Vec<(String, String)>,
     timeout: Option<Duration>,
     init_timeout: Duration,
+    /// `dialect=`; `None`: from the engine's `id name`.
+    dialect: Option<Dialect>,
 }
 
 impl Settings {
@@ -77,17 +85,19 @@ impl Settings {
             options: Vec::new(),
             timeout: None,
             init_timeout: Duration::from_secs(10),
+            dialect: None,
         };
         for (k, v) in &spec.params {
             match k.as_str() {
                 "path" => s.path = v.clone(),
                 "timeout" => s.timeout = Some(ms(k, v)?),
                 "init_timeout" => s.init_timeout = ms(k, v)?,
+                dialect::KEY => s.dialect = Some(Dialect::parse(v).map_err(err)?),
                 _ => match k.strip_prefix("option.") {
                     Some(name) if !name.is_empty() => s.options.push((name.into(), v.clone())),
                     _ => {
                         return Err(err(format!(
-                            "unknown parameter '{k}' for engine 'uci' (known: path, option.NAME, timeout, init_timeout)"
+                            "unknown parameter '{k}' for engine 'uci' (known: path, option.NAME, timeout, init_timeout, dialect)"
                         )));
                     }
                 },
@@ -115,6 +125,12 @@ struct Process {
     options: Vec<OptionDecl>,
     /// The `UCI_Variant` it was set to.
     variant: Option<String>,
+    /// The rules its variant was chosen for (and checked against what it offers).
+    variant_rules: Option<Rules>,
+    /// How it writes moves.
+    dialect: Dialect,
+    /// Its `UCI_Variant` option, if it declares one.
+    variant_option: Option<Declared>,
     /// Where the current game's traffic goes (`--log`).
     traffic: Option<LineSink>,
 }
@@ -197,6 +213,9 @@ impl Process {
             declared: Vec::new(),
             options: Vec::new(),
             variant: None,
+            variant_rules: None,
+            dialect: Dialect::Pikafish,
+            variant_option: None,
             traffic: logs.traffic.clone(),
         };
         let deadline = Instant::now() + s.init_timeout;
@@ -204,7 +223,11 @@ impl Process {
         p.send("uci\n", limit)?;
         let mut declared = Vec::new();
         let mut options = Vec::new();
+        let mut id_name = None;
         p.wait_for(deadline, "uciok", |line| {
+            if let Some(name) = line.strip_prefix("id name ") {
+                id_name.get_or_insert_with(|| name.to_string());
+            }
             if let Some(rest) = line.strip_prefix("option name ") {
                 let name = rest.split(" type ").next().unwrap_or(rest);
                 declared.push(name.trim().to_ascii_lowercase());
@@ -214,6 +237,22 @@ impl Process {
         })?;
         p.declared = declared;
         p.options = options.into_iter().flatten().collect();
+        p.dialect = s
+            .dialect
+            .unwrap_or_else(|| Dialect::detect(id_name.as_deref().unwrap_or("")));
+        p.variant_option = p
+            .options
+            .iter()
+            .find(|d| d.name.eq_ignore_ascii_case("UCI_Variant"))
+            .map(|d| {
+                if d.kind == "combo" {
+                    Declared::Combo(d.vars.clone())
+                } else {
+                    Declared::Free
+                }
+            })
+            // Declared without a type this client reads: any name may be sent, as before.
+            .or_else(|| p.declares("uci_variant").then_some(Declared::Free));
         let mut commands = String::new();
         for (name, value) in &s.options {
             if !p.declares(&name.to_ascii_lowercase()) {
@@ -458,22 +497,48 @@ pub fn factory(spec: &Spec) -> Result<Factory, SpecError> {
     }))
 }
 
+/// What the handshake of a probe learned about an engine: its dialect and its `UCI_Variant`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// The dialect it is spoken to in (its `dialect=`, or detected from its `id name`).
+    pub dialect: Dialect,
+    /// Its `UCI_Variant` option, if it declares one.
+    pub variant_option: Option<Declared>,
+}
+
+impl Probe {
+    /// Whether the engine can be told `rules` ([`Dialect::variant_for`]).
+    ///
+    /// # Errors
+    /// The rules it cannot play, with the variants it offers.
+    pub fn check(&self, rules: &Rules) -> Result<(), String> {
+        self.dialect
+            .variant_for(self.variant_option.as_ref(), rules)
+            .map(drop)
+    }
+}
+
 /// Starts the engine once and runs the handshake, so that a wrong path or an engine that does
-/// not speak UCI is reported before a match starts.
+/// not speak UCI is reported before a match starts; what it says of itself is kept for checking
+/// the rules ([`Probe::check`]).
 ///
 /// # Errors
 /// The spec is bad, or the process cannot start or does not answer `uciok` and `readyok`.
-pub fn probe(spec: &Spec) -> Result<(), String> {
+pub fn probe(spec: &Spec) -> Result<Probe, String> {
     let settings = Settings::parse(spec).map_err(|e| e.to_string())?;
     Process::start(&settings, &Logs::default())
-        .map(drop)
+        .map(|p| Probe {
+            dialect: p.dialect,
+            variant_option: p.variant_option.clone(),
+        })
         .map_err(|e| format!("engine spec '{spec}': {e}"))
 }
 
 /// `position fen START moves …` for the view: the game's start position and the moves as this
-/// side saw them. A view without moves (a test position, `arena solve`) is its own start: its
-/// FEN, with the JieqiBox captured field when its player has learned hidden identities.
-fn position_command(view: &View) -> String {
+/// side saw them, in the engine's dialect. A view without moves (a test position, `arena solve`)
+/// is its own start: its FEN, with the JieqiBox captured field when its player has learned
+/// hidden identities (never under Xiangqi rules, the only ones a Fairy engine is told).
+fn position_command(view: &View, dialect: Dialect) -> String {
     let start = Position::start(view.rules());
     let start_fen = if view.history().is_empty() {
         let mut setup = view.position().to_setup();
@@ -490,16 +555,16 @@ fn position_command(view: &View) -> String {
     let mut cmd = format!("position fen {start_fen}");
     if !view.history().is_empty() {
         cmd.push_str(" moves");
-        push_moves(&mut cmd, view.history(), start.turn());
+        push_moves(&mut cmd, view.history(), start.turn(), dialect);
     }
     cmd
 }
 
-/// Appends ` MOVE` for each move, the first one by `mover`.
-fn push_moves(cmd: &mut String, moves: &[PlayedMove], mut mover: Color) {
+/// Appends ` MOVE` for each move in the dialect, the first one by `mover`.
+fn push_moves(cmd: &mut String, moves: &[PlayedMove], mut mover: Color, dialect: Dialect) {
     for pm in moves {
         cmd.push(' ');
-        cmd.push_str(&pm.to_text(mover));
+        dialect.push_move(cmd, pm, mover);
         mover = !mover;
     }
 }
@@ -508,28 +573,31 @@ fn push_moves(cmd: &mut String, moves: &[PlayedMove], mut mover: Color) {
 /// played since (a game's history only grows), not by writing the whole game out again.
 #[derive(Default)]
 struct PositionText {
-    /// The rules and the moves `text` holds (`None`: a view without moves, never extended).
-    game: Option<(Rules, Color)>,
+    /// The rules, first mover and dialect of the moves `text` holds (`None`: a view without
+    /// moves, never extended).
+    game: Option<(Rules, Color, Dialect)>,
     history: Vec<PlayedMove>,
     text: String,
 }
 
 impl PositionText {
-    /// The `position` command for `view`.
-    fn of(&mut self, view: &View) -> &str {
+    /// The `position` command for `view` in `dialect`.
+    fn of(&mut self, view: &View, dialect: Dialect) -> &str {
         let history = view.history();
-        let extends = self.game.is_some_and(|(rules, _)| rules == *view.rules())
+        let extends = self
+            .game
+            .is_some_and(|(rules, _, d)| rules == *view.rules() && d == dialect)
             && history.starts_with(&self.history);
         match self.game {
-            Some((_, first)) if extends => {
+            Some((_, first, _)) if extends => {
                 let done = self.history.len();
                 let mover = if done % 2 == 0 { first } else { !first };
-                push_moves(&mut self.text, &history[done..], mover);
+                push_moves(&mut self.text, &history[done..], mover, dialect);
             }
             _ => {
-                self.text = position_command(view);
+                self.text = position_command(view, dialect);
                 self.game = (!history.is_empty())
-                    .then(|| (*view.rules(), Position::start(view.rules()).turn()));
+                    .then(|| (*view.rules(), Position::start(view.rules()).turn(), dialect));
             }
         }
         self.history.clear();
@@ -579,9 +647,9 @@ fn push_go(cmd: &mut String, limits: &Limits) {
 /// `seldepth`, `time`, `nodes`, `nps`, `multipv`, `hashfull`, `tbhits`, `sbhits`, `cpuload`,
 /// `currmove`, `currmovenumber`), `score cp|mate X`, `wdl W D L`, move lists (`pv`,
 /// `refutation`, `currline`) and `string` to the end of the line. An unknown token is skipped
-/// alone, so the reader finds the next known one.
-fn read_info(line: &str, info: &mut SearchInfo) {
-    let as_move = |w: &str| w.get(..4).and_then(|m| Move::from_text(m).ok());
+/// alone, so the reader finds the next known one. Moves are read in the engine's dialect.
+fn read_info(line: &str, info: &mut SearchInfo, dialect: Dialect) {
+    let as_move = |w: &str| dialect.read_move(w).map(|(m, _)| m);
     let mut words = line.split_whitespace().skip(1).peekable();
     while let Some(word) = words.next() {
         match word {
@@ -648,21 +716,31 @@ impl UciEngine {
         }
     }
 
-    /// Takes a process for the game if it has none, and sets its variant.
+    /// Takes a process for the game if it has none, and sets its variant: the dialect's name
+    /// for the rules, which must be one the engine offers ([`Dialect::variant_for`]).
     fn ready(&mut self, rules: &jieqi_core::Rules) -> Result<&mut Process, EngineError> {
         if self.process.is_none() {
             self.process = Some(self.take_process()?);
         }
         let p = self.process.as_mut().expect("taken");
-        let variant = jieqi_registry::uci_variant(rules);
-        if p.declares("uci_variant") && p.variant.as_deref() != Some(variant) {
-            let limit = Limit::until(Instant::now() + self.settings.init_timeout);
-            p.send(
-                &format!("setoption name UCI_Variant value {variant}\n"),
-                limit,
-            )?;
-            p.variant = Some(variant.to_string());
+        if p.variant_rules.as_ref() == Some(rules) {
+            return Ok(p);
         }
+        let variant = p
+            .dialect
+            .variant_for(p.variant_option.as_ref(), rules)
+            .map_err(|why| EngineError::of(Failure::Protocol, why))?;
+        if let Some(variant) = variant {
+            if p.variant.as_deref() != Some(variant) {
+                let limit = Limit::until(Instant::now() + self.settings.init_timeout);
+                p.send(
+                    &format!("setoption name UCI_Variant value {variant}\n"),
+                    limit,
+                )?;
+                p.variant = Some(variant.to_string());
+            }
+        }
+        p.variant_rules = Some(*rules);
         Ok(p)
     }
 
@@ -674,7 +752,8 @@ impl UciEngine {
         control: &Control<'_>,
     ) -> Result<Choice, EngineError> {
         let timeout = self.settings.timeout;
-        let seeded = self.ready(view.rules())?.declares("seed");
+        let p = self.ready(view.rules())?;
+        let (seeded, dialect) = (p.declares("seed"), p.dialect);
         // The move's commands in one write: the engine wakes once. (The buffer is kept for its
         // capacity.)
         let mut commands = std::mem::take(&mut self.commands);
@@ -685,7 +764,7 @@ impl UciEngine {
                 format_args!("setoption name Seed value {seed}\n"),
             );
         }
-        commands.push_str(self.position.of(view));
+        commands.push_str(self.position.of(view, dialect));
         commands.push('\n');
         push_go(&mut commands, limits);
         commands.push('\n');
@@ -704,10 +783,12 @@ impl UciEngine {
         let mut info = SearchInfo::default();
         let line = p.wait_bestmove(deadline, control, &mut info)?;
         let word = line.split_whitespace().nth(1).unwrap_or("");
-        let mv = word
-            .get(..4)
-            .and_then(|m| Move::from_text(m).ok())
-            .filter(|_| (4..=6).contains(&word.len()))
+        // The squares in the engine's dialect, then at most the two letters of a reveal and a
+        // capture.
+        let mv = dialect
+            .read_move(word)
+            .filter(|(_, rest)| rest.len() <= 2)
+            .map(|(mv, _)| mv)
             .ok_or_else(|| {
                 EngineError::of(Failure::Protocol, format!("malformed answer '{line}'"))
             })?;
@@ -1147,7 +1228,7 @@ impl Process {
                         return Ok(line.text);
                     }
                     if line.text.starts_with("info ") {
-                        read_info(&line.text, info);
+                        read_info(&line.text, info, self.dialect);
                         // A line with a principal variation is a progress report (`arena
                         // solve` times answers by them).
                         if line.text.contains(" pv ") {
@@ -1220,6 +1301,7 @@ impl Engine for UciEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use jieqi_core::Move;
 
     #[test]
     fn option_declarations_check_values() {
@@ -1253,7 +1335,7 @@ mod tests {
     fn info_tokens_are_read_by_arity() {
         let read = |line: &str| {
             let mut info = SearchInfo::default();
-            read_info(line, &mut info);
+            read_info(line, &mut info, Dialect::Pikafish);
             info
         };
         // Pikafish (the issue's line): `upperbound` used to swallow `nodes`.
@@ -1304,14 +1386,19 @@ mod tests {
         read_info(
             "info depth 7 seldepth 9 score cp -35 nodes 12345 nps 100 time 5 pv b0c2 h9g7 c3c4",
             &mut info,
+            Dialect::Pikafish,
         );
         assert_eq!(info.depth, Some(7));
         assert_eq!(info.nodes, 12345);
         assert_eq!(info.score, Some(Score::Cp(-35)));
         assert_eq!(info.pv.len(), 3);
-        read_info("info depth 8 score mate -3 nodes 20000", &mut info);
+        read_info(
+            "info depth 8 score mate -3 nodes 20000",
+            &mut info,
+            Dialect::Pikafish,
+        );
         assert_eq!(info.score, Some(Score::Mate(-3)));
-        read_info("info string depth 99", &mut info);
+        read_info("info string depth 99", &mut info, Dialect::Pikafish);
         assert_eq!(info.depth, Some(8));
     }
 
@@ -1329,6 +1416,10 @@ mod tests {
             .unwrap();
         assert_eq!(s.options, vec![("Hash".to_string(), "64".to_string())]);
         assert_eq!(s.timeout, Some(Duration::from_millis(500)));
+        assert_eq!(s.dialect, None, "detected from the engine's id name");
+        assert!(bad("uci:path=x,dialect=xboard").contains("'xboard' is not a dialect"));
+        let s = Settings::parse(&Spec::parse("uci:path=x,dialect=fairy").unwrap()).unwrap();
+        assert_eq!(s.dialect, Some(Dialect::Fairy));
     }
 
     #[test]
@@ -1340,8 +1431,8 @@ mod tests {
         // hidden black piece on h9.
         game.play(Move::from_text("h2h9").unwrap()).unwrap();
         let start = Position::start(&rules).fen();
-        let red = position_command(&game.view(jieqi_core::Color::Red));
-        let black = position_command(&game.view(jieqi_core::Color::Black));
+        let red = position_command(&game.view(jieqi_core::Color::Red), Dialect::Pikafish);
+        let black = position_command(&game.view(jieqi_core::Color::Black), Dialect::Pikafish);
         let red_move = red.rsplit(' ').next().unwrap();
         let black_move = black.rsplit(' ').next().unwrap();
         assert_eq!(red, format!("position fen {start} moves {red_move}"));
@@ -1351,10 +1442,18 @@ mod tests {
     }
 
     /// Every view of a game, from either side and in any order, gets the same command from the
-    /// extended text as written out whole.
+    /// extended text as written out whole, in either dialect.
     #[test]
     fn position_commands_are_extended_move_by_move() {
-        let rules = jieqi_core::Rules::standard();
+        for (rules, d) in [
+            (jieqi_core::Rules::standard(), Dialect::Pikafish),
+            (jieqi_core::Rules::xiangqi(), Dialect::Fairy),
+        ] {
+            extended_move_by_move(rules, d);
+        }
+    }
+
+    fn extended_move_by_move(rules: jieqi_core::Rules, d: Dialect) {
         let mut game =
             jieqi_core::Game::new(rules, crate::records::deal_seed::deal_for_seed(3, &rules));
         let mut texts = [PositionText::default(), PositionText::default()];
@@ -1362,13 +1461,17 @@ mod tests {
         for ply in 0..300 {
             for (i, c) in Color::ALL.into_iter().enumerate() {
                 let view = game.view(c);
-                assert_eq!(texts[i].of(&view), position_command(&view), "ply {ply}");
+                assert_eq!(
+                    texts[i].of(&view, d),
+                    position_command(&view, d),
+                    "ply {ply}"
+                );
             }
             // Both sides' views through one text: rebuilt at every change of side.
             let mut mixed = PositionText::default();
             for c in [Color::Red, Color::Black, Color::Red] {
                 let view = game.view(c);
-                assert_eq!(mixed.of(&view), position_command(&view));
+                assert_eq!(mixed.of(&view, d), position_command(&view, d));
             }
             let moves = game.legal_moves();
             let moves = moves.as_slice();
@@ -1384,15 +1487,48 @@ mod tests {
             }
         }
         assert!(game.view(Color::Red).history().len() > 20);
+        // A change of dialect writes the text out whole.
+        let view = game.view(Color::Red);
+        let other = match d {
+            Dialect::Pikafish => Dialect::Fairy,
+            Dialect::Fairy => Dialect::Pikafish,
+        };
+        assert_eq!(texts[0].of(&view, other), position_command(&view, other));
         // A new game (or a test position) after a longer one is written out whole.
         let fresh =
             jieqi_core::Game::new(rules, crate::records::deal_seed::deal_for_seed(4, &rules));
         let view = fresh.view(Color::Red);
-        assert_eq!(texts[0].of(&view), position_command(&view));
+        assert_eq!(texts[0].of(&view, d), position_command(&view, d));
         let start = Position::start(&rules);
         let setup = View::from_setup(&start.to_setup(), &rules).unwrap();
-        assert_eq!(texts[0].of(&setup), position_command(&setup));
-        assert_eq!(texts[0].of(&view), position_command(&view));
+        assert_eq!(texts[0].of(&setup, d), position_command(&setup, d));
+        assert_eq!(texts[0].of(&view, d), position_command(&view, d));
+    }
+
+    /// Fairy-Stockfish is sent the plain Xiangqi FEN it prints itself (`d`) and moves ranked
+    /// 1–10.
+    #[test]
+    fn fairy_stockfish_gets_its_own_squares() {
+        let xq = jieqi_core::Rules::xiangqi();
+        let mut game = jieqi_core::Game::new(xq, crate::records::deal_seed::deal_for_seed(1, &xq));
+        for m in ["h0g2", "b9c7", "a0a1"] {
+            game.play(Move::from_text(m).unwrap()).unwrap();
+        }
+        assert_eq!(
+            position_command(&game.view(Color::Black), Dialect::Fairy),
+            "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 \
+             moves h1g3 b10c8 a1a2"
+        );
+        let mut info = SearchInfo::default();
+        read_info(
+            "info depth 2 seldepth 2 multipv 1 score cp 231 nodes 99 nps 49500 tbhits 0 time 2 \
+             pv h1g3 a10a9 b3b10",
+            &mut info,
+            Dialect::Fairy,
+        );
+        let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
+        assert_eq!(pv, ["h0g2", "a9a8", "b2b9"]);
+        assert_eq!(info.nodes, 99);
     }
 
     #[test]
@@ -1401,18 +1537,24 @@ mod tests {
         let start = Position::start(&rules);
         let from_start = View::from_setup(&start.to_setup(), &rules).unwrap();
         assert_eq!(
-            position_command(&from_start),
+            position_command(&from_start, Dialect::Pikafish),
             format!("position fen {}", start.fen())
         );
         // A test position, with the hidden pieces its player captured (JieqiBox 6-field).
         let fen = "4k4/9/9/x8/R8/9/9/9/9/3K5 w c1 r1 0 30";
         let setup = jieqi_core::fen::parse(fen).unwrap();
         let view = View::from_setup(&setup, &rules).unwrap();
-        assert_eq!(position_command(&view), format!("position fen {fen}"));
+        assert_eq!(
+            position_command(&view, Dialect::Pikafish),
+            format!("position fen {fen}")
+        );
         let xq = jieqi_core::Rules::xiangqi();
         let mate = "4k4/1R7/R8/9/9/9/9/9/9/3K5 w - - 0 1";
         let view = View::from_setup(&jieqi_core::fen::parse(mate).unwrap(), &xq).unwrap();
-        assert_eq!(position_command(&view), format!("position fen {mate}"));
+        assert_eq!(
+            position_command(&view, Dialect::Pikafish),
+            format!("position fen {mate}")
+        );
     }
 
     /// A reader on one end of a socket pair, and the other end to write to.

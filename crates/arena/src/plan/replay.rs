@@ -183,8 +183,13 @@ pub fn plan(
     if args.max_plies == 0 {
         return Err(Error::arg("--max-plies", "must be at least 1"));
     }
+    let rules = rules_arg::resolve(&args.rules.rules)?;
+    for e in [&red, &black] {
+        e.check_rules(&rules)
+            .map_err(|why| Error::arg("--rules", why))?;
+    }
     Ok(ReplayPlan {
-        rules: rules_arg::resolve(&args.rules.rules)?,
+        rules,
         red,
         black,
         deal_seed: seed,

@@ -209,6 +209,10 @@ pub fn run_setup(
             ));
         }
     }
+    for e in &engines {
+        e.check_rules(&rules)
+            .map_err(|why| Error::arg("--rules", why))?;
+    }
     let out = match args.out {
         Some(dir) => dir,
         None => {

@@ -73,6 +73,9 @@ impl SolvePlan {
         for arg in &args.engines {
             let entry = crate::engines::parse_arg(arg)
                 .map_err(|e| Error::Input(format!("--engine {arg}: {e}")))?;
+            entry
+                .check_rules(&rules)
+                .map_err(|why| Error::Input(format!("--engine {arg}: {why}")))?;
             if engines.iter().any(|e: &EngineEntry| e.label == entry.label) {
                 return Err(Error::Input(format!(
                     "two engines are labelled '{}': give one name=LABEL",
