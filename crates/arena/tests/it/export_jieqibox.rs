@@ -8,10 +8,19 @@ use serde_json::{Value, json};
 
 use crate::common::{ok, s, tmp};
 
+/// One recorded ply: the move text, and its search info (nodes, ms, depth, score).
+type Ply = (
+    &'static str,
+    u64,
+    Option<f64>,
+    Option<u32>,
+    Option<&'static str>,
+);
+
 /// The game: ten plies from the deal of `--seed 7`'s first pair (Red's hidden pieces a0 R, b0 P,
 /// b2 N, h2 P, i0 C; Black's a9 c, b9 p, h9 n, i9 a, a6 p), with the recorded search info of
 /// each ply (nodes, ms, depth, score).
-const PLIES: [(&str, u64, Option<f64>, Option<u32>, Option<&str>); 10] = [
+const PLIES: [Ply; 10] = [
     // A hidden cannon reveals as a pawn and takes the hidden horse on h9.
     ("h2h9Pn", 1200, Some(15.4), Some(7), Some("+0.35")),
     // A hidden piece reveals as an advisor and takes the face-up pawn.
