@@ -324,6 +324,50 @@ pub fn write(setup: &Setup) -> String {
     s
 }
 
+/// A pool field in JieqiBox's order (its `generateFen`): role by role `R N B A K C P`, Red's
+/// letter before Black's (`R2r2N2n2B2b2A2a2C2c2P5p5`), `-` when empty.
+pub fn jieqibox_pool_field(pools: &ByColor<Pool>) -> String {
+    const ORDER: [Role; 7] = [
+        Role::Chariot,
+        Role::Horse,
+        Role::Elephant,
+        Role::Advisor,
+        Role::King,
+        Role::Cannon,
+        Role::Pawn,
+    ];
+    let mut s = String::new();
+    for r in ORDER {
+        for c in Color::ALL {
+            let n = pools[c].get(r);
+            if n > 0 {
+                s.push(if c == Color::Red {
+                    r.upper_char()
+                } else {
+                    r.char()
+                });
+                s.push_str(&n.to_string());
+            }
+        }
+    }
+    if s.is_empty() { "-".into() } else { s }
+}
+
+/// Writes a setup as JieqiBox writes a position (its `generateFen` with the default "new FEN
+/// format"): always six fields, `board side pool captured halfmove fullmove`, the pool and the
+/// captured field in [`jieqibox_pool_field`]'s order, a missing pool or captured field as `-`.
+pub fn write_jieqibox(setup: &Setup) -> String {
+    format!(
+        "{} {} {} {} {} {}",
+        board_field(setup),
+        setup.turn.fen_char(),
+        jieqibox_pool_field(&setup.pools.unwrap_or_default()),
+        jieqibox_pool_field(&setup.captured_hidden.unwrap_or_default()),
+        setup.halfmoves,
+        setup.fullmoves
+    )
+}
+
 impl Position {
     /// Reads a FEN under a rule set.
     ///

@@ -204,6 +204,29 @@ fn jieqibox_six_field_form() {
 }
 
 #[test]
+fn jieqibox_writer_orders_pools_as_jieqibox_does() {
+    // JieqiBox's `generateFen` (src/composables/useChessGame.ts) writes six fields always and
+    // both pools role by role in `RNBAKCP` order, Red's letter before Black's.
+    let text = "xCxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/7X1/9/XXXXKXXXX \
+                w R2A2C1P5N2B2r2a2c2p5n1b2 n1 0 2";
+    let setup = fen::parse(text).unwrap();
+    let written = fen::write_jieqibox(&setup);
+    assert_eq!(
+        written,
+        "xCxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/7X1/9/XXXXKXXXX \
+         w R2r2N2n1B2b2A2a2C1c2P5p5 n1 0 2"
+    );
+    // It reads back as the same setup.
+    assert_eq!(fen::parse(&written).unwrap(), setup);
+    // A five-field FEN has no captured field: JieqiBox writes `-` for it.
+    assert_eq!(
+        fen::write_jieqibox(&fen::parse(JIEQI_START).unwrap()),
+        "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX \
+         w R2r2N2n2B2b2A2a2C2c2P5p5 - 0 1"
+    );
+}
+
+#[test]
 fn pool_field_syntax() {
     let board = "4k4/9/9/9/9/9/9/9/9/4K4";
     let pools = |field: &str| {

@@ -19,17 +19,25 @@
 //! it: 66.7 % is +1.21, clamped to ±12.00), and its depth is the deepest ply its tree reached.
 //! The game ends with a comment giving the arena's termination.
 //!
-//! **JieqiBox** (`--format jieqibox`): its "save notation" JSON — `metadata` (event, site, date,
-//! round, white = Red, black, result, `initialFen`, `flipMode: "free"`, `currentFen`) and `moves`,
-//! each `{"type": "move", "data": "h2e2", "fen": <position after it>, "comment", "engineScore",
-//! "engineTime", "engineDepth", "engineNodes"}`; a mate score is ±(30000 − plies), as JieqiBox
-//! stores it, and a win rate is in centipawns as in PGN; a game the run did not count has
-//! `"counted": false` in its metadata.
+//! **JieqiBox** (`--format jieqibox`): what JieqiBox's "save notation" writes for the same moves
+//! played in its random flip mode (`generateGameNotation` in its `src/composables/useChessGame.ts`,
+//! format in its `NOTATION_FORMAT.md`). `metadata`: event, site, date (`YYYY-MM-DD`), round,
+//! white = Red, black, result, `initialFen` (JieqiBox's own `START_FEN` text for the standard
+//! start), `flipMode: "random"`, `currentFen`, and an `openingComment` with the arena's seed and
+//! termination (`"counted": false` on a game the run did not count). `moves`, each
+//! `{"type": "move", "data", "fen", "engineScore", "engineTime"}` as JieqiBox records them: `data`
+//! the move with its reveal and captured-hidden letters (`h2h9Rn`; a captured face-up piece adds
+//! none), `fen` the position after it in JieqiBox's six-field form (`board side pool captured
+//! halfmove fullmove`, the captured field the hidden pieces taken so far, see
+//! [`jieqi_core::fen::write_jieqibox`]), `engineScore` the mover's centipawns or, for `score mate
+//! N`, ±(30000 − |N|) with N in moves as the engine said it, `engineTime` in milliseconds (0 when
+//! unknown); plus `engineDepth` and `engineNodes`, fields of JieqiBox's history entries that its
+//! chart reads and its own save leaves out.
 
 use std::io::Write;
 use std::path::Path;
 
-use jieqi_core::Rules;
+use jieqi_core::{ByColor, Pool, Rules};
 use jieqi_engine::Score;
 use serde_json::json;
 
@@ -201,25 +209,22 @@ fn pgn_termination(t: Termination) -> &'static str {
     }
 }
 
-/// The recorded game played through from its deal ([`crate::records::check::check_record`]): the start
-/// FEN and the FEN after every ply. A record that does not hold up is refused.
-fn positions(item: &Exported<'_>) -> Result<(String, Vec<String>), Error> {
+/// The recorded game played through from its deal ([`crate::records::check::check_record`]): the
+/// start FEN, and each ply's record and FEN after it. A record that does not hold up is refused.
+fn checked(item: &Exported<'_>) -> Result<crate::records::check::Checked, Error> {
     let checked = crate::records::check::check_record(
         &item.setup.rules,
         item.line,
         item.setup.max_plies,
         None,
     );
-    if let Some(problem) = checked.problem {
+    if let Some(problem) = &checked.problem {
         return Err(input(format!(
             "game {} (pair {}, game {}): {problem}; not exported",
             item.number, item.line.pair, item.line.game
         )));
     }
-    Ok((
-        checked.start_fen,
-        checked.plies.into_iter().map(|(_, fen)| fen).collect(),
-    ))
+    Ok(checked)
 }
 
 /// The most of an engine failure's detail a PGN comment keeps.
@@ -242,7 +247,7 @@ fn tag(name: &str, value: &str) -> String {
 fn pgn(item: &Exported<'_>) -> Result<String, Error> {
     let line = item.line;
     let setup = item.setup;
-    let (start, _) = positions(item)?;
+    let start = checked(item)?.start_fen;
     let mut out = String::new();
     out.push_str(&tag("Event", &format!("arena {}", setup.command_name())));
     out.push_str(&tag("Site", "jieqi arena"));
@@ -379,50 +384,99 @@ fn move_comment(info: &PlyInfo) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join(" "))
 }
 
-/// JieqiBox's score of a recorded score text: centipawns (a win rate mapped by
-/// [`Score::win_rate_cp`]), or ±(30000 − plies) for a mate.
+/// The base JieqiBox stores mate scores from (`MATE_SCORE_BASE` in its `src/utils/constants.ts`).
+const JIEQIBOX_MATE_BASE: i64 = 30_000;
+
+/// JieqiBox's `START_FEN` (`src/utils/constants.ts`): the text a new game in JieqiBox starts
+/// from and its saves give as `initialFen`. Its pool is in another order than the positions
+/// JieqiBox writes after each move ([`jieqi_core::fen::write_jieqibox`]).
+const JIEQIBOX_START_FEN: &str =
+    "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w A2B2N2R2C2P5a2b2n2r2c2p5 - 0 1";
+
+/// JieqiBox's `engineScore` for a recorded score text, as its `recordAndFinalize`
+/// (`src/composables/useChessGame.ts`) turns the engine's `info … score …` line into one:
+/// centipawns as they are (a win rate is first mapped by [`Score::win_rate_cp`], the `score cp`
+/// `jieqi-uci` reports for it), and `score mate N` as ±(30000 − |N|) with N as the engine said it
+/// (moves, not plies), the sign N's, `mate 0` counting as positive.
 fn jieqibox_score(score: &str) -> Option<i64> {
     match Score::parse(score)? {
-        Score::Mate(n) if n > 0 => Some(30_000 - mate_plies(n)),
-        Score::Mate(n) => Some(-(30_000 - mate_plies(n))),
+        Score::Mate(n) => {
+            let n = i64::from(n);
+            let sign = if n >= 0 { 1 } else { -1 };
+            Some(sign * (JIEQIBOX_MATE_BASE - n.abs()))
+        }
         other => centipawns(other),
     }
 }
 
-/// One game as JieqiBox's notation JSON.
+/// A public FEN of the record (the Pikafish form [`jieqi_core::Position::fen`] writes) in
+/// JieqiBox's six-field form, with the hidden pieces captured so far as its captured field.
+fn jieqibox_fen(fen: &str, captured: ByColor<Pool>) -> Result<String, Error> {
+    let mut setup = jieqi_core::fen::parse(fen).map_err(|e| {
+        input(format!(
+            "a recorded position does not read back ({e}): {fen}"
+        ))
+    })?;
+    setup.captured_hidden = Some(captured);
+    Ok(jieqi_core::fen::write_jieqibox(&setup))
+}
+
+/// One game as JieqiBox's notation JSON: what JieqiBox's `saveGameNotation`
+/// (`generateGameNotation` in `src/composables/useChessGame.ts`) writes for the same moves played
+/// in its random flip mode, where the identities come from a draw as the arena's deal does.
 fn jieqibox(item: &Exported<'_>) -> Result<serde_json::Value, Error> {
     let line = item.line;
-    let (start, after) = positions(item)?;
-    let moves: Vec<serde_json::Value> = line
-        .moves
-        .iter()
-        .zip(&after)
-        .enumerate()
-        .map(|(i, (mv, fen))| {
-            let mut m = json!({
-                "type": "move",
-                "data": &mv[..4],
-                "fen": fen,
-            });
-            if mv.len() > 4 {
-                m["comment"] = json!(format!("played as {mv}"));
+    let checked = checked(item)?;
+    let start = jieqibox_fen(&checked.start_fen, ByColor::default())?;
+    let standard_start = jieqibox_fen(
+        &jieqi_core::Position::start(&Rules::standard()).fen(),
+        ByColor::default(),
+    )?;
+    // A game from the standard start has JieqiBox's own start text, as a new game there has.
+    let start = if start == standard_start {
+        JIEQIBOX_START_FEN.to_string()
+    } else {
+        start
+    };
+    // The hidden pieces captured so far, by the captured piece's colour: JieqiBox's
+    // `capturedUnrevealedPieceCounts`, which its random flip mode keeps for both sides.
+    let mut captured = ByColor::<Pool>::default();
+    let mut moves = Vec::with_capacity(line.moves.len());
+    for (i, (mv, (record, fen))) in line.moves.iter().zip(&checked.plies).enumerate() {
+        if let (true, Some(piece)) = (record.captured_hidden, record.captured) {
+            captured[piece.color].0[piece.role.index()] += 1;
+        }
+        // `data` is the move as JieqiBox records it (`movePiece` and `completeFlipAfterMove`):
+        // the squares, the revealed identity in the mover's case, then a captured hidden
+        // piece's identity in its owner's case; the recorded text is exactly that.
+        let mut m = json!({
+            "type": "move",
+            "data": mv,
+            "fen": jieqibox_fen(fen, captured)?,
+        });
+        let info = line.search.get(i);
+        if let Some(s) = info
+            .and_then(|info| info.score.as_deref())
+            .and_then(jieqibox_score)
+        {
+            m["engineScore"] = json!(s);
+        }
+        // JieqiBox gives every move a time, 0 when it has none.
+        m["engineTime"] = json!(info.and_then(|i| i.ms).map_or(0, |ms| ms.round() as i64));
+        if let Some(info) = info {
+            // Fields of JieqiBox's `HistoryEntry` that its evaluation chart reads; its own save
+            // leaves them out, its loader keeps them.
+            if let Some(d) = info.depth {
+                m["engineDepth"] = json!(d);
             }
-            if let Some(info) = line.search.get(i) {
-                if let Some(s) = info.score.as_deref().and_then(jieqibox_score) {
-                    m["engineScore"] = json!(s);
-                }
-                if let Some(ms) = info.ms {
-                    m["engineTime"] = json!(ms.round() as i64);
-                }
-                if let Some(d) = info.depth {
-                    m["engineDepth"] = json!(d);
-                }
-                m["engineNodes"] = json!(info.nodes);
-            }
-            m
-        })
-        .collect();
-    let current = after.last().cloned().unwrap_or_else(|| start.clone());
+            m["engineNodes"] = json!(info.nodes);
+        }
+        moves.push(m);
+    }
+    let current = match moves.last() {
+        Some(m) => m["fen"].clone(),
+        None => json!(start),
+    };
     let mut game = json!({
         "metadata": {
             "event": format!("arena {}", item.setup.command_name()),
@@ -433,7 +487,7 @@ fn jieqibox(item: &Exported<'_>) -> Result<serde_json::Value, Error> {
             "black": line.black,
             "result": line.result.text(),
             "initialFen": start,
-            "flipMode": "free",
+            "flipMode": "random",
             "currentFen": current,
             "openingComment": format!(
                 "{} game {} (pair {}, seed {}): {}{}{}",
@@ -470,8 +524,13 @@ mod tests {
     fn scores_become_jieqibox_numbers() {
         assert_eq!(jieqibox_score("+0.44"), Some(44));
         assert_eq!(jieqibox_score("-1.91"), Some(-191));
-        assert_eq!(jieqibox_score("#3"), Some(29_995));
-        assert_eq!(jieqibox_score("#-2"), Some(-29_996));
+        // `score mate N` is ±(30000 − |N|), N in moves as the engine said it (regression: mates
+        // were converted to plies first, so a mate in 2 showed as M3 in JieqiBox).
+        assert_eq!(jieqibox_score("#2"), Some(29_998));
+        assert_eq!(jieqibox_score("#3"), Some(29_997));
+        assert_eq!(jieqibox_score("#-2"), Some(-29_998));
+        // JieqiBox reads `mate 0` as non-negative.
+        assert_eq!(jieqibox_score("#0"), Some(30_000));
         // A win rate is mapped by the Elo logistic: 400 · log10(0.51 / 0.49) = 6.96.
         assert_eq!(jieqibox_score("51.0%"), Some(7));
         assert_eq!(jieqibox_score("junk"), None);

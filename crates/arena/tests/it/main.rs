@@ -11,6 +11,7 @@ mod cli;
 mod cluster;
 mod configs;
 mod docs;
+mod export_jieqibox;
 mod fairy;
 mod leak_cli;
 mod match_cli;
