@@ -491,7 +491,7 @@ impl<'a> Search<'a> {
             len,
         });
         // A restricted root is not the position's node for the paths that reach it again.
-        if !(root && !self.root_filter.is_empty()) {
+        if !root || self.root_filter.is_empty() {
             self.table.insert(self.pos.hash(), idx);
         }
         (idx, value)
