@@ -74,9 +74,9 @@ impl Engine for Random {
         view: &View,
         _limits: &Limits,
         seed: u64,
-        _control: &Control<'_>,
+        control: &Control<'_>,
     ) -> Result<Choice, EngineError> {
-        let moves = view.legal_moves();
+        let moves = control.root_moves(view.legal_moves());
         if moves.is_empty() {
             return Err(no_moves());
         }

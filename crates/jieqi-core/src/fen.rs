@@ -1,5 +1,5 @@
-//! FEN with hidden pieces: the Pikafish 5-field form, the JieqiBox 6-field form, and plain Xiangqi
-//! FENs.
+//! FEN with hidden pieces: the Pikafish 5-field form, the JieqiBox 6-field form, JieqiBox's
+//! legacy 7-field form, and plain Xiangqi FENs.
 //!
 //! Fields: `board [side [pool [captured] halfmove fullmove]]`.
 //! - board: ranks 9 down to 0 separated by `/`, files a–i, digits for empty squares, piece letters
@@ -12,6 +12,11 @@
 //! - halfmove (plies since a capture) and fullmove counters. Missing: 0 and 1.
 //!
 //! With four fields the fourth is the halfmove counter if it is a number, else the captured field.
+//!
+//! JieqiBox's legacy form (its setting "new FEN format" off) puts the pool before the side, with
+//! chess's castling and en-passant fields: `board pool side - - halfmove fullmove`, or `board pool
+//! side` alone. It is recognised as JieqiBox recognises it: the second field is not `w` or `b`
+//! and the third is. It has no captured field.
 
 use crate::{ByColor, Color, Occupant, Pool, Position, PositionError, Role, Rules, Setup, Square};
 
@@ -71,6 +76,9 @@ pub fn parse(fen: &str) -> Result<Setup, FenError> {
     if fields.is_empty() {
         return Err(syntax(1, "board", "the fen is empty".into()));
     }
+    if fields.len() >= 3 && !matches!(fields[1], "w" | "b") && matches!(fields[2], "w" | "b") {
+        return parse_legacy(&fields);
+    }
     if fields.len() > 6 {
         return Err(syntax(
             7,
@@ -81,17 +89,7 @@ pub fn parse(fen: &str) -> Result<Setup, FenError> {
     let mut setup = Setup::empty();
     parse_board(fields[0], &mut setup)?;
     if let Some(side) = fields.get(1) {
-        setup.turn = match *side {
-            "w" | "r" | "W" | "R" => Color::Red,
-            "b" | "B" => Color::Black,
-            other => {
-                return Err(syntax(
-                    2,
-                    "side",
-                    format!("'{other}' is not w (or r) for Red or b for Black"),
-                ));
-            }
-        };
+        setup.turn = parse_side(side, 2)?;
     }
     if let Some(pool) = fields.get(2) {
         setup.pools = Some(parse_pool(pool, 3, "pool")?);
@@ -125,6 +123,61 @@ pub fn parse(fen: &str) -> Result<Setup, FenError> {
         })?;
     }
     Ok(setup)
+}
+
+/// JieqiBox's legacy form: `board pool side - - halfmove fullmove` or `board pool side`.
+fn parse_legacy(fields: &[&str]) -> Result<Setup, FenError> {
+    if fields.len() != 3 && fields.len() != 7 {
+        return Err(syntax(
+            fields.len().min(7),
+            "end",
+            format!(
+                "{} fields in JieqiBox's legacy form (pool before side); it has 3 \
+                 (board pool side) or 7 (board pool side - - halfmove fullmove)",
+                fields.len()
+            ),
+        ));
+    }
+    let mut setup = Setup::empty();
+    parse_board(fields[0], &mut setup)?;
+    setup.pools = Some(parse_pool(fields[1], 2, "pool")?);
+    setup.turn = parse_side(fields[2], 3)?;
+    if fields.len() == 7 {
+        for (i, name) in [(3, "castling"), (4, "en passant")] {
+            if fields[i] != "-" {
+                return Err(syntax(
+                    i + 1,
+                    name,
+                    format!("'{}' where the legacy form has '-'", fields[i]),
+                ));
+            }
+        }
+        setup.halfmoves = parse_counter(fields[5], 6, "halfmove")?;
+        setup.fullmoves = parse_counter(fields[6], 7, "fullmove")?;
+    }
+    Ok(setup)
+}
+
+fn parse_side(side: &str, field: usize) -> Result<Color, FenError> {
+    match side {
+        "w" | "r" | "W" | "R" => Ok(Color::Red),
+        "b" | "B" => Ok(Color::Black),
+        other => Err(syntax(
+            field,
+            "side",
+            format!("'{other}' is not w (or r) for Red or b for Black"),
+        )),
+    }
+}
+
+fn parse_counter(text: &str, field: usize, name: &'static str) -> Result<u32, FenError> {
+    text.parse().map_err(|_| {
+        syntax(
+            field,
+            name,
+            format!("'{text}' is not a non-negative number"),
+        )
+    })
 }
 
 fn parse_board(board: &str, setup: &mut Setup) -> Result<(), FenError> {

@@ -530,3 +530,54 @@ fn hidden_piece_counts_read_as_such() {
         .to_string();
     assert!(two.contains("has 2 hidden pieces but"), "{two}");
 }
+
+/// One position in every form a GUI sends: Pikafish's 5 fields, JieqiBox's 6 (with the captured
+/// field), JieqiBox's legacy 7 (`board pool side - - half full`, its "new FEN format" off) and the
+/// legacy 3 (`board pool side`), all read alike; and a plain Xiangqi FEN.
+#[test]
+fn every_form_a_gui_sends() {
+    let board = "xCxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/7X1/9/XXXXKXXXX";
+    let pool = "R2A2C1P5N2B2r2a2c2p5n1b2";
+    let five = fen::parse(&format!("{board} b {pool} 10 29")).unwrap();
+    let six = fen::parse(&format!("{board} b {pool} n1 10 29")).unwrap();
+    let seven = fen::parse(&format!("{board} {pool} b - - 10 29")).unwrap();
+    let three = fen::parse(&format!("{board} {pool} b")).unwrap();
+    for (name, s) in [("6-field", &six), ("7-field legacy", &seven)] {
+        assert_eq!(fen::board_field(s), board, "{name}");
+        assert_eq!(s.turn, Color::Black, "{name}");
+        assert_eq!(s.pools, five.pools, "{name}");
+        assert_eq!((s.halfmoves, s.fullmoves), (10, 29), "{name}");
+    }
+    assert_eq!(seven, five, "the legacy form has no captured field");
+    assert_eq!(six.captured_hidden.unwrap().black.get(Role::Horse), 1);
+    assert_eq!(three.pools, five.pools);
+    assert_eq!(
+        (three.turn, three.halfmoves, three.fullmoves),
+        (Color::Black, 0, 1)
+    );
+    // Red to move, and an empty pool written `-`.
+    let red = fen::parse(&format!("{board} - w - - 0 1")).unwrap();
+    assert_eq!(red.turn, Color::Red);
+    assert_eq!(red.pools, Some(ByColor::default()));
+    // The legacy form of the start position is the start position.
+    let start = Position::start(&Rules::standard());
+    let legacy = format!(
+        "{} {} w - - 0 1",
+        fen::board_field(&start.to_setup()),
+        fen::pool_field(&start.to_setup().pools.unwrap())
+    );
+    assert_eq!(
+        Position::from_fen(&legacy, &Rules::standard()).unwrap(),
+        start
+    );
+    // Plain Xiangqi.
+    let x = Position::from_fen(XIANGQI_START, &Rules::xiangqi()).unwrap();
+    assert_eq!(x, Position::start(&Rules::xiangqi()));
+    // Malformed legacy FENs name the field.
+    assert_syntax(&format!("{board} {pool} b K - 10 29"), 4, "castling");
+    assert_syntax(&format!("{board} {pool} b - e3 10 29"), 5, "en passant");
+    assert_syntax(&format!("{board} {pool} b - - x 29"), 6, "halfmove");
+    assert_syntax(&format!("{board} {pool} b - - 10 -2"), 7, "fullmove");
+    assert_syntax(&format!("{board} R2Q1 b - - 0 1"), 2, "pool");
+    assert_syntax(&format!("{board} {pool} b - -"), 5, "end");
+}

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use jieqi_core::{ByColor, Color, Move, View};
+use jieqi_core::{ByColor, Color, Move, MoveList, View};
 
 /// How much an engine may think about one move. `None` means "no limit of this kind"; an engine
 /// with no limit at all uses its own default. Node and depth limits make play reproducible;
@@ -260,11 +260,13 @@ impl fmt::Display for EngineError {
 impl std::error::Error for EngineError {}
 
 /// What a front end (a protocol adapter such as `jieqi-uci`) can do to a running search: stop it
-/// from another thread, and hear its progress. The default stops never and hears nothing.
+/// from another thread, hear its progress, and restrict the moves it may answer (UCI's `go
+/// searchmoves`). The default stops never, hears nothing and restricts nothing.
 #[derive(Clone, Copy, Default)]
 pub struct Control<'a> {
     stop: Option<&'a AtomicBool>,
     report: Option<&'a (dyn Fn(&SearchInfo) + Sync)>,
+    searchmoves: &'a [Move],
 }
 
 impl<'a> Control<'a> {
@@ -279,6 +281,35 @@ impl<'a> Control<'a> {
     pub fn with_report(mut self, report: &'a (dyn Fn(&SearchInfo) + Sync)) -> Control<'a> {
         self.report = Some(report);
         self
+    }
+
+    /// A control that lets the engine answer only one of `moves` (UCI's `go searchmoves`): every
+    /// engine restricts its root to [`Control::root_moves`]. An empty slice restricts nothing.
+    pub fn with_searchmoves(mut self, moves: &'a [Move]) -> Control<'a> {
+        self.searchmoves = moves;
+        self
+    }
+
+    /// The moves the front end restricted the root to (empty: no restriction).
+    pub fn searchmoves(&self) -> &'a [Move] {
+        self.searchmoves
+    }
+
+    /// The root moves an engine may choose among: the moves of `legal` that the front end allows
+    /// ([`Control::with_searchmoves`]), in `legal`'s order; all of `legal` when there is no
+    /// restriction or when none of the allowed moves is legal, so the answer is never empty
+    /// while `legal` is not.
+    pub fn root_moves(&self, legal: MoveList) -> MoveList {
+        if self.searchmoves.is_empty() {
+            return legal;
+        }
+        let mut allowed = MoveList::new();
+        for &m in &legal {
+            if self.searchmoves.contains(&m) {
+                allowed.push(m);
+            }
+        }
+        if allowed.is_empty() { legal } else { allowed }
     }
 
     /// Whether the search has been told to stop.
@@ -300,6 +331,7 @@ impl fmt::Debug for Control<'_> {
         f.debug_struct("Control")
             .field("stopped", &self.stopped())
             .field("reports", &self.report.is_some())
+            .field("searchmoves", &self.searchmoves)
             .finish()
     }
 }
@@ -772,5 +804,26 @@ mod tests {
         assert_ne!(mix(42, 7), mix(43, 7));
         // Pinned: recorded seeds depend on it.
         assert_eq!(mix(0, 0), 0xE220_A839_7B1D_CDAF);
+    }
+
+    #[test]
+    fn searchmoves_restrict_the_root_but_never_empty_it() {
+        let m = |t: &str| Move::from_text(t).unwrap();
+        let mut legal = MoveList::new();
+        for t in ["a0a1", "b0c2", "h2e2"] {
+            legal.push(m(t));
+        }
+        let none = Control::default();
+        assert_eq!(none.root_moves(legal.clone()).as_slice(), legal.as_slice());
+        let wanted = [m("h2e2"), m("a0a1"), m("e9e8")];
+        let some = Control::default().with_searchmoves(&wanted);
+        assert_eq!(
+            some.root_moves(legal.clone()).as_slice(),
+            &[m("a0a1"), m("h2e2")]
+        );
+        // Only moves that are not legal: the whole root.
+        let illegal = [m("e9e8")];
+        let all = Control::default().with_searchmoves(&illegal);
+        assert_eq!(all.root_moves(legal.clone()).as_slice(), legal.as_slice());
     }
 }

@@ -190,4 +190,69 @@ mod tests {
         assert_eq!(rules_of_uci_variant("JIEQI"), Rules::preset("standard"));
         assert_eq!(rules_of_uci_variant("chess"), None);
     }
+
+    /// Every engine (and the threaded searches) answers one of the `go searchmoves` moves, even
+    /// when the move it prefers otherwise is not among them.
+    #[test]
+    fn every_engine_keeps_to_searchmoves() {
+        use jieqi_core::{Position, View, fen};
+        use jieqi_engine::{Control, Limits};
+        let positions = [
+            (Rules::standard(), None),
+            // Red's chariot takes a loose black chariot: what every engine plays unrestricted.
+            (
+                Rules::xiangqi(),
+                Some("3akab2/9/9/9/r8/9/9/9/R8/3K5 w - - 0 1"),
+            ),
+        ];
+        let specs = [
+            "random",
+            "greedy",
+            "level",
+            "alphabeta",
+            "alphabeta:threads=2",
+            "ismcts",
+            "ismcts:threads=2",
+            "flat-uct",
+            "mcts-solver",
+        ];
+        let limits = Limits {
+            nodes: Some(3000),
+            ..Limits::default()
+        };
+        for (rules, text) in positions {
+            let setup = match text {
+                Some(t) => fen::parse(t).unwrap(),
+                None => Position::start(&rules).to_setup(),
+            };
+            let view = View::from_setup(&setup, &rules).unwrap();
+            let legal = view.legal_moves();
+            for spec in specs {
+                let factory = factory(&Spec::parse(spec).unwrap()).unwrap();
+                for seed in 0..3 {
+                    let free = factory.build().go(&view, &limits, seed).unwrap().mv;
+                    // Two legal moves other than the one it prefers.
+                    let wanted: Vec<_> = legal
+                        .iter()
+                        .copied()
+                        .filter(|&m| m != free)
+                        .take(2)
+                        .collect();
+                    let control = Control::default().with_searchmoves(&wanted);
+                    let chosen = factory
+                        .build()
+                        .search(&view, &limits, seed, &control)
+                        .unwrap();
+                    assert!(
+                        wanted.contains(&chosen.mv),
+                        "{spec} seed {seed}: {} is not among {wanted:?}",
+                        chosen.mv
+                    );
+                    if let Some(&first) = chosen.info.pv.first() {
+                        assert_eq!(first, chosen.mv, "{spec}: the pv starts with the move");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -1202,7 +1202,12 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        let moves = self.pos.legal_moves();
+        let moves = if ply == 0 {
+            // The root: only the moves the front end allows (`go searchmoves`).
+            self.control.root_moves(self.pos.legal_moves())
+        } else {
+            self.pos.legal_moves()
+        };
         if moves.is_empty() {
             return -(MATE - ply as i32);
         }
@@ -1758,7 +1763,7 @@ impl Engine for AlphaBeta {
     ) -> Result<Choice, EngineError> {
         let start = Instant::now();
         let pos = view.position();
-        let legal = pos.legal_moves();
+        let legal = control.root_moves(pos.legal_moves());
         if legal.is_empty() {
             return Err(EngineError::new("alphabeta: no legal move"));
         }

@@ -109,7 +109,7 @@ impl Engine for FlatUct {
         seed: u64,
         control: &Control<'_>,
     ) -> Result<Choice, EngineError> {
-        let moves: MoveList = view.legal_moves();
+        let moves: MoveList = control.root_moves(view.legal_moves());
         if moves.is_empty() {
             return Err(EngineError::new("flat-uct: no legal move"));
         }

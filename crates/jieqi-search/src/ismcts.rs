@@ -77,8 +77,8 @@
 //! tree is reused from a deeper root; the reported score is the discounted mean.
 
 use jieqi_core::{
-    Color, Determinization, HistoryEntry, Move, PerpetualCheck, Position, RepetitionHistory, View,
-    classify_before_moves,
+    Color, Determinization, HistoryEntry, Move, MoveList, PerpetualCheck, Position,
+    RepetitionHistory, View, classify_before_moves,
 };
 use jieqi_engine::{
     Choice, Control, Engine, EngineError, Limits, Score, SearchInfo, Spec, SpecError,
@@ -259,6 +259,9 @@ pub struct Ismcts {
     kept: Option<(View, Tree)>,
     /// Scratch: per from-square bit set of the legal to-squares.
     marks: Box<[u128; 90]>,
+    /// The root moves of the current search when the front end restricted them (`go
+    /// searchmoves`, see [`Control::root_moves`]); empty: every legal move.
+    root_filter: Vec<Move>,
     /// Scratch: the nodes of the current iteration's path.
     path: Vec<u32>,
     /// Scratch: the plies from the root to each node of `path`.
@@ -284,6 +287,7 @@ impl Default for Ismcts {
             helpers: Vec::new(),
             kept: None,
             marks: Box::new([0; 90]),
+            root_filter: Vec::new(),
             path: Vec::with_capacity(256),
             plies: Vec::with_capacity(256),
             history: RepetitionHistory::with_capacity(256),
@@ -425,7 +429,19 @@ impl Ismcts {
             if let Some(v) = terminal_value(pos, window, TREE_REPETITION_COUNT, us) {
                 break (v, depth);
             }
-            let moves = pos.legal_moves();
+            let mut moves = pos.legal_moves();
+            if depth == 0 && !self.root_filter.is_empty() {
+                // The root: only the moves the front end allows (`go searchmoves`).
+                let mut allowed = MoveList::new();
+                for &m in &moves {
+                    if self.root_filter.contains(&m) {
+                        allowed.push(m);
+                    }
+                }
+                if !allowed.is_empty() {
+                    moves = allowed;
+                }
+            }
             if moves.is_empty() {
                 break (if to_move == us { 0.0 } else { 1.0 }, depth);
             }
@@ -638,9 +654,14 @@ impl Ismcts {
         let root_key = view.position().hash();
         let mut done = 0u64;
         let mut depth = 0u32;
+        let control = budget.control();
+        let legal = control.root_moves(view.legal_moves());
+        self.root_filter = if control.searchmoves().is_empty() {
+            Vec::new()
+        } else {
+            legal.to_vec()
+        };
         if search {
-            let legal = view.legal_moves();
-            let control = budget.control();
             while !budget.exhausted(done) {
                 let mut det = view.sample(&mut rng);
                 let delta = root_key ^ det.position().hash();
@@ -671,7 +692,10 @@ impl Ismcts {
             helpers.push(self.clone_config());
         }
         let stop = AtomicBool::new(false);
-        let helper_control = Control::default().with_stop(&stop);
+        // Helpers report nothing, but keep the front end's root restriction.
+        let helper_control = Control::default()
+            .with_stop(&stop)
+            .with_searchmoves(budget.control().searchmoves());
         let grown = std::thread::scope(|scope| {
             let handles: Vec<_> = helpers
                 .iter_mut()
@@ -747,7 +771,7 @@ impl Engine for Ismcts {
         seed: u64,
         control: &Control<'_>,
     ) -> Result<Choice, EngineError> {
-        let root_moves = view.legal_moves();
+        let root_moves = control.root_moves(view.legal_moves());
         if root_moves.is_empty() {
             return Err(EngineError::new("ismcts: no legal move"));
         }

@@ -74,8 +74,8 @@
 //! evaluation of the position it reaches (the mean over a chance edge's outcomes) without being
 //! stored. The tree is built afresh at every search (no reuse between moves).
 use jieqi_core::{
-    Color, HistoryEntry, Knowledge, Move, Occupant, PerpetualCheck, PlayedMove, Position, Reason,
-    RepetitionHistory, Role, Undo, View, classify_before_moves,
+    Color, HistoryEntry, Knowledge, Move, MoveList, Occupant, PerpetualCheck, PlayedMove, Position,
+    Reason, RepetitionHistory, Role, Undo, View, classify_before_moves,
 };
 use jieqi_engine::{
     Choice, Control, Engine, EngineError, Limits, Score, SearchInfo, Spec, SpecError,
@@ -372,10 +372,13 @@ struct Search<'a> {
     made: Vec<(PlayedMove, Undo)>,
     /// The deepest ply an iteration reached.
     max_ply: u32,
+    /// The root moves when the front end restricted them (`go searchmoves`, see
+    /// [`Control::root_moves`]); empty: every legal move.
+    root_filter: Vec<Move>,
 }
 
 impl<'a> Search<'a> {
-    fn new(cfg: &'a MctsSolver, view: &View) -> Search<'a> {
+    fn new(cfg: &'a MctsSolver, view: &View, control: &Control<'_>) -> Search<'a> {
         let pos = view.position().clone();
         let history = RepetitionHistory::of_view(view);
         let root_len = history.len();
@@ -400,6 +403,11 @@ impl<'a> Search<'a> {
             path: Vec::with_capacity(MAX_PLY as usize * 2 + 4),
             made: Vec::with_capacity(MAX_PLY as usize + 2),
             max_ply: 0,
+            root_filter: if control.searchmoves().is_empty() {
+                Vec::new()
+            } else {
+                control.root_moves(view.legal_moves()).to_vec()
+            },
         };
         let (root, _) = s.create();
         debug_assert_eq!(root, 0);
@@ -442,10 +450,18 @@ impl<'a> Search<'a> {
         let red = pos.turn() == Color::Red;
         let idx = self.nodes.len() as u32;
         let first_edge = self.edges.len() as u32;
+        let root = self.nodes.is_empty();
         let (proof, len, value) = if pos.king_lost(pos.turn()) {
             (Proof::Loss(0), 0, 0.0)
         } else {
-            let moves = pos.legal_moves();
+            let mut moves = pos.legal_moves();
+            if root && !self.root_filter.is_empty() {
+                // The root: only the moves the front end allows (`go searchmoves`).
+                moves = MoveList::new();
+                for &m in &self.root_filter {
+                    moves.push(m);
+                }
+            }
             if moves.is_empty() {
                 (Proof::Loss(0), 0, 0.0)
             } else {
@@ -474,7 +490,10 @@ impl<'a> Search<'a> {
             first_edge,
             len,
         });
-        self.table.insert(self.pos.hash(), idx);
+        // A restricted root is not the position's node for the paths that reach it again.
+        if !root || self.root_filter.is_empty() {
+            self.table.insert(self.pos.hash(), idx);
+        }
         (idx, value)
     }
 
@@ -950,7 +969,11 @@ impl<'a> Search<'a> {
     /// mate), with the distance; `None` if there is none or [`VERIFY_NODES`] run out first.
     fn shorter_mate(&mut self, plies: u32) -> Option<(Move, u32)> {
         let mut budget = VERIFY_NODES;
-        let moves = self.pos.legal_moves();
+        let moves = if self.root_filter.is_empty() {
+            self.pos.legal_moves().to_vec()
+        } else {
+            self.root_filter.clone()
+        };
         for k in (1..plies).step_by(2) {
             for &m in moves.iter() {
                 match self.mates_by(m, k, &mut budget) {
@@ -1061,7 +1084,7 @@ impl Engine for MctsSolver {
         }
         let us = view.position().turn();
         let budget = Budget::new(limits, us, self.iters, DEFAULT_ITERS, *control);
-        let mut s = Search::new(self, view);
+        let mut s = Search::new(self, view, control);
         let mut done = 0u64;
         let mut last: Option<(Move, Proof)> = None;
         while !budget.exhausted(done) {

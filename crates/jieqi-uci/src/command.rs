@@ -30,6 +30,9 @@ pub enum Command {
     },
     /// `go …`.
     Go(Go),
+    /// A `go` line that does not parse (an unknown argument, a number out of range): the session
+    /// says why and still answers a `bestmove`, since a GUI waits for one.
+    RefusedGo(String),
     /// `go perft N`.
     Perft(u32),
     /// `stop`.
@@ -59,6 +62,9 @@ pub struct Go {
     pub movestogo: Option<u32>,
     /// `infinite` (or `ponder`): search until `stop`.
     pub infinite: bool,
+    /// `searchmoves M…` (the rest of the line): the moves the answer must be one of, as written;
+    /// the session drops those that are not legal.
+    pub searchmoves: Vec<String>,
 }
 
 /// Parses one line. `Ok(None)` for an empty line.
@@ -77,7 +83,9 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         "ucinewgame" => Command::NewGame,
         "setoption" => set_option(&rest)?,
         "position" => position(&rest)?,
-        "go" => go(&rest)?,
+        // `go perft` is not a search: a malformed one gets no `bestmove`.
+        "go" if rest.first() == Some(&"perft") => go(&rest)?,
+        "go" => go(&rest).unwrap_or_else(Command::RefusedGo),
         "stop" => Command::Stop,
         "ponderhit" => Command::PonderHit,
         "quit" => Command::Quit,
@@ -156,9 +164,13 @@ fn go(rest: &[&str]) -> Result<Command, String> {
                 g.infinite = true;
                 takes_arg = false;
             }
-            // Accepted and ignored: we neither restrict root moves nor search for mates.
+            // Accepted and ignored: we do not search for mates.
             "mate" => {}
-            "searchmoves" => return Err("go: searchmoves is not supported".into()),
+            // As in Stockfish, every word after it is a move.
+            "searchmoves" => {
+                g.searchmoves = rest[i + 1..].iter().map(|m| m.to_string()).collect();
+                break;
+            }
             _ => return Err(format!("go: unknown argument '{key}'")),
         }
         i += if takes_arg { 2 } else { 1 };
@@ -223,12 +235,33 @@ mod tests {
     }
 
     #[test]
+    fn searchmoves_and_refused_go_lines() {
+        let Some(Command::Go(g)) = parse("go infinite searchmoves h2e2 b0c2N").unwrap() else {
+            panic!("a go command");
+        };
+        assert!(g.infinite);
+        assert_eq!(g.searchmoves, ["h2e2", "b0c2N"]);
+        for (line, says) in [
+            ("go depth x", "'depth x' is not a valid number"),
+            ("go sideways 3", "unknown argument 'sideways'"),
+            ("go nodes", "'nodes' needs a number"),
+            (
+                "go movetime 18446744073709551615",
+                "'movetime 18446744073709551615' is not a valid number",
+            ),
+        ] {
+            match parse(line).unwrap() {
+                Some(Command::RefusedGo(e)) => assert!(e.contains(says), "{line}: {e}"),
+                other => panic!("{line}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
     fn malformed_lines_are_explained() {
         for (line, says) in [
             ("fly", "unknown command 'fly'"),
-            ("go nodes", "'nodes' needs a number"),
-            ("go depth x", "'depth x' is not a valid number"),
-            ("go sideways 3", "unknown argument 'sideways'"),
+            ("go perft x", "'perft x' is not a valid number"),
             ("position", "expected 'startpos' or 'fen FEN'"),
             ("position fen", "'fen' without a FEN"),
             ("position startpos b0c2", "unexpected 'b0c2'"),

@@ -49,9 +49,22 @@ impl Default for Options {
     }
 }
 
+/// The steps of the `Contempt` combo, in centipawns: its values run from −1000 to 1000 by this.
+pub const CONTEMPT_STEP: i32 = 10;
+
 /// The `option` lines of the `uci` answer.
+///
+/// Each is written so that JieqiBox's options dialog reads it whole: it takes a spin's `default`,
+/// `min` and `max` with `(\d+)`, so a negative bound is lost (`min -1000` would read as 0), and a
+/// combo's default with `(\w+)`. `Contempt`, whose range is negative too, is therefore a combo of
+/// the values −1000 to 1000 in steps of [`CONTEMPT_STEP`]; `setoption` still takes any whole
+/// number in that range.
 pub fn declarations() -> Vec<String> {
     let d = Options::default();
+    let contempts: String = (-1000..=1000)
+        .step_by(CONTEMPT_STEP as usize)
+        .map(|c| format!(" var {c}"))
+        .collect();
     let engines: String = ENGINES.iter().map(|e| format!(" var {e}")).collect();
     let variants: String = VARIANTS.iter().map(|(v, _)| format!(" var {v}")).collect();
     vec![
@@ -69,7 +82,7 @@ pub fn declarations() -> Vec<String> {
             d.threads
         ),
         format!(
-            "option name Contempt type spin default {} min -1000 max 1000",
+            "option name Contempt type combo default {}{contempts}",
             d.contempt
         ),
         format!(
@@ -229,6 +242,90 @@ mod tests {
         );
         assert!(o.set("UCI_Variant", Some("simple")).unwrap());
         assert_eq!(o.rules(), Rules::simple());
+    }
+
+    /// Every declaration read as JieqiBox's options dialog reads it (UciOptionsDialog.vue:
+    /// `default (\d+)`, `min (\d+)`, `max (\d+)` for a spin, `default (\w+)` and `var (.+)`
+    /// split on ` var ` for a combo) gives the option's real default and range.
+    #[test]
+    fn jieqibox_reads_every_declaration_whole() {
+        // The first `word (digits)` / `word (word chars)` match, as a JavaScript regex finds it.
+        fn first(line: &str, word: &str, ok: fn(char) -> bool) -> Option<String> {
+            let key = format!("{word} ");
+            let mut from = 0;
+            while let Some(i) = line[from..].find(&key) {
+                let rest = &line[from + i + key.len()..];
+                let taken: String = rest.chars().take_while(|&c| ok(c)).collect();
+                if !taken.is_empty() {
+                    return Some(taken);
+                }
+                from += i + key.len();
+            }
+            None
+        }
+        let digit = |c: char| c.is_ascii_digit();
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        for line in declarations() {
+            let name = line["option name ".len()..line.find(" type ").unwrap()].to_string();
+            let kind = first(&line, "type", word).unwrap();
+            match kind.as_str() {
+                "spin" => {
+                    let default: i64 = first(&line, "default", digit).unwrap().parse().unwrap();
+                    let min: i64 = first(&line, "min", digit).unwrap().parse().unwrap();
+                    let max: i64 = first(&line, "max", digit).unwrap().parse().unwrap();
+                    // What the line says, read by a full parser.
+                    let says = |w: &str| -> i64 {
+                        let words: Vec<&str> = line.split_whitespace().collect();
+                        let i = words.iter().position(|x| *x == w).unwrap();
+                        words[i + 1].parse().unwrap()
+                    };
+                    assert_eq!(
+                        (default, min, max),
+                        (says("default"), says("min"), says("max")),
+                        "{line}"
+                    );
+                    let mut o = Options::default();
+                    assert!(o.set(&name, Some(&min.to_string())).is_ok(), "{name}");
+                    // (Not Hash: its maximum would allocate 64 GB here.)
+                    if name != "Hash" {
+                        assert!(o.set(&name, Some(&max.to_string())).is_ok(), "{name}");
+                    }
+                }
+                "combo" => {
+                    let default = first(&line, "default", word).unwrap();
+                    let vars: Vec<&str> = line[line.find("var ").unwrap() + 4..]
+                        .split(" var ")
+                        .collect();
+                    assert!(
+                        vars.contains(&default.as_str()),
+                        "{line}: default {default}"
+                    );
+                    for v in vars {
+                        let mut o = Options::default();
+                        assert!(o.set(&name, Some(v)).is_ok(), "{name} = {v}");
+                    }
+                }
+                "string" => {}
+                other => panic!("{line}: type {other}"),
+            }
+        }
+        // Contempt: the whole range from the dialog, and any whole number by setoption.
+        let contempt = declarations()
+            .into_iter()
+            .find(|l| l.contains("name Contempt "))
+            .unwrap();
+        assert!(
+            contempt.contains(" var -1000 ") && contempt.ends_with(" var 1000"),
+            "{contempt}"
+        );
+        let mut o = Options::default();
+        o.set("Contempt", Some("-300")).unwrap();
+        assert_eq!(o.contempt, -300);
+        o.set("Contempt", Some("-7")).unwrap();
+        assert_eq!(
+            o.spec().unwrap().to_string(),
+            "alphabeta:hash=16,contempt=-7"
+        );
     }
 
     #[test]

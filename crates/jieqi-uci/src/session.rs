@@ -8,6 +8,11 @@
 //! can pipe `go depth 8` and more commands — except that an infinite search, which would never
 //! answer, is stopped. `go perft` runs on the same thread, stoppable. The end of the input is
 //! `quit`: the running search is stopped and answers, and the session ends.
+//!
+//! Every `go` gets a `bestmove` with a legal move of the current position — a `go` line that
+//! does not parse gets a short search, an engine that fails gets the first legal move — and
+//! `bestmove (none)` only when there is no legal move. A refused `position` keeps the previous
+//! position.
 
 use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -16,7 +21,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use jieqi_core::{ByColor, Color, Occupant, PlayedMove, Position, Square, View, fen, perft};
+use jieqi_core::{ByColor, Color, Move, Occupant, PlayedMove, Position, Square, View, fen, perft};
 use jieqi_engine::{Clock, Control, Engine, Limits, Score, SearchInfo};
 
 use crate::command::{self, Command, Go};
@@ -39,6 +44,9 @@ impl Output {
         let _ = w.flush();
     }
 }
+
+/// The nodes of the search that answers a `go` line that does not parse.
+pub const REFUSED_GO_NODES: u64 = 1000;
 
 /// Whether to keep reading commands.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -64,8 +72,8 @@ pub struct Session {
     options: Options,
     /// Built at the first `go` after a new game or an option change.
     engine: Option<Box<dyn Engine>>,
-    /// The position as the side to move knows it; `None` after a `position` command that failed.
-    view: Option<View>,
+    /// The position as the side to move knows it (a refused `position` keeps the one before).
+    view: View,
     search: Option<Running>,
 }
 
@@ -73,7 +81,7 @@ impl Session {
     /// A session at the start position of the default variant, answering on `out`.
     pub fn new(out: Output) -> Session {
         let options = Options::default();
-        let view = Some(start_view(&options));
+        let view = start_view(&options);
         Session {
             out,
             options,
@@ -133,7 +141,7 @@ impl Session {
             }
             Command::NewGame => {
                 self.engine = None;
-                self.view = Some(start_view(&self.options));
+                self.view = start_view(&self.options);
             }
             Command::SetOption { name, value } => match self.options.set(&name, value.as_deref()) {
                 Ok(rebuild) => {
@@ -141,23 +149,30 @@ impl Session {
                         self.engine = None;
                     }
                     if name.eq_ignore_ascii_case("UCI_Variant") {
-                        self.view = Some(start_view(&self.options));
+                        self.view = start_view(&self.options);
                     }
                 }
                 Err(e) => self.out.say(&format!("info string setoption refused: {e}")),
             },
             Command::Position { fen, moves } => {
-                self.view = match set_position(&self.options, fen.as_deref(), &moves) {
-                    Ok(view) => Some(view),
-                    Err(e) => {
-                        self.out.say(&format!(
-                            "info string position refused ({e}); 'go' has no position until a valid 'position'"
-                        ));
-                        None
-                    }
-                };
+                match set_position(&self.options, fen.as_deref(), &moves) {
+                    Ok(view) => self.view = view,
+                    Err(e) => self.out.say(&format!(
+                        "info string position refused ({e}); keeping the previous position {}",
+                        self.view.position().fen()
+                    )),
+                }
             }
             Command::Go(go) => self.go(&go),
+            Command::RefusedGo(reason) => {
+                self.out.say(&format!(
+                    "info string {reason}; answering a search of {REFUSED_GO_NODES} nodes instead"
+                ));
+                self.go(&Go {
+                    nodes: Some(REFUSED_GO_NODES),
+                    ..Go::default()
+                });
+            }
             Command::Perft(depth) => self.perft(depth),
             Command::IsReady
             | Command::PonderHit
@@ -179,26 +194,27 @@ impl Session {
     }
 
     fn go(&mut self, go: &Go) {
-        let Some(view) = self.view.clone() else {
-            self.out
-                .say("info string no valid position (the last 'position' was refused)");
-            self.out.say("bestmove (none)");
-            return;
-        };
+        let view = self.view.clone();
         let pos = view.position();
         if pos.king_lost(pos.turn()) || pos.legal_moves().is_empty() {
             self.out.say("info depth 0 score mate 0");
             self.out.say("bestmove (none)");
             return;
         }
+        let searchmoves = self.searchmoves(&go.searchmoves);
+        // The answer when the engine gives none: a move the GUI allowed.
+        let fallback = Control::default()
+            .with_searchmoves(&searchmoves)
+            .root_moves(view.legal_moves())[0];
         let mut engine = match self.engine.take() {
             Some(e) => e,
             None => match self.options.spec().and_then(|s| options::build(&s)) {
                 Ok(e) => e,
                 Err(e) => {
-                    self.out
-                        .say(&format!("info string cannot build the engine: {e}"));
-                    self.out.say("bestmove (none)");
+                    self.out.say(&format!(
+                        "info string cannot build the engine ({e}); answering the first legal move"
+                    ));
+                    self.out.say(&format!("bestmove {fallback}"));
                     return;
                 }
             },
@@ -216,7 +232,10 @@ impl Session {
                 out.say(&info_line(info, started.elapsed(), &view));
                 *last.lock().unwrap_or_else(|p| p.into_inner()) = Some(info.clone());
             };
-            let control = Control::default().with_stop(&flag).with_report(&report);
+            let control = Control::default()
+                .with_stop(&flag)
+                .with_report(&report)
+                .with_searchmoves(&searchmoves);
             let answer = catch_unwind(AssertUnwindSafe(|| {
                 engine.search(&view, &limits, seed, &control)
             }));
@@ -226,25 +245,26 @@ impl Session {
                     if last.into_inner().ok().flatten().as_ref() != Some(&choice.info) {
                         out.say(&info_line(&choice.info, started.elapsed(), &view));
                     }
-                    (Some(engine), Some(choice.mv))
+                    (Some(engine), choice.mv)
                 }
                 Ok(Err(e)) => {
-                    out.say(&format!("info string the engine failed: {e}"));
-                    (Some(engine), None)
+                    out.say(&format!(
+                        "info string the engine failed ({e}); answering the first legal move"
+                    ));
+                    (Some(engine), fallback)
                 }
                 Err(_) => {
-                    out.say("info string the engine panicked; it is rebuilt for the next search");
-                    (None, None)
+                    out.say(
+                        "info string the engine panicked; answering the first legal move, and it is rebuilt for the next search",
+                    );
+                    (None, fallback)
                 }
             };
             // In infinite mode the answer waits for `stop`.
             while infinite && !flag.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(1));
             }
-            match best {
-                Some(mv) => out.say(&format!("bestmove {mv}")),
-                None => out.say("bestmove (none)"),
-            }
+            out.say(&format!("bestmove {best}"));
             engine
         });
         self.search = Some(Running {
@@ -254,13 +274,38 @@ impl Session {
         });
     }
 
+    /// The legal moves among a `go searchmoves` list; each one that does not read or is not legal
+    /// here is dropped with an `info string`, and when none is left every move is searched.
+    fn searchmoves(&self, texts: &[String]) -> Vec<Move> {
+        let pos = self.view.position();
+        let legal = pos.legal_moves();
+        let mut moves = Vec::new();
+        for text in texts {
+            match PlayedMove::from_text(text, pos.turn()) {
+                Err(e) => self
+                    .out
+                    .say(&format!("info string searchmoves: '{text}' ignored ({e})")),
+                Ok(pm) if !legal.contains(&pm.mv) => self.out.say(&format!(
+                    "info string searchmoves: '{text}' ignored (not a legal move here)"
+                )),
+                Ok(pm) => {
+                    if !moves.contains(&pm.mv) {
+                        moves.push(pm.mv);
+                    }
+                }
+            }
+        }
+        if moves.is_empty() && !texts.is_empty() {
+            self.out
+                .say("info string searchmoves: no legal move among them; searching every move");
+        }
+        moves
+    }
+
     /// `go perft D` runs like a search, on its own thread: `isready` is answered during it, and
     /// `stop` or `quit` stop it (it then says how far it got).
     fn perft(&mut self, depth: u32) {
-        let Some(view) = self.view.clone() else {
-            self.out.say("info string no valid position");
-            return;
-        };
+        let view = self.view.clone();
         let engine = self.engine.take();
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
@@ -307,11 +352,7 @@ impl Session {
     }
 
     fn display(&self) {
-        let Some(view) = &self.view else {
-            self.out.say("info string no valid position");
-            return;
-        };
-        let pos = view.position();
+        let pos = self.view.position();
         self.out.say(" +-------------------+");
         for rank in (0..10).rev() {
             let mut row = format!("{rank}|");

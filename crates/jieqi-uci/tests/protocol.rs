@@ -275,10 +275,11 @@ fn malformed_lines_are_explained_and_ignored() {
         let got = e.until(Duration::from_secs(5), |l| l.starts_with("info string"));
         assert!(got.last().unwrap().contains(says), "{line}: {got:?}");
     }
-    // No valid position now: `go` says so and answers (none) instead of guessing.
+    // A refused position keeps the one before (the start position): never `(none)`.
     e.send("go depth 1");
     let (lines, best) = e.bestmove(Duration::from_secs(5));
-    assert_eq!(best, "(none)", "{lines:?}");
+    assert_legal(&best, &view_after(START, &[], &Rules::standard()));
+    assert!(!lines.iter().any(|l| l.contains("(none)")), "{lines:?}");
     // Still alive and well.
     e.ready();
     e.send("position startpos");
@@ -402,4 +403,96 @@ fn end_of_input_stops_the_search_and_exits() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// Every `go` that is refused is still answered with a legal `bestmove` (a GUI waits for one).
+#[test]
+fn refused_go_lines_are_answered() {
+    let mut e = Engine::start();
+    let moves = ["h2e2C", "h9g7n"];
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    let view = view_after(START, &moves, &Rules::standard());
+    for (line, says) in [
+        ("go movetime 18446744073709551615", "is not a valid number"),
+        ("go depth deep", "is not a valid number"),
+        ("go nodes", "needs a number"),
+        ("go sideways 3", "unknown argument 'sideways'"),
+        ("go wtime -", "is not a valid number"),
+    ] {
+        e.send(line);
+        let (lines, best) = e.bestmove(Duration::from_secs(10));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string") && l.contains(says)),
+            "{line}: {lines:?}"
+        );
+        assert_legal(&best, &view);
+    }
+    e.ready();
+}
+
+/// `go infinite searchmoves …` as JieqiBox's Variation button and arrow analysis send it: the
+/// search runs, `stop` gets a `bestmove`, and the move is one of those asked for; illegal and
+/// unreadable ones are dropped with an `info string`; with none left, every move is searched.
+#[test]
+fn searchmoves_restrict_the_answer() {
+    for engine in ["alphabeta", "ismcts", "greedy"] {
+        let mut e = Engine::start();
+        e.send(&format!("setoption name Engine value {engine}"));
+        e.send("position startpos");
+        let view = view_after(START, &[], &Rules::standard());
+        e.send("go infinite searchmoves a0a1 i3i4 e9e8 zz");
+        std::thread::sleep(Duration::from_millis(300));
+        e.send("stop");
+        let (lines, best) = e.bestmove(Duration::from_secs(10));
+        assert!(
+            ["a0a1", "i3i4"].contains(&best.as_str()),
+            "{engine}: {best} {lines:?}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("'e9e8' ignored (not a legal move here)")),
+            "{lines:?}"
+        );
+        assert!(
+            lines.iter().any(|l| l.contains("'zz' ignored")),
+            "{lines:?}"
+        );
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth")),
+            "{engine}: it searched {lines:?}"
+        );
+        e.send("go depth 2 searchmoves e9e8");
+        let (lines, best) = e.bestmove(Duration::from_secs(10));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("no legal move among them; searching every move")),
+            "{lines:?}"
+        );
+        assert_legal(&best, &view);
+    }
+}
+
+/// JieqiBox's legacy FEN ("new FEN format" off): `board pool side - - half full`.
+#[test]
+fn jieqibox_legacy_fen_is_accepted() {
+    let mut e = Engine::start();
+    let board = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX";
+    let pool = "R2r2N2n2B2b2A2a2C2c2P5p5";
+    e.send(&format!(
+        "position fen {board} {pool} w - - 0 1 moves h2e2C h9g7n"
+    ));
+    e.send("d");
+    let lines = e.until(Duration::from_secs(5), |l| l.starts_with("Fen: "));
+    assert!(!lines.iter().any(|l| l.contains("refused")), "{lines:?}");
+    e.send("go depth 2");
+    let (lines, best) = e.bestmove(Duration::from_secs(10));
+    assert!(!lines.iter().any(|l| l.contains("refused")), "{lines:?}");
+    assert_legal(
+        &best,
+        &view_after(START, &["h2e2C", "h9g7n"], &Rules::standard()),
+    );
 }
