@@ -11,6 +11,7 @@ mod cli;
 mod cluster;
 mod configs;
 mod docs;
+mod jai;
 mod leak_cli;
 mod match_cli;
 mod old_runs;
