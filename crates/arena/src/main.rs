@@ -74,11 +74,17 @@ fn run() -> Result<Outcome, Error> {
         stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let plan = Plan::from_cli(cli, colour_ok, &given)?;
     arena::engines::interrupt::install();
+    // JAI answers from the match's threads while this one reads commands: it owns stdout.
+    if let Plan::Jai(settings) = &plan {
+        commands::jai::run(settings, std::io::stdin().lock(), Box::new(stdout))?;
+        return Ok(Outcome::Done);
+    }
     let mut out = stdout.lock();
     let outcome = match &plan {
         Plan::Perft(p) => commands::perft::run(p, &mut out).map(|()| Outcome::Done),
         Plan::Show(s) => commands::show::run(s, &mut out).map(|()| Outcome::Done),
         Plan::Engines => commands::engines::run(&mut out).map(|()| Outcome::Done),
+        Plan::Jai(_) => Ok(Outcome::Done),
         Plan::Bench(b) => commands::bench::run(b, &mut out).map(|()| Outcome::Done),
         Plan::Export(e) => commands::export::run(e, &mut out).map(|()| Outcome::Done),
         Plan::Tune(t) => commands::tune::run(t, &mut out).map(|()| Outcome::Done),

@@ -33,6 +33,7 @@ fn game(red: &EngineEntry, black: &EngineEntry, deal_seed: u64, nodes: u64) -> P
             max_plies: 160,
             timemargin: std::time::Duration::ZERO,
             logs: ByColor::default(),
+            stop: None,
         },
         None,
     )
@@ -177,6 +178,7 @@ fn clock_games_send_both_clocks_and_keep_one_process() {
                 max_plies: 60,
                 timemargin: std::time::Duration::ZERO,
                 logs: ByColor::default(),
+                stop: None,
             },
             None,
         );

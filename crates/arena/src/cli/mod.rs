@@ -9,6 +9,7 @@ pub mod bench;
 pub mod common;
 pub mod export;
 pub mod history;
+pub mod jai;
 pub mod leak;
 pub mod match_;
 pub mod merge;
@@ -95,6 +96,15 @@ pub enum Command {
     /// whose results differ from the others by more than chance (a broken worker). Exit status:
     /// 0 merged, 2 refused, 4 results could not be written.
     Merge(merge::MergeArgs),
+    /// Run a match for JieqiBox's Match mode: speak its JAI protocol on stdin and stdout.
+    ///
+    /// Add the arena in JieqiBox's engine manager with the arguments `jai` (and any flags
+    /// below), enter Match Mode and load it: its Match Options dialog lists the settings below,
+    /// Start Match plays the match through the same run core as `arena match` and shows every
+    /// game and move live, Stop Match ends it keeping the finished pairs. The folder is an
+    /// ordinary results folder: replay, export, the reports and `arena match --out DIR --resume`
+    /// work on it. Protocol: docs/jai.md.
+    Jai(jai::JaiArgs),
     /// Write DIR/index.html for a folder of nightly tournaments: links to every night, the
     /// latest rating list, and every engine's rating over time.
     History(history::HistoryArgs),

@@ -5,6 +5,7 @@ pub mod check;
 pub mod engines;
 pub mod export;
 pub mod history;
+pub mod jai;
 pub mod leak;
 pub mod match_;
 pub mod merge;

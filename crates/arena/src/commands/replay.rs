@@ -151,6 +151,7 @@ fn replay(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
             .map_or(plan.max_plies, |k| (k as u32).min(plan.max_plies)),
         timemargin: plan.timemargin,
         logs: ByColor::default(),
+        stop: None,
     };
     writeln!(
         w,
@@ -172,27 +173,29 @@ fn replay(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
     let mut boards: Vec<String> = Vec::new();
     let style = plan.style;
     let every = plan.boards;
-    let mut observer =
-        |game: &jieqi_core::Game, record: &jieqi_core::Record, choice: &jieqi_engine::Choice| {
-            let info = &choice.info;
-            let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
-            lines.push(ply_line(
-                game.ply(),
-                record,
-                &PlyInfo {
-                    nodes: info.nodes,
-                    ms: None,
-                    depth: info.depth,
-                    score: info.score.map(|s| s.to_string()),
-                    pv,
-                },
-            ));
-            boards.push(if every {
-                self::boards(game, style)
-            } else {
-                String::new()
-            });
-        };
+    let mut observer = |game: &jieqi_core::Game,
+                        record: &jieqi_core::Record,
+                        choice: &jieqi_engine::Choice,
+                        _ms: f64| {
+        let info = &choice.info;
+        let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+        lines.push(ply_line(
+            game.ply(),
+            record,
+            &PlyInfo {
+                nodes: info.nodes,
+                ms: None,
+                depth: info.depth,
+                score: info.score.map(|s| s.to_string()),
+                pv,
+            },
+        ));
+        boards.push(if every {
+            self::boards(game, style)
+        } else {
+            String::new()
+        });
+    };
     let played = play_game(&spec, Some(&mut observer));
     let moves: Vec<String> = played.plies.iter().map(|p| p.text()).collect();
     if every {

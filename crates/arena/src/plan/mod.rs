@@ -16,6 +16,7 @@ use crate::run::RunSetup;
 pub mod bench;
 pub mod export;
 pub mod history;
+pub mod jai;
 pub mod leak;
 pub mod match_;
 pub mod merge;
@@ -71,6 +72,8 @@ pub enum Plan {
     Suite(suite::SuitePlan),
     /// `arena engines`.
     Engines,
+    /// `arena jai`: the settings to start from.
+    Jai(jai::JaiSettings),
     /// `arena bench`.
     Bench(bench::BenchPlan),
 }
@@ -111,6 +114,7 @@ impl Plan {
             Command::Solve(args) => Plan::Solve(solve::SolvePlan::new(args)?),
             Command::Suite(args) => Plan::Suite(suite::SuitePlan::new(args)?),
             Command::Engines => Plan::Engines,
+            Command::Jai(args) => Plan::Jai(jai::JaiSettings::from_args(args)?),
             Command::Bench(args) => Plan::Bench(bench::BenchPlan::new(args)?),
         })
     }

@@ -247,6 +247,7 @@ pub fn run_setup(
         log: args.log,
         command: std::env::args().collect::<Vec<_>>().join(" "),
         allow_mixed_builds: args.allow_mixed_builds,
+        watch: None,
     })
 }
 

@@ -17,6 +17,7 @@ use crate::run::progress::{Snapshot, Timer};
 use crate::run::scheduler::{self, Flow, Prefix, SchedulerError};
 use crate::run::scoreboard::{PairPoints, Scoreboard};
 use crate::run::stop::StopRule;
+use crate::run::watch::Watch;
 use crate::run::{MatchSetup, RunSetup};
 use crate::stats::Sprt;
 
@@ -269,7 +270,11 @@ pub fn execute(setup: &RunSetup, line: &LineFn) -> Result<RunOutcome, Error> {
             window,
             &|job| done.contains_key(&job),
             &|job| setup.play_job(job, fp, &logs),
-            |job, pair: [GameLine; 2]| -> Result<Flow, std::io::Error> {
+            |job, pair: Option<[GameLine; 2]>| -> Result<Flow, std::io::Error> {
+                // A pair the watch stopped is not finished: nothing is recorded of it.
+                let Some(pair) = pair else {
+                    return Ok(Flow::Stop);
+                };
                 let spans = journal.append(&pair)?;
                 played_now += 2;
                 bar.inc(2);
@@ -282,11 +287,13 @@ pub fn execute(setup: &RunSetup, line: &LineFn) -> Result<RunOutcome, Error> {
                     &mut progress_line,
                 )?;
                 bar.set_message(live_message(&tally.counted_pairs.board, rule));
-                Ok(if tally.stopped {
-                    Flow::Stop
-                } else {
-                    Flow::Continue
-                })
+                Ok(
+                    if tally.stopped || setup.watch.as_ref().is_some_and(Watch::stopping) {
+                        Flow::Stop
+                    } else {
+                        Flow::Continue
+                    },
+                )
             },
         );
         match result {

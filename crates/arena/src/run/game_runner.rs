@@ -101,6 +101,8 @@ pub struct GameSpec<'a> {
     /// Where each side's external engine logs its error output and traffic (see
     /// [`crate::engines::logs`]); the default drops them.
     pub logs: ByColor<jieqi_engine::Logs>,
+    /// When this flag is up before a move, the game is abandoned ([`PlayedGame::abandoned`]).
+    pub stop: Option<&'a AtomicBool>,
 }
 
 /// One ply as recorded.
@@ -146,10 +148,13 @@ pub struct PlayedGame {
     pub engine_ms: ByColor<f64>,
     /// Milliseconds for the whole game, harness included.
     pub total_ms: f64,
+    /// The game was stopped from outside ([`GameSpec::stop`]) before it ended: not a result.
+    pub abandoned: bool,
 }
 
-/// Called after every ply with the game, the record and the engine's choice.
-pub type Observer<'o> = &'o mut dyn FnMut(&Game, &Record, &Choice);
+/// Called after every ply with the game, the record, the engine's choice and the milliseconds it
+/// took.
+pub type Observer<'o> = &'o mut dyn FnMut(&Game, &Record, &Choice, f64);
 
 thread_local! {
     static IN_ENGINE: Cell<bool> = const { Cell::new(false) };
@@ -366,6 +371,7 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
         nodes: ByColor::default(),
         engine_ms: ByColor::default(),
         total_ms: 0.0,
+        abandoned: false,
     };
     // Engines get ready outside the clock; one that cannot loses before its first move.
     for c in Color::ALL {
@@ -391,6 +397,13 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
         }
         if game.ply() >= spec.max_plies as usize {
             out.termination = Termination::MaxPlies;
+            break;
+        }
+        if spec
+            .stop
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            out.abandoned = true;
             break;
         }
         let us = game.turn();
@@ -530,7 +543,7 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
         out.captures += u32::from(record.captured.is_some());
         out.reveals += u32::from(record.played.reveal.is_some());
         if let Some(obs) = observer.as_mut() {
-            obs(&game, &record, &choice);
+            obs(&game, &record, &choice, ms);
         }
         out.plies.push(Ply {
             mover: us,

@@ -2,7 +2,7 @@
 //! setup and its record ([`setup`], re-exported here), playing it ([`execute`]) and when it stops
 //! ([`stop`]), when it says how far it has come ([`progress`]), the jobs on the rayon pool ([`scheduler`]), the tallies ([`scoreboard`]), one game
 //! under the referee ([`game_runner`]) and its watchdog ([`alarm`]), and a results folder read
-//! back ([`folder`], [`recorded_games`]).
+//! back ([`folder`], [`recorded_games`]); a live [`watch`] of the games (`arena jai`).
 
 pub mod alarm;
 pub mod execute;
@@ -15,6 +15,7 @@ pub mod scheduler;
 pub mod scoreboard;
 pub mod setup;
 pub mod stop;
+pub mod watch;
 
 pub use execute::{RunOutcome, Tallied, execute, outcome_of};
 pub use setup::*;

@@ -27,6 +27,7 @@ use crate::records::shard::Shard;
 use crate::records::{self, GameLine};
 use crate::run::game_runner::{GameSpec, Player, play_game};
 use crate::run::kind::RunKind;
+use crate::run::watch::{Watch, WatchedGame, WatchedPly};
 
 /// The deal seed of pair `p` in a run with master seed `seed`.
 pub const fn pair_seed(seed: u64, p: u64) -> u64 {
@@ -121,6 +122,9 @@ pub struct RunSetup {
     pub command: String,
     /// `--allow-mixed-builds`: a resume may continue a run another build started.
     pub allow_mixed_builds: bool,
+    /// Who watches the games live and may stop the run (`arena jai`); `None` for every other
+    /// run. Not recorded: it changes no game.
+    pub watch: Option<crate::run::watch::Watch>,
 }
 
 /// Why `engines` think by the clock under a run's clock `tc` and `limits`, if they do: a run or
@@ -291,6 +295,7 @@ impl MatchSetup {
             log: self.log,
             command,
             allow_mixed_builds: false,
+            watch: None,
         })
     }
 
@@ -550,13 +555,24 @@ impl RunSetup {
         .is_some()
     }
 
-    /// Plays job `job`: both games of its pair.
-    pub(crate) fn play_job(&self, job: u64, fingerprint: &str, logs: &RunLogs) -> [GameLine; 2] {
+    /// Plays job `job`: both games of its pair, each told to the setup's watcher if it has one.
+    /// `None` when the watch stopped the run before the pair was finished (the pair is not
+    /// recorded; a resume plays it).
+    pub(crate) fn play_job(
+        &self,
+        job: u64,
+        fingerprint: &str,
+        logs: &RunLogs,
+    ) -> Option<[GameLine; 2]> {
         let (pairing, p) = self.job(job);
         let (a, b) = self.pairings[pairing];
         let seed = pair_seed(self.seed, p);
         let whole_run_job = p * self.pairings.len() as u64 + pairing as u64;
-        let game = |number: u8, red: usize, black: usize| {
+        let watch = self.watch.as_ref();
+        let game = |number: u8, red: usize, black: usize| -> Option<GameLine> {
+            if watch.is_some_and(Watch::stopping) {
+                return None;
+            }
             let logs = logs.game(
                 records::game_number(whole_run_job, number),
                 ByColor { red, black },
@@ -575,9 +591,45 @@ impl RunSetup {
                 max_plies: self.max_plies,
                 timemargin: self.timemargin,
                 logs,
+                stop: watch.map(|w| &*w.stop),
             };
-            let played = play_game(&spec, None);
-            GameLine::new(
+            let which = WatchedGame {
+                number: 2 * job + u64::from(number),
+                red: &self.engines[red].label,
+                black: &self.engines[black].label,
+            };
+            let played = match watch {
+                None => play_game(&spec, None),
+                Some(w) => {
+                    let start = jieqi_core::Game::new(
+                        self.rules,
+                        crate::records::deal_seed::deal_for_seed(seed, &self.rules),
+                    );
+                    w.watcher.game_started(which, &start);
+                    let mut observer = |game: &jieqi_core::Game,
+                                        record: &jieqi_core::Record,
+                                        choice: &jieqi_engine::Choice,
+                                        ms: f64| {
+                        w.watcher.ply(
+                            which,
+                            WatchedPly {
+                                game,
+                                record,
+                                info: &choice.info,
+                                ms,
+                            },
+                        );
+                    };
+                    play_game(&spec, Some(&mut observer))
+                }
+            };
+            if played.abandoned {
+                if let Some(w) = watch {
+                    w.watcher.game_abandoned(which);
+                }
+                return None;
+            }
+            let line = GameLine::new(
                 fingerprint,
                 p,
                 number,
@@ -585,9 +637,14 @@ impl RunSetup {
                 &self.engines[red].label,
                 &self.engines[black].label,
                 &played,
-            )
+            );
+            if let Some(w) = watch {
+                w.watcher.game_ended(which, &line);
+            }
+            Some(line)
         };
-        [game(1, a, b), game(2, b, a)]
+        let first = game(1, a, b)?;
+        Some([first, game(2, b, a)?])
     }
 
     /// The job of a recorded pair, if it belongs to this run.

@@ -1,0 +1,360 @@
+//! `arena jai`: the arena as JieqiBox's match runner. It speaks JieqiBox's JAI protocol on stdin
+//! and stdout (its `useJaiEngine.ts`): `jai` → `id` lines, the `option` lines and `jaiok`;
+//! `isready` → `readyok`; `setoption name X value Y`; `startmatch` plays the match through the
+//! run core ([`crate::run::execute`], the same as `arena match`) on a thread of its own while
+//! this loop keeps reading; `stop` ends it keeping the finished pairs; `quit` (or the end of the
+//! input) stops and exits. Every game and move is reported live in JieqiBox's format by a
+//! [`Watcher`]; bad commands and values get an `info string` and never end the runner.
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+
+use jieqi_core::{Color, Game};
+use jieqi_engine::{Score, SearchInfo};
+
+use crate::error::Error;
+use crate::plan::jai::JaiSettings;
+use crate::records::{GameLine, GameResult};
+use crate::run::watch::{Watch, WatchedGame, WatchedPly, Watcher};
+
+/// Where the runner's lines go: shared by the command loop and the match's threads, a line
+/// written and flushed whole under the lock.
+type Shared = Arc<Mutex<dyn Write + Send>>;
+
+/// Writes one line and flushes it. A reader that went away is no reason to panic or stop the
+/// match: its lines are dropped (the input's end then ends the runner).
+fn say(out: &Shared, line: &str) {
+    let mut w = out.lock().unwrap_or_else(PoisonError::into_inner);
+    let _ = writeln!(w, "{line}");
+    let _ = w.flush();
+}
+
+/// A match being played: its thread and the watch that can stop it.
+struct Running {
+    thread: JoinHandle<()>,
+    watch: Watch,
+}
+
+/// Speaks JAI on `input` and `output` from the settings `settings`, until `quit` or the end of
+/// the input. A match still running then is stopped as `stop` would, and waited for.
+///
+/// # Errors
+/// Reading the input fails.
+pub fn run(
+    settings: &JaiSettings,
+    input: impl BufRead,
+    output: Box<dyn Write + Send>,
+) -> Result<(), Error> {
+    let out: Shared = Arc::new(Mutex::new(output));
+    let mut settings = settings.clone();
+    let mut running: Option<Running> = None;
+    for line in input.lines() {
+        let line = line.map_err(|e| Error::Input(format!("reading JAI commands: {e}")))?;
+        if running.as_ref().is_some_and(|r| r.thread.is_finished()) {
+            finish(&mut running);
+        }
+        let line = line.trim();
+        let (command, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match command {
+            "" => {}
+            "jai" => {
+                say(
+                    &out,
+                    &format!("id name arena {}", env!("CARGO_PKG_VERSION")),
+                );
+                say(&out, "id author the jieqi arena");
+                for option in settings.declarations() {
+                    say(&out, &option);
+                }
+                say(&out, "jaiok");
+            }
+            "isready" => say(&out, "readyok"),
+            "setoption" => {
+                if running.is_some() {
+                    say(
+                        &out,
+                        "info string setoption refused: a match is running (stop it first)",
+                    );
+                    continue;
+                }
+                match parse_setoption(rest) {
+                    Some((name, value)) => match settings.set(name, value) {
+                        Ok(()) => {}
+                        Err(e) => say(&out, &format!("info string {e}")),
+                    },
+                    None => say(
+                        &out,
+                        &format!(
+                            "info string setoption: '{line}' is not `setoption name NAME value \
+                             VALUE`"
+                        ),
+                    ),
+                }
+            }
+            "startmatch" => {
+                if running.is_some() {
+                    say(&out, "info string startmatch refused: a match is running");
+                    continue;
+                }
+                match settings.setup() {
+                    Ok(setup) => running = Some(start(setup, &out)),
+                    Err(e) => say(&out, &format!("info string startmatch refused: {e}")),
+                }
+            }
+            "stop" => match &running {
+                Some(r) => {
+                    r.watch.stop.store(true, Ordering::Relaxed);
+                    finish(&mut running);
+                }
+                None => say(&out, "info string stop: no match is running"),
+            },
+            "quit" => break,
+            other => say(
+                &out,
+                &format!(
+                    "info string unknown command '{other}' (JAI commands: jai, isready, \
+                     setoption, startmatch, stop, quit)"
+                ),
+            ),
+        }
+    }
+    if let Some(r) = &running {
+        r.watch.stop.store(true, Ordering::Relaxed);
+    }
+    finish(&mut running);
+    Ok(())
+}
+
+/// `name NAME value VALUE` (or `name NAME` alone, an empty value) into its name and value.
+fn parse_setoption(rest: &str) -> Option<(&str, &str)> {
+    let rest = rest.trim().strip_prefix("name ")?;
+    match rest.split_once(" value") {
+        Some((name, value)) => Some((name.trim(), value.trim())),
+        None => Some((rest.trim(), "")),
+    }
+}
+
+/// Waits for the match's thread, if there is one (it prints its own end).
+fn finish(running: &mut Option<Running>) {
+    if let Some(r) = running.take() {
+        let _ = r.thread.join();
+    }
+}
+
+/// Starts the match of `setup` on a thread of its own, reporting to `out`.
+fn start(mut setup: crate::run::RunSetup, out: &Shared) -> Running {
+    let watcher = Arc::new(JaiWatcher {
+        out: Arc::clone(out),
+        total: setup.pairs.saturating_mul(2),
+        first: setup.engines[0].label.clone(),
+        shown: Mutex::new(None),
+        wld: Mutex::new([0; 3]),
+    });
+    let watch = Watch::new(watcher);
+    setup.watch = Some(watch.clone());
+    let out = Arc::clone(out);
+    let thread = std::thread::spawn(move || play(&setup, &out));
+    Running { thread, watch }
+}
+
+/// Plays the match and prints its end: the final W-L-D of the kept pairs, the summary and where
+/// the folder is.
+fn play(setup: &crate::run::RunSetup, out: &Shared) {
+    say(
+        out,
+        &format!(
+            "info string match started: {} vs {}, {} pairs ({}), folder {}",
+            setup.engines[0].label,
+            setup.engines[1].label,
+            setup.pairs,
+            setup.context(),
+            setup.out.display()
+        ),
+    );
+    let outcome = match crate::run::execute(setup, &|_, _| String::new()) {
+        Ok(o) => o,
+        Err(e) => {
+            say(out, &format!("info string match failed: {e}"));
+            return;
+        }
+    };
+    let wdl = outcome.board.pairings()[0].wdl;
+    say(
+        out,
+        &format!("info wld {}-{}-{}", wdl.wins, wdl.losses, wdl.draws),
+    );
+    let mut summary = Vec::new();
+    if let Err(e) = crate::report::write_reports(setup, &outcome, &mut summary) {
+        say(
+            out,
+            &format!("info string the reports could not be written: {e}"),
+        );
+    }
+    for line in String::from_utf8_lossy(&summary).lines() {
+        if !line.trim().is_empty() {
+            say(out, &format!("info string {line}"));
+        }
+    }
+    let stopped = setup.watch.as_ref().is_some_and(Watch::stopping);
+    let kept = outcome.counted;
+    say(
+        out,
+        &if stopped && kept < setup.pairs {
+            format!(
+                "info string match stopped: {kept} of {} pairs kept in {} (continue it with \
+                 arena match --out {} --resume)",
+                setup.pairs,
+                setup.out.display(),
+                setup.out.display()
+            )
+        } else {
+            format!(
+                "info string match finished: {kept} pairs in {}",
+                setup.out.display()
+            )
+        },
+    );
+}
+
+/// Reports the games to JieqiBox: one game move by move at a time (with several threads the
+/// others play unseen), and the first engine's W-L-D after every game.
+struct JaiWatcher {
+    out: Shared,
+    total: u64,
+    /// The first engine's label: W-L-D are its.
+    first: String,
+    /// The game shown move by move, if any.
+    shown: Mutex<Option<u64>>,
+    /// The first engine's wins, losses and draws in the games finished so far.
+    wld: Mutex<[u64; 3]>,
+}
+
+impl JaiWatcher {
+    fn shows(&self, which: WatchedGame<'_>) -> bool {
+        *self.shown.lock().unwrap_or_else(PoisonError::into_inner) == Some(which.number)
+    }
+}
+
+/// A label as one word: JieqiBox splits `info engine RED BLACK` at spaces.
+fn word(label: &str) -> String {
+    label.replace(char::is_whitespace, "_")
+}
+
+/// The position's FEN in JieqiBox's 6-field form (board, side, pools, captured hidden pieces,
+/// half-moves, move number).
+pub fn jieqibox_fen(game: &Game) -> String {
+    let mut setup = game.position().to_setup();
+    if setup.captured_hidden.is_none() {
+        setup.captured_hidden = Some(Default::default());
+    }
+    jieqi_core::fen::write(&setup)
+}
+
+/// A score as UCI writes it (`cp 35`, `mate 3`); a win rate as its centipawns.
+fn uci_score(s: Score) -> String {
+    match s {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+        Score::WinRate(w) => format!("cp {}", Score::win_rate_cp(w)),
+    }
+}
+
+/// The `info depth` line JieqiBox records for the move: depth (0 for engines without one),
+/// score, nodes, time, pv; none when the engine said neither depth nor score.
+fn depth_line(info: &SearchInfo, ms: u64) -> Option<String> {
+    if info.depth.is_none() && info.score.is_none() {
+        return None;
+    }
+    let mut s = format!("info depth {}", info.depth.unwrap_or(0));
+    if let Some(score) = info.score {
+        s.push_str(&format!(" score {}", uci_score(score)));
+    }
+    s.push_str(&format!(" nodes {} time {ms}", info.nodes));
+    if !info.pv.is_empty() {
+        s.push_str(" pv");
+        for m in &info.pv {
+            s.push_str(&format!(" {m}"));
+        }
+    }
+    Some(s)
+}
+
+impl Watcher for JaiWatcher {
+    fn game_started(&self, which: WatchedGame<'_>, game: &Game) {
+        let mut shown = self.shown.lock().unwrap_or_else(PoisonError::into_inner);
+        if shown.is_some() {
+            return;
+        }
+        *shown = Some(which.number);
+        say(
+            &self.out,
+            &format!("info game {}/{}", which.number, self.total),
+        );
+        say(
+            &self.out,
+            &format!("info engine {} {}", word(which.red), word(which.black)),
+        );
+        say(&self.out, &format!("info fen {}", jieqibox_fen(game)));
+    }
+
+    fn ply(&self, which: WatchedGame<'_>, ply: WatchedPly<'_>) {
+        if !self.shows(which) {
+            return;
+        }
+        let ms = ply.ms.round() as u64;
+        if let Some(line) = depth_line(ply.info, ms) {
+            say(&self.out, &line);
+        }
+        let text = ply.record.played.to_text(ply.record.mover);
+        say(&self.out, &format!("info move {text} time {ms}"));
+    }
+
+    fn game_ended(&self, which: WatchedGame<'_>, line: &GameLine) {
+        {
+            let mut shown = self.shown.lock().unwrap_or_else(PoisonError::into_inner);
+            if *shown == Some(which.number) {
+                let (score, says) = match line.result {
+                    GameResult::RedWins => ("1-0", format!("{} wins", word(&line.red))),
+                    GameResult::BlackWins => ("0-1", format!("{} wins", word(&line.black))),
+                    GameResult::Draw => ("1/2-1/2", "draw".to_string()),
+                };
+                say(
+                    &self.out,
+                    &format!("info result {score} {} ({says})", line.reason.name()),
+                );
+                *shown = None;
+            }
+        }
+        let mut wld = self.wld.lock().unwrap_or_else(PoisonError::into_inner);
+        let first = if line.red == self.first {
+            Color::Red
+        } else {
+            Color::Black
+        };
+        match line.result.winner() {
+            Some(c) if c == first => wld[0] += 1,
+            Some(_) => wld[1] += 1,
+            None => wld[2] += 1,
+        }
+        say(
+            &self.out,
+            &format!("info wld {}-{}-{}", wld[0], wld[1], wld[2]),
+        );
+    }
+
+    fn game_abandoned(&self, which: WatchedGame<'_>) {
+        let mut shown = self.shown.lock().unwrap_or_else(PoisonError::into_inner);
+        if *shown == Some(which.number) {
+            say(
+                &self.out,
+                &format!(
+                    "info string game {} abandoned: the match was stopped",
+                    which.number
+                ),
+            );
+            *shown = None;
+        }
+    }
+}

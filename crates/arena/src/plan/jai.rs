@@ -1,0 +1,419 @@
+//! `arena jai`'s plan: the match settings ([`JaiSettings`]), each one a JAI option that
+//! `setoption` changes and a command-line flag, checked when set and turned into an ordinary
+//! two-engine run ([`JaiSettings::setup`]) when the match starts.
+
+use crate::cli::common::{LimitArgs, RulesArgs};
+use crate::cli::jai::JaiArgs;
+use crate::cli::run::RunArgs;
+use crate::error::Error;
+use crate::plan::run::{MAX_PAIRS, MAX_THREADS, two_engine_setup};
+use crate::run::RunSetup;
+
+/// The engines when none are given.
+pub const DEFAULT_ENGINES: [&str; 2] = ["alphabeta", "ismcts"];
+
+/// The largest node limit the options offer.
+const MAX_NODES: u64 = 1_000_000_000;
+/// The deepest depth limit the options offer.
+const MAX_DEPTH: u64 = 100;
+/// The longest movetime the options offer: an hour.
+const MAX_MOVETIME: u64 = 3_600_000;
+/// The largest seed JieqiBox's dialog can hold exactly (2^53 − 1, a JavaScript number); the
+/// command line takes any.
+const MAX_DIALOG_SEED: u64 = (1 << 53) - 1;
+
+/// A match's settings, as the command line gave them and `setoption` changed them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JaiSettings {
+    /// Engine specs, first and second.
+    pub engines: [String; 2],
+    /// Pairs.
+    pub pairs: u64,
+    /// Nodes per move, 0: none.
+    pub nodes: u64,
+    /// Depth per move, 0: none.
+    pub depth: u64,
+    /// Milliseconds per move, 0: none.
+    pub movetime: u64,
+    /// Clock, empty: none.
+    pub tc: String,
+    /// Rule set.
+    pub rules: String,
+    /// Master seed.
+    pub seed: u64,
+    /// Worker threads.
+    pub threads: u64,
+    /// Results folder, empty: a new one under results/.
+    pub out: String,
+}
+
+/// The kind of a JAI option, as declared (`type spin`, `type string`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A whole number from `min` to `max`.
+    Spin { min: u64, max: u64 },
+    /// Text.
+    Text,
+}
+
+/// Every option: its name, kind and the command-line flag it mirrors.
+const OPTIONS: [(&str, Kind, &str); 11] = [
+    ("Engine1", Kind::Text, "--engine"),
+    ("Engine2", Kind::Text, "--engine"),
+    (
+        "TotalRounds",
+        Kind::Spin {
+            min: 1,
+            max: MAX_PAIRS,
+        },
+        "--pairs",
+    ),
+    (
+        "Concurrency",
+        Kind::Spin {
+            min: 1,
+            max: MAX_THREADS as u64,
+        },
+        "--threads",
+    ),
+    (
+        "Nodes",
+        Kind::Spin {
+            min: 0,
+            max: MAX_NODES,
+        },
+        "--nodes",
+    ),
+    (
+        "Depth",
+        Kind::Spin {
+            min: 0,
+            max: MAX_DEPTH,
+        },
+        "--depth",
+    ),
+    (
+        "MoveTimeMs",
+        Kind::Spin {
+            min: 0,
+            max: MAX_MOVETIME,
+        },
+        "--movetime",
+    ),
+    ("TimeControl", Kind::Text, "--tc"),
+    ("Rules", Kind::Text, "--rules"),
+    (
+        "Seed",
+        Kind::Spin {
+            min: 0,
+            max: MAX_DIALOG_SEED,
+        },
+        "--seed",
+    ),
+    ("OutDir", Kind::Text, "--out"),
+];
+
+impl JaiSettings {
+    /// The settings of the command line, checked as `setoption` would check them.
+    ///
+    /// # Errors
+    /// More than two engines, or a value out of range, naming the flag.
+    pub fn from_args(args: JaiArgs) -> Result<JaiSettings, Error> {
+        if args.engines.len() > 2 {
+            return Err(Error::arg(
+                "--engine",
+                format!(
+                    "give at most two engines (got {}); the rest are the defaults {} and {}",
+                    args.engines.len(),
+                    DEFAULT_ENGINES[0],
+                    DEFAULT_ENGINES[1]
+                ),
+            ));
+        }
+        let mut settings = JaiSettings {
+            engines: DEFAULT_ENGINES.map(String::from),
+            pairs: args.pairs,
+            nodes: args.nodes,
+            depth: u64::from(args.depth),
+            movetime: args.movetime,
+            tc: args.tc,
+            rules: args.rules,
+            seed: args.seed,
+            threads: args.threads as u64,
+            out: args.out,
+        };
+        for (slot, spec) in args.engines.into_iter().enumerate() {
+            settings.engines[slot] = spec;
+        }
+        for (name, kind, flag) in OPTIONS {
+            if let Kind::Spin { min, max } = kind {
+                let v = settings.number(name);
+                // The seed's range is the dialog's; the command line takes any seed.
+                if name != "Seed" && !(min..=max).contains(&v) {
+                    return Err(Error::arg(flag, format!("{v} is not from {min} to {max}")));
+                }
+            }
+        }
+        for (slot, spec) in settings.engines.iter().enumerate() {
+            crate::plan::engine("--engine", spec).map_err(|e| match e {
+                Error::Arg { message, .. } => Error::arg(
+                    "--engine",
+                    format!("engine {} '{spec}': {message}", slot + 1),
+                ),
+                other => other,
+            })?;
+        }
+        Ok(settings)
+    }
+
+    /// The `option name …` lines that declare every setting with its current value as default,
+    /// in JieqiBox's syntax (`type spin default N min A max B`, `type string default TEXT`; an
+    /// empty text is a bare `default`, which JieqiBox reads as empty).
+    pub fn declarations(&self) -> Vec<String> {
+        OPTIONS
+            .iter()
+            .map(|&(name, kind, _)| match kind {
+                Kind::Spin { min, max } => format!(
+                    "option name {name} type spin default {} min {min} max {max}",
+                    self.number(name)
+                ),
+                Kind::Text => {
+                    let v = self.text(name);
+                    if v.is_empty() {
+                        format!("option name {name} type string default")
+                    } else {
+                        format!("option name {name} type string default {v}")
+                    }
+                }
+            })
+            .collect()
+    }
+
+    fn number(&self, name: &str) -> u64 {
+        match name {
+            "TotalRounds" => self.pairs,
+            "Concurrency" => self.threads,
+            "Nodes" => self.nodes,
+            "Depth" => self.depth,
+            "MoveTimeMs" => self.movetime,
+            _ => self.seed,
+        }
+    }
+
+    fn text(&self, name: &str) -> &str {
+        match name {
+            "Engine1" => &self.engines[0],
+            "Engine2" => &self.engines[1],
+            "TimeControl" => &self.tc,
+            "Rules" => &self.rules,
+            _ => &self.out,
+        }
+    }
+
+    /// Sets option `name` (as JieqiBox sends it: names match case-insensitively; `<empty>` or
+    /// nothing is empty text) to `value`, checked: a number in its range, an engine spec the
+    /// arena accepts, rules that resolve. The other settings are only checked together, when
+    /// the match starts.
+    ///
+    /// # Errors
+    /// An unknown option or a bad value, in a sentence that names the option.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let Some(&(name, kind, _)) = OPTIONS
+            .iter()
+            .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
+        else {
+            return Err(format!(
+                "no option '{name}' (options: {})",
+                OPTIONS.map(|(n, _, _)| n).join(", ")
+            ));
+        };
+        let value = value.trim();
+        let value = if value == "<empty>" { "" } else { value };
+        match kind {
+            Kind::Spin { min, max } => {
+                let n = value
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|n| (min..=max).contains(n) || (name == "Seed" && *n > max))
+                    .ok_or_else(|| {
+                        format!(
+                            "option {name}: '{value}' is not a whole number from {min} to {max}"
+                        )
+                    })?;
+                match name {
+                    "TotalRounds" => self.pairs = n,
+                    "Concurrency" => self.threads = n,
+                    "Nodes" => self.nodes = n,
+                    "Depth" => self.depth = n,
+                    "MoveTimeMs" => self.movetime = n,
+                    _ => self.seed = n,
+                }
+            }
+            Kind::Text => {
+                match name {
+                    "Engine1" | "Engine2" => {
+                        if value.is_empty() {
+                            return Err(format!("option {name}: an engine spec is needed"));
+                        }
+                        crate::engines::parse_arg(value)
+                            .map_err(|e| format!("option {name}: '{value}': {e}"))?;
+                    }
+                    "Rules" => {
+                        crate::plan::rules_arg::resolve(value)
+                            .map_err(|e| format!("option Rules: '{value}': {e}"))?;
+                    }
+                    _ => {}
+                }
+                let v = value.to_string();
+                match name {
+                    "Engine1" => self.engines[0] = v,
+                    "Engine2" => self.engines[1] = v,
+                    "TimeControl" => self.tc = v,
+                    "Rules" => self.rules = v,
+                    _ => self.out = v,
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The run these settings describe: an ordinary two-engine match (`arena match` with the
+    /// same flags), without progress output. Its errors name the JAI option.
+    ///
+    /// # Errors
+    /// The settings do not make a run (two engines with one label, a bad clock, rules an
+    /// external engine cannot be told…).
+    pub fn setup(&self) -> Result<RunSetup, String> {
+        let run = RunArgs {
+            seed: self.seed,
+            threads: Some(self.threads as usize),
+            rules: RulesArgs {
+                rules: self.rules.clone(),
+            },
+            max_plies: 400,
+            limits: LimitArgs {
+                nodes: (self.nodes > 0).then_some(self.nodes),
+                depth: (self.depth > 0).then_some(self.depth as u32),
+                movetime: (self.movetime > 0).then_some(self.movetime),
+            },
+            tc: (!self.tc.is_empty()).then(|| self.tc.clone()),
+            timemargin: 0,
+            move_timeout: None,
+            out: (!self.out.is_empty()).then(|| self.out.clone().into()),
+            resume: false,
+            allow_mixed_builds: false,
+            no_progress: true,
+            report_every: Some(0),
+            log: false,
+            shard: None,
+            check: false,
+        };
+        let mut setup =
+            two_engine_setup(&self.engines, run, self.pairs, "--pairs").map_err(|e| match e {
+                Error::Arg { flag, message } => {
+                    let option = OPTIONS
+                        .iter()
+                        .find(|(_, _, f)| *f == flag)
+                        .map_or("", |(n, _, _)| *n);
+                    let option = match option {
+                        "Engine1" => "Engine1/Engine2",
+                        o => o,
+                    };
+                    format!("option {option} ({flag}): {message}")
+                }
+                other => other.to_string(),
+            })?;
+        setup.command = format!("arena jai {}", self.command_line());
+        Ok(setup)
+    }
+
+    /// The flags that give these settings on the command line (what a JieqiBox engine entry can
+    /// carry as its arguments).
+    pub fn command_line(&self) -> String {
+        let mut s = format!(
+            "--engine {} --engine {} --pairs {} --threads {} --nodes {} --depth {} --movetime {} \
+             --rules {} --seed {}",
+            self.engines[0],
+            self.engines[1],
+            self.pairs,
+            self.threads,
+            self.nodes,
+            self.depth,
+            self.movetime,
+            self.rules,
+            self.seed
+        );
+        if !self.tc.is_empty() {
+            s.push_str(&format!(" --tc {}", self.tc));
+        }
+        if !self.out.is_empty() {
+            s.push_str(&format!(" --out {}", self.out));
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn defaults() -> JaiSettings {
+        JaiSettings {
+            engines: ["greedy".into(), "random".into()],
+            pairs: 2,
+            nodes: 0,
+            depth: 0,
+            movetime: 1000,
+            tc: String::new(),
+            rules: "standard".into(),
+            seed: 1,
+            threads: 1,
+            out: String::new(),
+        }
+    }
+
+    #[test]
+    fn declarations_read_as_jieqibox_reads_them() {
+        let lines = defaults().declarations();
+        assert_eq!(lines.len(), OPTIONS.len());
+        assert!(lines.contains(
+            &"option name TotalRounds type spin default 2 min 1 max 100000000".to_string()
+        ));
+        assert!(lines.contains(&"option name Engine1 type string default greedy".to_string()));
+        // An empty text ends in a bare `default`: JieqiBox's /default (.+?)(?:\s|$)/ finds
+        // nothing there and takes the empty string.
+        assert!(lines.contains(&"option name OutDir type string default".to_string()));
+    }
+
+    #[test]
+    fn set_checks_and_names_the_option() {
+        let mut s = defaults();
+        s.set("totalrounds", "7").unwrap();
+        assert_eq!(s.pairs, 7);
+        s.set("OutDir", "<empty>").unwrap();
+        assert_eq!(s.out, "");
+        let e = s.set("TotalRounds", "0").unwrap_err();
+        assert!(e.contains("TotalRounds") && e.contains("'0'"), "{e}");
+        let e = s.set("MoveTimeMs", "-5").unwrap_err();
+        assert!(e.contains("MoveTimeMs"), "{e}");
+        let e = s.set("Engine1", "nosuchengine").unwrap_err();
+        assert!(e.contains("Engine1") && e.contains("nosuchengine"), "{e}");
+        let e = s.set("Rules", "nosuchrules").unwrap_err();
+        assert!(e.contains("Rules"), "{e}");
+        let e = s.set("Colour", "red").unwrap_err();
+        assert!(e.contains("no option 'Colour'"), "{e}");
+        assert_eq!(s.pairs, 7, "a refused value changes nothing");
+    }
+
+    #[test]
+    fn setup_errors_name_the_option() {
+        let mut s = defaults();
+        s.set("Engine2", "greedy").unwrap();
+        let e = s.setup().unwrap_err();
+        assert!(e.starts_with("option Engine1/Engine2 (--engine)"), "{e}");
+        let mut s = defaults();
+        s.set("TimeControl", "ten minutes").unwrap();
+        let e = s.setup().unwrap_err();
+        assert!(e.starts_with("option TimeControl (--tc)"), "{e}");
+    }
+}

@@ -1,0 +1,364 @@
+//! `arena jai` driven through a pipe with the lines JieqiBox's Match mode sends, its output read
+//! the way JieqiBox reads it. The parser is JieqiBox's `src/composables/useJaiEngine.ts`
+//! (github.com/Velithia/JieqiBox): each check below names the line of that file it ports.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use crate::common::{arena_bin, ok, refused, s, tmp};
+
+/// A running `arena jai` and its output, line by line.
+struct Jai {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// Every line read so far.
+    seen: Vec<String>,
+}
+
+impl Jai {
+    fn start(args: &[&str]) -> Jai {
+        let mut child = Command::new(arena_bin())
+            .arg("jai")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("arena jai starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Jai {
+            child,
+            stdin,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Sends a command as JieqiBox's `send` does: the text and a newline.
+    fn send(&mut self, command: &str) {
+        writeln!(self.stdin, "{command}").expect("arena jai reads its input");
+    }
+
+    /// Reads lines until one satisfies `done` (which it returns), failing after a minute.
+    #[track_caller]
+    fn until(&mut self, done: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self.lines.recv_timeout(left).unwrap_or_else(|_| {
+                panic!(
+                    "no expected line; the output so far:\n{}",
+                    self.seen.join("\n")
+                )
+            });
+            self.seen.push(line.clone());
+            if done(line.trim()) {
+                return line;
+            }
+        }
+    }
+
+    /// Sends `quit`, waits for the exit and reads the rest of the output.
+    fn quit(mut self) -> Vec<String> {
+        self.send("quit");
+        let status = self.child.wait().expect("arena jai exits");
+        assert!(status.success(), "arena jai: {status}");
+        while let Ok(line) = self.lines.recv_timeout(Duration::from_secs(5)) {
+            self.seen.push(line);
+        }
+        self.seen
+    }
+}
+
+/// An option as JieqiBox's `parseJaiOptionLine` reads it (useJaiEngine.ts lines 290–351): the
+/// name by /option name (.+?) type (.+)/, the type by /type (\w+)/, a spin's default, min and
+/// max by /default (\d+)/, /min (\d+)/, /max (\d+)/, a string's default by
+/// /default (.+?)(?:\s|$)/ (its first word; nothing after `default` is empty).
+#[derive(Debug, PartialEq)]
+struct JaiOption {
+    name: String,
+    kind: String,
+    default: String,
+    min: Option<u64>,
+    max: Option<u64>,
+}
+
+fn parse_option(line: &str) -> Option<JaiOption> {
+    let rest = line.strip_prefix("option name ")?;
+    let i = rest.find(" type ")?;
+    let name = rest[..i].to_string();
+    let after = &rest[i + " type ".len()..];
+    let kind: String = after
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    let digits_after = |key: &str| -> Option<u64> {
+        let j = line.find(key)?;
+        let d: String = line[j + key.len()..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        d.parse().ok()
+    };
+    let default = match kind.as_str() {
+        "spin" => digits_after("default ").unwrap_or(0).to_string(),
+        _ => line
+            .find("default ")
+            .map(|j| {
+                line[j + "default ".len()..]
+                    .split(char::is_whitespace)
+                    .next()
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .unwrap_or_default(),
+    };
+    Some(JaiOption {
+        name,
+        default,
+        min: (kind == "spin").then(|| digits_after("min ").unwrap_or(0)),
+        max: (kind == "spin").then(|| digits_after("max ").unwrap_or(100)),
+        kind,
+    })
+}
+
+/// `info move <MoveString> time <TimeMs>` by /^(.+?)\s+time\s+(\d+)$/ (useJaiEngine.ts line 181)
+/// after `info move ` is cut off (line 177).
+fn parse_move(line: &str) -> Option<(String, u64)> {
+    let rest = line.strip_prefix("info move ")?;
+    let (mv, ms) = rest.rsplit_once(" time ")?;
+    let ms = ms.trim();
+    if mv.trim().is_empty() || ms.is_empty() || !ms.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    Some((mv.trim().to_string(), ms.parse().ok()?))
+}
+
+/// `info game i/N` split at '/' and parseInt'd (lines 141–146).
+fn parse_game(line: &str) -> Option<(u64, u64)> {
+    let (i, n) = line.strip_prefix("info game ")?.split_once('/')?;
+    Some((i.parse().ok()?, n.parse().ok()?))
+}
+
+/// `info wld W-L-D` split at '-' (lines 220–227).
+fn parse_wld(line: &str) -> Option<[u64; 3]> {
+    let parts: Vec<u64> = line
+        .strip_prefix("info wld ")?
+        .split('-')
+        .map(|p| p.parse().unwrap_or(0))
+        .collect();
+    (parts.len() == 3).then(|| [parts[0], parts[1], parts[2]])
+}
+
+/// `info engine RED BLACK` split at ' ', two or more parts (lines 236–246).
+fn parse_engines(line: &str) -> Option<(String, String)> {
+    let parts: Vec<&str> = line.strip_prefix("info engine ")?.split(' ').collect();
+    (parts.len() >= 2).then(|| (parts[0].to_string(), parts[1].to_string()))
+}
+
+/// A move as JieqiBox's `playMoveFromUci` takes it (useChessGame.ts): four square characters,
+/// then the reveal letter in the mover's case and a captured hidden piece's letter in the other.
+fn check_move_text(mv: &str, red_moves: bool) {
+    let b = mv.as_bytes();
+    assert!(b.len() >= 4 && b.len() <= 6, "move '{mv}'");
+    for (k, &c) in b[..4].iter().enumerate() {
+        let okc = if k % 2 == 0 {
+            (b'a'..=b'i').contains(&c)
+        } else {
+            c.is_ascii_digit()
+        };
+        assert!(okc, "move '{mv}': square character {k}");
+    }
+    let letters = &mv[4..];
+    for (k, c) in letters.chars().enumerate() {
+        assert!("rnbakcpRNBAKCP".contains(c), "move '{mv}': letter '{c}'");
+        if k == 1 {
+            // A second letter is always the captured one, in the opponent's case.
+            assert_eq!(c.is_ascii_uppercase(), !red_moves, "move '{mv}'");
+        }
+    }
+}
+
+#[test]
+fn jai_match_is_reported_as_jieqibox_reads_it_and_leaves_a_results_folder() {
+    let dir = tmp("jai-match");
+    let mut jai = Jai::start(&["--engine", "greedy", "--engine", "alphabeta:depth=1"]);
+    // loadEngine (useJaiEngine.ts lines 416–420): `jai`, then `jaiok` answers `isready`.
+    jai.send("jai");
+    jai.until(|l| l == "jaiok");
+    let options: Vec<JaiOption> = jai.seen.iter().filter_map(|l| parse_option(l)).collect();
+    let names: Vec<&str> = options.iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "Engine1",
+            "Engine2",
+            "TotalRounds",
+            "Concurrency",
+            "Nodes",
+            "Depth",
+            "MoveTimeMs",
+            "TimeControl",
+            "Rules",
+            "Seed",
+            "OutDir"
+        ]
+    );
+    let engine1 = options.iter().find(|o| o.name == "Engine1").unwrap();
+    assert_eq!(
+        (engine1.kind.as_str(), engine1.default.as_str()),
+        ("string", "greedy")
+    );
+    let rounds = options.iter().find(|o| o.name == "TotalRounds").unwrap();
+    assert_eq!(
+        (
+            rounds.kind.as_str(),
+            rounds.default.as_str(),
+            rounds.min,
+            rounds.max
+        ),
+        ("spin", "10", Some(1), Some(100_000_000))
+    );
+    let out = options.iter().find(|o| o.name == "OutDir").unwrap();
+    assert_eq!(out.default, "", "an empty default reads as empty");
+    jai.send("isready");
+    jai.until(|l| l == "readyok");
+    // setJaiOption (line 524): `setoption name X value Y`; a bad value is named and changes
+    // nothing, a bad command is answered and the runner goes on.
+    jai.send("setoption name TotalRounds value many");
+    let e = jai.until(|l| l.starts_with("info string"));
+    assert!(e.contains("TotalRounds") && e.contains("'many'"), "{e}");
+    jai.send("position startpos");
+    let e = jai.until(|l| l.starts_with("info string"));
+    assert!(e.contains("unknown command 'position'"), "{e}");
+    jai.send("setoption name TotalRounds value 1");
+    jai.send("setoption name MoveTimeMs value 0");
+    jai.send(&format!("setoption name OutDir value {}", s(&dir)));
+    jai.send("startmatch");
+    jai.until(|l| l.starts_with("info string match finished"));
+    let lines = jai.quit();
+
+    // Walk the output as JieqiBox does: a game is `info game`, `info engine`, `info fen`, its
+    // moves, `info result`; `info wld` after each game.
+    let mut games = Vec::new();
+    let mut current: Option<(u64, Vec<String>, bool)> = None;
+    let mut wlds = Vec::new();
+    for line in &lines {
+        if let Some((i, n)) = parse_game(line) {
+            assert_eq!(n, 2);
+            assert!(current.is_none(), "a game starts before the last one ended");
+            current = Some((i, Vec::new(), true));
+        } else if let Some((red, black)) = parse_engines(line) {
+            let i = current.as_ref().expect("info engine inside a game").0;
+            let want = if i == 1 {
+                ("greedy", "alphabeta:depth=1")
+            } else {
+                ("alphabeta:depth=1", "greedy")
+            };
+            assert_eq!((red.as_str(), black.as_str()), want);
+        } else if let Some(fen) = line.strip_prefix("info fen ") {
+            // JieqiBox's loadFen takes the new form when field 2 is the side (useChessGame.ts).
+            let fields: Vec<&str> = fen.split(' ').collect();
+            assert_eq!(fields.len(), 6, "{fen}");
+            assert_eq!(fields[1], "w");
+        } else if let Some((mv, _ms)) = parse_move(line) {
+            let (_, moves, red) = current.as_mut().expect("info move inside a game");
+            check_move_text(&mv, *red);
+            moves.push(mv);
+            *red = !*red;
+        } else if let Some(result) = line.strip_prefix("info result ") {
+            let (i, moves, _) = current.take().expect("info result ends a game");
+            games.push((i, moves, result.to_string()));
+        } else if let Some(wld) = parse_wld(line) {
+            wlds.push(wld);
+        }
+    }
+    assert_eq!(games.len(), 2, "{}", lines.join("\n"));
+    assert_eq!(games[0].0, 1);
+    assert_eq!(games[1].0, 2);
+    let last = *wlds.last().expect("info wld");
+    assert_eq!(last.iter().sum::<u64>(), 2);
+
+    // The folder is an ordinary results folder: its games are the moves shown, and replay
+    // reproduces them.
+    let journal = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    for (line, (_, moves, result)) in journal.lines().zip(&games) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let recorded: Vec<String> = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(&recorded, moves);
+        let reason = v["reason"].as_str().unwrap();
+        assert!(result.contains(reason), "{result} vs {reason}");
+    }
+    let replay = ok(&["replay", s(&dir), "--game", "1"]);
+    assert!(replay.contains("identical"), "{replay}");
+}
+
+#[test]
+fn jai_stop_keeps_the_finished_pairs_and_the_folder_resumes() {
+    let dir = tmp("jai-stop");
+    let mut jai = Jai::start(&[
+        "--engine",
+        "alphabeta",
+        "--engine",
+        "alphabeta:name=ab2",
+        "--pairs",
+        "5",
+        "--movetime",
+        "20",
+        "--out",
+        s(&dir),
+    ]);
+    jai.send("jai");
+    jai.until(|l| l == "jaiok");
+    jai.send("startmatch");
+    jai.until(|l| parse_game(l) == Some((3, 10)));
+    jai.send("setoption name TotalRounds value 2");
+    let e = jai.until(|l| l.starts_with("info string"));
+    assert!(e.contains("a match is running"), "{e}");
+    jai.send("stop");
+    let end = jai.until(|l| l.starts_with("info string match stopped"));
+    assert!(end.contains("1 of 5 pairs kept"), "{end}");
+    jai.send("isready");
+    jai.until(|l| l == "readyok");
+    let lines = jai.quit();
+    let wlds: Vec<[u64; 3]> = lines.iter().filter_map(|l| parse_wld(l)).collect();
+    assert_eq!(
+        wlds.last().unwrap().iter().sum::<u64>(),
+        2,
+        "the final W-L-D counts the kept pair"
+    );
+    let journal = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    assert_eq!(journal.lines().count(), 2, "one pair kept");
+    // `arena match --resume` continues the folder (a cap of 2 pairs: one more is played).
+    let text = ok(&["match", "--out", s(&dir), "--resume", "--pairs", "2"]);
+    assert!(text.contains("Games: 4"), "{text}");
+}
+
+#[test]
+fn jai_flags_are_checked_before_anything_runs() {
+    let e = refused(&["jai", "--engine", "nosuch"]);
+    assert!(e.contains("--engine") && e.contains("nosuch"), "{e}");
+    let e = refused(&["jai", "--pairs", "0"]);
+    assert!(e.contains("--pairs"), "{e}");
+    let e = refused(&[
+        "jai", "--engine", "greedy", "--engine", "random", "--engine", "level",
+    ]);
+    assert!(e.contains("at most two"), "{e}");
+}
