@@ -342,18 +342,27 @@ pub fn pool_field(pools: &ByColor<Pool>) -> String {
         Role::Elephant,
         Role::King,
     ];
+    pool_text(
+        pools,
+        Color::ALL
+            .into_iter()
+            .flat_map(|c| ORDER.into_iter().map(move |r| (c, r))),
+    )
+}
+
+/// A pool field with the (colour, role) counts in the given order: letter then count, Red's
+/// letters upper case, `-` when empty.
+fn pool_text(pools: &ByColor<Pool>, order: impl Iterator<Item = (Color, Role)>) -> String {
     let mut s = String::new();
-    for c in Color::ALL {
-        for r in ORDER {
-            let n = pools[c].get(r);
-            if n > 0 {
-                s.push(if c == Color::Red {
-                    r.upper_char()
-                } else {
-                    r.char()
-                });
-                s.push_str(&n.to_string());
-            }
+    for (c, r) in order {
+        let n = pools[c].get(r);
+        if n > 0 {
+            s.push(if c == Color::Red {
+                r.upper_char()
+            } else {
+                r.char()
+            });
+            s.push_str(&n.to_string());
         }
     }
     if s.is_empty() { "-".into() } else { s }
@@ -389,21 +398,12 @@ pub fn jieqibox_pool_field(pools: &ByColor<Pool>) -> String {
         Role::Cannon,
         Role::Pawn,
     ];
-    let mut s = String::new();
-    for r in ORDER {
-        for c in Color::ALL {
-            let n = pools[c].get(r);
-            if n > 0 {
-                s.push(if c == Color::Red {
-                    r.upper_char()
-                } else {
-                    r.char()
-                });
-                s.push_str(&n.to_string());
-            }
-        }
-    }
-    if s.is_empty() { "-".into() } else { s }
+    pool_text(
+        pools,
+        ORDER
+            .into_iter()
+            .flat_map(|r| Color::ALL.into_iter().map(move |c| (c, r))),
+    )
 }
 
 /// Writes a setup as JieqiBox writes a position (its `generateFen` with the default "new FEN
