@@ -9,8 +9,10 @@
 #              legacy 7-field FEN ("new FEN format" off), and `go movetime 1000`;
 #   variation  the Variation button: stop, then `go infinite searchmoves <every legal move but the
 #              ones shown>`, twice; arrow analysis: `go infinite searchmoves <the arrows>`;
-#   human-ai   the engine plays Black: `position fen <its view> [moves …]` + `go movetime 300`
-#              (or `go wtime T btime T movestogo 1`), answered without `stop`, for several moves.
+#   human-ai   the engine plays Black for six moves: `position fen <the FEN after the last reveal,
+#              with the engine's pool> moves <the moves since>` + `go movetime 300` (or `go wtime
+#              T btime T movestogo 1`), answered without `stop`; from the fourth move on with
+#              ponder on: `go infinite` on the human's turn, `stop` when the human has moved.
 # A transcript of each mode is printed (and kept under --out DIR). Then scripts/jieqibox/jai.sh
 # (JieqiBox's Match mode against `arena jai`) runs if it exists. Exit status: non-zero on any
 # failure here or there. Nothing is fetched.
@@ -26,7 +28,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --bin) bin="${2:?--bin needs a path}"; shift 2 ;;
         --out) out="${2:?--out needs a folder}"; shift 2 ;;
-        -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "jieqibox-check: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -257,37 +259,88 @@ finish_mode
 mode=human-ai
 start_engine
 load_engine
-# The human (Red) opens; JieqiBox then sends the engine its view (the pool as Black sees it) as
-# the base FEN, with the moves since the last reveal.
+# As JieqiBox's AnalysisSidebar.vue (baseFenForEngine, engineMovesSinceLastReveal) sends it: the FEN
+# recorded after the last move that changed the number of hidden pieces (a reveal, or the capture of
+# a hidden piece), with the engine's view of the pool, then the moves played since. The human
+# (Red) opens. With "ponder" on, and no ponder move in our bestmove, JieqiBox ponders "infinitely":
+# `go infinite` on the human's turn, `stop` (its bestmove ignored) once the human has moved.
+hidden_count() {
+    local board="${1%% *}"
+    local only="${board//[^xX]/}"
+    echo "${#only}"
+}
 base="$new_fen"
+since=()
+cur="$new_fen"
+# Plays move $1 from the current position: records it as JieqiBox's history does.
+record() {
+    fen_of "fen $cur moves $1"
+    [ -n "$fen" ] || return 1
+    if [ "$(hidden_count "$fen")" != "$(hidden_count "$cur")" ]; then
+        base="$fen"
+        since=()
+    else
+        since+=("$1")
+    fi
+    cur="$fen"
+}
+engine_position() {
+    if [ ${#since[@]} -gt 0 ]; then
+        echo "fen $base moves ${since[*]}"
+    else
+        echo "fen $base"
+    fi
+}
 human="h2e2C"
-for turn in 1 2 3; do
-    fen_of "fen $base moves $human"
-    [ -n "$fen" ] || { fail "the script's own move $human was refused"; break; }
-    base="$fen"
-    send "position fen $base"
+pondering=0
+for turn in 1 2 3 4 5 6; do
+    if [ "$pondering" = 1 ]; then
+        # The human has moved: the ponder search is stopped and its answer ignored.
+        send "stop"
+        expect '^bestmove' 10 || break
+        pondering=0
+    fi
+    record "$human" || { fail "the script's own move $human was refused"; break; }
+    pos="$(engine_position)"
+    send "position $pos"
     if [ "$turn" = 2 ]; then
         send "go wtime 5000 btime 5000 movestogo 1"
     else
         send "go movetime 300"
     fi
-    expect '^bestmove' 10 && check_best "fen $base" || break
+    expect '^bestmove' 10 && check_best "$pos" || break
     # The engine's move as JieqiBox plays it: a hidden piece's reveal letter is drawn by the GUI.
     played=""
     for s in "" n r b a c p; do
-        fen_of "fen $base moves $best_move$s"
-        if [ -n "$fen" ]; then played="$best_move$s"; break; fi
+        if record "$best_move$s"; then played="$best_move$s"; break; fi
     done
     [ -n "$played" ] || { fail "cannot play $best_move"; break; }
-    base="$fen"
-    # The human's reply: the first legal move, revealed as the first letter that fits.
-    legal_moves "fen $base"
+    # The human's reply: the first legal move that reveals and captures nothing hidden (so that
+    # the moves since the last reveal grow), else the first one, revealed as the first letter
+    # that fits.
+    legal_moves "fen $cur"
     human=""
-    for s in "" R N B A C P; do
-        fen_of "fen $base moves ${legal[0]}$s"
-        if [ -n "$fen" ]; then human="${legal[0]}$s"; break; fi
+    for m in "${legal[@]}"; do
+        fen_of "fen $cur moves $m"
+        if [ -n "$fen" ] && [ "$(hidden_count "$fen")" = "$(hidden_count "$cur")" ]; then
+            human="$m"
+            break
+        fi
     done
+    if [ -z "$human" ]; then
+        for s in "" R N B A C P; do
+            fen_of "fen $cur moves ${legal[0]}$s"
+            if [ -n "$fen" ]; then human="${legal[0]}$s"; break; fi
+        done
+    fi
     [ -n "$human" ] || { fail "no human move after $played"; break; }
+    # From turn 4 on, "ponder" is on: the engine thinks on the human's time until the human moves.
+    if [ "$turn" -ge 4 ]; then
+        send "position $(engine_position)"
+        send "go infinite"
+        pondering=1
+        sleep 0.3
+    fi
 done
 stop_engine
 finish_mode

@@ -37,7 +37,7 @@ pub enum Command {
     Perft(u32),
     /// `stop`.
     Stop,
-    /// `ponderhit` (we do not ponder; accepted and ignored).
+    /// `ponderhit`: the move a `go ponder` search assumed was played; its limits now apply.
     PonderHit,
     /// `quit`.
     Quit,
@@ -60,8 +60,11 @@ pub struct Go {
     pub inc: [Option<Duration>; 2],
     /// `movestogo N`.
     pub movestogo: Option<u32>,
-    /// `infinite` (or `ponder`): search until `stop`.
+    /// `infinite`: search until `stop`.
     pub infinite: bool,
+    /// `ponder`: search on the opponent's time, with no time limit and no answer until `stop` or
+    /// `ponderhit` (after which the other limits apply, the time ones counted from it).
+    pub ponder: bool,
     /// `searchmoves M…` (the rest of the line): the moves the answer must be one of, as written;
     /// the session drops those that are not legal.
     pub searchmoves: Vec<String>,
@@ -160,8 +163,12 @@ fn go(rest: &[&str]) -> Result<Command, String> {
             "winc" => g.inc[0] = Some(millis(key, arg)?),
             "binc" => g.inc[1] = Some(millis(key, arg)?),
             "movestogo" => g.movestogo = Some(number(key, arg)?),
-            "infinite" | "ponder" => {
+            "infinite" => {
                 g.infinite = true;
+                takes_arg = false;
+            }
+            "ponder" => {
+                g.ponder = true;
                 takes_arg = false;
             }
             // Accepted and ignored: we do not search for mates.

@@ -5,9 +5,11 @@
 //! during it; the thread owns the engine while it searches and hands it back when it ends. As in
 //! Stockfish, a command that needs the engine or the position (`go`, `position`, `setoption`,
 //! `ucinewgame`, `uci`, `go perft`) waits for a running search to answer first — so a script
-//! can pipe `go depth 8` and more commands — except that an infinite search, which would never
-//! answer, is stopped. `go perft` runs on the same thread, stoppable. The end of the input is
-//! `quit`: the running search is stopped and answers, and the session ends.
+//! can pipe `go depth 8` and more commands — except that an infinite or pondering search, which
+//! would never answer, is stopped. `go ponder` searches with its node and depth limits only and
+//! holds its answer; `ponderhit` starts its time limit (a timer stops it) and lets it answer, as
+//! in Stockfish. `go perft` runs on the same thread, stoppable. The end of the input is `quit`:
+//! the running search is stopped and answers, and the session ends.
 //!
 //! Every `go` gets a `bestmove` with a legal move of the current position — a `go` line that
 //! does not parse gets a short search, an engine that fails gets the first legal move — and
@@ -60,10 +62,24 @@ pub enum Flow {
 /// A search in progress.
 struct Running {
     stop: Arc<AtomicBool>,
-    /// `go infinite`: it only ends when stopped.
-    infinite: bool,
+    /// The answer waits for `stop` (`go infinite`, and `go ponder` until `ponderhit`): such a
+    /// search never answers by itself.
+    hold: Arc<AtomicBool>,
+    /// `go ponder`: the time budget that `ponderhit` starts (`None`: no time limit), and the side
+    /// it is for. Taken by the first `ponderhit`.
+    ponder: Option<Ponder>,
     /// Gives the engine back (`None` if it panicked).
     handle: JoinHandle<Option<Box<dyn Engine>>>,
+}
+
+/// What a `go ponder` search does on `ponderhit`.
+struct Ponder {
+    /// The time it may still think, counted from `ponderhit` (the `go` line's movetime or clock
+    /// budget); `None` when the line set no time limit.
+    budget: Option<Duration>,
+    /// After `ponderhit` it answers by itself (the line set some limit); a bare `go ponder`
+    /// becomes `go infinite`.
+    limited: bool,
 }
 
 /// The engine side of the protocol.
@@ -104,7 +120,7 @@ impl Session {
         };
         match cmd {
             Command::IsReady => self.out.say("readyok"),
-            Command::PonderHit => {}
+            Command::PonderHit => self.ponderhit(),
             Command::Stop => self.finish_search(true),
             Command::Quit => {
                 self.finish_search(true);
@@ -183,14 +199,43 @@ impl Session {
     }
 
     /// Waits for the running search, if any, to answer its `bestmove`; with `stop` (or when it
-    /// is infinite) tells it to stop first.
+    /// would never answer by itself: infinite, or pondering) tells it to stop first.
     fn finish_search(&mut self, stop: bool) {
         if let Some(run) = self.search.take() {
-            if stop || run.infinite {
+            if stop || run.hold.load(Ordering::Relaxed) {
                 run.stop.store(true, Ordering::Relaxed);
             }
             self.engine = run.handle.join().ok().flatten();
         }
+    }
+
+    /// `ponderhit`: the pondering search becomes a normal one. Its time limit (if the `go ponder`
+    /// line had one) starts now, kept by a timer that stops it; with only node or depth limits it
+    /// ends when they are reached (or at once, if it already has); a bare `go ponder` goes on
+    /// until `stop`. Without a pondering search, `ponderhit` is ignored.
+    fn ponderhit(&mut self) {
+        let Some(run) = self.search.as_mut() else {
+            return;
+        };
+        let Some(ponder) = run.ponder.take() else {
+            return;
+        };
+        if !ponder.limited {
+            return;
+        }
+        if let Some(budget) = ponder.budget {
+            let stop = run.stop.clone();
+            let started = Instant::now();
+            // Sleeps in short steps so that it ends with the search, not after the budget.
+            std::thread::spawn(move || {
+                while started.elapsed() < budget && !stop.load(Ordering::Relaxed) {
+                    let left = budget.saturating_sub(started.elapsed());
+                    std::thread::sleep(left.min(Duration::from_millis(5)));
+                }
+                stop.store(true, Ordering::Relaxed);
+            });
+        }
+        run.hold.store(false, Ordering::Relaxed);
     }
 
     fn go(&mut self, go: &Go) {
@@ -219,8 +264,23 @@ impl Session {
                 }
             },
         };
-        let limits = limits(go, pos.turn());
-        let infinite = go.infinite;
+        let turn = pos.turn();
+        let mut limits = limits(go, turn);
+        let ponder = (go.ponder && !go.infinite).then(|| {
+            let ponder = Ponder {
+                budget: limits.budget(turn).map(|b| b.soft),
+                limited: !limits.is_unlimited(),
+            };
+            // While pondering, only node and depth limits hold (none: think until told).
+            limits.movetime = None;
+            limits.clock = None;
+            if limits.is_unlimited() {
+                limits.movetime = Some(INFINITE);
+            }
+            ponder
+        });
+        let hold = Arc::new(AtomicBool::new(go.infinite || go.ponder));
+        let held = hold.clone();
         let seed = self.options.seed;
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
@@ -260,16 +320,19 @@ impl Session {
                     (None, fallback)
                 }
             };
-            // In infinite mode the answer waits for `stop`.
-            while infinite && !flag.load(Ordering::Relaxed) {
+            // In infinite mode (and while pondering) the answer waits for `stop` or `ponderhit`.
+            while held.load(Ordering::Relaxed) && !flag.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(1));
             }
+            // Ends a `ponderhit` timer that may still be waiting.
+            flag.store(true, Ordering::Relaxed);
             out.say(&format!("bestmove {best}"));
             engine
         });
         self.search = Some(Running {
             stop,
-            infinite,
+            hold,
+            ponder,
             handle,
         });
     }
@@ -346,7 +409,8 @@ impl Session {
         });
         self.search = Some(Running {
             stop,
-            infinite: false,
+            hold: Arc::new(AtomicBool::new(false)),
+            ponder: None,
             handle,
         });
     }
@@ -421,6 +485,7 @@ fn set_position(options: &Options, fen: Option<&str>, moves: &[String]) -> Resul
 /// The engine limits of a `go` for the side `turn`: node, depth and movetime limits as given;
 /// `wtime`/`btime` (with `winc`/`binc`, `movestogo`) become the engine's clock, from which its own
 /// time manager ([`Limits::budget`]) decides how long to think; `infinite` runs until `stop`.
+/// (`ponder` is the session's business: these are the limits that apply after `ponderhit`.)
 pub fn limits(go: &Go, turn: Color) -> Limits {
     let mut limits = Limits {
         nodes: go.nodes,
@@ -437,12 +502,15 @@ pub fn limits(go: &Go, turn: Color) -> Limits {
     }
     if go.infinite {
         limits = Limits {
-            movetime: Some(Duration::from_secs(24 * 3600)),
+            movetime: Some(INFINITE),
             ..Limits::default()
         };
     }
     limits
 }
+
+/// The movetime of a search that ends only when stopped.
+const INFINITE: Duration = Duration::from_secs(24 * 3600);
 
 /// An `info` line: depth, score, nodes, nps, time and the pv, cut after its first hidden-piece
 /// move (what follows depends on an identity nobody knows yet).

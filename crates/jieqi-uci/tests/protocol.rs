@@ -231,6 +231,74 @@ fn stop_and_isready_are_heard_during_a_search() {
     assert_legal(&best, &view_after(START, &[], &Rules::standard()));
 }
 
+/// `go ponder` holds its answer whatever its limits; `ponderhit` starts the time limit (from then,
+/// not from the `go`), a finished node-limited ponder answers at once, a bare one waits for `stop`,
+/// and `stop` ends a ponder that missed.
+#[test]
+fn ponder_waits_for_ponderhit_or_stop() {
+    let mut e = Engine::start();
+    e.send("position startpos moves h2e2C");
+    let view = view_after(START, &["h2e2C"], &Rules::standard());
+
+    // Time-limited: nothing during 600 ms of pondering (movetime 200 is not counted yet), then an
+    // answer about 200 ms after ponderhit.
+    e.send("go ponder movetime 200");
+    std::thread::sleep(Duration::from_millis(600));
+    e.send("isready");
+    let lines = e.until(Duration::from_secs(2), |l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "no bestmove while pondering: {lines:#?}"
+    );
+    let t = Instant::now();
+    e.send("ponderhit");
+    let (_, best) = e.bestmove(Duration::from_secs(5));
+    let took = t.elapsed();
+    assert!(
+        took >= Duration::from_millis(150) && took < Duration::from_secs(2),
+        "ponderhit with movetime 200 answered after {took:?}"
+    );
+    assert_legal(&best, &view);
+
+    // Node-limited: the search is done long before ponderhit, which then answers at once.
+    e.send("go ponder nodes 200");
+    std::thread::sleep(Duration::from_millis(300));
+    e.ready();
+    let t = Instant::now();
+    e.send("ponderhit");
+    let (_, best) = e.bestmove(Duration::from_secs(2));
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_legal(&best, &view);
+
+    // Bare `go ponder`: after ponderhit it is an infinite search, answered on stop.
+    e.send("go ponder");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("ponderhit");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("isready");
+    let lines = e.until(Duration::from_secs(2), |l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:#?}"
+    );
+    e.send("stop");
+    let (_, best) = e.bestmove(Duration::from_secs(2));
+    assert_legal(&best, &view);
+
+    // A ponder miss: `stop`, then the real search.
+    e.send("go ponder wtime 60000 btime 60000");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("stop");
+    e.bestmove(Duration::from_secs(2));
+    e.send("go nodes 100");
+    let (_, best) = e.bestmove(Duration::from_secs(5));
+    assert_legal(&best, &view);
+}
+
 #[test]
 fn malformed_lines_are_explained_and_ignored() {
     let mut e = Engine::start();
