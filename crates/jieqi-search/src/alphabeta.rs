@@ -503,8 +503,27 @@ impl Entry {
 const _: () = assert!(INF <= i16::MAX as i32);
 
 impl Tt {
+    /// Slots in a table of `mb` MB.
+    fn slots_of(mb: usize) -> usize {
+        (mb.max(1) << 20) / std::mem::size_of::<[AtomicU64; 2]>()
+    }
+
+    /// Whether a table of `mb` MB can be allocated now: the memory is reserved (not touched) and
+    /// given back. A `hash` the machine cannot hold is refused with the spec, before any game.
+    fn check_allocation(mb: usize) -> Result<(), String> {
+        Tt::reserve(Tt::slots_of(mb)).map(drop).map_err(|e| {
+            format!("parameter 'hash' = {mb} MB: this machine cannot allocate the table ({e})")
+        })
+    }
+
+    fn reserve(slots: usize) -> Result<Vec<[AtomicU64; 2]>, std::collections::TryReserveError> {
+        let mut v = Vec::new();
+        v.try_reserve_exact(slots)?;
+        Ok(v)
+    }
+
     fn new(mb: usize) -> Tt {
-        let n = (mb.max(1) << 20) / std::mem::size_of::<[AtomicU64; 2]>();
+        let n = Tt::slots_of(mb);
         Tt {
             slots: (0..n)
                 .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
@@ -1896,9 +1915,16 @@ pub fn from_spec(spec: &Spec) -> Result<Box<dyn Engine>, SpecError> {
 /// are read once here; each engine built gets its own transposition table.
 ///
 /// # Errors
-/// A malformed value, an unreadable eval file or an unknown key.
+/// A malformed value, an unreadable eval file, an unknown key, or a `hash` table this machine
+/// cannot allocate.
 pub fn factory(spec: &Spec) -> Result<Factory, SpecError> {
     let (opts, depth) = options_from_spec(spec)?;
+    if opts.tt {
+        Tt::check_allocation(opts.hash_mb).map_err(|message| SpecError {
+            spec: spec.to_string(),
+            message,
+        })?;
+    }
     let opts = std::sync::Arc::new(opts);
     Ok(Factory::new(move || {
         Box::new(AlphaBeta::new(Options::clone(&opts), depth))
@@ -1998,6 +2024,19 @@ mod tests {
     use jieqi_core::{Deal, Game, Rules, uniform_below};
     use rand_chacha::ChaCha8Rng;
     use rand_core::SeedableRng;
+
+    #[test]
+    fn a_table_the_machine_cannot_hold_is_refused_with_the_spec() {
+        // No machine reserves half the address space.
+        assert!(Tt::reserve(usize::MAX / 64).is_err());
+        assert!(Tt::check_allocation(16).is_ok());
+        // The largest `hash` either fits or is refused naming the parameter, never an abort.
+        if let Err(e) = factory(&Spec::parse("alphabeta:hash=65536").unwrap()) {
+            assert!(e.to_string().contains("'hash' = 65536 MB"), "{e}");
+        }
+        // Without a table, nothing is allocated.
+        assert!(factory(&Spec::parse("alphabeta:hash=65536,tt=false").unwrap()).is_ok());
+    }
 
     #[test]
     fn table_entries_round_trip_and_torn_slots_are_refused() {

@@ -137,7 +137,9 @@ impl Options {
             }
             _ => return Err(format!("no option named '{name}'")),
         }
-        next.spec()?;
+        // The engine must build: a `Hash` the machine cannot allocate is refused here, keeping
+        // the previous value, rather than failing at the next `go`.
+        jieqi_registry::factory(&next.spec()?).map_err(|e| e.to_string())?;
         *self = next;
         Ok(true)
     }

@@ -299,6 +299,25 @@ fn ponder_waits_for_ponderhit_or_stop() {
     assert_legal(&best, &view);
 }
 
+/// JieqiBox's options dialog offers `Hash` up to its declared maximum (65536 MB). A table the
+/// machine cannot allocate is refused at `setoption`, keeping the previous size, instead of
+/// aborting the process at the next search. (On a machine that can hold 64 GiB it is accepted,
+/// and not searched with here.)
+#[test]
+fn a_hash_the_machine_cannot_hold_is_refused_not_fatal() {
+    let mut e = Engine::start();
+    e.send("setoption name Hash value 65536");
+    e.send("isready");
+    let lines = e.until(Duration::from_secs(10), |l| l == "readyok");
+    if let Some(refusal) = lines.iter().find(|l| l.contains("setoption refused")) {
+        assert!(refusal.contains("'hash' = 65536 MB"), "{refusal}");
+        e.send("position startpos");
+        e.send("go nodes 200");
+        let (_, best) = e.bestmove(Duration::from_secs(10));
+        assert_legal(&best, &view_after(START, &[], &Rules::standard()));
+    }
+}
+
 #[test]
 fn malformed_lines_are_explained_and_ignored() {
     let mut e = Engine::start();

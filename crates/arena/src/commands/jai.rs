@@ -165,10 +165,10 @@ fn play(setup: &crate::run::RunSetup, out: &Shared) {
     say(
         out,
         &format!(
-            "info string match started: {} vs {}, {} pairs ({}), folder {}",
+            "info string match started: {} vs {}, {} ({}), folder {}",
             setup.engines[0].label,
             setup.engines[1].label,
-            setup.pairs,
+            pairs(setup.pairs),
             setup.context(),
             setup.out.display()
         ),
@@ -211,11 +211,21 @@ fn play(setup: &crate::run::RunSetup, out: &Shared) {
             )
         } else {
             format!(
-                "info string match finished: {kept} pairs in {}",
+                "info string match finished: {} in {}",
+                pairs(kept),
                 setup.out.display()
             )
         },
     );
+}
+
+/// "1 pair", "5 pairs".
+fn pairs(n: u64) -> String {
+    if n == 1 {
+        "1 pair".to_string()
+    } else {
+        format!("{n} pairs")
+    }
 }
 
 /// Reports the games to JieqiBox: one game move by move at a time (with several threads the

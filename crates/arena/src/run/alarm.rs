@@ -4,7 +4,9 @@
 //! measured about 85 µs here, more than a baseline engine's whole move); the stop reaches the
 //! engine through its [`jieqi_engine::Control`]. The price is precision: an alarm rings up to one
 //! tick late, which only delays stopping an engine that has already lost on time — engines keep
-//! to their own budgets ([`jieqi_engine::Limits::budget`]), the alarm is the backstop.
+//! to their own budgets ([`jieqi_engine::Limits::budget`]), the alarm is the backstop. An alarm
+//! may also follow an abort flag ([`Alarm::with_abort`]: a watched run asked to stop): while armed
+//! it rings within a tick of that flag going up, so a move in progress ends at once.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
@@ -22,6 +24,8 @@ struct Slot {
     /// Nanoseconds after [`epoch`] at which to stop, or [`DISARMED`].
     deadline: AtomicU64,
     stop: Arc<AtomicBool>,
+    /// Rings the armed alarm when it is up (the run was asked to stop).
+    abort: Option<Arc<AtomicBool>>,
 }
 
 /// The instant alarm deadlines are counted from.
@@ -53,7 +57,13 @@ fn watch() {
         let mut list = slots().lock().unwrap_or_else(|p| p.into_inner());
         list.retain(|w| match w.upgrade() {
             Some(slot) => {
-                if slot.deadline.load(Ordering::Relaxed) <= now {
+                let deadline = slot.deadline.load(Ordering::Relaxed);
+                let aborted = deadline != DISARMED
+                    && slot
+                        .abort
+                        .as_ref()
+                        .is_some_and(|a| a.load(Ordering::Relaxed));
+                if deadline <= now || aborted {
                     slot.stop.store(true, Ordering::Relaxed);
                 }
                 true
@@ -72,9 +82,19 @@ pub struct Alarm {
 impl Alarm {
     /// A disarmed alarm, watched from now on until it is dropped.
     pub fn new() -> Alarm {
+        Alarm::watching(None)
+    }
+
+    /// A disarmed alarm that, while armed, also rings when `abort` goes up.
+    pub fn with_abort(abort: Arc<AtomicBool>) -> Alarm {
+        Alarm::watching(Some(abort))
+    }
+
+    fn watching(abort: Option<Arc<AtomicBool>>) -> Alarm {
         let slot = Arc::new(Slot {
             deadline: AtomicU64::new(DISARMED),
             stop: Arc::new(AtomicBool::new(false)),
+            abort,
         });
         epoch();
         slots()
@@ -145,5 +165,29 @@ mod tests {
         alarm.disarm();
         std::thread::sleep(Duration::from_millis(30));
         assert!(!alarm.rang());
+    }
+
+    #[test]
+    fn an_armed_alarm_rings_when_its_abort_flag_goes_up() {
+        let abort = Arc::new(AtomicBool::new(false));
+        let alarm = Alarm::with_abort(Arc::clone(&abort));
+        // Disarmed, the flag does not ring it.
+        abort.store(true, Ordering::Relaxed);
+        std::thread::sleep(TICK * 3);
+        assert!(!alarm.rang());
+        abort.store(false, Ordering::Relaxed);
+        alarm.arm(Instant::now() + Duration::from_secs(3600));
+        std::thread::sleep(TICK * 3);
+        assert!(!alarm.rang());
+        let t = Instant::now();
+        abort.store(true, Ordering::Relaxed);
+        let flag = alarm.flag();
+        while !flag.load(Ordering::Relaxed) {
+            assert!(
+                t.elapsed() < Duration::from_secs(5),
+                "the abort never rang the alarm"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 }

@@ -15,9 +15,9 @@
 
 use std::cell::{Cell, RefCell};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Once;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
+use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
 use jieqi_core::{ByColor, Color, Deal, Game, PlayedMove, Record, Rules, View};
@@ -101,8 +101,9 @@ pub struct GameSpec<'a> {
     /// Where each side's external engine logs its error output and traffic (see
     /// [`crate::engines::logs`]); the default drops them.
     pub logs: ByColor<jieqi_engine::Logs>,
-    /// When this flag is up before a move, the game is abandoned ([`PlayedGame::abandoned`]).
-    pub stop: Option<&'a AtomicBool>,
+    /// When this flag goes up the game is abandoned ([`PlayedGame::abandoned`]): before a move,
+    /// or during one, which it stops at once (the answer is dropped, whatever it was).
+    pub stop: Option<&'a Arc<AtomicBool>>,
 }
 
 /// One ply as recorded.
@@ -359,7 +360,10 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
         }
     });
     let seeds = ByColor::new_with(|c| engine_seed(spec.deal_seed, c));
-    let alarm = Alarm::new();
+    let alarm = match spec.stop {
+        Some(stop) => Alarm::with_abort(Arc::clone(stop)),
+        None => Alarm::new(),
+    };
     let mut out = PlayedGame {
         deal,
         plies: Vec::new(),
@@ -447,6 +451,15 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
             None,
         );
         let elapsed = t.elapsed();
+        // Stopped during the move: whatever the engine answered (perhaps cut short by the stop,
+        // perhaps "late"), the game is not a result.
+        if spec
+            .stop
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            out.abandoned = true;
+            break;
+        }
         let ms = elapsed.as_secs_f64() * 1000.0;
         out.engine_ms[us] += ms;
         let flagged = match clocks[us].as_mut() {

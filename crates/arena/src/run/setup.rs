@@ -591,7 +591,7 @@ impl RunSetup {
                 max_plies: self.max_plies,
                 timemargin: self.timemargin,
                 logs,
-                stop: watch.map(|w| &*w.stop),
+                stop: watch.map(|w| &w.stop),
             };
             let which = WatchedGame {
                 number: 2 * job + u64::from(number),

@@ -55,8 +55,9 @@ pub trait Watcher: Send + Sync {
 pub struct Watch {
     /// Who hears the games.
     pub watcher: Arc<dyn Watcher>,
-    /// Set to stop the run: no new game starts, and the games being played end before their
-    /// next move, unrecorded (their pairs are left to a `--resume`).
+    /// Set to stop the run: no new game starts, and the games being played end at once (a move
+    /// in progress is stopped through its engine's stop flag within the alarm's tick),
+    /// unrecorded (their pairs are left to a `--resume`).
     pub stop: Arc<AtomicBool>,
 }
 

@@ -351,6 +351,50 @@ fn jai_stop_keeps_the_finished_pairs_and_the_folder_resumes() {
     assert!(text.contains("Games: 4"), "{text}");
 }
 
+/// `stop` does not wait for the move in progress: JieqiBox's unload sends `quit` and kills the
+/// runner 100 ms later (useJaiEngine.ts `unloadEngine`), so a 30-second move must end at once.
+#[test]
+fn jai_stop_ends_a_long_move_at_once() {
+    let dir = tmp("jai-stop-now");
+    let mut jai = Jai::start(&[
+        "--engine",
+        "alphabeta",
+        "--engine",
+        "alphabeta:name=ab2",
+        "--pairs",
+        "1",
+        "--movetime",
+        "30000",
+        "--out",
+        s(&dir),
+    ]);
+    jai.send("jai");
+    jai.until(|l| l == "jaiok");
+    jai.send("startmatch");
+    jai.until(|l| l.starts_with("info fen "));
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    jai.send("stop");
+    let end = jai.until(|l| l.starts_with("info string match stopped"));
+    let took = t.elapsed();
+    assert!(
+        took < Duration::from_secs(5),
+        "stop took {took:?} with a 30 s move in progress"
+    );
+    assert!(end.contains("0 of 1 pairs kept"), "{end}");
+    let lines = jai.quit();
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info move ")),
+        "no move of the stopped game is reported: {lines:#?}"
+    );
+    let journal = std::fs::read_to_string(dir.join("games.jsonl")).unwrap_or_default();
+    assert_eq!(
+        journal.lines().count(),
+        0,
+        "nothing of the stopped pair is recorded"
+    );
+}
+
 #[test]
 fn jai_flags_are_checked_before_anything_runs() {
     let e = refused(&["jai", "--engine", "nosuch"]);
