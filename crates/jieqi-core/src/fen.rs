@@ -389,18 +389,10 @@ pub fn write(setup: &Setup) -> String {
 /// A pool field in JieqiBox's order (its `generateFen`): role by role `R N B A K C P`, Red's
 /// letter before Black's (`R2r2N2n2B2b2A2a2C2c2P5p5`), `-` when empty.
 pub fn jieqibox_pool_field(pools: &ByColor<Pool>) -> String {
-    const ORDER: [Role; 7] = [
-        Role::Chariot,
-        Role::Horse,
-        Role::Elephant,
-        Role::Advisor,
-        Role::King,
-        Role::Cannon,
-        Role::Pawn,
-    ];
+    // JieqiBox's role order is the index order `R N B A K C P`.
     pool_text(
         pools,
-        ORDER
+        Role::ALL
             .into_iter()
             .flat_map(|r| Color::ALL.into_iter().map(move |c| (c, r))),
     )

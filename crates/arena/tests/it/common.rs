@@ -183,3 +183,29 @@ pub fn json_without_machine(path: &Path) -> Value {
     strip_machine(&mut v);
     v
 }
+
+/// Writes `dir/engine.sh`, a shell-script UCI engine that calls itself `id_name`, declares
+/// `options` (whole `option name …` lines) and runs the shell commands `on_go` for each `go`;
+/// returns its path.
+pub fn scripted_engine(dir: &Path, id_name: &str, options: &[&str], on_go: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join("engine.sh");
+    let declare: String = options.iter().map(|o| format!("echo '{o}'; ")).collect();
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\n\
+             while read -r line; do\n\
+               case \"$line\" in\n\
+                 uci) echo 'id name {id_name}'; {declare}echo uciok ;;\n\
+                 isready) echo readyok ;;\n\
+                 go*) {on_go} ;;\n\
+                 quit) exit 0 ;;\n\
+               esac\n\
+             done\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.to_str().unwrap().to_string()
+}

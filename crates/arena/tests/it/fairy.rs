@@ -5,10 +5,9 @@
 
 #![cfg(unix)]
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use crate::common::{arena, json, missing, ok, refused, s, text, tmp};
+use crate::common::{arena, json, missing, ok, refused, s, scripted_engine, text, tmp};
 
 /// The Fairy-Stockfish binary: `$FAIRY_STOCKFISH`, Debian's `/usr/games/fairy-stockfish`, or
 /// `fairy-stockfish` on the PATH.
@@ -142,25 +141,12 @@ fn fairy_stockfish_is_refused_jieqi_rules_before_the_match() {
 /// A shell-script engine that declares `options` (whole `option name …` lines), calls itself
 /// `id_name` and answers `go` with `bestmove`.
 fn script(dir: &Path, id_name: &str, options: &[&str], bestmove: &str) -> String {
-    let path = dir.join("engine.sh");
-    let declare: String = options.iter().map(|o| format!("echo '{o}'; ")).collect();
-    std::fs::write(
-        &path,
-        format!(
-            "#!/bin/sh\n\
-             while read -r line; do\n\
-               case \"$line\" in\n\
-                 uci) echo 'id name {id_name}'; {declare}echo uciok ;;\n\
-                 isready) echo readyok ;;\n\
-                 go*) echo 'bestmove {bestmove}' ;;\n\
-                 quit) exit 0 ;;\n\
-               esac\n\
-             done\n"
-        ),
+    scripted_engine(
+        dir,
+        id_name,
+        options,
+        &format!("echo 'bestmove {bestmove}'"),
     )
-    .unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path.to_str().unwrap().to_string()
 }
 
 /// Regression: an engine whose `UCI_Variant` combo lists only `chess` was sent `jieqi` and

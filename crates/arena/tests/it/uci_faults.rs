@@ -9,28 +9,16 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::Command;
 
-use crate::common::{arena_bin, tmp};
+use crate::common::{arena_bin, scripted_engine, tmp};
 
 /// A shell-script engine that handshakes properly and answers `go` with `on_go`.
 fn script(dir: &Path, on_go: &str) -> String {
-    let path = dir.join("engine.sh");
-    std::fs::write(
-        &path,
-        format!(
-            "#!/bin/sh\n\
-             while read -r line; do\n\
-               case \"$line\" in\n\
-                 uci) echo 'id name scripted'; echo 'option name Hash type spin default 1 min 1 max 8'; echo uciok ;;\n\
-                 isready) echo readyok ;;\n\
-                 go*) {on_go} ;;\n\
-                 quit) exit 0 ;;\n\
-               esac\n\
-             done\n"
-        ),
+    scripted_engine(
+        dir,
+        "scripted",
+        &["option name Hash type spin default 1 min 1 max 8"],
+        on_go,
     )
-    .unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path.to_str().unwrap().to_string()
 }
 
 #[test]
