@@ -3,7 +3,7 @@
 //!
 //! From the bottom up: `error` and `util` (helpers every layer may use), `stats` (pure
 //! statistics), `records` (what a run writes and reads back), `engines` (engine entries, the UCI
-//! client), `run` (the run core: setup, execution, scheduler, scoreboard, one game), `report` (what
+//! client), `run` (the run core: setup, execution, scheduler, scoreboard, one game), `analysis` (a game studied after the fact), `report` (what
 //! a person reads), `cli` (raw arguments), `plan` (validated arguments), `commands` (one per
 //! command). `main.rs` is the binary and sits above them all.
 
@@ -11,8 +11,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// The layers, lowest first.
-const LAYERS: [&str; 10] = [
-    "error", "util", "stats", "records", "engines", "run", "report", "cli", "plan", "commands",
+const LAYERS: [&str; 11] = [
+    "error", "util", "stats", "records", "engines", "run", "analysis", "report", "cli", "plan",
+    "commands",
 ];
 
 /// One module's source: its path (`run::setup`) and text.

@@ -10,6 +10,8 @@
 //! - [`engines`]: `--engine` arguments → engine entries; the UCI client, logs, clocks, Ctrl-C.
 //! - [`run`]: the run core every game-playing command is a thin layer over — the kind of run
 //!   (`run::kind::RunKind`), setup, execution, stop rules, scheduler, scoreboard, one game.
+//! - [`analysis`]: a game studied after the fact: a recorded or exported game played through
+//!   ([`analysis::StudyGame`]) and a reference engine's verdict on each ply (`arena analyze`).
 //! - [`report`]: what a person reads, chosen by the run's kind in one place
 //!   ([`report::write_reports`]).
 //! - [`cli`]: the raw clap arguments, one module per command; [`plan`]: validated arguments,
@@ -18,6 +20,7 @@
 
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod cli;
 pub mod commands;
 pub mod engines;
