@@ -6,6 +6,8 @@
 //! It sits above `run` (it searches positions with engine entries, on the run's scheduler) and
 //! below `report`.
 
+pub mod import;
+pub mod reference;
 pub mod study;
 pub mod verdict;
 

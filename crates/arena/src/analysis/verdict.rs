@@ -95,14 +95,19 @@ pub struct PlyAnalysis {
     /// The loss in centipawns, when both scores are centipawns.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub loss_cp: Option<i32>,
-    /// The mover's expected score once the move's outcome is known: the next ply's score
-    /// (negated), or the result after the last ply.
+    /// The mover's expected score once the move's outcome is known: after a reveal or hidden
+    /// capture, the reference's score of the new position from the mover's own view; else the
+    /// next mover's score (negated); after the last ply, the result by the rules (or the
+    /// final position's score).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub after_expected: Option<f64>,
     /// `after_expected − played_expected` when the move revealed or captured a hidden piece:
     /// the mover's luck in what it turned out to be.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chance: Option<f64>,
+    /// What the chance was: `reveal`, `hidden capture`, or `reveal and hidden capture`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chance_from: Option<&'static str>,
     /// `after_expected − played_expected` on any other move: the reference disagreeing with
     /// itself one ply later (search noise and horizon), attributed to nobody.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -176,6 +181,9 @@ pub struct Analysis {
     pub plies: Vec<PlyAnalysis>,
     /// The summary.
     pub summary: Summary,
+    /// Red's expected score at the end: the result when the rules ended the game, else the
+    /// reference's score of the final position (`None` if neither).
+    pub end: Option<f64>,
 }
 
 impl Analysis {
@@ -214,4 +222,283 @@ pub fn expected(score: jieqi_engine::Score) -> f64 {
         jieqi_engine::Score::WinRate(w) if w.is_nan() => 0.5,
         jieqi_engine::Score::WinRate(w) => w.clamp(0.0, 1.0),
     }
+}
+
+/// `red` or `black`.
+fn side_name(c: jieqi_core::Color) -> &'static str {
+    match c {
+        jieqi_core::Color::Red => "red",
+        jieqi_core::Color::Black => "black",
+    }
+}
+
+/// The verdict on ply `ply` (the referee's `record`): the reference's best move with its score
+/// and expected score, the move played's score and expected score, and the mover's expected
+/// score once the move's outcome was known (`after`).
+pub fn judge(
+    ply: usize,
+    record: &jieqi_core::Record,
+    best: (&jieqi_engine::Choice, jieqi_engine::Score, f64),
+    played: (jieqi_engine::Score, f64),
+    after: Option<f64>,
+    nodes: u64,
+    omniscient: Option<&jieqi_engine::Choice>,
+) -> PlyAnalysis {
+    use jieqi_engine::Score;
+    let (choice, best_score, best_expected) = best;
+    let (played_score, played_expected) = played;
+    let loss = (best_expected - played_expected).max(0.0);
+    let loss_cp = match (best_score, played_score) {
+        (Score::Cp(b), Score::Cp(p)) => Some(b.saturating_sub(p).max(0)),
+        _ => None,
+    };
+    let chance_from = match (record.played.reveal.is_some(), record.captured_hidden) {
+        (true, true) => Some("reveal and hidden capture"),
+        (true, false) => Some("reveal"),
+        (false, true) => Some("hidden capture"),
+        (false, false) => None,
+    };
+    let by_chance = chance_from.is_some();
+    let change = after.map(|a| a - played_expected);
+    let note = match (best_score, played_score) {
+        (Score::Mate(b), p) if b > 0 && !matches!(p, Score::Mate(n) if n > 0) => {
+            Some(format!("missed mate in {b}"))
+        }
+        (b, Score::Mate(p)) if p < 0 && !matches!(b, Score::Mate(n) if n < 0) => {
+            Some(format!("allows mate in {}", -p))
+        }
+        _ => None,
+    };
+    PlyAnalysis {
+        ply,
+        mover: side_name(record.mover),
+        played: record.played.to_text(record.mover),
+        best: choice.mv.to_string(),
+        best_score: best_score.to_string(),
+        played_score: played_score.to_string(),
+        best_expected,
+        played_expected,
+        loss,
+        loss_cp,
+        after_expected: after,
+        chance: change.filter(|_| by_chance),
+        chance_from,
+        noise: change.filter(|_| !by_chance),
+        class: Class::of(loss),
+        note,
+        pv: choice.info.pv.iter().map(|m| m.to_string()).collect(),
+        depth: choice.info.depth,
+        nodes,
+        omniscient: omniscient.map(|c| {
+            let score = c.info.score.unwrap_or(Score::Cp(0));
+            Omniscient {
+                best: c.mv.to_string(),
+                score: score.to_string(),
+                expected: expected(score),
+            }
+        }),
+    }
+}
+
+/// A share of expected score as percentage points: `0.153` → `15.3 %`.
+fn points(x: f64) -> String {
+    format!("{:.1} %", x * 100.0)
+}
+
+/// A signed share: `+4.0 %`, `−12.5 %`.
+fn signed_points(x: f64) -> String {
+    if x < 0.0 {
+        format!("\u{2212}{:.1} %", -x * 100.0)
+    } else {
+        format!("+{:.1} %", x * 100.0)
+    }
+}
+
+/// One ply for the summary: `ply 37 black h7h3`.
+fn ply_text(p: &PlyAnalysis) -> String {
+    format!("ply {} {} {}", p.ply, p.mover, p.played)
+}
+
+/// The summary of the verdicts `plies` of `game`, `end` being Red's expected score at the end.
+pub fn summarize(
+    game: &crate::analysis::StudyGame,
+    plies: &[PlyAnalysis],
+    end: Option<f64>,
+) -> Summary {
+    let mut s = Summary::default();
+    let red_view = |p: &PlyAnalysis, e: f64| if p.mover == "red" { e } else { 1.0 - e };
+    // Red's expected score at each position: before each ply, then the end.
+    let mut curve: Vec<f64> = plies.iter().map(|p| red_view(p, p.best_expected)).collect();
+    if let Some(e) = end {
+        curve.push(e);
+    }
+    s.swing = curve.windows(2).map(|w| (w[1] - w[0]).abs()).sum();
+    for p in plies {
+        let red = p.mover == "red";
+        let pick = |b: &mut BySide<f64>, x: f64| {
+            if red {
+                b.red += x;
+            } else {
+                b.black += x;
+            }
+        };
+        pick(&mut s.loss, p.loss);
+        if let Some(c) = p.chance {
+            pick(&mut s.luck, c);
+            s.from_chance += c.abs();
+        }
+        if let Some(n) = p.noise {
+            s.from_noise += n.abs();
+        }
+        s.from_moves += p.loss;
+        if let Some(class) = p.class {
+            let counts = if red {
+                &mut s.classes.red
+            } else {
+                &mut s.classes.black
+            };
+            counts[class as usize] += 1;
+        }
+    }
+    for (side, worst) in [("red", &mut s.worst.red), ("black", &mut s.worst.black)] {
+        let mut own: Vec<&PlyAnalysis> = plies
+            .iter()
+            .filter(|p| p.mover == side && p.loss > 0.0)
+            .collect();
+        own.sort_by(|a, b| b.loss.total_cmp(&a.loss).then(a.ply.cmp(&b.ply)));
+        *worst = own.iter().take(3).map(|p| p.ply).collect();
+    }
+    // The turning point: after it the winner stayed ahead to the end; in a draw, the largest
+    // swing. Position i is before ply i + 1; the ply that led to position t is ply t.
+    let winner = game.result.winner();
+    s.turning_point = match winner {
+        Some(w) if curve.len() > 1 => {
+            let ahead = |e: f64| {
+                if w == jieqi_core::Color::Red {
+                    e > 0.5
+                } else {
+                    e < 0.5
+                }
+            };
+            let t = curve.iter().rposition(|&e| !ahead(e)).map_or(0, |i| i + 1);
+            (t >= 1 && t <= plies.len()).then_some(t)
+        }
+        _ => curve
+            .windows(2)
+            .enumerate()
+            .max_by(|a, b| {
+                (a.1[1] - a.1[0])
+                    .abs()
+                    .total_cmp(&(b.1[1] - b.1[0]).abs())
+                    .then(b.0.cmp(&a.0))
+            })
+            .filter(|(_, w)| (w[1] - w[0]).abs() > 0.0)
+            .map(|(i, _)| i + 1),
+    };
+    s.lines = summary_lines(game, plies, &s, winner);
+    s
+}
+
+/// The summary's text, a line each.
+fn summary_lines(
+    game: &crate::analysis::StudyGame,
+    plies: &[PlyAnalysis],
+    s: &Summary,
+    winner: Option<jieqi_core::Color>,
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    let at = |ply: usize| &plies[ply - 1];
+    match s.turning_point {
+        Some(t) => {
+            let p = at(t);
+            let why = match (p.class, p.chance) {
+                (_, Some(c)) if c.abs() > p.loss => format!(
+                    "chance: its {} moved the mover's expected score by {} (the move itself \
+                     lost {})",
+                    p.chance_from.unwrap_or("reveal"),
+                    signed_points(c),
+                    points(p.loss)
+                ),
+                (Some(class), _) => format!(
+                    "a {}: it lost {} (the reference preferred {} at {})",
+                    class.name(),
+                    points(p.loss),
+                    p.best,
+                    p.best_score
+                ),
+                _ if p.loss > 0.0 => format!(
+                    "it lost {} (the reference preferred {})",
+                    points(p.loss),
+                    p.best
+                ),
+                _ => "the reference's own view of the position changed (no move or reveal \
+                      explains it)"
+                    .to_string(),
+            };
+            let after = match winner {
+                Some(w) => format!("; {} stayed ahead after it", side_name(w)),
+                None => "; the largest swing of the game".to_string(),
+            };
+            lines.push(format!("Turning point: {}: {why}{after}.", ply_text(p)));
+        }
+        None if winner.is_some() && !plies.is_empty() => lines.push(format!(
+            "No turning point: {} was ahead by the reference from the first move to the end.",
+            side_name(winner.expect("some"))
+        )),
+        None => {}
+    }
+    for (side, name) in [("red", &game.red), ("black", &game.black)] {
+        let (classes, loss, luck, worst) = if side == "red" {
+            (s.classes.red, s.loss.red, s.luck.red, &s.worst.red)
+        } else {
+            (s.classes.black, s.loss.black, s.luck.black, &s.worst.black)
+        };
+        let moves = plies.iter().filter(|p| p.mover == side).count();
+        if moves == 0 {
+            continue;
+        }
+        let chances = plies
+            .iter()
+            .filter(|p| p.mover == side && p.chance.is_some())
+            .count();
+        let worst: Vec<String> = worst
+            .iter()
+            .map(|&k| {
+                let p = at(k);
+                let class = p.class.map_or(String::new(), |c| format!(" {}", c.name()));
+                format!("{} {} (\u{2212}{}{class})", p.ply, p.played, points(p.loss))
+            })
+            .collect();
+        let count =
+            |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        lines.push(format!(
+            "{side:5} {}: {}, {}, {} in {moves} moves; average loss {} a move; luck {} over \
+             {chances} reveals and hidden captures; worst: {}",
+            crate::util::text::printable(name),
+            count(classes[0], "inaccuracy", "inaccuracies"),
+            count(classes[1], "mistake", "mistakes"),
+            count(classes[2], "blunder", "blunders"),
+            points(loss / moves as f64),
+            signed_points(luck),
+            if worst.is_empty() {
+                "none".to_string()
+            } else {
+                worst.join(", ")
+            }
+        ));
+    }
+    let parts = s.from_moves + s.from_chance + s.from_noise;
+    if parts > 0.0 {
+        let share = |x: f64| format!("{:.0} %", 100.0 * x / parts);
+        lines.push(format!(
+            "Chance: of what moved the evaluation ({:.2} in expected score, summed ply by ply), \
+             moves account for {}, reveals and hidden captures for {}, and the reference's own \
+             noise from one ply to the next for {}.",
+            parts,
+            share(s.from_moves),
+            share(s.from_chance),
+            share(s.from_noise)
+        ));
+    }
+    lines
 }

@@ -5,6 +5,7 @@
 
 use clap::{Parser, Subcommand};
 
+pub mod analyze;
 pub mod bench;
 pub mod common;
 pub mod export;
@@ -110,6 +111,18 @@ pub enum Command {
     History(history::HistoryArgs),
     /// Replay one seeded game exactly, ply by ply, or check a game recorded in a results folder.
     Replay(replay::ReplayArgs),
+    /// Find where a game went wrong: a reference engine searches every ply from the mover's own
+    /// view and with the truth, and says what each move cost and what was chance.
+    ///
+    /// For each ply: the recorded engine's own score, depth and PV; the reference's best move and
+    /// score from the mover's view (what it could have known) and, for contrast, with every
+    /// hidden piece in view; the move played scored by a search restricted to it, its reveal
+    /// taken in expectation over the mover's belief; the loss (best minus played, as expected
+    /// game score) and the class (inaccuracy 5 %, mistake 10 %, blunder 15 %); and how the score
+    /// moved once a reveal or hidden capture was known (chance). Prints a summary — the turning
+    /// point, each side's worst moves, how much of the game's swing was chance — and writes the
+    /// analysis JSON and the game viewer page (docs/analyze.md).
+    Analyze(analyze::AnalyzeArgs),
     /// Write the games of a results folder as PGN ([Variant "jieqi"], a FEN tag, moves with their
     /// reveal letters) or as JieqiBox notation JSON, for a GUI to load.
     Export(export::ExportArgs),

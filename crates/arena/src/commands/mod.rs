@@ -1,5 +1,6 @@
 //! One module per command, each a thin layer over the plan, the run core and the reports.
 
+pub mod analyze;
 pub mod bench;
 pub mod check;
 pub mod engines;

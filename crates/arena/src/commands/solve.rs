@@ -176,6 +176,7 @@ fn solve_one(
         mix(seed, index as u64),
         hard,
         &reporter,
+        &[],
     );
     let ms = started.elapsed().as_secs_f64() * 1000.0;
     let t = tracker.lock().unwrap_or_else(|e| e.into_inner());

@@ -767,6 +767,16 @@ impl UciEngine {
         commands.push_str(self.position.of(view, dialect));
         commands.push('\n');
         push_go(&mut commands, limits);
+        // A restricted root (`arena analyze` scoring the move played): `searchmoves` last, as
+        // UCI has it, in the engine's square dialect.
+        if !control.searchmoves().is_empty() {
+            commands.push_str(" searchmoves");
+            for &mv in control.searchmoves() {
+                commands.push(' ');
+                dialect.push_square(&mut commands, mv.from);
+                dialect.push_square(&mut commands, mv.to);
+            }
+        }
         commands.push('\n');
         let p = self.process.as_mut().expect("made ready above");
         let started = Instant::now();

@@ -13,6 +13,7 @@ use crate::engines::{self, EngineEntry};
 use crate::error::Error;
 use crate::run::RunSetup;
 
+pub mod analyze;
 pub mod bench;
 pub mod export;
 pub mod history;
@@ -64,6 +65,8 @@ pub enum Plan {
     Stats(stats::StatsPlan),
     /// `arena export`.
     Export(export::ExportPlan),
+    /// `arena analyze`.
+    Analyze(analyze::AnalyzePlan),
     /// `arena tune`.
     Tune(tune::TunePlan),
     /// `arena solve`.
@@ -110,6 +113,7 @@ impl Plan {
             Command::Replay(args) => Plan::Replay(replay::plan(args, colour_ok, given)?),
             Command::Stats(args) => Plan::Stats(stats::plan(&args)?),
             Command::Export(args) => Plan::Export(export::ExportPlan::new(args)?),
+            Command::Analyze(args) => Plan::Analyze(analyze::plan(args, given)?),
             Command::Tune(args) => Plan::Tune(tune::TunePlan::new(args)?),
             Command::Solve(args) => Plan::Solve(solve::SolvePlan::new(args)?),
             Command::Suite(args) => Plan::Suite(suite::SuitePlan::new(args)?),

@@ -20,7 +20,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
-use jieqi_core::{ByColor, Color, Deal, Game, PlayedMove, Record, Rules, View};
+use jieqi_core::{ByColor, Color, Deal, Game, Move, PlayedMove, Record, Rules, View};
 use jieqi_engine::{Choice, Clock, Control, Engine, EngineError, Failure, Limits, SearchInfo, mix};
 
 use crate::engines::EngineEntry;
@@ -202,6 +202,7 @@ enum Answer {
 /// Calls the engine with the alarm armed for `hard`. An engine that promises to stop runs
 /// inline; any other runs on a thread of its own and is given up [`RUNAWAY_GRACE`] past the hard
 /// limit. The engine slot is emptied when the engine is given up.
+#[allow(clippy::too_many_arguments)]
 fn call_engine(
     slot: &mut Option<Box<dyn Engine>>,
     view: &View,
@@ -210,15 +211,17 @@ fn call_engine(
     alarm: &Alarm,
     hard: Duration,
     report: Option<&Reporter>,
+    searchmoves: &[Move],
 ) -> Answer {
     alarm.arm(Instant::now() + hard);
     let answer = match slot.take() {
         None => Answer::Abandoned,
         Some(mut engine) if engine.stops_on_request() => {
             let flag = alarm.stop_flag();
+            let control = control_of(flag).with_searchmoves(searchmoves);
             let answer = answer(guarded(|| match report {
-                Some(r) => engine.search(view, limits, seed, &control_of(flag).with_report(&**r)),
-                None => engine.search(view, limits, seed, &control_of(flag)),
+                Some(r) => engine.search(view, limits, seed, &control.with_report(&**r)),
+                None => engine.search(view, limits, seed, &control),
             }));
             *slot = Some(engine);
             answer
@@ -229,17 +232,14 @@ fn call_engine(
             let limits = *limits;
             let flag = alarm.flag();
             let report = report.cloned();
+            let searchmoves = searchmoves.to_vec();
             let spawned = std::thread::Builder::new()
                 .name("arena-engine".into())
                 .spawn(move || {
+                    let control = control_of(&flag).with_searchmoves(&searchmoves);
                     let answer = answer(guarded(|| match &report {
-                        Some(r) => engine.search(
-                            &view,
-                            &limits,
-                            seed,
-                            &control_of(&flag).with_report(&**r),
-                        ),
-                        None => engine.search(&view, &limits, seed, &control_of(&flag)),
+                        Some(r) => engine.search(&view, &limits, seed, &control.with_report(&**r)),
+                        None => engine.search(&view, &limits, seed, &control),
                     }));
                     let _ = tx.send((engine, answer));
                 });
@@ -266,7 +266,8 @@ pub type Reporter = std::sync::Arc<dyn Fn(&SearchInfo) + Send + Sync>;
 
 /// Asks a fresh engine of `entry` for one move in `view` under the hard limit `hard`, as a game
 /// would (prepared for the view's rules first; run inline or on a thread of its own; given up
-/// [`RUNAWAY_GRACE`] past the limit), passing its interim search info to `report`.
+/// [`RUNAWAY_GRACE`] past the limit), passing its interim search info to `report`; with
+/// `searchmoves`, only those root moves are searched (`go searchmoves`).
 ///
 /// # Errors
 /// What went wrong, for people: the engine could not be prepared, failed, panicked, or did not
@@ -278,6 +279,7 @@ pub fn search_once(
     seed: u64,
     hard: Duration,
     report: &Reporter,
+    searchmoves: &[Move],
 ) -> Result<Choice, String> {
     let mut engine = entry.build();
     match guarded(|| engine.prepare(view.rules())) {
@@ -287,7 +289,16 @@ pub fn search_once(
     }
     let alarm = Alarm::new();
     let mut slot = Some(engine);
-    match call_engine(&mut slot, view, limits, seed, &alarm, hard, Some(report)) {
+    match call_engine(
+        &mut slot,
+        view,
+        limits,
+        seed,
+        &alarm,
+        hard,
+        Some(report),
+        searchmoves,
+    ) {
         Answer::Returned(Ok(choice)) if alarm.rang() => Err(format!(
             "answered {} only after the hard limit of {} ms",
             choice.mv,
@@ -449,6 +460,7 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
             &alarm,
             hard,
             None,
+            &[],
         );
         let elapsed = t.elapsed();
         // Stopped during the move: whatever the engine answered (perhaps cut short by the stop,

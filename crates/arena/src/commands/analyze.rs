@@ -1,0 +1,208 @@
+//! `arena analyze`: a reference engine judges every ply of a game (see
+//! [`crate::analysis::reference`] and [`crate::analysis::verdict`]); prints the summary and the
+//! notable plies, writes the analysis JSON and the game's viewer page.
+
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+use serde_json::json;
+
+use crate::analysis::StudyGame;
+use crate::analysis::reference::analyse;
+use crate::analysis::verdict::{Analysis, Class, PlyAnalysis};
+use crate::error::Error;
+use crate::plan::analyze::AnalyzePlan;
+use crate::util::text::printable;
+
+/// The format name and version the analysis JSON carries.
+const FORMAT: (&str, u32) = ("arena-analysis", 1);
+
+/// A chance event at least this large (expected score) is printed with the classified moves.
+const NOTABLE_CHANCE: f64 = 0.05;
+
+/// One game's entry of the analysis JSON.
+fn game_json(study: &StudyGame, analysis: &Analysis) -> serde_json::Value {
+    json!({
+        "title": study.title,
+        "number": study.number,
+        "seed": study.seed,
+        "red": study.red,
+        "black": study.black,
+        "result": study.result,
+        "ending": study.ending,
+        "plies": study.moves.len(),
+        "truth_known": study.truth_known,
+        "recorded": study.recorded,
+        "analysis": analysis,
+    })
+}
+
+/// The analysis JSON of `games`.
+fn document(games: &[serde_json::Value]) -> Result<Vec<u8>, Error> {
+    let doc = json!({
+        "format": FORMAT.0,
+        "version": FORMAT.1,
+        "thresholds": {
+            "inaccuracy": Class::INACCURACY,
+            "mistake": Class::MISTAKE,
+            "blunder": Class::BLUNDER,
+        },
+        "games": games,
+    });
+    let mut text = serde_json::to_string_pretty(&doc).map_err(|e| Error::Write(e.to_string()))?;
+    text.push('\n');
+    Ok(text.into_bytes())
+}
+
+/// Writes `bytes` to the user-named or default output `path`.
+fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    crate::records::files::write_output(path, bytes).map_err(|e| Error::Write(e.to_string()))
+}
+
+/// An expected-score share as percentage points.
+fn pct(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+/// One ply's line: number, side, move and class mark, the loss, the reference's best move and
+/// both scores, the chance, the note, and what the recorded engine said.
+fn ply_line(p: &PlyAnalysis, recorded: Option<&crate::records::PlyInfo>) -> String {
+    let mark = p.class.map_or("", Class::mark);
+    let mut line = format!(
+        "{:4}. {:5} {:8}{mark:2}  loss {:>6}  best {:5} {:>6}  played {:>6}",
+        p.ply,
+        p.mover,
+        p.played,
+        pct(p.loss),
+        p.best,
+        p.best_score,
+        p.played_score
+    );
+    if let (Some(c), Some(from)) = (p.chance, p.chance_from) {
+        line.push_str(&format!("  {from} {:+.1}%", c * 100.0));
+    }
+    if let Some(class) = p.class {
+        line.push_str(&format!("  {}", class.name()));
+    }
+    if let Some(note) = &p.note {
+        line.push_str(&format!(" ({note})"));
+    }
+    if let Some(o) = &p.omniscient {
+        line.push_str(&format!("  | truth: {} {}", o.best, o.score));
+    }
+    if let Some(r) = recorded {
+        let mut said = Vec::new();
+        if let Some(s) = &r.score {
+            said.push(printable(s));
+        }
+        if let Some(d) = r.depth {
+            said.push(format!("depth {d}"));
+        }
+        if !said.is_empty() {
+            line.push_str(&format!("  | engine: {}", said.join(" ")));
+        }
+    }
+    line
+}
+
+/// Runs `arena analyze`.
+///
+/// # Errors
+/// The reference engine failed on a ply, or an output cannot be written.
+pub fn run(plan: &AnalyzePlan, w: &mut dyn Write) -> Result<(), Error> {
+    let mut documents = Vec::new();
+    let reference = &plan.reference;
+    for target in &plan.targets {
+        let study = &target.study;
+        if let Some(note) = &target.note {
+            writeln!(w, "{note}").map_err(Error::Output)?;
+        }
+        let views = if reference.omniscient && study.truth_known {
+            "from each mover's own view, and with the truth for contrast"
+        } else if !study.truth_known {
+            "from each mover's own view (the file does not give the hidden pieces: no true board)"
+        } else {
+            "from each mover's own view"
+        };
+        writeln!(
+            w,
+            "Analysis of {}: red {} vs black {}, {} ({}), {} plies\nReference: {} ({}), {views}, \
+             {} threads",
+            printable(&study.title),
+            printable(&study.red),
+            printable(&study.black),
+            study.result.text(),
+            study.ending,
+            study.moves.len(),
+            printable(&reference.entry.label),
+            reference.limits_text,
+            reference.threads
+        )
+        .map_err(Error::Output)?;
+        let positions = study.moves.len() as u64 + 1;
+        let bar = crate::commands::solve::progress(positions, "positions", plan.no_progress);
+        let started = Instant::now();
+        let analysis = analyse(study, reference, &|| bar.inc(1));
+        bar.finish_and_clear();
+        let analysis =
+            analysis.map_err(|m| Error::Input(format!("{}: {m}", printable(&study.title))))?;
+        let seconds = started.elapsed().as_secs_f64();
+        for line in &analysis.summary.lines {
+            writeln!(w, "{line}").map_err(Error::Output)?;
+        }
+        let notable: Vec<&PlyAnalysis> = analysis
+            .plies
+            .iter()
+            .filter(|p| {
+                plan.all_plies
+                    || p.class.is_some()
+                    || p.note.is_some()
+                    || p.chance.is_some_and(|c| c.abs() >= NOTABLE_CHANCE)
+            })
+            .collect();
+        if !notable.is_empty() {
+            writeln!(
+                w,
+                "{}",
+                if plan.all_plies {
+                    "Every ply (loss and chance in expected score, the mover's view):"
+                } else {
+                    "Notable plies (classified moves, and reveals or hidden captures that moved \
+                     the score by 5% or more; --all-plies for every ply):"
+                }
+            )
+            .map_err(Error::Output)?;
+            for p in notable {
+                let recorded = study.recorded.get(p.ply - 1).and_then(Option::as_ref);
+                writeln!(w, "{}", ply_line(p, recorded)).map_err(Error::Output)?;
+            }
+        }
+        writeln!(
+            w,
+            "Analysed {} positions in {seconds:.1} s ({:.2} s a position on {} threads).",
+            positions,
+            seconds / positions as f64,
+            reference.threads
+        )
+        .map_err(Error::Output)?;
+        let entry = game_json(study, &analysis);
+        if let Some(path) = &target.json {
+            write(path, &document(std::slice::from_ref(&entry))?)?;
+            writeln!(w, "Analysis: {}", path.display()).map_err(Error::Output)?;
+        }
+        documents.push(entry);
+        writeln!(w).map_err(Error::Output)?;
+    }
+    if let Some(out) = &plan.out {
+        write(out, &document(&documents)?)?;
+        writeln!(
+            w,
+            "Analysis of {} games: {}",
+            documents.len(),
+            out.display()
+        )
+        .map_err(Error::Output)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,415 @@
+//! `arena analyze`'s plan: the games to analyse (read and checked here), the reference engine
+//! and its limits, and where each analysis goes.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use jieqi_engine::Limits;
+
+use crate::analysis::StudyGame;
+use crate::analysis::reference::Reference;
+use crate::cli::analyze::AnalyzeArgs;
+use crate::error::Error;
+use crate::records::{self, GameLine};
+use crate::run::folder;
+
+/// The reference's node budget when no limit is given: reproducible, and about a third of a
+/// second a search for `alphabeta` on one core.
+pub const DEFAULT_NODES: u64 = 100_000;
+
+/// One game to analyse and where its results go.
+#[derive(Debug)]
+pub struct Target {
+    /// The game.
+    pub study: StudyGame,
+    /// Where it was found, said first (`game 37 of … is pair 18, game 1 of …`).
+    pub note: Option<String>,
+    /// Its own analysis JSON (`None` when `--out` gathers every game in one file).
+    pub json: Option<PathBuf>,
+    /// Its viewer page with the analysis.
+    pub html: Option<PathBuf>,
+    /// The match folder whose games index (`games.html`) lists it, for a game of a folder.
+    pub folder: Option<PathBuf>,
+}
+
+/// A validated `arena analyze`.
+#[derive(Debug)]
+pub struct AnalyzePlan {
+    /// The games, in the order asked.
+    pub targets: Vec<Target>,
+    /// The reference engine and its limits.
+    pub reference: Reference,
+    /// One JSON file for every game (`--out`).
+    pub out: Option<PathBuf>,
+    /// Print every ply, not only the notable ones.
+    pub all_plies: bool,
+    /// Never draw a progress bar.
+    pub no_progress: bool,
+}
+
+/// The games of a `--games` list: numbers and ranges (`1,4,10-20`), or `all` (`None`).
+fn game_list(text: &str) -> Result<Option<Vec<u64>>, Error> {
+    if text.trim() == "all" {
+        return Ok(None);
+    }
+    let bad = |why: String| Error::arg("--games", why);
+    let mut out = Vec::new();
+    for item in crate::plan::items(text) {
+        let number = |t: &str| {
+            t.trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| bad(format!("'{t}' is not a game number (1, 2, …)")))
+        };
+        match item.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (number(a)?, number(b)?);
+                if a > b {
+                    return Err(bad(format!("the range {item} is empty")));
+                }
+                if b - a >= 100_000 {
+                    return Err(bad(format!("the range {item} holds over 100000 games")));
+                }
+                out.extend(a..=b);
+            }
+            None => out.push(number(item)?),
+        }
+    }
+    if out.is_empty() {
+        return Err(bad(
+            "no game given: numbers, ranges (1,4,10-20) or all".into()
+        ));
+    }
+    Ok(Some(out))
+}
+
+/// `DIR/analysis/game-<N>.json` and `.html`.
+fn folder_outputs(dir: &Path, number: u64) -> (PathBuf, PathBuf) {
+    let base = dir.join("analysis");
+    (
+        base.join(format!("game-{number}.json")),
+        base.join(format!("game-{number}.html")),
+    )
+}
+
+/// The games of a match folder `dir` with their numbers there (`None`: every recorded game),
+/// read from its journal once and checked against its record.
+fn folder_games(
+    dir: &Path,
+    numbers: Option<&[u64]>,
+    note: impl Fn(u64) -> Option<String>,
+) -> Result<Vec<Target>, Error> {
+    let (path, setup, _) = folder::recorded_run(dir).map_err(|m| Error::arg("INPUT", m))?;
+    if setup.all.is_some() {
+        return Err(Error::arg(
+            "INPUT",
+            format!(
+                "{} is a folder of several pairings: give --game N, or --games with --pairing",
+                dir.display()
+            ),
+        ));
+    }
+    let journal = dir.join("games.jsonl");
+    let (lines, _) =
+        records::read_jsonl(&journal).map_err(|e| Error::arg("INPUT", e.to_string()))?;
+    let numbered = |g: &GameLine| records::game_number(g.pair, g.game);
+    let mut picked: Vec<&GameLine> = match numbers {
+        None => {
+            let mut all: Vec<&GameLine> = lines.iter().collect();
+            all.sort_by_key(|g| numbered(g));
+            all
+        }
+        Some(list) => {
+            let mut out = Vec::new();
+            for &n in list {
+                let line = lines.iter().find(|g| numbered(g) == n).ok_or_else(|| {
+                    Error::arg(
+                        "--games",
+                        format!("{}: no record of game {n}", journal.display()),
+                    )
+                })?;
+                out.push(line);
+            }
+            out
+        }
+    };
+    if picked.is_empty() {
+        return Err(Error::arg(
+            "INPUT",
+            format!("{}: no game recorded yet", journal.display()),
+        ));
+    }
+    let mut targets = Vec::new();
+    for line in picked.drain(..) {
+        if line.fingerprint != setup.fingerprint {
+            return Err(Error::arg(
+                "INPUT",
+                format!(
+                    "{}: pair {} game {} belongs to another run than {}",
+                    journal.display(),
+                    line.pair,
+                    line.game,
+                    path.display()
+                ),
+            ));
+        }
+        let number = numbered(line);
+        targets.push(target_of(dir, &setup, line, number, note(number))?);
+    }
+    Ok(targets)
+}
+
+/// The target of recorded game `line`, number `number` of match folder `dir`.
+fn target_of(
+    dir: &Path,
+    setup: &crate::run::MatchSetup,
+    line: &GameLine,
+    number: u64,
+    note: Option<String>,
+) -> Result<Target, Error> {
+    let title = format!("{} game {number}", dir.display());
+    let study = StudyGame::from_record(&setup.rules, line, setup.max_plies, title, Some(number))
+        .map_err(|m| {
+            Error::arg(
+                "INPUT",
+                format!(
+                    "{} game {number}: the record does not hold up: {m}",
+                    dir.display()
+                ),
+            )
+        })?;
+    let (json, html) = folder_outputs(dir, number);
+    Ok(Target {
+        study,
+        note,
+        json: Some(json),
+        html: Some(html),
+        folder: Some(dir.to_path_buf()),
+    })
+}
+
+/// The pairing folder `name` (its folder name, or its index from 1) of run folder `dir`.
+fn pairing_folder(dir: &Path, name: &str) -> Result<PathBuf, Error> {
+    let (_, _, setup) = folder::recorded_run(dir).map_err(|m| Error::arg("INPUT", m))?;
+    let folders: Vec<String> = (0..setup.pairings.len())
+        .map(|i| setup.pairing_folder(i))
+        .collect();
+    let pick = match name.parse::<usize>() {
+        Ok(i) if (1..=folders.len()).contains(&i) => Some(folders[i - 1].clone()),
+        _ => folders
+            .iter()
+            .find(|f| f.rsplit('/').next() == Some(name) || f.as_str() == name)
+            .cloned(),
+    };
+    pick.map(|f| dir.join(f)).ok_or_else(|| {
+        Error::arg(
+            "--pairing",
+            format!(
+                "{name}: {} has {} pairing folders: {}",
+                dir.display(),
+                folders.len(),
+                folders.join(", ")
+            ),
+        )
+    })
+}
+
+/// Validates `arena analyze` arguments: reads the games and checks every output path.
+///
+/// # Errors
+/// A bad engine or limit, an input that cannot be read or does not hold up, a game that is not
+/// there, an output that cannot be written.
+pub fn plan(args: AnalyzeArgs, given: &dyn Fn(&str) -> bool) -> Result<AnalyzePlan, Error> {
+    let _ = given;
+    let input = &args.input;
+    let mut targets = if input.is_dir() {
+        match (&args.games, args.game, args.pair) {
+            (Some(list), _, _) => {
+                let numbers = game_list(list)?;
+                match &args.pairing {
+                    Some(name) => {
+                        let dir = pairing_folder(input, name)?;
+                        folder_games(&dir, numbers.as_deref(), |_| None)?
+                    }
+                    None => {
+                        let (_, record, _) =
+                            folder::recorded_run(input).map_err(|m| Error::arg("INPUT", m))?;
+                        if record.all.is_none() {
+                            folder_games(input, numbers.as_deref(), |_| None)?
+                        } else {
+                            let Some(numbers) = numbers else {
+                                return Err(Error::arg(
+                                    "--games",
+                                    "all in a folder of several pairings: give --pairing NAME \
+                                     too (or list the numbers)",
+                                ));
+                            };
+                            let mut out = Vec::new();
+                            for n in numbers {
+                                let at = folder::locate(input, n)
+                                    .map_err(|(flag, m)| Error::arg(flag, m))?;
+                                let own = records::game_number(at.pair, at.game);
+                                out.extend(folder_games(&at.folder, Some(&[own]), |_| {
+                                    at.note.clone()
+                                })?);
+                            }
+                            out
+                        }
+                    }
+                }
+            }
+            (None, Some(g @ (1 | 2)), Some(pair)) => {
+                let own = records::game_number(pair, g as u8);
+                folder_games(input, Some(&[own]), |_| None)?
+            }
+            (None, Some(g), Some(_)) => {
+                return Err(Error::arg(
+                    "--game",
+                    format!("{g}: with --pair it is 1 (A Red) or 2 (A Black)"),
+                ));
+            }
+            (None, Some(n), None) => {
+                let at = folder::locate(input, n).map_err(|(flag, m)| Error::arg(flag, m))?;
+                let own = records::game_number(at.pair, at.game);
+                folder_games(&at.folder, Some(&[own]), |_| at.note.clone())?
+            }
+            (None, None, _) => {
+                return Err(Error::arg(
+                    "--game",
+                    "needed with a results folder: --game N (the number column of games.csv), \
+                     --pair P --game 1|2, or --games LIST",
+                ));
+            }
+        }
+    } else if input.is_file() {
+        if args.games.is_some() || args.pair.is_some() {
+            return Err(Error::arg(
+                "--games",
+                "--games and --pair are for a results folder; a game file takes --game N",
+            ));
+        }
+        let study = crate::analysis::import::study_from_file(input, args.game)
+            .map_err(|m| Error::arg("INPUT", m))?;
+        let stem = input
+            .file_stem()
+            .map_or("game".into(), |s| s.to_string_lossy().into_owned());
+        let stem = match args.game {
+            Some(n) => format!("{stem}-game-{n}"),
+            None => stem,
+        };
+        let json = input.with_file_name(format!("{stem}.analysis.json"));
+        let html = input.with_file_name(format!("{stem}.analysis.html"));
+        vec![Target {
+            study,
+            note: None,
+            json: Some(json),
+            html: Some(html),
+            folder: None,
+        }]
+    } else {
+        return Err(Error::arg(
+            "INPUT",
+            format!("{}: no such results folder or game file", input.display()),
+        ));
+    };
+    if let Some(out) = &args.out {
+        for t in &mut targets {
+            t.json = None;
+        }
+        if targets.len() == 1 && args.html.is_none() {
+            let html = out.with_extension("html");
+            targets[0].html = Some(html);
+        }
+    }
+    if let Some(html) = &args.html {
+        if targets.len() > 1 {
+            return Err(Error::arg(
+                "--html",
+                format!(
+                    "names one page, and {} games are analysed: leave it out to write each \
+                     game's page beside its analysis",
+                    targets.len()
+                ),
+            ));
+        }
+        targets[0].html = Some(html.clone());
+    }
+    let mut outputs: Vec<(&'static str, &PathBuf)> = Vec::new();
+    if let Some(out) = &args.out {
+        outputs.push(("--out", out));
+    }
+    for t in &targets {
+        if let Some(j) = &t.json {
+            outputs.push(("--out", j));
+        }
+        if let Some(h) = &t.html {
+            outputs.push(("--html", h));
+        }
+    }
+    for (flag, path) in outputs {
+        crate::records::files::check_output(path).map_err(|m| Error::arg(flag, m))?;
+    }
+    let entry = crate::plan::engine("--engine", &args.engine)?;
+    for t in &targets {
+        entry
+            .check_rules(t.study.start.rules())
+            .map_err(|why| Error::arg("--engine", why))?;
+    }
+    for (flag, value) in [
+        ("--movetime", args.limits.movetime),
+        ("--nodes", args.limits.nodes),
+        ("--depth", args.limits.depth.map(u64::from)),
+        ("--move-timeout", args.move_timeout),
+    ] {
+        if value == Some(0) {
+            return Err(Error::arg(flag, "must be at least 1"));
+        }
+    }
+    let mut limits = Limits {
+        nodes: args.limits.nodes,
+        depth: args.limits.depth,
+        movetime: args.limits.movetime.map(Duration::from_millis),
+        clock: None,
+    };
+    if limits.nodes.is_none() && limits.depth.is_none() && limits.movetime.is_none() {
+        limits.nodes = Some(DEFAULT_NODES);
+    }
+    let mut limits_text = Vec::new();
+    if let Some(n) = limits.nodes {
+        limits_text.push(format!("nodes={n}"));
+    }
+    if let Some(d) = limits.depth {
+        limits_text.push(format!("depth={d}"));
+    }
+    if let Some(t) = args.limits.movetime {
+        limits_text.push(format!("movetime={t}"));
+    }
+    let hard = match (args.move_timeout, args.limits.movetime) {
+        (Some(ms), _) => Duration::from_millis(ms),
+        (None, Some(ms)) => Duration::from_millis(ms.saturating_mul(2).saturating_add(5000)),
+        (None, None) => Duration::from_secs(300),
+    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if !(1..=1024).contains(&threads) {
+        return Err(Error::arg("--threads", "must be from 1 to 1024"));
+    }
+    let omniscient = !args.no_omniscient && entry.executable().is_none();
+    Ok(AnalyzePlan {
+        targets,
+        reference: Reference {
+            entry,
+            limits,
+            limits_text: limits_text.join(","),
+            seed: args.seed,
+            threads,
+            hard,
+            omniscient,
+        },
+        out: args.out,
+        all_plies: args.all_plies,
+        no_progress: args.no_progress,
+    })
+}
