@@ -6,6 +6,7 @@
 
 mod common;
 
+mod analyze_cli;
 mod build_identity;
 mod cli;
 mod cluster;
