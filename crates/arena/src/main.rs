@@ -88,6 +88,7 @@ fn run() -> Result<Outcome, Error> {
         Plan::Bench(b) => commands::bench::run(b, &mut out).map(|()| Outcome::Done),
         Plan::Export(e) => commands::export::run(e, &mut out).map(|()| Outcome::Done),
         Plan::Analyze(a) => commands::analyze::run(a, &mut out).map(|()| Outcome::Done),
+        Plan::View(v) => commands::view::run(v, &mut out).map(|()| Outcome::Done),
         Plan::Tune(t) => commands::tune::run(t, &mut out).map(|()| Outcome::Done),
         Plan::Solve(s) => commands::solve::run(s, &mut out).map(|()| Outcome::Done),
         Plan::Suite(s) => commands::suite::run(s, &mut out).map(|()| Outcome::Done),

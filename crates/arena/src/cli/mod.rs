@@ -25,6 +25,7 @@ pub mod stats;
 pub mod suite;
 pub mod tournament;
 pub mod tune;
+pub mod view;
 
 /// Self-play tournament harness and tools for Jieqi (揭棋, "uncovering xiangqi") engines.
 #[derive(Debug, Parser)]
@@ -126,6 +127,15 @@ pub enum Command {
     /// Write the games of a results folder as PGN ([Variant "jieqi"], a FEN tag, moves with their
     /// reveal letters) or as JieqiBox notation JSON, for a GUI to load.
     Export(export::ExportArgs),
+    /// Write one recorded game as an HTML page to step through in a browser: the board with the
+    /// hidden pieces face down (and a true view with their identities), the moves, and the
+    /// engines' scores on a chart.
+    ///
+    /// The page is one self-contained file (no network, no other file): keys ← → (one ply), ↑ ↓
+    /// (one move), Home, End and T (public or true view), clicks on the moves and the chart's
+    /// marks, and the address #ply=K (kept as you step, read when the page opens). The last move
+    /// is marked, a reveal ringed, a capture badged with what it took. Prints the path written.
+    View(view::ViewArgs),
     /// Fit the evaluation's weights to the results of recorded games (Texel tuning): positions
     /// from the folders' games.jsonl, labelled with their games' results, a held-out share of the
     /// games to measure the fit, and the tuned weights written as JSON for `alphabeta:eval=PATH`.

@@ -19,3 +19,4 @@ pub mod stats;
 pub mod suite;
 pub mod tournament;
 pub mod tune;
+pub mod view;

@@ -32,6 +32,7 @@ pub mod stats;
 pub mod suite;
 pub mod tournament;
 pub mod tune;
+pub mod view;
 
 /// A validated command, ready to run.
 #[derive(Debug)]
@@ -67,6 +68,8 @@ pub enum Plan {
     Export(export::ExportPlan),
     /// `arena analyze`.
     Analyze(analyze::AnalyzePlan),
+    /// `arena view`.
+    View(view::ViewPlan),
     /// `arena tune`.
     Tune(tune::TunePlan),
     /// `arena solve`.
@@ -114,6 +117,7 @@ impl Plan {
             Command::Stats(args) => Plan::Stats(stats::plan(&args)?),
             Command::Export(args) => Plan::Export(export::ExportPlan::new(args)?),
             Command::Analyze(args) => Plan::Analyze(analyze::plan(args, given)?),
+            Command::View(args) => Plan::View(view::plan(args)?),
             Command::Tune(args) => Plan::Tune(tune::TunePlan::new(args)?),
             Command::Solve(args) => Plan::Solve(solve::SolvePlan::new(args)?),
             Command::Suite(args) => Plan::Suite(suite::SuitePlan::new(args)?),

@@ -15,6 +15,7 @@ pub mod ratings_json;
 pub mod standings;
 pub mod summary;
 pub mod time_losses;
+pub mod viewer;
 
 pub use summary::*;
 

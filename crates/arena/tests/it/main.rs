@@ -27,3 +27,4 @@ mod sprt_cli;
 mod tournament_cli;
 mod tune_cli;
 mod uci_faults;
+mod viewer;
