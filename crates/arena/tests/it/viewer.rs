@@ -582,6 +582,7 @@ fn hand_made_analysis(game: &StudyGame, blunder: usize, mistake: usize) -> Analy
                 loss_cp: Some((loss * 1000.0) as i32),
                 after_expected: None,
                 chance: r.played.reveal.map(|_| 0.03),
+                chance_from: r.played.reveal.map(|_| "reveal"),
                 noise: None,
                 class: Class::of(loss),
                 note: (ply == blunder).then(|| "allows mate in 3".to_string()),
@@ -608,6 +609,7 @@ fn hand_made_analysis(game: &StudyGame, blunder: usize, mistake: usize) -> Analy
             ],
             ..Summary::default()
         },
+        end: Some(1.0),
     }
 }
 

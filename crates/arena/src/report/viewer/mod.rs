@@ -254,6 +254,9 @@ pub struct VerdictData {
     /// The mover's luck in what a reveal or capture turned out to be.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chance: Option<f64>,
+    /// What the chance was: `reveal`, `hidden capture`, `reveal and hidden capture`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chance_from: Option<&'static str>,
     /// A remark.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -272,7 +275,8 @@ pub struct ChartData {
     pub red_engine: Vec<Option<f64>>,
     /// What Black's engine said of the positions it moved in, turned to Red's view.
     pub black_engine: Vec<Option<f64>>,
-    /// The reference's fair curve ([`Analysis::red_curve`]), the result at the end.
+    /// The reference's fair curve ([`Analysis::red_curve`]), ending at [`Analysis::end`] (the
+    /// result when that is not known).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reference: Option<Vec<Option<f64>>>,
     /// The omniscient search's curve, when it ran and the truth is known.
@@ -414,6 +418,7 @@ impl GameData {
                     class: v.class.map(|c| c.name()),
                     mark: v.class.map(|c| c.mark()),
                     chance: v.chance,
+                    chance_from: v.chance_from,
                     note: v.note.as_deref().map(printable),
                     pv: v.pv.iter().map(|m| printable(m)).collect(),
                     omniscient: v
@@ -437,8 +442,10 @@ impl GameData {
             });
         }
         if let Some(a) = analysis {
-            let end = result_score(game.result);
-            // The curve's last point is the result only when the analysis covers every ply.
+            // Red's score at the end: the analysis's (the result when the rules ended the game,
+            // else the reference's score of the final position), or the result.
+            let end = a.end.unwrap_or_else(|| result_score(game.result));
+            // The curve has its end point only when the analysis covers every ply.
             let complete =
                 a.plies.len() == n && a.plies.iter().enumerate().all(|(i, p)| p.ply == i + 1);
             let mut curve = a.red_curve(complete.then_some(end));

@@ -259,6 +259,7 @@ fn a_game_of_no_moves_draws() {
         omniscient: false,
         plies: Vec::new(),
         summary: Summary::default(),
+        end: None,
     };
     for a in [None, Some(&analysis)] {
         let html = page(&game, a);
@@ -292,6 +293,7 @@ fn verdict(game: &StudyGame, ply: usize, loss: f64) -> PlyAnalysis {
         loss_cp: Some(130),
         after_expected: None,
         chance: Some(0.02),
+        chance_from: Some("reveal"),
         noise: None,
         class: Class::of(loss),
         note: Some("missed <mate> in 2".to_string()),
@@ -322,6 +324,7 @@ fn an_analysis_marks_the_moves_and_draws_its_curves() {
             lines: vec!["Black's <worst> move: ply 3".to_string()],
             ..Summary::default()
         },
+        end: Some(0.9),
     };
     let html = page(&game, Some(&analysis));
     assert!(html.contains("Reference: alphabeta &lt;ref&gt;"));
@@ -343,7 +346,7 @@ fn an_analysis_marks_the_moves_and_draws_its_curves() {
     assert!((marks[0][1].as_f64().unwrap() - 0.3).abs() < 1e-12);
     let reference = data["chart"]["reference"].as_array().unwrap();
     assert_eq!(reference.len(), n + 1);
-    assert_eq!(reference[n], 1.0, "the result ends the curve");
+    assert_eq!(reference[n], 0.9, "the analysis's end ends the curve");
     assert!((reference[0].as_f64().unwrap() - 0.6).abs() < 1e-12);
     let omni = data["chart"]["omniscient"].as_array().unwrap();
     assert_eq!((omni[0].as_f64(), omni[1].as_f64()), (Some(1.0), Some(0.0)));

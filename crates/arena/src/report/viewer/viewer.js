@@ -315,7 +315,10 @@
       row(dl, 'played', p.text + ' (' + v.played_score + ')');
       row(dl, 'loss', v.loss.toFixed(3) + (v.loss_cp !== undefined ? ' (' + v.loss_cp + ' cp)' : ''));
       if (v['class']) row(dl, 'class', v['class'] + ' ' + v.mark);
-      if (v.chance !== undefined) row(dl, 'chance', signed(v.chance, 3) + ' (the luck of what the hidden piece was)');
+      if (v.chance !== undefined) {
+        row(dl, 'chance', signed(v.chance, 3) + ' (' + (v.chance_from || 'chance') +
+          ': the luck of what the hidden piece was)');
+      }
       row(dl, 'note', v.note);
       if (v.pv.length) row(dl, 'reference pv', v.pv.join(' '));
       if (v.omniscient) row(dl, 'omniscient best', v.omniscient[0] + ' (' + v.omniscient[1] + ')');
