@@ -191,6 +191,11 @@ pub fn run(plan: &AnalyzePlan, w: &mut dyn Write) -> Result<(), Error> {
             write(path, &document(std::slice::from_ref(&entry))?)?;
             writeln!(w, "Analysis: {}", path.display()).map_err(Error::Output)?;
         }
+        if let Some(path) = &target.html {
+            let page = crate::report::viewer::page(study, Some(&analysis));
+            write(path, page.as_bytes())?;
+            writeln!(w, "Viewer: {}", path.display()).map_err(Error::Output)?;
+        }
         documents.push(entry);
         writeln!(w).map_err(Error::Output)?;
     }
