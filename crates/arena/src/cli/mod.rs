@@ -50,7 +50,8 @@ pub enum Command {
     ///
     /// Pair p deals from seed_p = mix(S, p) and is played twice on that deal, engine A as Red then
     /// as Black. Results go to --out: games.csv, games.jsonl (replayable), summary.json,
-    /// summary.txt. The same command gives the same games at any --threads.
+    /// summary.txt, and games.html (a table of the games, with viewer pages of up to 10 of them
+    /// under games/). The same command gives the same games at any --threads.
     Match(match_::MatchArgs),
     /// The merge gate: play pairs between NEW and BASE until the SPRT accepts H0 or H1 (or the
     /// cap is reached), and exit with the verdict.
@@ -69,7 +70,7 @@ pub enum Command {
     /// Pair p of every pairing is played on the same deal (seed mix(S, p)). Results go to --out:
     /// ratings.csv, ratings.json, report.md, report.html, summary.txt, games.jsonl (the
     /// journal; --resume continues it), and under pairings/ one ordinary match folder per
-    /// pairing (`arena replay` reads them). Ratings are logistic Elo by maximum likelihood over
+    /// pairing (`arena replay` reads them; report.html links each one's games.html). Ratings are logistic Elo by maximum likelihood over
     /// all games (a draw is half a point), anchored at one engine; 95 % intervals and the
     /// likelihood of superiority of each engine over the next (CFS) come from a seeded bootstrap
     /// over pair indices.
@@ -87,7 +88,7 @@ pub enum Command {
     /// `--engine faulty:mode=peek` is a positive control: a harness leak the report must show
     /// at Δ ≈ 0. Results go to --out: leak.json, leak.md, summary.txt, games.jsonl (the journal;
     /// --resume continues it), and arms/NN-<engine>/{fair,omniscient,head-to-head}/, ordinary match
-    /// folders that `arena replay` reads.
+    /// folders that `arena replay` reads, each with its games index games.html.
     Leak(leak::LeakArgs),
     /// Put the shards of a match or tournament (run with --shard K/N on several machines) back
     /// together: check they belong together, and write the results one machine would have.

@@ -672,6 +672,22 @@ pub fn markdown(l: &LeakJson) -> String {
     for n in &l.notes {
         s.push_str(&format!("- {n}\n"));
     }
+    s.push_str("\n## Games\n\nEach arm's match folder has a games index (`games.html`):\n\n");
+    for r in &l.rows {
+        let arms: Vec<String> = [
+            ("fair", r.fair.as_ref()),
+            ("omniscient", Some(&r.omniscient)),
+            ("head to head", Some(&r.head_to_head)),
+        ]
+        .into_iter()
+        .filter_map(|(name, arm)| arm.map(|a| format!("[{name}]({}/games.html)", a.folder)))
+        .collect();
+        s.push_str(&format!(
+            "- **{}**: {}\n",
+            r.engine.replace('|', "\\|"),
+            arms.join(" · ")
+        ));
+    }
     s
 }
 
@@ -698,8 +714,8 @@ pub fn markdown_table(l: &LeakJson) -> String {
     s
 }
 
-/// Writes every arm's match folder, `leak.json`, `leak.md` and `summary.txt`, and prints the
-/// summary.
+/// Writes every arm's match folder (each with its games index), `leak.json`, `leak.md` and
+/// `summary.txt`, and prints the summary and where the games indexes are.
 ///
 /// # Errors
 /// Writing fails.
@@ -718,6 +734,11 @@ pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Re
         out,
         "Results in {} (leak.json, leak.md; a match folder per arm under arms/)",
         setup.out.display()
+    )?;
+    writeln!(
+        out,
+        "Games: {} (a games index in each arm's folder)",
+        setup.out.join("arms/*/*/games.html").display()
     )?;
     Ok(())
 }

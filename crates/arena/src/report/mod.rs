@@ -1,10 +1,12 @@
 //! What a person reads: a two-engine run's summary ([`summary`], re-exported here), a
 //! tournament's standings ([`standings`]) and HTML page ([`html`]), the leak report ([`leak`]),
-//! the nightly index ([`history`]) over the nights and series of a root ([`nights`]) and boards
-//! as text ([`board_text`]). [`write_reports`] chooses a run's report by its kind, and [`progress_line`] the text of its progress lines
+//! the nightly index ([`history`]) over the nights and series of a root ([`nights`]), boards
+//! as text ([`board_text`]), the games index of every match folder ([`games_index`]) and the
+//! page of one game ([`viewer`]). [`write_reports`] chooses a run's report by its kind, and [`progress_line`] the text of its progress lines
 //! ([`progress`]).
 
 pub mod board_text;
+pub mod games_index;
 pub mod history;
 pub mod html;
 pub mod leak;

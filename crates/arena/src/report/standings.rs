@@ -384,7 +384,7 @@ pub fn markdown(r: &RatingsJson, notes: &[String]) -> String {
     );
     for p in &r.pairings {
         s.push_str(&format!(
-            "| {} vs {} | {} | {}-{}-{} | {:.1} % | {} {} | {:.1} % | {} | {:.1} | {} {}, {} {} | [{}]({}/) |\n",
+            "| {} vs {} | {} | {}-{}-{} | {:.1} % | {} {} | {:.1} % | {} | {:.1} | {} {}, {} {} | [{}]({}/) · [games]({}/games.html) |\n",
             md(&p.a),
             md(&p.b),
             p.pairs,
@@ -405,6 +405,7 @@ pub fn markdown(r: &RatingsJson, notes: &[String]) -> String {
             p.failures[0],
             md(&p.b),
             p.failures[1],
+            p.folder,
             p.folder,
             p.folder
         ));
@@ -536,7 +537,7 @@ fn leak_beside(dir: &Path, notes: &mut Vec<String>) -> Option<crate::report::lea
 }
 
 /// Writes every report of a tournament and prints the rating list to `out`: the per-pairing
-/// folders, `ratings.csv`, `ratings.json`, `report.md`, `report.html` (with the history of the
+/// folders (each with its games index), `ratings.csv`, `ratings.json`, `report.md`, `report.html` (with the history of the
 /// nightly runs beside it, if any) and `summary.txt`.
 ///
 /// # Errors
@@ -617,6 +618,11 @@ pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Re
         "Results in {} (report.html, ratings.csv, ratings.json, report.md; a match folder per \
          pairing under pairings/)",
         setup.out.display()
+    )?;
+    writeln!(
+        out,
+        "Games: {} (a games index in each pairing's folder, linked from report.html)",
+        setup.out.join("pairings/*/games.html").display()
     )?;
     Ok(())
 }

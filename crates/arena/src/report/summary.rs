@@ -470,7 +470,8 @@ pub fn summary(setup: &RunSetup, outcome: &RunOutcome) -> Summary {
     }
 }
 
-/// Prints a two-engine run's summary to `out` and writes `summary.txt` and `summary.json`.
+/// Prints a two-engine run's summary to `out` and writes `summary.txt`, `summary.json` and the
+/// games index (`games.html`, with its viewer pages: [`crate::report::games_index`]).
 ///
 /// # Errors
 /// Writing fails.
@@ -481,7 +482,9 @@ pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Re
     let mut json = serde_json::to_vec_pretty(&summary).map_err(std::io::Error::other)?;
     json.push(b'\n');
     write_atomically(&setup.out.join("summary.json"), &json)?;
+    let games = crate::report::games_index::write_run_index(setup)?;
     out.write_all(text.as_bytes())?;
     writeln!(out, "Results in {}", setup.out.display())?;
+    out.write_all(games.line().as_bytes())?;
     Ok(())
 }

@@ -1,4 +1,5 @@
-//! Text made safe: for a terminal or a message (control characters escaped) and for a file name.
+//! Text made safe: for a terminal or a message (control characters escaped), for a file name,
+//! and as one word of a shell command.
 
 /// Text from a record made safe for a terminal: control characters are escaped.
 pub fn printable(text: &str) -> String {
@@ -29,4 +30,29 @@ pub fn slug(label: &str) -> String {
         })
         .collect();
     s.chars().take(40).collect()
+}
+
+/// Text as one word of a POSIX shell command: as it is when every character is plainly safe
+/// (letters, digits, `_ @ % + = : , . / -`), else in single quotes (a `'` inside as `'\''`), so
+/// a command printed for people to copy runs as printed.
+pub fn shell_word(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_words_quote_only_what_needs_it() {
+        assert_eq!(shell_word("results/run-1"), "results/run-1");
+        assert_eq!(shell_word(""), "''");
+        assert_eq!(shell_word("my runs/a"), "'my runs/a'");
+        assert_eq!(shell_word("it's $x"), "'it'\\''s $x'");
+    }
 }

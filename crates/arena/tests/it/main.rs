@@ -14,6 +14,7 @@ mod configs;
 mod docs;
 mod export_jieqibox;
 mod fairy;
+mod games_index;
 mod jai;
 mod leak_cli;
 mod match_cli;

@@ -1,6 +1,7 @@
-//! The HTML pages of a tournament: `report.html` for one tournament ([`tournament_html`]) and
-//! the index of one series of nightly runs ([`index_html`]), plus the three SVG charts they
-//! inline ([`rating_chart`], [`heat_map`], [`history_chart`]), drawn with plotters' SVG backend.
+//! The HTML pages of the reports: `report.html` for one tournament ([`tournament_html`]), the
+//! index of one series of nightly runs ([`index_html`]) and the games index of a match folder
+//! ([`games_html`]), plus the three SVG charts the first two inline ([`rating_chart`],
+//! [`heat_map`], [`history_chart`]), drawn with plotters' SVG backend.
 //! A night's report carries its links to the series index and its neighbours between markers,
 //! so that `arena history` can replace them when the next night has run ([`replace_night_nav`]).
 //!
@@ -12,19 +13,27 @@
 //! points and games columns (in W / D / L already) give way, and the engine column stays in view
 //! when a table scrolls sideways.
 //!
-//! The files, each using only those listed before it (and this file's types):
+//! The files, each using only those listed before it (and, for `charts.rs` and `page.rs`, this
+//! file's types):
 //! - `format.rs`: the text: HTML escaping, Elo values, intervals, percentages, safe links;
+//! - `style.rs`: the look every page shares: the inline CSS, the head and the foot;
 //! - `charts.rs`: the SVG charts and their helpers (colours, fonts, axis ranges);
-//! - `page.rs`: the page writers: head and foot, the tables, the leak, history and commits
-//!   sections, the night links, the tournament page and the index;
-//! - this file: what a page shows ([`TournamentPage`], [`HistoryPoint`], [`Delta`],
-//!   [`NightNav`], [`Index`], [`NightLink`], [`SeriesLink`]) and the pages as strings.
+//! - `page.rs`: the page writers: the tables, the leak, history and commits sections, the night
+//!   links, the tournament page and the index;
+//! - `games.rs`: the games index, what it shows ([`GamesPage`], [`GameRow`]) and the page as a
+//!   string ([`games_html`]); it uses none of this file's types, so that the two-engine reports
+//!   below the tournament's can use it (`report::games_index` names it `html::games`);
+//! - this file: what a tournament or index page shows ([`TournamentPage`], [`HistoryPoint`],
+//!   [`Delta`], [`NightNav`], [`Index`], [`NightLink`], [`SeriesLink`]) and the pages as strings.
 
 mod charts;
 mod format;
+pub mod games;
 mod page;
+mod style;
 
 pub use charts::{heat_map, history_chart, rating_chart};
+pub use games::{GameRow, GamesPage, games_html};
 
 use crate::report::ratings_json::{PairingLine, PairwiseCell, RatedEngine};
 

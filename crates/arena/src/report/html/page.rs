@@ -1,113 +1,15 @@
-//! The page writers: the head with the inline CSS and the foot, a chart or the note in its
-//! place, the rating and pairing tables, the information-leak section, the history section, and
-//! the two pages built from them: one tournament ([`write_tournament`]) and the index of the
-//! nightly runs ([`write_index`]).
+//! The page writers: a chart or the note in its place, the rating and pairing tables, the
+//! information-leak section, the history section, and the two pages built from them: one
+//! tournament ([`write_tournament`]) and the index of the nightly runs ([`write_index`]), each
+//! between `style.rs`'s head and foot.
 
 use std::fmt::{self, Write as _};
 
 use crate::report::html::charts::{heat_map, history_chart, rating_chart};
 use crate::report::html::format::{esc, fmt_elo, fmt_interval, fmt_num, fmt_pct, safe_href};
+use crate::report::html::style::{write_foot, write_head};
 use crate::report::html::{Delta, Index, NightNav, TournamentPage};
 use crate::report::ratings_json::{PairingLine, RatedEngine};
-
-const CSS: &str = r#"
-:root { color-scheme: light; }
-* { box-sizing: border-box; }
-body { margin: 0; background: #f4f6f8; color: #1f2328;
-  font: 14px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
-main { max-width: 1200px; margin: 0 auto; padding: 28px 32px 48px; }
-header { margin-bottom: 18px; }
-h1 { font-size: 26px; font-weight: 650; margin: 0 0 6px; letter-spacing: -0.01em; }
-h2 { font-size: 17px; font-weight: 620; margin: 0 0 4px; }
-.context { color: #424a53; margin: 0 0 4px; font-size: 15px; }
-.facts { color: #57606a; margin: 0; }
-.facts b { color: #1f2328; font-weight: 600; }
-nav { margin-top: 12px; font-size: 13px; }
-nav a { margin-right: 14px; }
-a { color: #0969da; text-decoration: none; }
-a:hover { text-decoration: underline; }
-section { background: #fff; border: 1px solid #d8dee4; border-radius: 10px;
-  padding: 18px 22px 20px; margin: 18px 0; box-shadow: 0 1px 2px rgba(31,35,40,.04); }
-.sub { color: #57606a; margin: 0 0 12px; font-size: 13px; }
-.scroll { overflow-x: auto; }
-table { border-collapse: collapse; font-variant-numeric: tabular-nums; width: 100%; }
-th, td { padding: 6px 9px; text-align: right; white-space: nowrap; border-bottom: 1px solid #eaeef2; }
-th { font-size: 12px; font-weight: 600; color: #57606a; text-transform: uppercase; letter-spacing: .03em;
-  border-bottom: 1px solid #d0d7de; background: #f6f8fa; }
-th.l, td.l { text-align: left; }
-td.wrap { white-space: normal; }
-td.fail { white-space: normal; min-width: 11em; }
-tbody tr:nth-child(even) { background: #fafbfc; }
-tbody tr:hover { background: #eef5ff; }
-tr.anchor td { background: #fff8e8; }
-td.engine { font-weight: 600; white-space: normal; min-width: 9em; max-width: 18em; overflow-wrap: anywhere; }
-td.elo { font-weight: 600; }
-td.dim, span.dim { color: #6e7781; }
-td.sig { color: #1a7f37; font-weight: 600; }
-td.bad { color: #cf222e; font-weight: 600; }
-.badge { display: inline-block; font-size: 11px; font-weight: 600; line-height: 16px; padding: 0 7px;
-  margin-left: 6px; border-radius: 8px; background: #fbe3b1; color: #7d4e00; vertical-align: 1px;
-  white-space: nowrap; overflow-wrap: normal; }
-figure.chart { margin: 8px 0 0; overflow-x: auto; }
-figure.chart svg { display: block; margin: 0 auto; max-width: 100%; height: auto; }
-.chart-missing { color: #6e7781; font-style: italic; }
-.note { background: #fff8c5; border: 1px solid #eed888; border-left: 4px solid #d4a72c;
-  border-radius: 6px; padding: 8px 12px; margin: 8px 0; }
-.notes-teaser { display: inline-block; margin-top: 10px; background: #fff8c5; border: 1px solid #eed888;
-  border-radius: 6px; padding: 3px 10px; font-size: 13px; }
-footer { color: #8c959f; font-size: 12px; margin-top: 24px; text-align: center; }
-.identity { color: #57606a; margin: 4px 0 0; font-size: 13px; }
-.identity code, .commits code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-nav.night-nav { margin-top: 8px; font-size: 13px; }
-nav.night-nav a, nav.night-nav span { margin-right: 14px; }
-.series-pick { margin: 8px 0 0; font-size: 13px; color: #57606a; }
-.series-pick a, .series-pick b { margin-right: 12px; }
-td.up { color: #1a7f37; }
-td.down { color: #cf222e; }
-ul.commits { margin: 0; padding-left: 18px; font-size: 13px; }
-ul.skipped { margin: 0; padding-left: 18px; font-size: 13px; color: #57606a; }
-/* The engine column stays in view when a narrow window scrolls the table sideways. */
-table.ratings td.engine, table.ratings th.engine { position: sticky; left: 0; background: #fff; z-index: 1; }
-table.ratings th.engine { background: #f6f8fa; }
-table.ratings tbody tr:nth-child(even) td.engine { background: #fafbfc; }
-table.ratings tr.anchor td.engine { background: #fff8e8; }
-@media (max-width: 900px) {
-  main { padding: 16px 10px 32px; }
-  section { padding: 12px 10px 14px; margin: 12px 0; }
-  h1 { font-size: 22px; }
-  th, td { padding: 5px 5px; }
-  th { letter-spacing: 0; }
-  /* Points and games are in W / D / L already. */
-  table.ratings .wide { display: none; }
-  table.ratings td.ci { white-space: normal; min-width: 6.5em; }
-  td.engine { min-width: 6em; }
-}
-"#;
-
-/// The page up to `<main>`: doctype, title, the inline CSS.
-fn write_head(out: &mut String, title: &str) -> fmt::Result {
-    writeln!(out, "<!DOCTYPE html>")?;
-    writeln!(out, "<html lang=\"en\">")?;
-    writeln!(out, "<head>")?;
-    writeln!(out, "<meta charset=\"utf-8\">")?;
-    writeln!(
-        out,
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-    )?;
-    writeln!(out, "<title>{}</title>", esc(title))?;
-    writeln!(out, "<style>{CSS}</style>")?;
-    writeln!(out, "</head>")?;
-    writeln!(out, "<body>")?;
-    writeln!(out, "<main>")
-}
-
-/// The page from the footer on.
-fn write_foot(out: &mut String) -> fmt::Result {
-    writeln!(out, "<footer>Generated by arena.</footer>")?;
-    writeln!(out, "</main>")?;
-    writeln!(out, "</body>")?;
-    writeln!(out, "</html>")
-}
 
 /// A chart inline, or a short note when it could not be drawn.
 fn write_chart(out: &mut String, what: &str, chart: Result<String, String>) -> fmt::Result {
@@ -227,7 +129,7 @@ fn write_pairing_table(out: &mut String, rows: &[PairingLine]) -> fmt::Result {
          <th>Score</th><th>Elo A</th><th>95&#8239;% interval</th>\
          <th title=\"Likelihood of superiority: the probability that A is the stronger\">LOS</th>\
          <th title=\"Pentanomial: pairs scoring 0, ½, 1, 1½, 2 for A\">Ptnml(0-2)</th>\
-         <th>Avg plies</th><th class=\"l\">Failures</th></tr></thead>"
+         <th>Avg plies</th><th class=\"l\">Failures</th><th class=\"l\">Games</th></tr></thead>"
     )?;
     writeln!(out, "<tbody>")?;
     for (k, p) in rows.iter().enumerate() {
@@ -247,11 +149,16 @@ fn write_pairing_table(out: &mut String, rows: &[PairingLine]) -> fmt::Result {
         } else {
             "l fail dim"
         };
+        let games = match safe_href(&format!("{}/games.html", p.folder)) {
+            Some(h) => format!("<a href=\"{h}\" title=\"the pairing's games index\">games</a>"),
+            None => "\u{2014}".to_string(),
+        };
         writeln!(
             out,
             "<tr class=\"pairing-row\"><td>{}</td><td class=\"l\">{pairing}</td><td>{}</td>\
              <td>{} / {} / {}</td><td>{}</td><td class=\"elo\">{}</td><td class=\"dim\">{}</td>\
-             <td>{}</td><td>[{ptnml}]</td><td>{}</td><td class=\"{fail_class}\">{}</td></tr>",
+             <td>{}</td><td>[{ptnml}]</td><td>{}</td><td class=\"{fail_class}\">{}</td>\
+             <td class=\"l\">{games}</td></tr>",
             k + 1,
             p.pairs,
             p.wins,
@@ -312,9 +219,15 @@ fn write_leak(out: &mut String, l: &crate::report::leak::LeakJson) -> fmt::Resul
             fmt_elo(a.elo),
             fmt_interval(a.elo_lower, a.elo_upper)
         );
-        match safe_href(&format!("leak/{}/", a.folder)) {
+        let folder = match safe_href(&format!("leak/{}/", a.folder)) {
             Some(h) => format!("<a href=\"{h}\" title=\"match folder\">{text}</a>"),
             None => text,
+        };
+        match safe_href(&format!("leak/{}/games.html", a.folder)) {
+            Some(h) => format!(
+                "{folder} <a class=\"dim\" href=\"{h}\" title=\"the arm's games index\">games</a>"
+            ),
+            None => folder,
         }
     };
     for r in &l.rows {
@@ -496,7 +409,8 @@ pub(super) fn write_tournament(out: &mut String, page: &TournamentPage) -> fmt::
     writeln!(out, "<h2>Pairings</h2>")?;
     writeln!(
         out,
-        "<p class=\"sub\">One match per pairing, from A's side; each links to its match folder.</p>"
+        "<p class=\"sub\">One match per pairing, from A's side; each links to its match folder and its \
+         games index.</p>"
     )?;
     write_pairing_table(out, &page.pairings)?;
     writeln!(out, "</section>")?;
@@ -771,6 +685,7 @@ mod tests {
         assert_eq!(html.matches("<tr class=\"rating-row anchor\"").count(), 1);
         assert_eq!(html.matches("<tr class=\"pairing-row\"").count(), 1);
         assert!(html.contains("href=\"pairings/01-ab-vs-greedy/\""));
+        assert!(html.contains("href=\"pairings/01-ab-vs-greedy/games.html\""));
     }
 
     #[test]
@@ -904,6 +819,7 @@ mod tests {
         assert!(html.contains("href=\"#leak\""));
         assert!(html.contains("id=\"leak\""));
         assert!(html.contains("href=\"leak/arms/x/omniscient/\""));
+        assert!(html.contains("href=\"leak/arms/x/omniscient/games.html\""));
         assert!(html.contains("peek&lt;x&gt;"));
         assert!(html.contains("(control)"));
         assert!(html.contains(">gains<") && html.contains(">no gain<"));
