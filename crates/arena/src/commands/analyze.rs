@@ -195,6 +195,9 @@ pub fn run(plan: &AnalyzePlan, w: &mut dyn Write) -> Result<(), Error> {
             let page = crate::report::viewer::page(study, Some(&analysis));
             write(path, page.as_bytes())?;
             writeln!(w, "Viewer: {}", path.display()).map_err(Error::Output)?;
+            if let Some(folder) = &target.folder {
+                crate::report::games_index::relink(folder);
+            }
         }
         documents.push(entry);
         writeln!(w).map_err(Error::Output)?;

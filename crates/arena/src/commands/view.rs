@@ -24,5 +24,12 @@ pub fn run(plan: &ViewPlan, w: &mut dyn Write) -> Result<(), Error> {
         files::create_dir(folder).and_then(|()| files::write_atomically(&plan.out, html.as_bytes()))
     };
     written.map_err(|e| Error::Write(e.to_string()))?;
-    writeln!(w, "{}", plan.out.display()).map_err(Error::Output)
+    writeln!(w, "{}", plan.out.display()).map_err(Error::Output)?;
+    // The folder's games index links the new page (`<folder>/games/game-<N>.html`).
+    if !plan.named {
+        if let Some(folder) = plan.out.parent().and_then(std::path::Path::parent) {
+            crate::report::games_index::relink(folder);
+        }
+    }
+    Ok(())
 }

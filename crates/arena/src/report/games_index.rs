@@ -88,6 +88,20 @@ pub fn analysis_page_path(match_folder: &Path, number: u64) -> PathBuf {
         .join(format!("game-{number}.html"))
 }
 
+/// Rewrites the games index of match folder `folder` so that it links the viewer and analysis
+/// pages now in the folder (after `arena view` or `arena analyze` wrote one). A folder whose
+/// index cannot be written (a run still going, a folder from before games indexes) keeps what it
+/// has: the page was written all the same, and a line on standard error says why the index was
+/// not.
+pub fn relink(folder: &Path) {
+    if let Err(e) = write_games_index(folder, ViewerPages::Existing) {
+        eprintln!(
+            "note: the games index of {} was not rewritten: {e}",
+            folder.display()
+        );
+    }
+}
+
 /// Writes the games index of the match folder `folder` from its record (`match.json`) and
 /// journal, writing viewer pages or not (see [`ViewerPages`]).
 ///
