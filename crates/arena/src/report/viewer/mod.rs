@@ -111,7 +111,7 @@ const BODY: &str = r#"<main>
 <svg id="board" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="the board"></svg>
 <svg id="chart" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="evaluation chart"></svg>
 <div id="legend" class="legend"></div>
-<p class="keys">Keys: &#8592; &#8594; one ply, &#8593; &#8595; one move, Home / End, T the view. Click a move or a chart mark to go there; the address (<code>#ply=K</code>) keeps the ply.</p>
+<p class="keys">Keys: &#8592; &#8594; one ply, &#8593; &#8595; one move, Home / End, T the view. Click a move or a chart mark to go there; the address (<code>#ply=K</code>, <code>&amp;view=true</code>) keeps the ply and the view.</p>
 </section>
 <section class="right">
 <div id="info" class="info"></div>

@@ -213,10 +213,22 @@
       'True view: each hidden piece still face down, its true identity drawn faintly on it.';
   }
   function setView(truth) {
-    trueView = truth && D.truth;
+    trueView = !!(truth && D.truth);
     publicButton.className = trueView ? '' : 'on';
     trueButton.className = trueView ? 'on' : '';
     drawBoard();
+    remember();
+  }
+  // The address keeps the ply and the view: #ply=K, and &view=true in the true view.
+  function remember() {
+    var hash = '#ply=' + cur + (trueView ? '&view=true' : '');
+    if (location.hash !== hash) {
+      try {
+        history.replaceState(null, '', hash);
+      } catch (err) {
+        location.hash = hash;
+      }
+    }
   }
   publicButton.addEventListener('click', function () { setView(false); });
   trueButton.addEventListener('click', function () { setView(true); });
@@ -428,14 +440,7 @@
     plyno.textContent = 'ply ' + cur + ' / ' + N;
     buttons.first.disabled = buttons.prev.disabled = cur === 0;
     buttons.next.disabled = buttons.last.disabled = cur === N;
-    var hash = '#ply=' + cur;
-    if (location.hash !== hash) {
-      try {
-        history.replaceState(null, '', hash);
-      } catch (err) {
-        location.hash = hash;
-      }
-    }
+    remember();
   }
   window.go = go;
   buttons.first.addEventListener('click', function () { go(0); });
@@ -460,8 +465,19 @@
     var m = /ply=(\d+)/.exec(location.hash);
     return m ? +m[1] : 0;
   }
+  function viewFromHash() {
+    return /(^|[#&])view=true(&|$)/.test(location.hash);
+  }
   window.addEventListener('hashchange', function () {
+    if (viewFromHash() !== trueView) setView(viewFromHash());
     if (fromHash() !== cur) go(fromHash());
   });
-  go(fromHash());
+  // Both read before either is drawn: drawing rewrites the address.
+  var startPly = fromHash();
+  if (viewFromHash() && D.truth) {
+    trueView = true;
+    publicButton.className = '';
+    trueButton.className = 'on';
+  }
+  go(startPly);
 })();
