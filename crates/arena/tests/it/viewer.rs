@@ -694,9 +694,10 @@ fn the_viewer_shows_the_referees_positions_in_chromium() {
     // Keys: → one ply on (the address follows), ← back, End, Home, ↓ one move; T the view.
     c.key("ArrowRight", "ArrowRight", 39);
     assert_eq!(c.ply(), reveal + 1);
+    // The address keeps the true view too.
     assert_eq!(
         c.eval("location.hash"),
-        json!(format!("#ply={}", reveal + 1))
+        json!(format!("#ply={}&view=true", reveal + 1))
     );
     assert_eq!(c.pieces(), expected_pieces(&games[reveal + 1], true));
     c.key("t", "KeyT", 84);
@@ -722,6 +723,16 @@ fn the_viewer_shows_the_referees_positions_in_chromium() {
         reveal + 1
     ));
     assert_eq!(c.pieces(), expected_pieces(&games[reveal + 1], false));
+    // An address with the true view: the page opens that view.
+    c.call(
+        "Page.navigate",
+        json!({"url": format!("{}&view=true", url(&page, reveal))}),
+    );
+    c.wait_for(&format!(
+        "document.getElementById('board').dataset.ply === '{reveal}' && \
+         document.getElementById('board').dataset.view === 'true'"
+    ));
+    assert_eq!(c.pieces(), expected_pieces(&games[reveal], true));
 
     // With a hand-made analysis: the classes in the move list, the marks on the chart, and a
     // click on the blunder's mark goes there.

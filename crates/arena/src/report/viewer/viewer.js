@@ -212,10 +212,14 @@
     note.textContent = 'Public view: hidden pieces face down, as both players see them. ' +
       'True view: each hidden piece still face down, its true identity drawn faintly on it.';
   }
-  function setView(truth) {
+  // The view's state and buttons, without drawing.
+  function markView(truth) {
     trueView = !!(truth && D.truth);
     publicButton.className = trueView ? '' : 'on';
     trueButton.className = trueView ? 'on' : '';
+  }
+  function setView(truth) {
+    markView(truth);
     drawBoard();
     remember();
   }
@@ -468,16 +472,14 @@
   function viewFromHash() {
     return /(^|[#&])view=true(&|$)/.test(location.hash);
   }
-  window.addEventListener('hashchange', function () {
-    if (viewFromHash() !== trueView) setView(viewFromHash());
-    if (fromHash() !== cur) go(fromHash());
-  });
-  // Both read before either is drawn: drawing rewrites the address.
-  var startPly = fromHash();
-  if (viewFromHash() && D.truth) {
-    trueView = true;
-    publicButton.className = '';
-    trueButton.className = 'on';
+  // The ply and the view are both read before anything is drawn: drawing rewrites the address.
+  function fromAddress() {
+    var k = fromHash();
+    markView(viewFromHash());
+    go(k);
   }
-  go(startPly);
+  window.addEventListener('hashchange', function () {
+    if (fromHash() !== cur || viewFromHash() !== trueView) fromAddress();
+  });
+  fromAddress();
 })();
