@@ -1,17 +1,1245 @@
-//! Games from files (placeholder until the PGN and JieqiBox readers land).
+//! Games from files: a [`StudyGame`] from a PGN that `arena export` wrote (or another program
+//! in the same coordinates) or from a JieqiBox notation JSON, whichever the file holds
+//! ([`study_from_file`]: a file whose first character is `{` is JieqiBox's, any other PGN).
+//!
+//! **The truth.** A file gives the moves with the identities they revealed (`h2h9Rn`), not the
+//! whole deal. It is known when the file says it and the moves agree: a PGN's `Deal` tag (which
+//! must agree, or the file is refused), or a deal seed (a PGN's `Seed` tag, the seed in a
+//! JieqiBox file's `openingComment` as `arena export` writes it) whose deal gives every reveal
+//! and captured identity the moves name. Otherwise the start is a *completion*: each identity the
+//! game revealed, and each captured hidden piece's that the file names, at its start square (a
+//! hidden piece never moves before it is revealed), the others from what is left of the pool in
+//! the order of [`Role::ALL`], with [`StudyGame::truth_known`] false (true only when the game
+//! showed every hidden piece).
+//!
+//! **What each format gives.** PGN: the tags `White`, `Black`, `Result`, `Variant` (`jieqi`,
+//! `xiangqi`, or a rule preset's name; without it, Jieqi unless the `FEN` has no hidden piece),
+//! `FEN`, `Number`, `Seed`, `Deal`; each move's comment `{score/depth time}` (cutechess's, as
+//! export writes it) becomes its [`PlyInfo`] (score, depth and time; nodes and the principal
+//! variation are not in the file); a last comment after the last move that is no such comment is
+//! the ending (`{checkmate}`). JieqiBox: `metadata.white`, `black`, `result`, `initialFen`,
+//! `openingComment` (arena's: variant, number, seed and termination), and per move `data`,
+//! `engineScore` (the mover's centipawns, a mate as ±(30000 − |N|), N in moves), `engineTime`
+//! (milliseconds; 0 is none), `engineDepth` and `engineNodes`. A result of `*` (a game JieqiBox
+//! saved before its end) is the referee's if the final position ends the game, else a draw whose
+//! ending says the game is unfinished.
+//!
+//! Every malformed input is an error naming the file, the game or ply, and the field.
 
+use std::io::{BufRead, Read};
 use std::path::Path;
 
-use crate::analysis::StudyGame;
+use jieqi_core::{
+    ByColor, Color, Deal, Determinization, Game, PlayedMove, Position, Role, Rules, Square,
+};
+use jieqi_engine::Score;
+use serde_json::Value;
 
-/// A game from a PGN or JieqiBox file.
+use crate::analysis::StudyGame;
+use crate::records::deal_seed::deal_for_seed;
+use crate::records::{GameResult, PlyInfo};
+
+/// The largest JieqiBox file read: 16 MiB (a game of thousands of plies takes a few hundred KiB).
+pub const MAX_JIEQIBOX_FILE: u64 = 16 << 20;
+
+/// The longest line of a PGN file read.
+const MAX_PGN_LINE: usize = 1 << 20;
+
+/// The most text one PGN game may hold (its tags and moves).
+const MAX_PGN_GAME: usize = 16 << 20;
+
+/// The absolute JieqiBox `engineScore` from which a score is a mate: JieqiBox's own threshold
+/// (`MATE_SCORE_BASE − 999` in its `EvaluationChart.vue`).
+const JIEQIBOX_MATE_FROM: f64 = 29_001.0;
+
+/// The base JieqiBox encodes mates from (`MATE_SCORE_BASE`).
+const JIEQIBOX_MATE_BASE: i64 = 30_000;
+
+/// The game of a PGN or JieqiBox notation file, played through by the referee.
+///
+/// `game` chooses one game of a PGN holding several: the game whose `Number` tag is `game` (a
+/// game without a `Number` tag counts by its place in the file, 1 for the first). Without it the
+/// file must hold one game. A JieqiBox file holds one game: `game`, if given, is 1 or its number.
 ///
 /// # Errors
-/// Always, for now.
+/// The file cannot be read, is malformed, or its moves do not play (the message names the file,
+/// the game or ply, and the field); no game has that number.
 pub fn study_from_file(path: &Path, game: Option<u64>) -> Result<StudyGame, String> {
-    let _ = game;
-    Err(format!(
-        "{}: reading game files is not wired yet",
-        path.display()
-    ))
+    let named = |m: String| format!("{}: {m}", path.display());
+    let first = first_char(path).map_err(named)?;
+    if first == Some('{') {
+        let text = crate::records::files::read_bounded(path, MAX_JIEQIBOX_FILE)
+            .map_err(|e| named(e.to_string()))?;
+        jieqibox(&text, &path.display().to_string(), game).map_err(named)
+    } else {
+        let file = std::fs::File::open(path).map_err(|e| named(e.to_string()))?;
+        let (parsed, position) = select_pgn(std::io::BufReader::new(file), game).map_err(named)?;
+        let title = format!(
+            "{} game {}",
+            path.display(),
+            parsed.number.unwrap_or(position)
+        );
+        pgn_game(parsed, title, position).map_err(named)
+    }
+}
+
+/// The first character of a file that is not whitespace (a UTF-8 byte order mark skipped), from
+/// its first 64 KiB; `None` for a file of whitespace only.
+fn first_char(path: &Path) -> Result<Option<char>, String> {
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err("is a folder, not a file".into());
+    }
+    let mut head = Vec::new();
+    file.take(64 << 10)
+        .read_to_end(&mut head)
+        .map_err(|e| e.to_string())?;
+    let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&head);
+    Ok(head
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .map(|&b| b as char))
+}
+
+// The game, whatever the format.
+
+/// What a file says of one game, before it is played through.
+struct Parsed {
+    title: String,
+    rules: Rules,
+    start: Position,
+    /// The move texts (`h2h9Rn`).
+    moves: Vec<String>,
+    recorded: Vec<Option<PlyInfo>>,
+    red: String,
+    black: String,
+    /// `None`: the file gives no result (`*`).
+    result: Option<GameResult>,
+    ending: Option<String>,
+    number: Option<u64>,
+    seed: Option<u64>,
+    /// A deal the file states (a PGN's `Deal` tag), and the field it came from.
+    deal: Option<(Deal, &'static str)>,
+}
+
+/// How the moves disagree with a deal, or why they cannot be played on it.
+enum Replay {
+    /// Ply `.0` (0-based) names an identity the deal does not have there.
+    Differs(usize, String),
+    /// The game was over before ply `.0`.
+    Over(usize, String),
+}
+
+/// Plays `played` on `game`, checking every reveal, and every captured identity the text names,
+/// against the referee's record.
+fn replay(game: &mut Game, played: &[PlayedMove]) -> Result<(), Replay> {
+    for (i, pm) in played.iter().enumerate() {
+        let mover = game.turn();
+        let record = match game.play(pm.mv) {
+            Ok(r) => *r,
+            Err(e) => return Err(Replay::Over(i, e.to_string())),
+        };
+        if record.played.reveal != pm.reveal {
+            return Err(Replay::Differs(
+                i,
+                format!(
+                    "it reveals {} on {}, where the deal has {}",
+                    pm.reveal.map_or("nothing", Role::name),
+                    pm.mv.from,
+                    record.played.reveal.map_or("nothing hidden", Role::name)
+                ),
+            ));
+        }
+        if let Some(r) = pm.capture
+            && !(record.captured_hidden && record.captured.is_some_and(|p| p.role == r))
+        {
+            return Err(Replay::Differs(
+                i,
+                format!(
+                    "it captures a hidden {} on {}, where the deal has {}",
+                    r.name(),
+                    pm.mv.to,
+                    record
+                        .captured
+                        .filter(|_| record.captured_hidden)
+                        .map_or("no hidden piece", |p| p.role.name())
+                ),
+            ));
+        }
+        debug_assert_eq!(record.mover, mover);
+    }
+    Ok(())
+}
+
+/// The game before any move: the deal's, or the completion's (see the module's text).
+fn start_game(
+    rules: &Rules,
+    start: &Position,
+    standard: bool,
+    assignment: &ByColor<Vec<(Square, Role)>>,
+) -> Result<Game, String> {
+    if standard {
+        if !rules.has_hidden() {
+            return Ok(Game::new(*rules, Deal::unshuffled(rules)));
+        }
+        let side = |c: Color| -> String {
+            assignment[c]
+                .iter()
+                .map(|(_, r)| {
+                    if c == Color::Red {
+                        r.upper_char()
+                    } else {
+                        r.char()
+                    }
+                })
+                .collect()
+        };
+        let deal = Deal::from_strings(&side(Color::Red), &side(Color::Black))
+            .map_err(|e| format!("the identities the moves name do not make a deal: {e}"))?;
+        return Ok(Game::new(*rules, deal));
+    }
+    let all = assignment.red.iter().chain(&assignment.black).copied();
+    Determinization::new(start.clone(), all)
+        .map(Game::from_determinization)
+        .map_err(|e| format!("the start position's hidden pieces cannot be given identities: {e}"))
+}
+
+/// Plays a parsed game through: its moves on the public board first (legality, and the
+/// identities they name against the pools), then on the true deal, the seed's deal or a
+/// completion. `at(i)` names ply `i` (0-based) and its field in messages.
+fn build(p: Parsed, at: &dyn Fn(usize) -> String) -> Result<StudyGame, String> {
+    let standard = p.start.fen() == Position::start(&p.rules).fen();
+    // The public board: every move legal, every named identity possible.
+    let mut public = p.start.clone();
+    let mut played = Vec::with_capacity(p.moves.len());
+    let mut known: Vec<(Square, Role)> = Vec::new();
+    for (i, text) in p.moves.iter().enumerate() {
+        let pm =
+            PlayedMove::from_text(text, public.turn()).map_err(|e| format!("{}: {e}", at(i)))?;
+        let hidden_from = public.is_hidden(pm.mv.from);
+        let hidden_to = pm.mv.from != pm.mv.to && public.is_hidden(pm.mv.to);
+        public
+            .play(pm)
+            .map_err(|e| format!("{}: '{text}' cannot be played here: {e}", at(i)))?;
+        if let (true, Some(r)) = (hidden_from, pm.reveal) {
+            known.push((pm.mv.from, r));
+        }
+        if let (true, Some(r)) = (hidden_to, pm.capture) {
+            known.push((pm.mv.to, r));
+        }
+        played.push(pm);
+    }
+    let over =
+        |i: usize, why: String| format!("{}: the game was over before this move ({why})", at(i));
+
+    // The truth the file states, or the seed's deal when the moves agree with it.
+    let mut seed = p.seed;
+    let mut truth = None;
+    if let Some((deal, field)) = &p.deal {
+        if !standard {
+            return Err(format!(
+                "{field}: a deal is of the rules' start position, and the game starts elsewhere"
+            ));
+        }
+        if deal.hidden_king() != p.rules.hidden_king {
+            return Err(format!("{field}: the deal does not fit the rules"));
+        }
+        let mut game = Game::new(p.rules, deal.clone());
+        let start = game.clone();
+        match replay(&mut game, &played) {
+            Ok(()) => truth = Some((start, game)),
+            Err(Replay::Over(i, why)) => return Err(over(i, why)),
+            Err(Replay::Differs(i, why)) => {
+                return Err(format!("{}: {why} ({field})", at(i)));
+            }
+        }
+    } else if let Some(s) = seed.filter(|_| standard && p.rules.has_hidden()) {
+        let mut game = Game::new(p.rules, deal_for_seed(s, &p.rules));
+        let start = game.clone();
+        match replay(&mut game, &played) {
+            Ok(()) => truth = Some((start, game)),
+            Err(_) => seed = None,
+        }
+    }
+    let (start, end, truth_known) = match truth {
+        Some((start, end)) => (start, end, true),
+        None => {
+            // The completion: what the game showed at its start squares, the rest from the pool.
+            let mut left = *p.start.pools();
+            let mut assignment = ByColor::<Vec<(Square, Role)>>::default();
+            let mut unknown = 0usize;
+            for color in Color::ALL {
+                let squares: Vec<Square> = if !p.rules.has_hidden() {
+                    Vec::new()
+                } else if standard {
+                    Deal::squares(color, p.rules.hidden_king).collect()
+                } else {
+                    p.start.hidden_squares(color).collect()
+                };
+                for &(sq, role) in known.iter().filter(|(sq, _)| squares.contains(sq)) {
+                    let n = &mut left[color].0[role.index()];
+                    *n = n.saturating_sub(1);
+                    assignment[color].push((sq, role));
+                }
+                for sq in squares {
+                    if known.iter().any(|(k, _)| *k == sq) {
+                        continue;
+                    }
+                    let role = Role::ALL
+                        .into_iter()
+                        .find(|r| left[color].get(*r) > 0)
+                        .ok_or_else(|| {
+                            format!(
+                                "the start position has more hidden {} pieces than its pool has \
+                                 identities",
+                                color.name()
+                            )
+                        })?;
+                    left[color].0[role.index()] -= 1;
+                    assignment[color].push((sq, role));
+                    unknown += 1;
+                }
+                if standard {
+                    // The deal's order: the order of its squares.
+                    let order: Vec<Square> = Deal::squares(color, p.rules.hidden_king).collect();
+                    assignment[color].sort_by_key(|(sq, _)| order.iter().position(|s| s == sq));
+                }
+            }
+            let start = start_game(&p.rules, &p.start, standard, &assignment)?;
+            let mut end = start.clone();
+            match replay(&mut end, &played) {
+                Ok(()) => {}
+                Err(Replay::Over(i, why)) => return Err(over(i, why)),
+                // The completion has every identity the moves name where they name it.
+                Err(Replay::Differs(i, why)) => {
+                    return Err(format!(
+                        "{}: {why} (a bug: the completion disagrees)",
+                        at(i)
+                    ));
+                }
+            }
+            (start, end, unknown == 0)
+        }
+    };
+    let outcome = end.outcome();
+    let result = match p.result {
+        Some(r) => r,
+        None => outcome.map_or(GameResult::Draw, |o| GameResult::of(o.winner)),
+    };
+    let ending = match (p.ending, outcome, p.result) {
+        (Some(e), _, _) => e,
+        (None, Some(o), _) => o.reason.name().to_string(),
+        (None, None, None) => "unfinished (the file gives the result *)".to_string(),
+        (None, None, Some(_)) => "not given".to_string(),
+    };
+    let mut recorded = p.recorded;
+    recorded.truncate(played.len());
+    Ok(StudyGame {
+        title: p.title,
+        start,
+        truth_known,
+        moves: played.iter().map(|pm| pm.mv).collect(),
+        red: p.red,
+        black: p.black,
+        result,
+        ending,
+        recorded,
+        seed,
+        number: p.number,
+    })
+}
+
+/// The rules a variant name means: a `UCI_Variant` name (`jieqi`, `xiangqi`, `simple`) or a rule
+/// preset's name (`standard`).
+fn rules_of_variant(name: &str) -> Option<Rules> {
+    jieqi_registry::rules_of_uci_variant(name).or_else(|| Rules::preset(name))
+}
+
+/// The start position of a FEN under the rules a variant names (or, without a variant, Jieqi's
+/// rules when the FEN has hidden pieces and Xiangqi's when it has none); the rules' start
+/// without a FEN.
+fn start_of(
+    variant: Option<&str>,
+    fen: Option<&str>,
+    variant_field: &str,
+    fen_field: &str,
+) -> Result<(Rules, Position), String> {
+    let rules = match variant {
+        Some(v) => rules_of_variant(v).ok_or_else(|| {
+            format!(
+                "{variant_field}: '{v}' is no variant the arena plays (jieqi, xiangqi, simple, or \
+                 the preset standard)"
+            )
+        })?,
+        None => {
+            let board = fen.and_then(|f| f.split_whitespace().next()).unwrap_or("x");
+            if board.contains(['x', 'X']) {
+                Rules::standard()
+            } else {
+                Rules::xiangqi()
+            }
+        }
+    };
+    let start = match fen {
+        Some(f) => Position::from_fen(f, &rules).map_err(|e| format!("{fen_field}: {e}"))?,
+        None => Position::start(&rules),
+    };
+    Ok((rules, start))
+}
+
+/// A result as PGN and JieqiBox write it; `None` for `*`.
+fn result_of(text: &str, field: &str) -> Result<Option<GameResult>, String> {
+    match text {
+        "1-0" => Ok(Some(GameResult::RedWins)),
+        "0-1" => Ok(Some(GameResult::BlackWins)),
+        "1/2-1/2" => Ok(Some(GameResult::Draw)),
+        "*" => Ok(None),
+        other => Err(format!(
+            "{field}: '{other}' is no result (1-0, 0-1, 1/2-1/2 or *)"
+        )),
+    }
+}
+
+// PGN.
+
+/// One game of a PGN file, as read: its tags and its movetext.
+struct PgnText {
+    tags: Vec<(String, String)>,
+    movetext: String,
+    /// The `Number` tag, read.
+    number: Option<u64>,
+}
+
+impl PgnText {
+    fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// One tag line, `[Name "value"]` (`\"` and `\\` escaped in the value).
+fn parse_tag(line: &str) -> Result<(String, String), String> {
+    let inner = line
+        .trim()
+        .strip_prefix('[')
+        .and_then(|l| l.strip_suffix(']'))
+        .ok_or("a tag line is [Name \"value\"]")?;
+    let (name, rest) = inner
+        .trim()
+        .split_once(char::is_whitespace)
+        .ok_or("a tag line is [Name \"value\"]")?;
+    let quoted = rest
+        .trim()
+        .strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .ok_or_else(|| format!("tag {name}: its value is not in double quotes"))?;
+    let mut value = String::with_capacity(quoted.len());
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(e @ ('\\' | '"')) => value.push(e),
+                _ => return Err(format!("tag {name}: a backslash escapes only \\ or \"")),
+            },
+            '"' => return Err(format!("tag {name}: a quote inside the value must be \\\"")),
+            c => value.push(c),
+        }
+    }
+    Ok((name.to_string(), value))
+}
+
+/// Reads the PGN games of `reader` one at a time and returns the one `game` selects (see
+/// [`study_from_file`]) with its place in the file. No more than one game is held.
+fn select_pgn(mut reader: impl BufRead, game: Option<u64>) -> Result<(PgnText, u64), String> {
+    let mut current = PgnText {
+        tags: Vec::new(),
+        movetext: String::new(),
+        number: None,
+    };
+    let mut position = 0u64;
+    let mut seen = 0u64;
+    let mut numbers: Option<(u64, u64)> = None;
+    let mut found: Option<(PgnText, u64)> = None;
+    let mut in_comment = false;
+    let mut bytes = Vec::new();
+    // Whether `t` (the `position`-th game) is the one asked for; a second game without a
+    // choice is an error.
+    let mut finish =
+        |t: PgnText, position: u64, found: &mut Option<(PgnText, u64)>| -> Result<bool, String> {
+            seen += 1;
+            if let Some(n) = t.number {
+                numbers = Some(numbers.map_or((n, n), |(lo, hi)| (lo.min(n), hi.max(n))));
+            }
+            match game {
+            None if found.is_some() => Err(
+                "holds several games: choose one with its Number tag (the game's number in its \
+                 folder's games.csv), or its place in the file for games without one"
+                    .to_string(),
+            ),
+            None => {
+                *found = Some((t, position));
+                Ok(false)
+            }
+            Some(n) if t.number == Some(n) || (t.number.is_none() && position == n) => {
+                *found = Some((t, position));
+                Ok(true)
+            }
+            Some(_) => Ok(false),
+        }
+        };
+    for line_number in 1.. {
+        bytes.clear();
+        let n = reader
+            .by_ref()
+            .take(MAX_PGN_LINE as u64 + 1)
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| format!("line {line_number}: cannot read: {e}"))?;
+        if n == 0 {
+            break;
+        }
+        if bytes.len() > MAX_PGN_LINE {
+            return Err(format!(
+                "line {line_number}: longer than {MAX_PGN_LINE} bytes: not a PGN file"
+            ));
+        }
+        let line = std::str::from_utf8(&bytes)
+            .map_err(|_| format!("line {line_number}: not UTF-8 text"))?;
+        let line = line.trim_start_matches('\u{feff}').trim_end();
+        let is_tag = !in_comment && line.starts_with('[');
+        if is_tag {
+            // A tag after movetext starts the next game.
+            if !current.movetext.trim().is_empty() {
+                position += 1;
+                let done = std::mem::replace(
+                    &mut current,
+                    PgnText {
+                        tags: Vec::new(),
+                        movetext: String::new(),
+                        number: None,
+                    },
+                );
+                if finish(done, position, &mut found)? {
+                    return Ok(found.expect("just found"));
+                }
+            }
+            let (name, value) = parse_tag(line)
+                .map_err(|m| format!("game {}, line {line_number}: {m}", position + 1))?;
+            if name == "Number" {
+                current.number = Some(value.parse().map_err(|_| {
+                    format!(
+                        "game {}, line {line_number}: tag Number: '{value}' is not a game number",
+                        position + 1
+                    )
+                })?);
+            }
+            current.tags.push((name, value));
+        } else {
+            for c in line.chars() {
+                match c {
+                    '{' => in_comment = true,
+                    '}' => in_comment = false,
+                    _ => {}
+                }
+            }
+            current.movetext.push_str(line);
+            current.movetext.push('\n');
+        }
+        if current.movetext.len() > MAX_PGN_GAME {
+            return Err(format!(
+                "game {}: longer than {MAX_PGN_GAME} bytes: not a game",
+                position + 1
+            ));
+        }
+    }
+    if !current.tags.is_empty() || !current.movetext.trim().is_empty() {
+        position += 1;
+        if finish(current, position, &mut found)? {
+            return Ok(found.expect("just found"));
+        }
+    }
+    match (game, found) {
+        (None, Some(f)) => Ok(f),
+        (None, None) => Err("holds no PGN game".into()),
+        (Some(n), _) => Err(match numbers {
+            Some((lo, hi)) => format!(
+                "no game has the Number tag {n} (its {seen} game{} are numbered {lo} to {hi})",
+                if seen == 1 { "" } else { "s" }
+            ),
+            None => format!(
+                "no game {n}: it holds {seen} game{}",
+                if seen == 1 { "" } else { "s" }
+            ),
+        }),
+    }
+}
+
+/// A token of PGN movetext.
+#[derive(Debug, PartialEq)]
+enum Token {
+    Move(String),
+    Comment(String),
+    Result(String),
+}
+
+/// The tokens of a game's movetext: moves (move numbers, NAGs and `;` comments dropped), brace
+/// comments and the result.
+fn tokens(movetext: &str) -> Result<Vec<Token>, String> {
+    let mut out = Vec::new();
+    let mut chars = movetext.char_indices().peekable();
+    while let Some((start, c)) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {}
+            '{' => {
+                let mut text = String::new();
+                loop {
+                    match chars.next() {
+                        Some((_, '}')) => break,
+                        Some((_, c)) => text.push(c),
+                        None => return Err("a comment { is not closed".into()),
+                    }
+                }
+                out.push(Token::Comment(
+                    text.split_whitespace().collect::<Vec<_>>().join(" "),
+                ));
+            }
+            ';' => {
+                for (_, c) in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            }
+            '(' | ')' => return Err("variations ( … ) are not supported".into()),
+            _ => {
+                let mut end = start + c.len_utf8();
+                while let Some(&(i, c)) = chars.peek() {
+                    if c.is_whitespace() || matches!(c, '{' | ';' | '(' | ')') {
+                        break;
+                    }
+                    end = i + c.len_utf8();
+                    chars.next();
+                }
+                let word = &movetext[start..end];
+                if matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*") {
+                    out.push(Token::Result(word.to_string()));
+                } else if word.starts_with('$') {
+                    // A NAG.
+                } else {
+                    // A move number (`12.`, `12...`), alone or before its move.
+                    let rest = word.trim_start_matches(|c: char| c.is_ascii_digit());
+                    let rest = if rest.len() < word.len() && rest.starts_with('.') {
+                        rest.trim_start_matches('.')
+                    } else {
+                        word
+                    };
+                    let rest = rest.trim_end_matches(['!', '?', '+', '#']);
+                    if !rest.is_empty() {
+                        out.push(Token::Move(rest.to_string()));
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A move's comment as cutechess writes it (`+0.35/12 0.007s`, `+M5/12 0.12s`, `0.007s`), as a
+/// [`PlyInfo`] (no nodes, no variation); `None` for any other comment.
+fn eval_comment(text: &str) -> Option<PlyInfo> {
+    let parts: Vec<&str> = text.split_whitespace().collect();
+    let (eval, time) = match parts.as_slice() {
+        [one] if one.contains('/') => (Some(*one), None),
+        [one] => (None, Some(*one)),
+        [eval, time] => (Some(*eval), Some(*time)),
+        _ => return None,
+    };
+    let ms = match time {
+        Some(t) => {
+            let secs: f64 = t.strip_suffix('s')?.parse().ok()?;
+            if !secs.is_finite() || secs < 0.0 {
+                return None;
+            }
+            Some(secs * 1000.0)
+        }
+        None => None,
+    };
+    let (score, depth) = match eval {
+        Some(e) => {
+            let (score, depth) = e.split_once('/')?;
+            let depth: u32 = depth.parse().ok()?;
+            let score = if let Some(plies) = score.strip_prefix("+M") {
+                let plies: i32 = plies.parse().ok()?;
+                Score::Mate((plies + 1) / 2)
+            } else if let Some(plies) = score.strip_prefix("-M") {
+                let plies: i32 = plies.parse().ok()?;
+                Score::Mate(-(plies / 2))
+            } else {
+                let pawns: f64 = score.parse().ok()?;
+                if !pawns.is_finite() || pawns.abs() > 1e6 {
+                    return None;
+                }
+                Score::Cp((pawns * 100.0).round() as i32)
+            };
+            (Some(score.to_string()), Some(depth))
+        }
+        None => (None, None),
+    };
+    Some(PlyInfo {
+        nodes: 0,
+        ms,
+        depth,
+        score,
+        pv: Vec::new(),
+    })
+}
+
+/// A PGN game played through (`position`: its place in the file, for messages).
+fn pgn_game(text: PgnText, title: String, position: u64) -> Result<StudyGame, String> {
+    let game = match text.number {
+        Some(n) => format!("game {position} (Number {n})"),
+        None => format!("game {position}"),
+    };
+    let field = |f: &str| format!("{game}, {f}");
+    let (rules, start) = start_of(
+        text.tag("Variant"),
+        text.tag("FEN"),
+        &field("tag Variant"),
+        &field("tag FEN"),
+    )?;
+    let tokens = tokens(&text.movetext).map_err(|m| field(&format!("movetext: {m}")))?;
+    let mut moves = Vec::new();
+    let mut comments: Vec<Vec<String>> = Vec::new();
+    let mut end = None;
+    for t in tokens {
+        if end.is_some() {
+            return Err(field("movetext: something follows the result"));
+        }
+        match t {
+            Token::Move(m) => {
+                moves.push(m);
+                comments.push(Vec::new());
+            }
+            Token::Comment(c) => {
+                if let Some(last) = comments.last_mut() {
+                    last.push(c);
+                }
+            }
+            Token::Result(r) => end = Some(r),
+        }
+    }
+    let mut recorded = Vec::with_capacity(moves.len());
+    let mut ending = None;
+    let last = comments.len().saturating_sub(1);
+    for (i, cs) in comments.iter().enumerate() {
+        let mut info = None;
+        for c in cs {
+            match eval_comment(c) {
+                Some(e) if info.is_none() => info = Some(e),
+                // Commentary between moves is no record; after the last move it is the ending.
+                _ if i == last && !c.is_empty() => ending = Some(c.clone()),
+                _ => {}
+            }
+        }
+        recorded.push(info);
+    }
+    let tag_result = text
+        .tag("Result")
+        .map(|r| result_of(r, &field("tag Result")))
+        .transpose()?;
+    let end_result = end
+        .as_deref()
+        .map(|r| result_of(r, &field("movetext result")))
+        .transpose()?;
+    let result = match (tag_result, end_result) {
+        (Some(a), Some(b)) if a != b => {
+            return Err(field(&format!(
+                "tag Result: {} but the movetext ends {}",
+                a.map_or("*", GameResult::text),
+                b.map_or("*", GameResult::text)
+            )));
+        }
+        (Some(a), _) => a,
+        (None, Some(b)) => b,
+        (None, None) => None,
+    };
+    let parse_u64 = |name: &str| -> Result<Option<u64>, String> {
+        text.tag(name)
+            .map(|v| {
+                v.parse::<u64>()
+                    .map_err(|_| field(&format!("tag {name}: '{v}' is not a number")))
+            })
+            .transpose()
+    };
+    let deal = match text.tag("Deal") {
+        Some(d) => {
+            let bad = || {
+                field(&format!(
+                    "tag Deal: '{d}' is not 'red IDENTITIES black identities'"
+                ))
+            };
+            let words: Vec<&str> = d.split_whitespace().collect();
+            let [red_word, red, black_word, black] = words.as_slice() else {
+                return Err(bad());
+            };
+            if *red_word != "red" || *black_word != "black" {
+                return Err(bad());
+            }
+            let deal =
+                Deal::from_strings(red, black).map_err(|e| field(&format!("tag Deal: {e}")))?;
+            Some((deal, "tag Deal"))
+        }
+        None => None,
+    };
+    let parsed = Parsed {
+        title,
+        rules,
+        start,
+        recorded,
+        red: text.tag("White").unwrap_or("Red").to_string(),
+        black: text.tag("Black").unwrap_or("Black").to_string(),
+        result,
+        ending: ending.filter(|_| !moves.is_empty()),
+        number: text.number,
+        seed: parse_u64("Seed")?,
+        deal,
+        moves,
+    };
+    let moves = parsed.moves.clone();
+    build(parsed, &|i| {
+        format!("{game}, ply {} ('{}' in the movetext)", i + 1, moves[i])
+    })
+    .map_err(|m| if m.starts_with(&game) { m } else { field(&m) })
+}
+
+// JieqiBox.
+
+/// A field of a JSON object: `None` when absent or null.
+fn get<'a>(object: &'a Value, name: &str) -> Option<&'a Value> {
+    object.get(name).filter(|v| !v.is_null())
+}
+
+/// A string field, if present.
+fn string_field<'a>(object: &'a Value, name: &str, path: &str) -> Result<Option<&'a str>, String> {
+    match get(object, name) {
+        None => Ok(None),
+        Some(v) => v
+            .as_str()
+            .map(Some)
+            .ok_or_else(|| format!("{path}.{name}: not a string")),
+    }
+}
+
+/// A number field, if present: finite.
+fn number_field(object: &Value, name: &str, path: &str) -> Result<Option<f64>, String> {
+    match get(object, name) {
+        None => Ok(None),
+        Some(v) => v
+            .as_f64()
+            .filter(|x| x.is_finite())
+            .map(Some)
+            .ok_or_else(|| format!("{path}.{name}: not a number")),
+    }
+}
+
+/// A whole non-negative number field, if present.
+fn count_field(object: &Value, name: &str, path: &str) -> Result<Option<u64>, String> {
+    match get(object, name) {
+        None => Ok(None),
+        Some(v) => v
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| format!("{path}.{name}: not a whole number ≥ 0")),
+    }
+}
+
+/// What `arena export` writes in `openingComment`: `jieqi game 12 (pair 5, seed 77): checkmate`,
+/// as (variant, number, seed, termination).
+fn arena_comment(text: &str) -> Option<(&str, u64, u64, &str)> {
+    let (variant, rest) = text.split_once(" game ")?;
+    let (number, rest) = rest.split_once(" (pair ")?;
+    let (_, rest) = rest.split_once(", seed ")?;
+    let (seed, ending) = rest.split_once("): ")?;
+    let ending = ending
+        .strip_suffix(" (not counted by the run)")
+        .unwrap_or(ending);
+    Some((variant, number.parse().ok()?, seed.parse().ok()?, ending))
+}
+
+/// A JieqiBox `engineScore` as a score text: centipawns, or a mate from ±(30000 − |N|).
+fn jieqibox_score(s: f64) -> String {
+    if s.abs() >= JIEQIBOX_MATE_FROM {
+        let n = JIEQIBOX_MATE_BASE - (s.abs().round() as i64).min(JIEQIBOX_MATE_BASE);
+        let n = i32::try_from(n).unwrap_or(i32::MAX);
+        Score::Mate(if s < 0.0 { -n } else { n }).to_string()
+    } else {
+        Score::Cp(s.round() as i32).to_string()
+    }
+}
+
+/// A JieqiBox notation file's game played through (`file`: its name, for the title).
+fn jieqibox(text: &str, file: &str, game: Option<u64>) -> Result<StudyGame, String> {
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| format!("not JieqiBox notation JSON: {e}"))?;
+    if !v.is_object() {
+        return Err("not JieqiBox notation JSON: not an object".into());
+    }
+    let meta = match get(&v, "metadata") {
+        Some(m) if m.is_object() => m,
+        Some(_) => return Err("metadata: not an object".into()),
+        None => return Err("metadata: missing".into()),
+    };
+    let comment = string_field(meta, "openingComment", "metadata")?;
+    let arena = comment.and_then(arena_comment);
+    let number = arena.map(|(_, n, _, _)| n);
+    if let Some(g) = game
+        && g != 1
+        && Some(g) != number
+    {
+        return Err(format!(
+            "holds one game{}: there is no game {g}",
+            number.map_or(String::new(), |n| format!(" (number {n})"))
+        ));
+    }
+    let (rules, start) = start_of(
+        arena.map(|(variant, ..)| variant),
+        string_field(meta, "initialFen", "metadata")?,
+        "metadata.openingComment (its variant)",
+        "metadata.initialFen",
+    )?;
+    let result = match string_field(meta, "result", "metadata")? {
+        Some(r) => result_of(r, "metadata.result")?,
+        None => None,
+    };
+    if let Some(mode) = string_field(meta, "flipMode", "metadata")?
+        && !matches!(mode, "random" | "free")
+    {
+        return Err(format!(
+            "metadata.flipMode: '{mode}' is neither random nor free"
+        ));
+    }
+    let moves_value = match get(&v, "moves") {
+        Some(Value::Array(a)) => a,
+        Some(_) => return Err("moves: not an array".into()),
+        None => return Err("moves: missing".into()),
+    };
+    let mut moves = Vec::with_capacity(moves_value.len());
+    let mut recorded = Vec::with_capacity(moves_value.len());
+    for (i, m) in moves_value.iter().enumerate() {
+        let path = format!("moves[{i}] (ply {})", i + 1);
+        if !m.is_object() {
+            return Err(format!("{path}: not an object"));
+        }
+        match string_field(m, "type", &path)? {
+            Some("move") | None => {}
+            Some(other) => {
+                return Err(format!(
+                    "{path}.type: '{other}' (a position edit) is not supported: only played moves"
+                ));
+            }
+        }
+        let data = string_field(m, "data", &path)?.ok_or(format!("{path}.data: missing"))?;
+        moves.push(data.to_string());
+        let score = number_field(m, "engineScore", &path)?;
+        let ms = number_field(m, "engineTime", &path)?;
+        if ms.is_some_and(|t| t < 0.0) {
+            return Err(format!("{path}.engineTime: negative"));
+        }
+        let depth = count_field(m, "engineDepth", &path)?
+            .map(|d| u32::try_from(d).map_err(|_| format!("{path}.engineDepth: too large")))
+            .transpose()?;
+        let nodes = count_field(m, "engineNodes", &path)?;
+        let ms = ms.filter(|&t| t > 0.0);
+        recorded.push(
+            (score.is_some() || ms.is_some() || depth.is_some() || nodes.is_some()).then(|| {
+                PlyInfo {
+                    nodes: nodes.unwrap_or(0),
+                    ms,
+                    depth,
+                    score: score.map(jieqibox_score),
+                    pv: Vec::new(),
+                }
+            }),
+        );
+    }
+    let parsed = Parsed {
+        title: file.to_string(),
+        rules,
+        start,
+        recorded,
+        red: string_field(meta, "white", "metadata")?
+            .unwrap_or("Red")
+            .to_string(),
+        black: string_field(meta, "black", "metadata")?
+            .unwrap_or("Black")
+            .to_string(),
+        result,
+        ending: arena.map(|(.., ending)| ending.to_string()),
+        number,
+        seed: arena.map(|(_, _, seed, _)| seed),
+        deal: None,
+        moves,
+    };
+    let texts = parsed.moves.clone();
+    build(parsed, &|i| {
+        format!("moves[{i}] (ply {}).data '{}'", i + 1, texts[i])
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tmp(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("arena-import-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn write(name: &str, text: &str) -> std::path::PathBuf {
+        let path = tmp(name).join("game");
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// A short legal Jieqi game: Red's hidden h2 piece, a cannon, takes the hidden black piece on
+    /// h9 (a horse), Black's hidden a6 piece steps forward revealed as a chariot, and Red's hidden
+    /// b2 piece, a cannon too, takes b9's hidden piece (an elephant).
+    const MOVES: [&str; 3] = ["h2h9Cn", "a6a5r", "b2b9Cb"];
+
+    fn jieqibox_text(comment: Option<&str>, result: &str) -> String {
+        let moves: Vec<Value> = MOVES
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                serde_json::json!({"type": "move", "data": m, "engineScore": 30 - 20 * i as i64,
+                                   "engineTime": 12})
+            })
+            .collect();
+        let mut meta = serde_json::json!({"white": "红方", "black": "黑方", "result": result,
+            "flipMode": "random"});
+        if let Some(c) = comment {
+            meta["openingComment"] = Value::from(c);
+        }
+        serde_json::json!({"metadata": meta, "moves": moves}).to_string()
+    }
+
+    #[test]
+    fn a_jieqibox_file_without_a_seed_is_completed() {
+        let path = write("no-seed", &jieqibox_text(None, "*"));
+        let g = study_from_file(&path, None).unwrap();
+        assert!(!g.truth_known);
+        assert_eq!(g.seed, None);
+        assert_eq!(g.moves.len(), 3);
+        assert_eq!((g.red.as_str(), g.black.as_str()), ("红方", "黑方"));
+        // What the game showed sits at its start squares.
+        let truth = g.start.truth();
+        assert_eq!(truth.identity(Square::H2), Some(Role::Cannon));
+        assert_eq!(truth.identity(Square::H9), Some(Role::Horse));
+        assert_eq!(truth.identity(Square::A6), Some(Role::Chariot));
+        assert_eq!(truth.identity(Square::B9), Some(Role::Elephant));
+        assert_eq!(truth.identity(Square::B2), Some(Role::Cannon));
+        // The rest comes from the pool in role order: Red's a0 is a chariot, then another.
+        assert_eq!(truth.identity(Square::A0), Some(Role::Chariot));
+        assert_eq!(truth.identity(Square::B0), Some(Role::Chariot));
+        // Every named identity is in the referee's records.
+        let records = g.records();
+        assert_eq!(records[0].played.reveal, Some(Role::Cannon));
+        assert_eq!(records[2].captured.map(|p| p.role), Some(Role::Elephant));
+        // Unfinished: a draw that says so.
+        assert_eq!(g.result, GameResult::Draw);
+        assert!(g.ending.starts_with("unfinished"), "{}", g.ending);
+        let info = g.recorded[1].as_ref().unwrap();
+        assert_eq!(info.score.as_deref(), Some("+0.10"));
+        assert_eq!(info.ms, Some(12.0));
+    }
+
+    #[test]
+    fn a_seed_whose_deal_disagrees_gives_a_completion() {
+        let text = jieqibox_text(Some("jieqi game 3 (pair 1, seed 12345): checkmate"), "1-0");
+        let g = study_from_file(&write("bad-seed", &text), None).unwrap();
+        // The moves name identities seed 12345's deal may not have there: no truth, no seed.
+        if !g.truth_known {
+            assert_eq!(g.seed, None);
+        }
+        assert_eq!(g.number, Some(3));
+        assert_eq!(g.ending, "checkmate");
+        assert_eq!(g.result, GameResult::RedWins);
+        let err = study_from_file(&write("game-no", &text), Some(4)).unwrap_err();
+        assert!(err.contains("holds one game (number 3)"), "{err}");
+    }
+
+    #[test]
+    fn jieqibox_scores_and_mates() {
+        assert_eq!(jieqibox_score(44.0), "+0.44");
+        assert_eq!(jieqibox_score(0.5), "+0.01");
+        assert_eq!(jieqibox_score(29_998.0), "#2");
+        assert_eq!(jieqibox_score(-29_997.0), "#-3");
+        assert_eq!(jieqibox_score(30_000.0), "#0");
+        assert_eq!(jieqibox_score(29_000.0), "+290.00");
+    }
+
+    #[test]
+    fn pgn_comments_become_ply_info() {
+        let e = eval_comment("+0.35/12 0.007s").unwrap();
+        assert_eq!(
+            (e.score.as_deref(), e.depth, e.ms),
+            (Some("+0.35"), Some(12), Some(7.0))
+        );
+        assert_eq!(
+            eval_comment("+M5/12 0.12s").unwrap().score.as_deref(),
+            Some("#3")
+        );
+        assert_eq!(
+            eval_comment("-M4/9 1.2s").unwrap().score.as_deref(),
+            Some("#-2")
+        );
+        assert_eq!(
+            eval_comment("0.00/1 0s").unwrap().score.as_deref(),
+            Some("+0.00")
+        );
+        let t = eval_comment("0.007s").unwrap();
+        assert_eq!((t.score, t.ms), (None, Some(7.0)));
+        for other in ["checkmate", "engine-error: x", "", "a b c", "+0.3/x 1s"] {
+            assert_eq!(eval_comment(other), None, "{other}");
+        }
+    }
+
+    fn pgn(extra_tags: &str, movetext: &str) -> String {
+        format!(
+            "[Event \"x\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[Variant \"jieqi\"]\n\
+             {extra_tags}\n{movetext}\n"
+        )
+    }
+
+    #[test]
+    fn pgn_games_are_chosen_by_number_or_place() {
+        let one = pgn(
+            "[Number \"7\"]",
+            "1. h2h9Cn {+0.35/3 0.001s} a6a5r 2. b2b9Cb {checkmate} 1-0",
+        );
+        let two = pgn("[Number \"9\"]", "1. h2e2C 1-0");
+        let path = write("two", &format!("{one}\n{two}"));
+        let g = study_from_file(&path, Some(7)).unwrap();
+        assert_eq!((g.number, g.moves.len()), (Some(7), 3));
+        assert_eq!(g.ending, "checkmate");
+        assert_eq!(g.recorded[0].as_ref().unwrap().depth, Some(3));
+        assert_eq!(g.recorded[1], None);
+        assert!(g.title.ends_with(" game 7"), "{}", g.title);
+        assert_eq!(study_from_file(&path, Some(9)).unwrap().moves.len(), 1);
+        let err = study_from_file(&path, None).unwrap_err();
+        assert!(err.contains("holds several games"), "{err}");
+        let err = study_from_file(&path, Some(2)).unwrap_err();
+        assert!(err.contains("numbered 7 to 9"), "{err}");
+        // Without Number tags, by place.
+        let plain = format!("{}\n{}", pgn("", "1. h2e2C 1-0"), pgn("", "1. b2e2C 1-0"));
+        let path = write("plain", &plain);
+        let g = study_from_file(&path, Some(2)).unwrap();
+        assert_eq!(g.moves[0].to_string(), "b2e2");
+    }
+
+    #[test]
+    fn a_deal_tag_that_disagrees_is_refused() {
+        // The standard order's deal: h2 is a cannon's square... but here it is a horse.
+        let deal = "[Deal \"red RNBAABNRCCPPPPP black rnbaabnrccppppp\"]";
+        let ok = study_from_file(&write("deal-ok", &pgn(deal, "1. h2e2C 1-0")), None).unwrap();
+        assert!(ok.truth_known);
+        let err =
+            study_from_file(&write("deal-bad", &pgn(deal, "1. h2e2N 1-0")), None).unwrap_err();
+        assert!(
+            err.contains("game 1, ply 1") && err.contains("tag Deal") && err.contains("horse"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn malformed_files_name_the_file_the_place_and_the_field() {
+        let cases: Vec<(&str, String, &str)> =
+            vec![
+            ("not-json", "{\"metadata\": ".into(), "not JieqiBox notation JSON"),
+            ("no-meta", "{\"moves\": []}".into(), "metadata: missing"),
+            (
+                "bad-data",
+                "{\"metadata\": {}, \"moves\": [{\"type\": \"move\", \"data\": 7}]}".into(),
+                "moves[0] (ply 1).data: not a string",
+            ),
+            (
+                "adjust",
+                "{\"metadata\": {}, \"moves\": [{\"type\": \"adjust\", \"data\": \"x\"}]}".into(),
+                "moves[0] (ply 1).type: 'adjust'",
+            ),
+            (
+                "illegal",
+                "{\"metadata\": {}, \"moves\": [{\"data\": \"h2h3C\"}, {\"data\": \"a9a0\"}]}"
+                    .into(),
+                "moves[1] (ply 2).data 'a9a0'",
+            ),
+            (
+                "no-reveal",
+                "{\"metadata\": {}, \"moves\": [{\"data\": \"h2e2\"}]}".into(),
+                "a reveal identity is needed",
+            ),
+            (
+                "score",
+                "{\"metadata\": {}, \"moves\": [{\"data\": \"h2e2C\", \"engineScore\": \"x\"}]}"
+                    .into(),
+                "moves[0] (ply 1).engineScore: not a number",
+            ),
+            (
+                "fen",
+                "{\"metadata\": {\"initialFen\": \"rnb/x\"}, \"moves\": []}".into(),
+                "metadata.initialFen",
+            ),
+            (
+                "result",
+                "{\"metadata\": {\"result\": \"2-0\"}, \"moves\": []}".into(),
+                "metadata.result: '2-0'",
+            ),
+            ("pgn-tag", "[White a]\n\n1. h2e2C 1-0\n".into(), "game 1, line 1"),
+            ("pgn-move", pgn("", "1. Nf3 1-0"), "game 1, ply 1 ('Nf3'"),
+            ("pgn-var", pgn("", "1. h2e2C (1. b2e2C) 1-0"), "variations"),
+            ("pgn-comment", pgn("", "1. h2e2C {open 1-0"), "not closed"),
+            (
+                "pgn-variant",
+                pgn("", "1-0").replace("jieqi", "chess"),
+                "tag Variant: 'chess'",
+            ),
+            ("pgn-result", pgn("", "1. h2e2C 0-1"), "tag Result: 1-0 but the movetext ends 0-1"),
+            ("pgn-seed", pgn("[Seed \"-1\"]", "1-0"), "tag Seed: '-1'"),
+            ("pgn-deal", pgn("[Deal \"red X\"]", "1-0"), "tag Deal"),
+            ("empty", "\n\n".into(), "holds no PGN game"),
+        ];
+        for (name, text, says) in cases {
+            let path = write(name, &text);
+            let err = study_from_file(&path, None).expect_err(name);
+            assert!(
+                err.starts_with(&path.display().to_string()) && err.contains(says),
+                "{name}: {err}"
+            );
+        }
+        let dir = tmp("folder");
+        assert!(
+            study_from_file(&dir, None)
+                .unwrap_err()
+                .contains("is a folder")
+        );
+    }
+
+    #[test]
+    fn xiangqi_games_need_no_deal() {
+        let path = write(
+            "xiangqi",
+            &pgn(
+                "[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\"]",
+                "1. h2e2 h9g7 1-0",
+            )
+            .replace("[Variant \"jieqi\"]\n", ""),
+        );
+        let g = study_from_file(&path, None).unwrap();
+        assert!(g.truth_known);
+        assert_eq!(g.start.rules().name.as_str(), "xiangqi");
+        assert_eq!(g.moves.len(), 2);
+    }
 }

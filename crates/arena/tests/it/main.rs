@@ -15,6 +15,7 @@ mod docs;
 mod export_jieqibox;
 mod fairy;
 mod games_index;
+mod import;
 mod jai;
 mod leak_cli;
 mod match_cli;
