@@ -138,4 +138,13 @@ fn exported_games_read_back_as_their_records() {
         &["greedy", "faulty:mode=error,after=6"],
         "2",
     );
+    // `arena analyze` reads both files.
+    let export = dir.join("search-export");
+    let pgn = export.join("all.pgn");
+    let text = ok(&["analyze", s(&pgn), "--game", "3", "--nodes", "100"]);
+    assert!(text.contains("all-game-3.analysis.html"), "{text}");
+    assert!(export.join("all-game-3.analysis.json").is_file());
+    let jb = export.join("jieqibox/game-1.json");
+    ok(&["analyze", s(&jb), "--nodes", "100"]);
+    assert!(export.join("jieqibox/game-1.analysis.html").is_file());
 }
