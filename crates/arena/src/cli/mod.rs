@@ -134,8 +134,9 @@ pub enum Command {
     ///
     /// The page is one self-contained file (no network, no other file): keys ← → (one ply), ↑ ↓
     /// (one move), Home, End and T (public or true view), clicks on the moves and the chart's
-    /// marks, and the address #ply=K (kept as you step, read when the page opens). The last move
-    /// is marked, a reveal ringed, a capture badged with what it took. Prints the path written.
+    /// marks, and the address #ply=K, with &view=true in the true view (kept as you step and
+    /// switch, read when the page opens). The last move is marked, a reveal ringed, a capture
+    /// badged with what it took. Prints the path written.
     View(view::ViewArgs),
     /// Fit the evaluation's weights to the results of recorded games (Texel tuning): positions
     /// from the folders' games.jsonl, labelled with their games' results, a held-out share of the
