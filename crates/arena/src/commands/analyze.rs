@@ -106,6 +106,15 @@ fn ply_line(p: &PlyAnalysis, recorded: Option<&crate::records::PlyInfo>) -> Stri
     line
 }
 
+/// `1 thread`, `2 threads`.
+fn threads(n: usize) -> String {
+    if n == 1 {
+        "1 thread".to_string()
+    } else {
+        format!("{n} threads")
+    }
+}
+
 /// Runs `arena analyze`.
 ///
 /// # Errors
@@ -128,7 +137,7 @@ pub fn run(plan: &AnalyzePlan, w: &mut dyn Write) -> Result<(), Error> {
         writeln!(
             w,
             "Analysis of {}: red {} vs black {}, {} ({}), {} plies\nReference: {} ({}), {views}, \
-             {} threads",
+             {}",
             printable(&study.title),
             printable(&study.red),
             printable(&study.black),
@@ -137,7 +146,7 @@ pub fn run(plan: &AnalyzePlan, w: &mut dyn Write) -> Result<(), Error> {
             study.moves.len(),
             printable(&reference.entry.label),
             reference.limits_text,
-            reference.threads
+            threads(reference.threads)
         )
         .map_err(Error::Output)?;
         let positions = study.moves.len() as u64 + 1;
@@ -180,10 +189,10 @@ pub fn run(plan: &AnalyzePlan, w: &mut dyn Write) -> Result<(), Error> {
         }
         writeln!(
             w,
-            "Analysed {} positions in {seconds:.1} s ({:.2} s a position on {} threads).",
+            "Analysed {} positions in {seconds:.1} s ({:.2} s a position on {}).",
             positions,
             seconds / positions as f64,
-            reference.threads
+            threads(reference.threads)
         )
         .map_err(Error::Output)?;
         let entry = game_json(study, &analysis);
