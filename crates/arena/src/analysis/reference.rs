@@ -336,6 +336,16 @@ mod tests {
         assert_eq!(a.end, Some(0.0));
         assert_eq!(a.summary.turning_point, Some(1));
         assert!(a.summary.lines[0].starts_with("Turning point: ply 1 red a8a7: a blunder"));
+        // Xiangqi has no chance: the summary says so, and speaks of no luck.
+        assert!(
+            a.summary
+                .lines
+                .iter()
+                .any(|l| l.starts_with("No reveal or hidden capture")),
+            "{:?}",
+            a.summary.lines
+        );
+        assert!(!a.summary.lines.iter().any(|l| l.contains("luck")));
     }
 
     #[test]

@@ -471,15 +471,21 @@ fn summary_lines(
             .collect();
         let count =
             |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let luck = if chances == 0 {
+            String::new()
+        } else {
+            format!(
+                "; luck {} over {chances} reveals and hidden captures",
+                signed_points(luck)
+            )
+        };
         lines.push(format!(
-            "{side:5} {}: {}, {}, {} in {moves} moves; average loss {} a move; luck {} over \
-             {chances} reveals and hidden captures; worst: {}",
+            "{side:5} {}: {}, {}, {} in {moves} moves; average loss {} a move{luck}; worst: {}",
             crate::util::text::printable(name),
             count(classes[0], "inaccuracy", "inaccuracies"),
             count(classes[1], "mistake", "mistakes"),
             count(classes[2], "blunder", "blunders"),
             points(loss / moves as f64),
-            signed_points(luck),
             if worst.is_empty() {
                 "none".to_string()
             } else {
@@ -488,7 +494,18 @@ fn summary_lines(
         ));
     }
     let parts = s.from_moves + s.from_chance + s.from_noise;
-    if parts > 0.0 {
+    let any_chance = plies.iter().any(|p| p.chance.is_some());
+    if parts > 0.0 && !any_chance {
+        let share = |x: f64| format!("{:.0} %", 100.0 * x / parts);
+        lines.push(format!(
+            "No reveal or hidden capture: of what moved the evaluation ({:.2} in expected score, \
+             summed ply by ply), moves account for {}, the reference's own noise from one ply \
+             to the next for {}.",
+            parts,
+            share(s.from_moves),
+            share(s.from_noise)
+        ));
+    } else if parts > 0.0 {
         let share = |x: f64| format!("{:.0} %", 100.0 * x / parts);
         lines.push(format!(
             "Chance: of what moved the evaluation ({:.2} in expected score, summed ply by ply), \
