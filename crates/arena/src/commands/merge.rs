@@ -466,8 +466,13 @@ pub fn run(args: &MergePlan, out: &mut dyn Write) -> Result<(), Error> {
     let mut journal = AtomicFile::create(&out_dir.join("games.jsonl"))?;
     let mut csv = CsvFile::create(&out_dir.join("games.csv"), n as u64)?;
     for (&job, &(k, spans)) in &games {
-        records::copy_spans(&mut sources[k], spans, &mut journal)?;
+        // Each line with its checksum: a checked shard's line comes out byte for byte as it was,
+        // and a shard from before checksums gets them, so the merged journal never mixes the two.
         let pair = records::read_pair(&mut sources[k], &shards[k].journal, spans)?;
+        for g in &pair {
+            let line = records::checked_line(g)? + "\n";
+            std::io::Write::write_all(&mut journal, line.as_bytes())?;
+        }
         csv.pair(job, &pair)?;
         tallied.add(job, &pair);
         boards[k].add_pair((job % n as u64) as usize, &pair);

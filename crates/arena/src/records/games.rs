@@ -258,14 +258,15 @@ pub fn checked_line(g: &GameLine) -> std::io::Result<String> {
 
 /// Whether a line read back is the game its checksum was computed over: its `check` field (if
 /// it has one: journals written before checksums have none) equals the hash of the game's JSON.
-fn check_line(line: &str, g: &GameLine) -> Result<(), String> {
+/// Returns whether the line has a checksum.
+fn check_line(line: &str, g: &GameLine) -> Result<bool, String> {
     let value: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
     let Some(check) = value.get("check") else {
-        return Ok(());
+        return Ok(false);
     };
     let text = serde_json::to_string(g).map_err(|e| e.to_string())?;
     if check.as_str() == Some(format!("{:016x}", fnv(&text)).as_str()) {
-        Ok(())
+        Ok(true)
     } else {
         Err(format!(
             "its content does not match its checksum {check} (the line was edited or damaged; \
@@ -290,9 +291,12 @@ pub struct Span {
 }
 
 /// Reads `games.jsonl` line by line, in bounded memory, calling `each` with every game and where
-/// its line is. A last line cut short by an interruption is passed over (and reported through the
-/// returned flag); any other bad line (not UTF-8, longer than [`MAX_JOURNAL_LINE`], not a game
-/// record, not matching its checksum, or a game recorded twice) is an error naming it.
+/// its line is. A last line cut short by an interruption is passed over, whatever the cut left
+/// (half a JSON value, half a multi-byte character), and reported through the returned flag; any
+/// other bad line (not UTF-8, longer than [`MAX_JOURNAL_LINE`], not a game record, not matching
+/// its checksum, a game recorded twice, or a line without a checksum in a journal whose other
+/// lines have one) is an error naming it. A journal of older versions, with no checksum on any
+/// line, still reads.
 ///
 /// # Errors
 /// The file cannot be read, a line other than the last is not a game record, or `each` fails.
@@ -318,7 +322,9 @@ pub fn for_each_line(
     let mut bytes = Vec::new();
     let mut offset = 0u64;
     // A line that does not parse, kept until the next line shows it was not the last.
-    let mut pending: Option<(usize, serde_json::Error)> = None;
+    let mut pending: Option<(usize, String)> = None;
+    // Whether the journal's lines carry checksums, and the first line that said so.
+    let mut checked: Option<(bool, usize)> = None;
     for number in 1.. {
         bytes.clear();
         let n = reader
@@ -337,8 +343,8 @@ pub fn for_each_line(
         if bytes.trim_ascii().is_empty() {
             continue;
         }
-        if let Some((at, e)) = pending.take() {
-            return Err(err(Some(at), format!("not a game record: {e}")));
+        if let Some((at, message)) = pending.take() {
+            return Err(err(Some(at), message));
         }
         if bytes.len() > MAX_JOURNAL_LINE {
             return Err(err(
@@ -347,14 +353,38 @@ pub fn for_each_line(
             ));
         }
         let Ok(line) = std::str::from_utf8(&bytes) else {
-            return Err(err(
-                Some(number),
-                "not UTF-8 text (the line was damaged; delete it to replay that pair)".into(),
-            ));
+            let message =
+                "not UTF-8 text (the line was damaged; delete it to replay that pair)".to_string();
+            // Cut in the middle of a character: fine if it is the last line, as any other cut.
+            if !bytes.ends_with(b"\n") {
+                pending = Some((number, message));
+                continue;
+            }
+            return Err(err(Some(number), message));
         };
         match serde_json::from_str::<GameLine>(line) {
             Ok(g) => {
-                check_line(line, &g).map_err(|m| err(Some(number), m))?;
+                let has = check_line(line, &g).map_err(|m| err(Some(number), m))?;
+                match checked {
+                    None => checked = Some((has, number)),
+                    Some((with, first)) if with != has => {
+                        let (without, with) = if has {
+                            (first, number)
+                        } else {
+                            (number, first)
+                        };
+                        return Err(err(
+                            Some(number),
+                            format!(
+                                "line {without} has no checksum while line {with} has one: this \
+                                 version writes a checksum on every line, and older versions on \
+                                 none, so a line without one among lines with one was edited \
+                                 (delete it to replay that pair)"
+                            ),
+                        ));
+                    }
+                    Some(_) => {}
+                }
                 let mut id = |label: &str| {
                     let next = labels.len() as u32;
                     *labels.entry(label.to_string()).or_insert(next)
@@ -373,7 +403,7 @@ pub fn for_each_line(
                 each(span, g)?;
             }
             // Cut short: fine if it is the last line (an interrupted append).
-            Err(e) if e.is_eof() => pending = Some((number, e)),
+            Err(e) if e.is_eof() => pending = Some((number, format!("not a game record: {e}"))),
             Err(e) => return Err(err(Some(number), format!("not a game record: {e}"))),
         }
     }
@@ -646,6 +676,17 @@ mod tests {
         bytes.extend(line(&game(1, 2)));
         let e = read_jsonl(&journal("cut-mid", &bytes)).unwrap_err();
         assert_eq!(e.line, Some(3), "{e}");
+        // A last line cut in the middle of a multi-byte character is dropped like any cut…
+        let mut cut_char = ok.clone();
+        cut_char.extend("{\"fingerprint\":\"揭".as_bytes());
+        cut_char.pop();
+        let (games, truncated) = read_jsonl(&journal("cut-char", &cut_char)).unwrap();
+        assert_eq!((games.len(), truncated), (2, true));
+        // …but not in the middle of the file.
+        cut_char.extend(b"\n");
+        cut_char.extend(line(&game(1, 1)));
+        let e = read_jsonl(&journal("cut-char-mid", &cut_char)).unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
         // A game recorded twice is refused, naming both lines.
         let mut twice = ok.clone();
         twice.extend(line(&game(0, 1)));
@@ -662,5 +703,42 @@ mod tests {
         let e = read_jsonl(&journal("long", &bytes)).unwrap_err();
         assert_eq!(e.line, Some(4), "{e}");
         assert!(e.message.contains("longer than"), "{e}");
+    }
+
+    /// A game's line as versions before checksums wrote it.
+    fn unchecked(g: &GameLine) -> Vec<u8> {
+        let mut l = serde_json::to_string(g).unwrap().into_bytes();
+        l.push(b'\n');
+        l
+    }
+
+    #[test]
+    fn a_line_without_its_checksum_among_checked_lines_is_refused() {
+        // Old journals (no line checked) still read.
+        let mut old = unchecked(&game(0, 1));
+        old.extend(unchecked(&game(0, 2)));
+        let (games, _) = read_jsonl(&journal("old", &old)).unwrap();
+        assert_eq!(games.len(), 2);
+        // A checked journal with one line's checksum deleted (its result flipped, say) is not.
+        let mut flipped = game(0, 2);
+        flipped.result = GameResult::BlackWins;
+        let mut mixed = line(&game(0, 1));
+        mixed.extend(unchecked(&flipped));
+        let e = read_jsonl(&journal("mixed", &mixed)).unwrap_err();
+        assert_eq!(e.line, Some(2), "{e}");
+        assert!(
+            e.message
+                .contains("line 2 has no checksum while line 1 has one"),
+            "{e}"
+        );
+        // Either order.
+        let mut mixed = unchecked(&flipped);
+        mixed.extend(line(&game(0, 1)));
+        let e = read_jsonl(&journal("mixed-first", &mixed)).unwrap_err();
+        assert!(
+            e.message
+                .contains("line 1 has no checksum while line 2 has one"),
+            "{e}"
+        );
     }
 }

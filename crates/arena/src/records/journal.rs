@@ -182,20 +182,25 @@ impl Journal {
                 });
             }
             resumed.truncated = truncated;
-            // The complete pairs, copied into a new journal; their spans are the new file's.
+            // The complete pairs, written into a new journal with their checksums; their spans
+            // are the new file's. A checked line comes out byte for byte as it was (its checksum
+            // is over exactly this text); a line of a journal from before checksums gets one, so
+            // the lines this run appends never sit beside unchecked ones.
             let mut old = File::open(path).map_err(JournalError::Io)?;
             let mut kept = AtomicFile::create(path).map_err(JournalError::Io)?;
             let mut at = 0u64;
             for (key, spans) in pairs {
-                records::copy_spans(&mut old, spans, &mut kept).map_err(JournalError::Io)?;
-                let new = spans.map(|s| {
-                    let n = Span {
+                let games = records::read_pair(&mut old, path, spans).map_err(JournalError::Io)?;
+                let mut new = [Span::default(); 2];
+                for (g, span) in games.iter().zip(&mut new) {
+                    let line = records::checked_line(g).map_err(JournalError::Io)? + "\n";
+                    kept.write_all(line.as_bytes()).map_err(JournalError::Io)?;
+                    *span = Span {
                         offset: at,
-                        len: s.len,
+                        len: line.len() as u64,
                     };
-                    at += s.len;
-                    n
-                });
+                    at += line.len() as u64;
+                }
                 resumed.pairs.insert(key, new);
             }
             kept.commit().map_err(JournalError::Io)?;

@@ -26,6 +26,7 @@ mod regression_script;
 mod replay_export;
 mod solve_cli;
 mod sprt_cli;
+mod tampered;
 mod tournament_cli;
 mod tune_cli;
 mod uci_faults;
