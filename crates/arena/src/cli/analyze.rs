@@ -55,7 +55,7 @@ pub struct AnalyzeArgs {
     pub threads: Option<usize>,
     /// The hard limit of one search, in milliseconds [default: 5 minutes, or 2 × --movetime + 5
     /// s]: past it the analysis stops with an error naming the ply.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::cli::common::milliseconds)]
     pub move_timeout: Option<u64>,
     /// Where to write the analysis JSON (every game analysed, in one file) [default: a game of a
     /// results folder goes to its match folder's analysis/game-<N>.json; a game file's to

@@ -13,7 +13,7 @@ pub struct LimitArgs {
     #[arg(long, value_name = "D")]
     pub depth: Option<u32>,
     /// Milliseconds per move. Not reproducible: prefer --nodes for tests.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::cli::common::milliseconds)]
     pub movetime: Option<u64>,
 }
 
@@ -27,4 +27,23 @@ pub struct RulesArgs {
     /// file of the same name; write ./NAME for the file.
     #[arg(long, value_name = "R", default_value = "standard")]
     pub rules: String,
+}
+
+/// Reads a flag in milliseconds: a whole number up to [`crate::engines::time_control::MAX_MOVE_MS`] (a day). Zero reads
+/// (the plans refuse it with their own message); a larger number would be a wait no run means.
+///
+/// # Errors
+/// Not a whole number, or more than a day.
+pub fn milliseconds(text: &str) -> Result<u64, String> {
+    let ms: u64 = text
+        .trim()
+        .parse()
+        .map_err(|_| "not a whole number of milliseconds".to_string())?;
+    let max = crate::engines::time_control::MAX_MOVE_MS;
+    if ms > max {
+        return Err(format!(
+            "more than a day ({max} ms), which is the longest a move may take"
+        ));
+    }
+    Ok(ms)
 }

@@ -22,7 +22,7 @@ pub struct JaiArgs {
     #[arg(long, value_name = "D", default_value_t = 0)]
     pub depth: u32,
     /// Milliseconds per move (JAI option MoveTimeMs; 0: none).
-    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = crate::cli::common::milliseconds)]
     pub movetime: u64,
     /// A clock for both engines, as `arena match --tc` (JAI option TimeControl; empty: none).
     #[arg(long, value_name = "TC", default_value = "")]

@@ -37,7 +37,7 @@ pub struct SolveArgs {
     /// A search taking longer than this many milliseconds counts as a failure.
     ///
     /// Default: the movetime plus 1000 ms, or 60000 ms with no time limit.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = crate::cli::common::milliseconds)]
     pub move_timeout: Option<u64>,
     /// Results folder for solve.json and solve.csv [default:
     /// results/<UTC timestamp>-solve-<suite name>/].

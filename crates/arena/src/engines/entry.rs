@@ -349,7 +349,16 @@ fn split_arena_keys(spec: &Spec) -> Result<(Option<String>, EngineLimits, Spec),
                 limits.tc =
                     Some(TimeControl::parse(v).map_err(|e| err(format!("parameter 'tc': {e}")))?);
             }
-            "movetime" => limits.movetime = Some(Duration::from_millis(positive(k, v)?)),
+            "movetime" => {
+                let ms = positive(k, v)?;
+                if ms > crate::engines::time_control::MAX_MOVE_MS {
+                    return Err(err(format!(
+                        "parameter 'movetime': {ms} ms is more than a day ({} ms)",
+                        crate::engines::time_control::MAX_MOVE_MS
+                    )));
+                }
+                limits.movetime = Some(Duration::from_millis(ms));
+            }
             "nodes" => limits.nodes = Some(positive(k, v)?),
             "depth" => {
                 let d = positive(k, v)?;
@@ -523,6 +532,7 @@ mod tests {
             ("greedy:tc=fast", "parameter 'tc'"),
             ("greedy:nodes=0", "parameter 'nodes'"),
             ("greedy:movetime=-5", "parameter 'movetime'"),
+            ("greedy:movetime=86400001", "more than a day"),
             ("greedy:depth=99999999999", "parameter 'depth'"),
             ("greedy:name=", "'name' is empty"),
             ("greedy:nosie=1", "unknown parameter 'nosie'"),

@@ -22,6 +22,10 @@ pub struct TimeControl {
 /// The longest base time or increment accepted: one day.
 const MAX_SECONDS: f64 = 86_400.0;
 
+/// The longest a move may be given in milliseconds (`--movetime`, `--move-timeout`, an engine's
+/// `movetime=`): a day, as a clock's base time.
+pub const MAX_MOVE_MS: u64 = 86_400_000;
+
 /// Seconds as a duration, to the millisecond; `None` unless a finite number in [0, one day].
 fn seconds(text: &str) -> Option<Duration> {
     let t = text.trim();

@@ -129,3 +129,52 @@ fn a_journal_from_before_checksums_resumes_into_a_checked_one() {
     ]);
     assert_eq!(lines(&run).len(), 8);
 }
+
+#[test]
+fn times_in_milliseconds_are_bounded_by_a_day() {
+    let dir = tmp("bounds");
+    let out = dir.join("run");
+    for args in [
+        vec!["match", "--movetime", "18446744073709551615"],
+        vec!["match", "--move-timeout", "86400001"],
+        vec!["solve", "suite.epd", "--move-timeout", "99999999999"],
+        vec!["analyze", "x", "--movetime", "86400001"],
+        vec!["jai", "--movetime", "86400001"],
+    ] {
+        let mut all = args.clone();
+        if args[0] == "match" {
+            all.extend(["--engine", "greedy", "--engine", "random", "--out", s(&out)]);
+        }
+        let o = crate::common::arena(&all);
+        assert_eq!(o.status.code(), Some(2), "{all:?}");
+        let err = crate::common::text(&o.stderr);
+        assert!(
+            err.contains("more than a day (86400000 ms)"),
+            "{all:?}: {err}"
+        );
+    }
+    let err = refused(&[
+        "match",
+        "--engine",
+        "greedy:movetime=86400001",
+        "--engine",
+        "random",
+        "--out",
+        s(&out),
+    ]);
+    assert!(err.contains("more than a day"), "{err}");
+    // A day itself is allowed (the plan goes on to its other checks).
+    let o = crate::common::arena(&[
+        "match",
+        "--movetime",
+        "86400000",
+        "--check",
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--out",
+        s(&out),
+    ]);
+    assert!(o.status.success(), "{}", crate::common::text(&o.stderr));
+}
