@@ -596,7 +596,7 @@ fn answer_or_kill(e: &mut Engine, line: &str) -> String {
             Ok(_) => {}
             Err(err) => {
                 let _ = e.child.kill();
-                panic!("{line}: no answer within 30 s ({err}): blocked on the file?");
+                panic!("{line}: no answer within 30 s ({err}): the file accepted, or blocked on?");
             }
         }
     }
