@@ -148,15 +148,41 @@ impl EvalWeights {
         (sum / n as i64) as i32
     }
 
-    /// Reads weights from a JSON file (missing keys keep their defaults; unknown keys are errors).
+    /// Reads weights from a JSON file (missing keys keep their defaults; unknown keys are errors)
+    /// of at most [`MAX_WEIGHTS_FILE`] bytes. Only a regular file is read (links followed): a
+    /// named pipe would block forever, a device such as `/dev/zero` never ends.
     ///
     /// # Errors
-    /// The file cannot be read or is not a valid weights object; the message names the path.
+    /// The file cannot be read, is not a regular file, is too large, is not UTF-8 or is not a
+    /// valid weights object; the message names the path.
     pub fn from_json_file(path: impl AsRef<std::path::Path>) -> Result<Self, String> {
+        use std::io::Read;
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("eval weights '{}': {e}", path.display()))?;
-        serde_json::from_str(&text).map_err(|e| format!("eval weights '{}': {e}", path.display()))
+        let named = |m: String| format!("eval weights '{}': {m}", path.display());
+        let regular = |meta: std::io::Result<std::fs::Metadata>| match meta {
+            Ok(m) if m.is_file() => Ok(()),
+            Ok(m) if m.is_dir() => Err(named("is a folder, not a file".into())),
+            Ok(m) => Err(named(format!(
+                "is not a regular file ({}): give a weights file",
+                special_kind(m.file_type())
+            ))),
+            Err(e) => Err(named(e.to_string())),
+        };
+        // Looked at before it is opened: opening a named pipe waits for a writer.
+        regular(std::fs::metadata(path))?;
+        let file = std::fs::File::open(path).map_err(|e| named(e.to_string()))?;
+        regular(file.metadata())?;
+        let mut bytes = Vec::new();
+        file.take(MAX_WEIGHTS_FILE + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| named(e.to_string()))?;
+        if bytes.len() as u64 > MAX_WEIGHTS_FILE {
+            return Err(named(format!(
+                "larger than {MAX_WEIGHTS_FILE} bytes (1 MiB): not a weights file"
+            )));
+        }
+        let text = String::from_utf8(bytes).map_err(|_| named("not UTF-8 text".into()))?;
+        serde_json::from_str(&text).map_err(|e| named(e.to_string()))
     }
 
     /// Piece-square bonus of a face-up piece (no material).
@@ -343,6 +369,29 @@ fn finish(
     }
     let us = pos.turn().index();
     score[us] - score[1 - us] + w.tempo
+}
+
+/// The largest weights file [`EvalWeights::from_json_file`] reads: 1 MiB (a weights file is a
+/// few hundred bytes).
+pub const MAX_WEIGHTS_FILE: u64 = 1 << 20;
+
+/// What a file that is not regular is, as a message says it (`a named pipe`).
+fn special_kind(kind: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a named pipe";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = kind;
+    "not a file of data"
 }
 
 const CHARIOT: usize = Role::Chariot.index();

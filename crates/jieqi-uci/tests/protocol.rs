@@ -583,3 +583,61 @@ fn jieqibox_legacy_fen_is_accepted() {
         &view_after(START, &["h2e2C", "h9g7n"], &Rules::standard()),
     );
 }
+
+/// The answer to `line` (the first `info string` line after it), or the engine killed and the
+/// test failed when none comes within 30 s (it would otherwise hang on the file).
+fn answer_or_kill(e: &mut Engine, line: &str) -> String {
+    e.send(line);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match e.lines.recv_timeout(left) {
+            Ok(got) if got.starts_with("info string") => return got,
+            Ok(_) => {}
+            Err(err) => {
+                let _ = e.child.kill();
+                panic!("{line}: no answer within 30 s ({err}): the file accepted, or blocked on?");
+            }
+        }
+    }
+}
+
+/// An `eval=` weights file in `EngineOptions` is read only if it is a regular file of at most
+/// 1 MiB: a named pipe is refused, not waited on; `/dev/zero` is refused, not read to its end;
+/// a larger file is refused. The engine stays usable.
+#[test]
+fn eval_files_that_are_no_regular_small_files_are_refused() {
+    let dir = std::env::temp_dir().join(format!("jieqi-uci-eval-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.json");
+    std::fs::write(&big, format!("{}{{}}", " ".repeat(1 << 20))).unwrap();
+    let mut cases = vec![(big.display().to_string(), "larger than 1048576 bytes")];
+    let pipe = dir.join("fifo.json");
+    match Command::new("mkfifo").arg(&pipe).status() {
+        Ok(s) if s.success() => cases.push((
+            pipe.display().to_string(),
+            "is not a regular file (a named pipe)",
+        )),
+        other => eprintln!("SKIPPED the named pipe: mkfifo failed: {other:?}"),
+    }
+    // Last: without a bound, it would be read until memory runs out.
+    cases.push(("/dev/zero".to_string(), "is not a regular file (a device)"));
+    let mut e = Engine::start();
+    for (file, says) in &cases {
+        let line = format!("setoption name EngineOptions value eval={file}");
+        let got = answer_or_kill(&mut e, &line);
+        assert!(got.contains("setoption refused"), "{line}: {got}");
+        assert!(
+            got.contains(file.as_str()) && got.contains(says),
+            "{line}: {got}"
+        );
+    }
+    e.ready();
+    e.send("position startpos");
+    e.send("go depth 1");
+    let (_, best) = e.bestmove(Duration::from_secs(10));
+    assert_legal(&best, &view_after(START, &[], &Rules::standard()));
+    drop(e);
+    let _ = std::fs::remove_dir_all(dir);
+}

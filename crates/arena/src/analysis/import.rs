@@ -72,7 +72,7 @@ pub fn study_from_file(path: &Path, game: Option<u64>) -> Result<StudyGame, Stri
             .map_err(|e| named(e.to_string()))?;
         jieqibox(&text, &path.display().to_string(), game).map_err(named)
     } else {
-        let file = std::fs::File::open(path).map_err(|e| named(e.to_string()))?;
+        let file = crate::records::files::open_regular(path).map_err(|e| named(e.to_string()))?;
         let (parsed, position) = select_pgn(std::io::BufReader::new(file), game).map_err(named)?;
         let title = format!(
             "{} game {}",
@@ -86,10 +86,7 @@ pub fn study_from_file(path: &Path, game: Option<u64>) -> Result<StudyGame, Stri
 /// The first character of a file that is not whitespace (a UTF-8 byte order mark skipped), from
 /// its first 64 KiB; `None` for a file of whitespace only.
 fn first_char(path: &Path) -> Result<Option<char>, String> {
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    if file.metadata().is_ok_and(|m| m.is_dir()) {
-        return Err("is a folder, not a file".into());
-    }
+    let file = crate::records::files::open_regular(path).map_err(|e| e.to_string())?;
     let mut head = Vec::new();
     file.take(64 << 10)
         .read_to_end(&mut head)

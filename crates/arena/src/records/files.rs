@@ -462,18 +462,75 @@ pub fn probe_folder(dir: &Path) -> io::Result<()> {
 /// files): 1 MiB.
 pub const MAX_SMALL_FILE: u64 = 1 << 20;
 
-/// Reads a text file of at most `max` bytes. The bound is on what is read, not on what the file
-/// claims (a device such as `/dev/zero` reports no size and never ends).
+/// What a file that is not regular is, as a message says it (`a named pipe`).
+fn special_kind(kind: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a named pipe";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = kind;
+    "not a file of data"
+}
+
+/// The refusal of what `meta` describes, unless it is a regular file.
+fn regular(meta: &std::fs::Metadata) -> io::Result<()> {
+    if meta.is_file() {
+        Ok(())
+    } else if meta.is_dir() {
+        Err(io::Error::other("is a folder, not a file"))
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "is not a regular file ({}): give a file to read",
+                special_kind(meta.file_type())
+            ),
+        ))
+    }
+}
+
+/// Opens a file the user named for reading, refusing anything but a regular file (links
+/// followed): a folder, a named pipe (whose opening would wait for a writer forever), a device
+/// such as `/dev/zero` (which never ends), a socket. What the path names is looked at before it
+/// is opened, and it is opened without blocking (on Unix), so a pipe put there in between is
+/// refused too, never waited on.
 ///
 /// # Errors
-/// The file cannot be read, is larger than `max`, or is not UTF-8; the message says which (the
+/// The file cannot be opened or is not regular; the message says which (the caller names the
+/// file).
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    regular(&std::fs::metadata(path)?)?;
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    regular(&file.metadata()?)?;
+    Ok(file)
+}
+
+/// Reads a text file of at most `max` bytes. The bound is on what is read, not on what the file
+/// claims. Only a regular file is read ([`open_regular`]): a named pipe would block, a device
+/// such as `/dev/zero` never ends.
+///
+/// # Errors
+/// The file cannot be read, is not a regular file, is larger than `max`, or is not UTF-8; the message says which (the
 /// caller names the file).
 pub fn read_bounded(path: &Path, max: u64) -> io::Result<String> {
     use std::io::Read;
-    let file = File::open(path)?;
-    if file.metadata().is_ok_and(|m| m.is_dir()) {
-        return Err(io::Error::other("is a folder, not a file"));
-    }
+    let file = open_regular(path)?;
     let mut bytes = Vec::new();
     file.take(max + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max {

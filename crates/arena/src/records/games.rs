@@ -310,10 +310,10 @@ pub fn for_each_line(
         line,
         message,
     };
-    let file = std::fs::File::open(path).map_err(|e| err(None, format!("cannot open: {e}")))?;
-    if file.metadata().is_ok_and(|m| m.is_dir()) {
-        return Err(err(None, "is a folder, not a file".into()));
-    }
+    let file = crate::records::files::open_regular(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::Other | std::io::ErrorKind::InvalidInput => err(None, e.to_string()),
+        _ => err(None, format!("cannot open: {e}")),
+    })?;
     let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
     // Labels are interned: the key of every game seen is four numbers.
     let mut labels: std::collections::HashMap<String, u32> = std::collections::HashMap::new();

@@ -16,6 +16,7 @@ mod export_jieqibox;
 mod fairy;
 mod games_index;
 mod import;
+mod input_files;
 mod jai;
 mod leak_cli;
 mod match_cli;
