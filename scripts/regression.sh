@@ -41,11 +41,17 @@ die() {
     exit 2
 }
 
+# The value of flag $1 (the next argument, $2), which must be given and not empty.
+value() {
+    [[ $# -ge 2 && -n "$2" ]] || die "$1 needs $3 (see --help)"
+    printf '%s' "$2"
+}
+
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --base) base="${2:?--base needs a revision}"; shift 2 ;;
-        --new) new="${2:?--new needs a revision}"; shift 2 ;;
-        --engine) engine="${2:?--engine needs a spec}"; shift 2 ;;
+        --base) base="$(value "$1" "${2-}" "a revision")" || exit 2; shift 2 ;;
+        --new) new="$(value "$1" "${2-}" "a revision")" || exit 2; shift 2 ;;
+        --engine) engine="$(value "$1" "${2-}" "a spec")" || exit 2; shift 2 ;;
         --no-build) build=0; shift ;;
         --) shift; extra=("$@"); break ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;

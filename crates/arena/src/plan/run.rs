@@ -259,7 +259,7 @@ fn recorded_threads(out: &std::path::Path) -> Option<usize> {
 }
 
 /// Flags that choose a run's games, which `--resume` with only `--out` takes from the record.
-const RECORDED_FLAGS: [&str; 20] = [
+const RECORDED_FLAGS: [&str; 22] = [
     "seed",
     "rules",
     "max_plies",
@@ -280,6 +280,8 @@ const RECORDED_FLAGS: [&str; 20] = [
     "bootstrap",
     "opponent",
     "model",
+    "alpha",
+    "beta",
 ];
 
 /// `--resume` with `--out` and no engines: the run recorded in the folder, as it was started

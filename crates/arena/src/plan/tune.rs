@@ -8,6 +8,18 @@ use jieqi_search::eval::EvalWeights;
 use crate::cli::tune::TuneArgs;
 use crate::error::Error;
 
+/// The largest `--rate`, in centipawns: a step of the fit that moves a weight by a pawn.
+pub const MAX_RATE: f64 = 100.0;
+
+/// The most `--iterations`.
+pub const MAX_ITERATIONS: u32 = 1_000_000;
+
+/// The fewest positions the fit takes (`--max-positions` below it could never fit).
+pub const MIN_POSITIONS: usize = 1000;
+
+/// The most `--max-positions` (a bound on memory: each position is kept with its features).
+pub const MAX_POSITIONS: usize = 100_000_000;
+
 /// A validated `arena tune`.
 #[derive(Debug)]
 pub struct TunePlan {
@@ -21,13 +33,13 @@ pub struct TunePlan {
     pub holdout: f64,
     /// Plies skipped at the start of every game.
     pub skip: usize,
-    /// Steps of the fit.
+    /// Steps of the fit, in [1, [`MAX_ITERATIONS`]].
     pub iterations: u32,
-    /// The step size of the fit, in centipawns.
+    /// The step size of the fit, in centipawns, in (0, [`MAX_RATE`]].
     pub rate: f64,
     /// Weights kept as they are, by name (each one a weight of [`TunePlan::base`]).
     pub fix: Vec<String>,
-    /// Most positions read.
+    /// Most positions read, in [[`MIN_POSITIONS`], [`MAX_POSITIONS`]].
     pub max_positions: usize,
     /// The share of the game result in each position's target, in [0, 1].
     pub lambda: f64,
@@ -39,13 +51,15 @@ impl TunePlan {
     /// Validates `arena tune` arguments and reads `--eval`.
     ///
     /// # Errors
-    /// `--lambda` or `--holdout` out of range, a weights file that cannot be read, a `--fix`
-    /// name that is no weight.
+    /// A number flag out of its range (or not finite), a folder given twice (by its path or as
+    /// another copy of the same run), a folder without a recorded run, a weights file that cannot
+    /// be read, a `--fix` name that is no weight.
     pub fn new(args: TuneArgs) -> Result<TunePlan, Error> {
+        use crate::util::text::number;
         if !(0.0..=1.0).contains(&args.lambda) {
             return Err(Error::Input(format!(
                 "--lambda {}: give a share in [0, 1]",
-                args.lambda
+                number(args.lambda)
             )));
         }
         crate::records::files::check_output(&args.out)
@@ -53,9 +67,29 @@ impl TunePlan {
         if !(0.0..0.9).contains(&args.holdout) {
             return Err(Error::Input(format!(
                 "--holdout {}: give a share in [0, 0.9)",
-                args.holdout
+                number(args.holdout)
             )));
         }
+        if !(args.rate > 0.0 && args.rate <= MAX_RATE) {
+            return Err(Error::Input(format!(
+                "--rate {}: give a step in (0, {MAX_RATE}] centipawns",
+                number(args.rate)
+            )));
+        }
+        if !(1..=MAX_ITERATIONS).contains(&args.iterations) {
+            return Err(Error::Input(format!(
+                "--iterations {}: give 1 to {MAX_ITERATIONS} steps",
+                args.iterations
+            )));
+        }
+        if !(MIN_POSITIONS..=MAX_POSITIONS).contains(&args.max_positions) {
+            return Err(Error::Input(format!(
+                "--max-positions {}: give {MIN_POSITIONS} to {MAX_POSITIONS} (the fit needs at \
+                 least {MIN_POSITIONS} positions)",
+                args.max_positions
+            )));
+        }
+        distinct_runs(&args.dirs)?;
         let base = match &args.eval {
             Some(p) => EvalWeights::from_json_file(p).map_err(Error::Input)?,
             None => EvalWeights::default(),
@@ -84,6 +118,46 @@ impl TunePlan {
             seed: args.seed,
         })
     }
+}
+
+/// Refuses a folder given twice, by its path (`runs/a` and `runs/./a`, a link to it) or as
+/// another copy of the same run (the same fingerprint and shard, or a whole run and one of its
+/// shards): its games would count twice, and a game could fall in both the fit and the held-out
+/// share.
+fn distinct_runs(dirs: &[PathBuf]) -> Result<(), Error> {
+    let mut seen: Vec<(&PathBuf, PathBuf, crate::run::MatchSetup)> = Vec::new();
+    for dir in dirs {
+        let (_, record, _) = crate::run::folder::recorded_run(dir).map_err(Error::Input)?;
+        let real = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+        for (other, other_real, other_record) in &seen {
+            if *other_real == real {
+                return Err(Error::Input(format!(
+                    "{} and {} are the same folder: give each folder once (its games would \
+                     count twice)",
+                    other.display(),
+                    dir.display()
+                )));
+            }
+            let overlap = match (other_record.shard, record.shard) {
+                (Some(a), Some(b)) => a == b,
+                _ => true,
+            };
+            if !record.fingerprint.is_empty()
+                && other_record.fingerprint == record.fingerprint
+                && overlap
+            {
+                return Err(Error::Input(format!(
+                    "{} and {} hold the same run (fingerprint {}): give one of them (its games \
+                     would count twice)",
+                    other.display(),
+                    dir.display(),
+                    record.fingerprint
+                )));
+            }
+        }
+        seen.push((dir, real, record));
+    }
+    Ok(())
 }
 
 /// The weights' names and values, in the order of their JSON form.

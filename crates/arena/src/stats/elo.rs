@@ -540,18 +540,31 @@ pub enum SprtError {
 
 impl fmt::Display for SprtError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::util::text::number as n;
         match self {
             SprtError::EloRange { elo0, elo1 } => write!(
                 f,
-                "elo0 and elo1 must be finite and within ±{SPRT_MAX_ELO}, got [{elo0}, {elo1}]"
+                "elo0 and elo1 must be finite and within ±{SPRT_MAX_ELO}, got [{}, {}]",
+                n(*elo0),
+                n(*elo1)
             ),
             SprtError::EloOrder { elo0, elo1 } => {
-                write!(f, "elo0 must be less than elo1, got [{elo0}, {elo1}]")
+                write!(
+                    f,
+                    "elo0 must be less than elo1, got [{}, {}]",
+                    n(*elo0),
+                    n(*elo1)
+                )
             }
-            SprtError::Alpha(a) => write!(f, "alpha must be between 0 and 1, got {a}"),
-            SprtError::Beta(b) => write!(f, "beta must be between 0 and 1, got {b}"),
+            SprtError::Alpha(a) => write!(f, "alpha must be between 0 and 1, got {}", n(*a)),
+            SprtError::Beta(b) => write!(f, "beta must be between 0 and 1, got {}", n(*b)),
             SprtError::AlphaBetaSum(a, b) => {
-                write!(f, "alpha + beta must be less than 1, got {a} + {b}")
+                write!(
+                    f,
+                    "alpha + beta must be less than 1, got {} + {}",
+                    n(*a),
+                    n(*b)
+                )
             }
         }
     }

@@ -1,5 +1,5 @@
 //! Text made safe: for a terminal or a message (control characters escaped), for a file name,
-//! and as one word of a shell command.
+//! and as one word of a shell command; a number as a message shows it.
 
 /// Text from a record made safe for a terminal: control characters are escaped.
 pub fn printable(text: &str) -> String {
@@ -44,9 +44,31 @@ pub fn shell_word(text: &str) -> String {
     }
 }
 
+/// A number as a message shows it: as Rust prints it when that is short (`0.05`, `-300`,
+/// `NaN`, `inf`), in scientific notation when that would be long (`-1e308`, `1e-12`), so a
+/// number typed as `-1e308` does not come back as 309 digits.
+pub fn number(x: f64) -> String {
+    let plain = x.to_string();
+    if plain.len() <= 12 {
+        plain
+    } else {
+        format!("{x:e}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_stay_short() {
+        assert_eq!(number(0.05), "0.05");
+        assert_eq!(number(-300.0), "-300");
+        assert_eq!(number(-1e308), "-1e308");
+        assert_eq!(number(1e-12), "1e-12");
+        assert_eq!(number(f64::NAN), "NaN");
+        assert_eq!(number(f64::INFINITY), "inf");
+    }
 
     #[test]
     fn shell_words_quote_only_what_needs_it() {

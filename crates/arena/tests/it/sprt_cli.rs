@@ -84,6 +84,20 @@ fn the_verdict_and_its_pairs_do_not_depend_on_the_thread_count() {
         "{}",
         String::from_utf8_lossy(&other.stderr)
     );
+    // Nor when it is resumed from its folder alone: every flag of the test is refused alike.
+    for flag in [
+        "--alpha=0.1",
+        "--beta=0.1",
+        "--elo0=1",
+        "--elo1=20",
+        "--model=logistic",
+    ] {
+        let o = arena(&["sprt", "--out", one.to_str().unwrap(), "--resume", flag]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{flag}: {err}");
+        let name = flag.split('=').next().unwrap();
+        assert!(err.contains(&format!("{name} cannot change it")), "{err}");
+    }
     // Resuming a decided gate plays nothing and says the same.
     let again = gate("greedy", "random", "2", &one, &["--resume"]);
     assert_eq!(again.status.code(), Some(0));
@@ -128,6 +142,9 @@ fn bad_tests_are_refused_before_any_game() {
             "--elo0/--elo1: elo0 must be less than elo1",
         ),
         (vec!["--elo1", "500"], "--elo0/--elo1: elo0 and elo1"),
+        // A huge number comes back as typed, not as 309 digits.
+        (vec!["--elo0=-1e308"], "got [-1e308, "),
+        (vec!["--beta", "1e300"], "got 1e300"),
         (
             vec!["--alpha", "0"],
             "--alpha: alpha must be between 0 and 1",
@@ -140,6 +157,7 @@ fn bad_tests_are_refused_before_any_game() {
         assert_eq!(o.status.code(), Some(2), "{all:?}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains(says), "{all:?}: {err}");
+        assert!(err.len() < 400, "{all:?}: a long message: {err}");
     }
 }
 

@@ -88,7 +88,45 @@ fn tuning_fits_the_games_and_refuses_bad_input() {
 
     let g = games.to_str().unwrap();
     let o = out.to_str().unwrap();
+    // A copy of the run (its files, not its path) and the same folder by another path.
+    let copy = dir.join("copy");
+    std::fs::create_dir_all(&copy).unwrap();
+    for entry in std::fs::read_dir(&games).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_file() {
+            std::fs::copy(entry.path(), copy.join(entry.file_name())).unwrap();
+        }
+    }
+    let c = copy.to_str().unwrap();
+    let dotted = games.join(".");
+    let d = dotted.to_str().unwrap();
     for (args, says) in [
+        (vec!["tune", g, "--out", o, "--rate", "NaN"], "--rate NaN"),
+        (
+            vec!["tune", g, "--out", o, "--rate", "1e308"],
+            "--rate 1e308",
+        ),
+        (vec!["tune", g, "--out", o, "--rate", "0"], "--rate 0"),
+        (vec!["tune", g, "--out", o, "--rate", "inf"], "--rate inf"),
+        (
+            vec!["tune", g, "--out", o, "--lambda", "NaN"],
+            "--lambda NaN",
+        ),
+        (
+            vec!["tune", g, "--out", o, "--holdout=-1e300"],
+            "--holdout -1e300",
+        ),
+        (
+            vec!["tune", g, "--out", o, "--iterations", "0"],
+            "--iterations 0",
+        ),
+        (
+            vec!["tune", g, "--out", o, "--max-positions", "0"],
+            "--max-positions 0",
+        ),
+        (vec!["tune", g, g, "--out", o], "are the same folder"),
+        (vec!["tune", g, d, "--out", o], "are the same folder"),
+        (vec!["tune", g, c, "--out", o], "hold the same run"),
         (
             vec!["tune", g, "--out", o, "--holdout", "0.95"],
             "--holdout 0.95",
@@ -117,8 +155,15 @@ fn tuning_fits_the_games_and_refuses_bad_input() {
             "eval weights",
         ),
     ] {
+        let before = std::fs::read(&out).unwrap();
         let r = arena(&args);
         assert_eq!(r.status.code(), Some(2), "{args:?}: {}", text(&r.stderr));
+        assert!(text(&r.stderr).len() < 400, "{args:?}: {}", text(&r.stderr));
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            before,
+            "{args:?} wrote weights"
+        );
         assert!(
             text(&r.stderr).contains(says),
             "{args:?}: {}",
