@@ -89,11 +89,11 @@ impl TunePlan {
                 args.max_positions
             )));
         }
-        distinct_runs(&args.dirs)?;
         let base = match &args.eval {
             Some(p) => EvalWeights::from_json_file(p).map_err(Error::Input)?,
             None => EvalWeights::default(),
         };
+        distinct_runs(&args.dirs)?;
         let names = named(&base);
         for f in &args.fix {
             if !names.iter().any(|(k, _)| k == f) {

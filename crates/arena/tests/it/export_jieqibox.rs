@@ -48,7 +48,8 @@ fn write_game(dir: &std::path::Path) {
     let text = std::fs::read_to_string(&journal).unwrap();
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let mut game: Value = serde_json::from_str(&lines[0]).unwrap();
-    // The checksum would refuse an edited line; journals from before checksums have none.
+    // The checksum would refuse an edited line; journals from before checksums have none (on
+    // any line: a journal never mixes the two).
     game.as_object_mut().unwrap().remove("check");
     game["moves"] = json!(PLIES.iter().map(|p| p.0).collect::<Vec<_>>());
     game["search"] = json!(
@@ -76,6 +77,11 @@ fn write_game(dir: &std::path::Path) {
     game["reason"] = json!("max-plies");
     game.as_object_mut().unwrap().remove("detail");
     lines[0] = game.to_string();
+    for line in lines.iter_mut().skip(1) {
+        let mut v: Value = serde_json::from_str(line).unwrap();
+        v.as_object_mut().unwrap().remove("check");
+        *line = v.to_string();
+    }
     std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
 }
 
