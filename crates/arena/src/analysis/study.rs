@@ -1,7 +1,7 @@
 //! A game to study: its start (with the truth of every hidden piece when it is known), its
 //! moves, the players, how it ended and what each engine said at each ply.
 
-use jieqi_core::{Color, Game, Move, Record};
+use jieqi_core::{Game, Move, Record};
 
 use crate::records::check::check_record;
 use crate::records::{GameLine, GameResult, PlyInfo};
@@ -94,16 +94,10 @@ impl StudyGame {
 
     /// The referee's record of every ply, in order.
     pub fn records(&self) -> Vec<Record> {
-        let games = self.games();
-        games
-            .last()
-            .map(|g| g.records().to_vec())
-            .unwrap_or_default()
-    }
-
-    /// The side that moved at 1-based ply `ply`.
-    pub fn mover(&self, ply: usize) -> Color {
-        let first = self.start.turn();
-        if ply % 2 == 1 { first } else { !first }
+        let mut game = self.start.clone();
+        for &mv in &self.moves {
+            game.play(mv).expect("a study's moves are legal");
+        }
+        game.records().to_vec()
     }
 }

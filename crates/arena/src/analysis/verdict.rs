@@ -211,7 +211,7 @@ impl Analysis {
 /// above, a mate 1 (giving it) or 0 (getting it), a win rate as it is.
 pub fn expected(score: jieqi_engine::Score) -> f64 {
     match score {
-        jieqi_engine::Score::Cp(cp) => 1.0 / (1.0 + 10f64.powf(-f64::from(cp) / 400.0)),
+        jieqi_engine::Score::Cp(cp) => jieqi_search::eval::win_probability(cp),
         jieqi_engine::Score::Mate(n) => {
             if n > 0 {
                 1.0
