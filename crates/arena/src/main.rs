@@ -1,6 +1,8 @@
 //! `arena`: parses the command line, validates it into a plan, and runs it. The work is in the
 //! `arena` library; this file decides the exit status, in one place ([`main`]).
 
+#![forbid(unsafe_code)]
+
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 

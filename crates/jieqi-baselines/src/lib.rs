@@ -14,6 +14,7 @@
 //! [`Engine::go`], so the same view and seed give the same move. They ignore [`Limits`](jieqi_engine::Limits).
 
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod greedy;
 mod level;

@@ -5,6 +5,7 @@
 //! No I/O and no entropy: randomness comes in as `&mut impl rand_core::Rng`.
 
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod attacks;
 mod belief;
@@ -31,7 +32,7 @@ pub use color::{ByColor, Color};
 pub use deal::{Deal, DealError, uniform_below};
 pub use determinization::Determinization;
 pub use fen::FenError;
-pub use game::{Game, Record};
+pub use game::{Game, GameError, Record};
 pub use moves::{MAX_MOVES, Move, MoveList, MoveTextError, PlayedMove};
 pub use position::{
     MAX_COUNTER, PlayError, Position, PositionError, Undo, is_hidden_square, start_role,
@@ -39,7 +40,7 @@ pub use position::{
 pub use role::{Occupant, Piece, Pool, Role};
 pub use rules::{CaptureReveal, HiddenMoves, PerpetualCheck, RuleName, Rules, RulesError};
 pub use setup::Setup;
-pub use square::Square;
+pub use square::{Square, SquareError};
 pub use terminal::{
     HistoryEntry, Outcome, Reason, RepetitionHistory, classify, classify_before_moves,
     no_capture_limit, repetition,

@@ -3,7 +3,7 @@
 use crate::attacks::{STEP, is_attacked, mover_kind, pawn_attacks};
 use crate::position::{EMPTY, code_color, code_kind};
 use crate::tables::{DIAG, ELEPHANT, HORSE, ORTHO, RAY_MASKS, RAYS, nearest_on_ray as nearest};
-use crate::{Color, HiddenMoves, Move, MoveList, Position, Role, Square};
+use crate::{Color, Move, MoveList, Position, Role, Square};
 
 const CHARIOT: u8 = Role::Chariot as u8;
 const HORSE_K: u8 = Role::Horse as u8;
@@ -372,10 +372,5 @@ impl Position {
         board[from] = EMPTY;
         board[to] = piece;
         is_attacked(&board, &self.rules, k.index(), self.turn)
-    }
-
-    /// Whether hidden pieces under these rules flip in place (seed-000 variant).
-    pub fn has_flips(&self) -> bool {
-        self.hidden_moves() == HiddenMoves::Step
     }
 }

@@ -3,8 +3,7 @@
 
 use crate::tables::{START_ROLE, ZOBRIST};
 use crate::{
-    ByColor, Color, HiddenMoves, Move, Occupant, Piece, PlayedMove, Pool, Role, Rules, RulesError,
-    Setup, Square,
+    ByColor, Color, Move, Occupant, Piece, PlayedMove, Pool, Role, Rules, RulesError, Setup, Square,
 };
 
 pub(crate) use crate::cell::{
@@ -678,11 +677,5 @@ impl Position {
             bits &= bits - 1;
         }
         false
-    }
-
-    /// How hidden pieces move under these rules.
-    #[inline]
-    pub(crate) fn hidden_moves(&self) -> HiddenMoves {
-        self.rules.hidden_moves
     }
 }

@@ -243,12 +243,6 @@ impl Square {
         (self.0 / 9) as i32
     }
 
-    /// The square shifted by (file, rank) steps, if it stays on the board.
-    #[inline]
-    pub const fn offset(self, df: i32, dr: i32) -> Option<Square> {
-        Square::from_coords(self.file() + df, self.rank() + dr)
-    }
-
     /// The same square seen from the other side (rank r becomes 9 − r).
     pub const fn flip_rank(self) -> Square {
         Square((((9 - self.rank()) * 9) + self.file()) as u8)
@@ -298,9 +292,52 @@ impl core::fmt::Display for Square {
     }
 }
 
+/// A square name that is not `a0`..`i9`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SquareError {
+    /// The text that was given, at most 16 characters of it.
+    pub text: String,
+}
+
+impl core::fmt::Display for SquareError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "{:?} is not a square (a file a-i then a rank 0-9, like e3)",
+            self.text
+        )
+    }
+}
+
+impl std::error::Error for SquareError {}
+
 impl core::str::FromStr for Square {
-    type Err = ();
-    fn from_str(s: &str) -> Result<Square, ()> {
-        Square::from_ascii(s.as_bytes()).ok_or(())
+    type Err = SquareError;
+    fn from_str(s: &str) -> Result<Square, SquareError> {
+        Square::from_ascii(s.as_bytes()).ok_or_else(|| SquareError {
+            text: s.chars().take(16).collect(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_square_names_and_names_the_bad_ones() {
+        assert_eq!(
+            "e3".parse::<Square>(),
+            Ok(Square::from_coords(4, 3).unwrap())
+        );
+        assert_eq!(
+            "i9".parse::<Square>().map(|s| s.to_string()),
+            Ok("i9".into())
+        );
+        let err = "j1".parse::<Square>().unwrap_err();
+        assert_eq!(err.text, "j1");
+        assert!(err.to_string().contains("\"j1\" is not a square"), "{err}");
+        let long = "x".repeat(1000).parse::<Square>().unwrap_err();
+        assert_eq!(long.text.len(), 16, "the error keeps a bounded excerpt");
     }
 }

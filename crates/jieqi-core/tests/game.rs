@@ -2,8 +2,8 @@
 //! check), deals, and what each player is told.
 
 use jieqi_core::{
-    CaptureReveal, Color, Deal, Determinization, Game, Move, Occupant, Outcome, PerpetualCheck,
-    PlayedMove, Position, Reason, Role, Rules, Square,
+    CaptureReveal, Color, Deal, Determinization, Game, GameError, Move, Occupant, Outcome,
+    PerpetualCheck, PlayedMove, Position, Reason, Role, Rules, Square,
 };
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -285,7 +285,8 @@ fn illegal_moves_and_moves_after_the_end_are_refused() {
     assert!(game.play(mv("d9d8")).is_err(), "not Red's piece");
     assert_eq!(game.position(), &before);
     play_all(&mut game, &["a0d0"]);
-    assert!(game.play(mv("d9d8")).is_err());
+    // The error type is named at the crate's root, so callers can match on it.
+    assert_eq!(game.play(mv("d9d8")).unwrap_err(), GameError::GameOver);
 }
 
 #[test]

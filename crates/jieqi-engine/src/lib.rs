@@ -11,6 +11,7 @@
 //! the arena and protocol adapters can share it without depending on each other.
 
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 use std::fmt;
 use std::sync::Arc;

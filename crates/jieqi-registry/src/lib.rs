@@ -4,6 +4,7 @@
 //! in [`KINDS`].
 
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 use core::fmt;
 

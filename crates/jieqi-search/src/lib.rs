@@ -4,6 +4,7 @@
 //! [`jieqi_core::View`], and is deterministic for a given seed and node limit.
 
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod alphabeta;
 pub mod eval;

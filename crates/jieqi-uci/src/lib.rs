@@ -12,6 +12,7 @@
 //! captured hidden identity (`h2h9Rn`); the session builds from them exactly the information set
 //! the side to move has, so a fair engine sees nothing more over UCI than in the arena.
 
+#![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod command;

@@ -1,5 +1,7 @@
 //! The `jieqi-uci` binary: a UCI session over standard input and output.
 
+#![forbid(unsafe_code)]
+
 use std::io::BufRead;
 
 use jieqi_uci::{Flow, Output, Session};
