@@ -51,7 +51,9 @@ fn main() -> ExitCode {
                 Error::Usage(usage) => {
                     let _ = usage.print();
                 }
-                _ => eprintln!("error: {e}"),
+                // Escaped and cut to length: no control character or bidi control of an
+                // input reaches the terminal raw, however the message quoted it.
+                _ => eprintln!("error: {}", arena::util::text::message(&e.to_string())),
             }
             e.exit_code()
         }

@@ -437,9 +437,11 @@ fn write_table(
     Ok(())
 }
 
+/// `s` for the table: escaped ([`crate::util::text::printable`]), cut to `n` characters.
 fn clip(s: &str, n: usize) -> String {
+    let s = crate::util::text::printable(s);
     if s.chars().count() <= n {
-        s.to_string()
+        s
     } else {
         let mut t: String = s.chars().take(n - 1).collect();
         t.push('…');

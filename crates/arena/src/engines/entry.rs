@@ -11,6 +11,7 @@ use jieqi_engine::{Engine, Factory, Spec, SpecError};
 use serde::Deserialize;
 
 use crate::engines::time_control::TimeControl;
+use crate::util::text::{echo, is_bidi_control, printable};
 
 /// Spec keys the arena reads itself, in any engine's spec: `name` (the label) and the limits one
 /// engine gets instead of the run's.
@@ -136,14 +137,23 @@ pub enum EngineArgError {
 }
 
 impl core::fmt::Display for EngineArgError {
+    /// The spec or file quoted as given, escaped and cut to length ([`echo`]).
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            EngineArgError::Spec(e) => write!(f, "{e}"),
-            EngineArgError::File { path, message } => write!(f, "engine file '{path}': {message}"),
+            EngineArgError::Spec(e) => write!(
+                f,
+                "engine spec '{}': {}",
+                echo(&e.spec),
+                printable(&e.message)
+            ),
+            EngineArgError::File { path, message } => {
+                write!(f, "engine file '{}': {}", echo(path), printable(message))
+            }
             EngineArgError::Start(message) => f.write_str(message),
             EngineArgError::Unknown { spec } => write!(
                 f,
-                "engine spec '{spec}': no engine of that name (known: {}; or a JSON file in configs/engines/)",
+                "engine spec '{}': no engine of that name (known: {}; or a JSON file in configs/engines/)",
+                echo(spec),
                 names().join(", ")
             ),
         }
@@ -405,15 +415,44 @@ pub fn entry_unprobed(arg: &str) -> Result<EngineEntry, EngineArgError> {
     // spec (`alphabeta:eval=weights.json`).
     let file = Path::new(arg).is_file()
         || (arg.ends_with(".json") && !arg.contains(':') && !arg.contains('='));
-    let (label, spec) = if file {
-        from_file(arg)?
-    } else {
-        (
-            arg.to_string(),
-            Spec::parse(arg).map_err(EngineArgError::Spec)?,
-        )
+    if file {
+        let (label, spec) = from_file(arg)?;
+        return from_spec(label, spec);
+    }
+    // Errors quote the spec as typed, not as it reads back (`greedy:noise`, not
+    // `greedy:greedy=noise`).
+    let as_typed = |e: EngineArgError| match e {
+        EngineArgError::Spec(e) => EngineArgError::Spec(SpecError {
+            spec: arg.to_string(),
+            message: e.message,
+        }),
+        EngineArgError::Unknown { .. } => EngineArgError::Unknown {
+            spec: arg.to_string(),
+        },
+        other => other,
     };
-    from_spec(label, spec)
+    let spec = Spec::parse(arg)
+        .map_err(EngineArgError::Spec)
+        .map_err(as_typed)?;
+    from_spec(arg.to_string(), spec).map_err(as_typed)
+}
+
+/// Checks an engine's label: not empty, and free of control characters and of bidi controls
+/// ([`is_bidi_control`]), which would show one label as another in every report.
+///
+/// # Errors
+/// The label, escaped and cut to length, and what is wrong with it.
+pub fn check_label(label: &str) -> Result<(), String> {
+    if label.is_empty() {
+        return Err("the label is empty (give name=LABEL)".into());
+    }
+    if label.chars().any(|c| c.is_control() || is_bidi_control(c)) {
+        return Err(format!(
+            "the label '{}' has control characters or bidi controls (give name=LABEL)",
+            echo(label)
+        ));
+    }
+    Ok(())
 }
 
 /// An entry from a label and a spec as written (arena keys included), e.g. as a results
@@ -440,14 +479,12 @@ pub fn from_spec(label: String, spec: Spec) -> Result<EngineEntry, EngineArgErro
         })?
     };
     let label = name.unwrap_or(label);
-    if label.is_empty() || label.chars().any(char::is_control) {
-        return Err(EngineArgError::Spec(SpecError {
+    check_label(&label).map_err(|message| {
+        EngineArgError::Spec(SpecError {
             spec: spec.to_string(),
-            message: format!(
-                "the label {label:?} is empty or has control characters (give name=LABEL)"
-            ),
-        }));
-    }
+            message,
+        })
+    })?;
     Ok(EngineEntry {
         label,
         spec,
@@ -494,6 +531,7 @@ pub fn recorded(label: &str, spec: &str) -> Result<EngineEntry, String> {
     let mut entry = from_spec(label.to_string(), spec).map_err(|e| e.to_string())?;
     // The recorded label wins over a `name=` in the spec: a leak run's omniscient copy of an
     // engine carries the engine's spec under another label.
+    check_label(label)?;
     entry.label = label.to_string();
     Ok(entry)
 }
@@ -538,9 +576,39 @@ mod tests {
             ("greedy:nosie=1", "unknown parameter 'nosie'"),
             ("nosuch", "no engine of that name"),
             ("greedy:name=a\u{7}b", "control characters"),
+            ("greedy:name=a\u{202e}b", "bidi controls"),
+            ("greedy:name=\u{2067}b", "bidi controls"),
         ] {
             let e = entry_unprobed(arg).unwrap_err().to_string();
             assert!(e.contains(says), "{arg}: {e}");
         }
+    }
+
+    #[test]
+    fn errors_quote_the_spec_as_typed_escaped_and_capped() {
+        // A bare word reads back as `greedy:greedy=noise`; the error quotes what was typed.
+        let e = entry_unprobed("greedy:noise").unwrap_err().to_string();
+        assert!(e.starts_with("engine spec 'greedy:noise': "), "{e}");
+        let e = entry_unprobed("greedy: noise = x").unwrap_err().to_string();
+        assert!(e.starts_with("engine spec 'greedy: noise = x': "), "{e}");
+        let e = entry_unprobed("nosuch:a").unwrap_err().to_string();
+        assert!(e.starts_with("engine spec 'nosuch:a': no engine"), "{e}");
+        // Control characters and bidi controls escaped, in the spec and in the label.
+        let e = entry_unprobed("greedy:name=a\u{1b}[31mb")
+            .unwrap_err()
+            .to_string();
+        assert!(!e.contains('\u{1b}') && e.contains("a\\u{1b}[31mb"), "{e}");
+        let e = entry_unprobed("greedy:name=a\u{202e}b")
+            .unwrap_err()
+            .to_string();
+        assert!(!e.contains('\u{202e}') && e.contains("a\\u{202e}b"), "{e}");
+        // A huge label is quoted cut short.
+        let e = entry_unprobed(&format!("greedy:name={}\u{7}", "x".repeat(100_000)))
+            .unwrap_err()
+            .to_string();
+        assert!(e.len() < 1000 && e.contains('…'), "{} bytes", e.len());
+        // A recorded label is checked as a typed one.
+        let e = recorded("a\u{202e}b", "greedy").unwrap_err();
+        assert!(e.contains("bidi controls"), "{e}");
     }
 }

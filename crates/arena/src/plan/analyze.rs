@@ -60,7 +60,12 @@ fn game_list(text: &str) -> Result<Option<Vec<u64>>, Error> {
                 .parse::<u64>()
                 .ok()
                 .filter(|&n| n >= 1)
-                .ok_or_else(|| bad(format!("'{t}' is not a game number (1, 2, …)")))
+                .ok_or_else(|| {
+                    bad(format!(
+                        "'{}' is not a game number (1, 2, …)",
+                        crate::util::text::echo(t)
+                    ))
+                })
         };
         match item.split_once('-') {
             Some((a, b)) => {

@@ -158,7 +158,11 @@ impl JaiSettings {
             crate::plan::engine("--engine", spec).map_err(|e| match e {
                 Error::Arg { message, .. } => Error::arg(
                     "--engine",
-                    format!("engine {} '{spec}': {message}", slot + 1),
+                    format!(
+                        "engine {} '{}': {message}",
+                        slot + 1,
+                        crate::util::text::echo(spec)
+                    ),
                 ),
                 other => other,
             })?;

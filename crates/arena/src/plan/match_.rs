@@ -25,7 +25,7 @@ pub fn plan(args: MatchArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup, E
         Some(other) => {
             return Err(Error::arg(
                 "--omniscient",
-                format!("'{other}' is not A, B or both"),
+                format!("'{}' is not A, B or both", crate::util::text::echo(other)),
             ));
         }
     };

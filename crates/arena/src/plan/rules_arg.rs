@@ -43,7 +43,8 @@ impl core::fmt::Display for RulesArgError {
         match self {
             RulesArgError::NotFound { arg } => write!(
                 f,
-                "--rules '{arg}': not a preset ({}) and no such file",
+                "--rules '{}': not a preset ({}) and no such file",
+                crate::util::text::echo(arg),
                 PRESETS.join(", ")
             ),
             RulesArgError::Read { path, source } => {

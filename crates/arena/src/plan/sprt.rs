@@ -94,7 +94,10 @@ pub fn flags(args: &SprtArgs) -> Result<Option<Sprt>, Error> {
     if parts.len() != 2 || nums.len() != 2 {
         return Err(Error::arg(
             "--sprt",
-            format!("expected ELO0,ELO1 (two comma-separated numbers, e.g. 0,2), got '{text}'"),
+            format!(
+                "expected ELO0,ELO1 (two comma-separated numbers, e.g. 0,2), got '{}'",
+                crate::util::text::echo(text)
+            ),
         ));
     }
     test(&args.test, nums[0], nums[1], "--sprt").map(Some)

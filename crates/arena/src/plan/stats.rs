@@ -80,7 +80,11 @@ fn counts(flag: &'static str, text: &str, lens: &[usize], what: &str) -> Result<
         let c: u64 = p.parse().map_err(|_| {
             Error::arg(
                 flag,
-                format!("count {} is '{p}', not a whole number of 0 or more", i + 1),
+                format!(
+                    "count {} is '{}', not a whole number of 0 or more",
+                    i + 1,
+                    crate::util::text::echo(p)
+                ),
             )
         })?;
         out.push(c);
@@ -149,7 +153,10 @@ fn names(text: &str) -> Result<(String, String), Error> {
         [a, b] if !a.is_empty() && !b.is_empty() => Ok((a.to_string(), b.to_string())),
         _ => Err(Error::arg(
             "--names",
-            format!("expected two comma-separated names like New,Base, got '{text}'"),
+            format!(
+                "expected two comma-separated names like New,Base, got '{}'",
+                crate::util::text::echo(text)
+            ),
         )),
     }
 }

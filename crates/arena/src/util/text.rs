@@ -1,20 +1,66 @@
-//! Text made safe: for a terminal or a message (control characters escaped), for a file name,
-//! and as one word of a shell command; a number as a message shows it.
+//! Text made safe: for a terminal or a message (control characters and bidi controls escaped,
+//! input quoted at most [`MAX_ECHO`] characters long), for a file name, and as one word of a
+//! shell command; a number as a message shows it.
 
-/// Text from a record made safe for a terminal: control characters are escaped.
+/// Whether `c` is a Unicode bidirectional control (U+061C, U+200E, U+200F, U+202A–U+202E,
+/// U+2066–U+2069): invisible, it reorders the text around it on a terminal, so that what is
+/// shown is not what is there.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Whether `c` is shown escaped: a control character or a bidi control ([`is_bidi_control`]).
+fn unsafe_char(c: char) -> bool {
+    c.is_control() || is_bidi_control(c)
+}
+
+/// Text from outside (a record, a file, the command line) made safe for a terminal: control
+/// characters and bidi controls ([`is_bidi_control`]) are escaped as Rust writes them (`\u{1b}`,
+/// `\n`, `\u{202e}`); all else is kept.
 pub fn printable(text: &str) -> String {
-    if !text.chars().any(char::is_control) {
+    if !text.chars().any(unsafe_char) {
         return text.to_string();
     }
     text.chars()
         .map(|c| {
-            if c.is_control() {
+            if unsafe_char(c) {
                 c.escape_default().to_string()
             } else {
                 c.to_string()
             }
         })
         .collect()
+}
+
+/// The most characters of input a message quotes ([`echo`]).
+pub const MAX_ECHO: usize = 200;
+
+/// Input as a message quotes it: [`printable`], and cut to [`MAX_ECHO`] characters with `…`
+/// after them, so a huge argument does not come back whole.
+pub fn echo(text: &str) -> String {
+    capped(&printable(text), MAX_ECHO)
+}
+
+/// The most characters of one line of a message ([`message`]).
+pub const MAX_MESSAGE_LINE: usize = 2000;
+
+/// A whole message (an error, before it is printed) made safe for a terminal: control
+/// characters but the line break and bidi controls escaped as in [`printable`], and each line
+/// cut to [`MAX_MESSAGE_LINE`] characters (`…` after them). The net under every error: the
+/// places that quote input use [`echo`] too.
+pub fn message(text: &str) -> String {
+    text.split('\n')
+        .map(|line| capped(&printable(line), MAX_MESSAGE_LINE))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `text` cut to `max` characters, with `…` after them when it was longer.
+fn capped(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_string(),
+        Some((at, _)) => format!("{}…", &text[..at]),
+    }
 }
 
 /// A label made safe for a folder name.
@@ -59,6 +105,35 @@ pub fn number(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn controls_and_bidi_controls_are_escaped() {
+        assert_eq!(printable("plain 揭棋"), "plain 揭棋");
+        assert_eq!(printable("a\u{1b}[31mb\u{7}"), "a\\u{1b}[31mb\\u{7}");
+        assert_eq!(
+            printable("x\u{202e}y\u{2066}\u{200f}"),
+            "x\\u{202e}y\\u{2066}\\u{200f}"
+        );
+        assert_eq!(printable("\u{61c}"), "\\u{61c}");
+        assert_eq!(printable("two\nlines"), "two\\nlines");
+        // A whole message keeps its lines.
+        assert_eq!(
+            message("one\u{1b}\ntwo\u{202d}"),
+            "one\\u{1b}\ntwo\\u{202d}"
+        );
+    }
+
+    #[test]
+    fn echoed_input_is_capped() {
+        assert_eq!(echo("short"), "short");
+        let huge = "é".repeat(100_000);
+        let e = echo(&huge);
+        assert_eq!(e.chars().count(), MAX_ECHO + 1);
+        assert!(e.ends_with('…'));
+        assert_eq!(echo(&"x".repeat(MAX_ECHO)), "x".repeat(MAX_ECHO));
+        let m = message(&format!("a\n{}", "y".repeat(10 * MAX_MESSAGE_LINE)));
+        assert_eq!(m.chars().count(), 2 + MAX_MESSAGE_LINE + 1);
+    }
 
     #[test]
     fn numbers_stay_short() {

@@ -20,6 +20,7 @@ mod input_files;
 mod jai;
 mod leak_cli;
 mod match_cli;
+mod messages;
 mod old_runs;
 mod output_files;
 mod progress_cli;

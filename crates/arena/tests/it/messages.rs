@@ -1,0 +1,117 @@
+//! What the arena prints of its input: engine specs quoted as typed; control characters and
+//! bidi controls escaped in errors and tables, never raw; huge input quoted cut short; labels
+//! with bidi controls refused.
+
+use crate::common::{ok, refused, s, tmp};
+
+/// `greedy:noise` reads back as `greedy:greedy=noise`; the error quotes what was typed.
+#[test]
+fn engine_spec_errors_quote_what_was_typed() {
+    let e = refused(&[
+        "match",
+        "--engine",
+        "greedy:noise",
+        "--engine",
+        "random",
+        "--check",
+    ]);
+    assert!(e.contains("engine spec 'greedy:noise': "), "{e}");
+    assert!(!e.contains("greedy=noise"), "{e}");
+    let e = refused(&[
+        "match",
+        "--engine",
+        "greedy: noise=x ",
+        "--engine",
+        "random",
+        "--check",
+    ]);
+    assert!(e.contains("engine spec 'greedy: noise=x ': "), "{e}");
+}
+
+/// A label with ESC is refused, and the refusal shows the ESC escaped.
+#[test]
+fn an_escape_in_a_label_is_not_echoed_raw() {
+    let e = refused(&[
+        "match",
+        "--engine",
+        "greedy:name=red\u{1b}[2J",
+        "--engine",
+        "random",
+        "--check",
+    ]);
+    assert!(!e.contains('\u{1b}'), "{e:?}");
+    assert!(e.contains("red\\u{1b}[2J"), "{e}");
+    // Whatever quotes it: a flag's value.
+    let e = refused(&[
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--omniscient",
+        "x\u{7}\u{202e}",
+        "--check",
+    ]);
+    assert!(!e.contains('\u{7}') && !e.contains('\u{202e}'), "{e:?}");
+    assert!(e.contains("x\\u{7}\\u{202e}"), "{e}");
+}
+
+/// A right-to-left override would show one label as another: refused, and shown escaped.
+#[test]
+fn a_bidi_control_in_a_label_is_refused() {
+    for label in ["abc\u{202e}fed", "\u{2066}x", "x\u{200f}", "x\u{61c}"] {
+        let spec = format!("greedy:name={label}");
+        let e = refused(&["match", "--engine", &spec, "--engine", "random", "--check"]);
+        assert!(e.contains("bidi controls"), "{e}");
+        assert!(
+            !e.chars()
+                .any(|c| matches!(c, '\u{202e}' | '\u{2066}' | '\u{200f}' | '\u{61c}')),
+            "{e:?}"
+        );
+    }
+}
+
+/// A huge spec or label comes back cut short, not whole.
+#[test]
+fn huge_input_is_echoed_capped() {
+    let huge = "x".repeat(100_000);
+    for spec in [
+        format!("greedy:name={huge}\u{7}"),
+        format!("greedy:{huge}"),
+        format!("greedy:noise={huge}"),
+        format!("nosuch{huge}"),
+    ] {
+        let e = refused(&["match", "--engine", &spec, "--engine", "random", "--check"]);
+        assert!(e.len() < 5000 && e.contains('…'), "{} bytes", e.len());
+    }
+}
+
+/// An EPD `id` with BEL and ESC is shown escaped in `arena solve`'s table.
+#[test]
+fn an_epd_id_is_shown_escaped_in_the_solve_table() {
+    let dir = tmp("solve-id");
+    let suite = dir.join("s.epd");
+    std::fs::write(
+        &suite,
+        "4k4/1R7/R8/9/9/9/9/9/9/3K5 w - - 0 1 dm 1; id \"a\u{7}b\u{1b}c\";\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let table = ok(&[
+        "solve",
+        s(&suite),
+        "--rules",
+        "xiangqi",
+        "--engine",
+        "greedy",
+        "--no-progress",
+        "--out",
+        s(&out),
+    ]);
+    assert!(table.contains("a\\u{7}b\\u{1b}c"), "{table}");
+    assert!(
+        !table.contains('\u{7}') && !table.contains('\u{1b}'),
+        "{table:?}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
