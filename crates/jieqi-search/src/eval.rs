@@ -148,8 +148,8 @@ impl EvalWeights {
         (sum / n as i64) as i32
     }
 
-    /// Reads weights from a JSON file (missing keys keep their defaults; unknown keys are errors)
-    /// of at most [`MAX_WEIGHTS_FILE`] bytes. Only a regular file is read (links followed): a
+    /// Reads weights from a JSON file (missing keys keep their defaults; unknown keys are errors;
+    /// a leading UTF-8 byte order mark is read past) of at most [`MAX_WEIGHTS_FILE`] bytes. Only a regular file is read (links followed): a
     /// named pipe would block forever, a device such as `/dev/zero` never ends.
     ///
     /// # Errors
@@ -182,7 +182,9 @@ impl EvalWeights {
             )));
         }
         let text = String::from_utf8(bytes).map_err(|_| named("not UTF-8 text".into()))?;
-        serde_json::from_str(&text).map_err(|e| named(e.to_string()))
+        // A UTF-8 byte order mark, which some editors write, is not JSON: read past it.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        serde_json::from_str(text).map_err(|e| named(e.to_string()))
     }
 
     /// Piece-square bonus of a face-up piece (no material).

@@ -5,7 +5,7 @@ use crate::cli::leak::LeakArgs;
 use crate::engines;
 use crate::error::Error;
 use crate::plan::run::{engine_list, recorded_run, resamples_arg, run_setup};
-use crate::plan::tournament::{TournamentConfig, fill_run};
+use crate::plan::tournament::{TournamentConfig, check_leak, fill_run};
 use crate::run::RunSetup;
 use crate::run::kind::{self, RunKind};
 
@@ -23,18 +23,14 @@ pub fn plan(mut args: LeakArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup
             return Err(Error::arg(
                 "--engine",
                 format!(
-                    "'{a}' is an external process: it only ever gets its side's information \
-                     over UCI, so it cannot play omniscient (it can be the --opponent)"
+                    "'{}' is an external process: it only ever gets its side's information \
+                     over UCI, so it cannot play omniscient (it can be the --opponent)",
+                    crate::util::text::echo(a)
                 ),
             ));
         }
     }
     let mut bootstrap_from_config = false;
-    let flag = if args.config.is_some() {
-        "--config: leak"
-    } else {
-        "--engine"
-    };
     let (engines, opponent) = match &args.config {
         Some(path) => {
             let c = TournamentConfig::load(path).map_err(|m| Error::arg("--config", m))?;
@@ -57,76 +53,19 @@ pub fn plan(mut args: LeakArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup
             }
             fill_run(&mut args.run, &c, given);
             let all = engine_list(&c.engines)?;
-            let pick = |label: &str| {
-                all.iter()
-                    .find(|e| e.label == label)
-                    .cloned()
-                    .ok_or_else(|| {
-                        let labels: Vec<&str> = all.iter().map(|e| e.label.as_str()).collect();
-                        Error::arg(
-                            "--config: leak",
-                            format!(
-                                "no engine of {} is labelled '{label}' (they are {})",
-                                path.display(),
-                                labels.join(", ")
-                            ),
-                        )
-                    })
-            };
-            let engines = leak
-                .engines
-                .iter()
-                .map(|l| pick(l))
-                .collect::<Result<Vec<_>, _>>()?;
-            let opponent = leak.opponent.as_deref().map(pick).transpose()?;
-            (engines, opponent)
+            leak.pick(&all, path)?
         }
-        None => (
-            engine_list(&args.engines)?,
-            args.opponent
+        None => {
+            let engines = engine_list(&args.engines)?;
+            let opponent = args
+                .opponent
                 .as_deref()
                 .map(|o| crate::plan::engine("--opponent", o))
-                .transpose()?,
-        ),
+                .transpose()?;
+            check_leak(&engines, opponent.as_ref(), "--engine", "--opponent")?;
+            (engines, opponent)
+        }
     };
-    if engines.is_empty() {
-        return Err(Error::arg(
-            flag,
-            "give an engine to measure (--engine SPEC, one or more)",
-        ));
-    }
-    for (i, e) in engines.iter().enumerate() {
-        if e.external {
-            return Err(Error::arg(
-                flag,
-                format!(
-                    "engine '{}' is an external process: it only ever gets its side's \
-                     information over UCI, so it cannot play omniscient (it can be the \
-                     --opponent)",
-                    e.label
-                ),
-            ));
-        }
-        if engines[..i].iter().any(|x| x.label == e.label) {
-            return Err(Error::arg(flag, format!("'{}' is given twice", e.label)));
-        }
-    }
-    if let Some(o) = &opponent {
-        if let Some(e) = engines
-            .iter()
-            .find(|e| e.label == o.label || kind::omniscient_label(&e.label) == o.label)
-        {
-            return Err(Error::arg(
-                "--opponent",
-                format!(
-                    "the opponent is labelled '{}' like engine '{}': leave out --opponent to \
-                     measure an engine against its own fair self, or give the opponent a \
-                     name=LABEL",
-                    o.label, e.label
-                ),
-            ));
-        }
-    }
     let resamples = resamples_arg(args.bootstrap, bootstrap_from_config)?;
     let (slots, pairings, options) = kind::arms(engines, opponent, resamples);
     let pairs = args.pairs.unwrap_or(100);

@@ -70,6 +70,115 @@ pub struct LeakConfig {
 /// The largest config file read.
 pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
 
+/// The flag errors of a config's `leak` section name.
+const LEAK_FLAG: &str = "--config: leak";
+
+impl LeakConfig {
+    /// The engines the section measures and its opponent, picked by label from `all` (the
+    /// engines of the config at `path`), and checked as `arena leak` checks its engines
+    /// ([`check_leak`]) and its pairs. Both commands that read a config call it, so a section
+    /// `arena leak --config` would refuse is refused by `arena tournament --config` too.
+    ///
+    /// # Errors
+    /// A label no engine has, pairs out of range, or what [`check_leak`] refuses.
+    pub fn pick(
+        &self,
+        all: &[EngineEntry],
+        path: &std::path::Path,
+    ) -> Result<(Vec<EngineEntry>, Option<EngineEntry>), Error> {
+        let pick = |label: &str| {
+            all.iter()
+                .find(|e| e.label == label)
+                .cloned()
+                .ok_or_else(|| {
+                    let labels: Vec<&str> = all.iter().map(|e| e.label.as_str()).collect();
+                    Error::arg(
+                        LEAK_FLAG,
+                        format!(
+                            "no engine of {} is labelled '{}' (they are {})",
+                            path.display(),
+                            crate::util::text::echo(label),
+                            labels.join(", ")
+                        ),
+                    )
+                })
+        };
+        let engines = self
+            .engines
+            .iter()
+            .map(|l| pick(l))
+            .collect::<Result<Vec<_>, _>>()?;
+        let opponent = self.opponent.as_deref().map(pick).transpose()?;
+        if let Some(pairs) = self.pairs {
+            if pairs == 0 || pairs > crate::plan::run::MAX_PAIRS {
+                return Err(Error::arg(
+                    "--config: leak.pairs",
+                    format!(
+                        "{pairs} is not from 1 to {} pairs",
+                        crate::plan::run::MAX_PAIRS
+                    ),
+                ));
+            }
+        }
+        check_leak(&engines, opponent.as_ref(), LEAK_FLAG, LEAK_FLAG)?;
+        Ok((engines, opponent))
+    }
+}
+
+/// `arena leak`'s checks of the engines it measures and of their opponent, wherever they come
+/// from (flags `flag` and `opponent_flag`): one engine or more, none an external process
+/// (which cannot play omniscient), none twice, and an opponent labelled unlike each of them and
+/// their omniscient copies.
+///
+/// # Errors
+/// The first check that fails.
+pub fn check_leak(
+    engines: &[EngineEntry],
+    opponent: Option<&EngineEntry>,
+    flag: &'static str,
+    opponent_flag: &'static str,
+) -> Result<(), Error> {
+    if engines.is_empty() {
+        return Err(Error::arg(
+            flag,
+            "give an engine to measure (--engine SPEC, one or more)",
+        ));
+    }
+    for (i, e) in engines.iter().enumerate() {
+        if e.external {
+            return Err(Error::arg(
+                flag,
+                format!(
+                    "engine '{}' is an external process: it only ever gets its side's \
+                     information over UCI, so it cannot play omniscient (it can be the \
+                     --opponent)",
+                    e.label
+                ),
+            ));
+        }
+        if engines[..i].iter().any(|x| x.label == e.label) {
+            return Err(Error::arg(flag, format!("'{}' is given twice", e.label)));
+        }
+    }
+    if let Some(o) = opponent {
+        if let Some(e) = engines
+            .iter()
+            .find(|e| e.label == o.label || kind::omniscient_label(&e.label) == o.label)
+        {
+            return Err(Error::arg(
+                opponent_flag,
+                format!(
+                    "the opponent is labelled '{}' like engine '{}': leave out --opponent to \
+                     measure an engine against its own fair self, or give the opponent a \
+                     name=LABEL",
+                    o.label, e.label
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl TournamentConfig {
     /// Reads a config file.
     ///
@@ -79,6 +188,7 @@ impl TournamentConfig {
         let name = path.display();
         let text = crate::records::files::read_bounded(path, MAX_CONFIG_BYTES)
             .map_err(|e| format!("{name}: cannot read: {e}"))?;
+        // A UTF-8 byte order mark is dropped by `read_bounded`.
         serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))
     }
 }
@@ -91,16 +201,23 @@ pub const MAX_ANCHOR_ELO: f64 = 100_000.0;
 /// # Errors
 /// A message saying what is wrong.
 pub fn parse_anchor(s: &str) -> Result<(String, f64), String> {
-    let (label, elo) = s
-        .rsplit_once('=')
-        .ok_or_else(|| format!("'{s}' is not LABEL=ELO, e.g. greedy=0"))?;
+    let (label, elo) = s.rsplit_once('=').ok_or_else(|| {
+        format!(
+            "'{}' is not LABEL=ELO, e.g. greedy=0",
+            crate::util::text::echo(s)
+        )
+    })?;
     let elo: f64 = elo
         .trim()
         .parse()
         .ok()
         .filter(|x: &f64| x.abs() <= MAX_ANCHOR_ELO)
         .ok_or_else(|| {
-            format!("'{s}': '{elo}' is not a number between -{MAX_ANCHOR_ELO} and {MAX_ANCHOR_ELO}")
+            format!(
+                "'{}': '{}' is not a number between -{MAX_ANCHOR_ELO} and {MAX_ANCHOR_ELO}",
+                crate::util::text::echo(s),
+                crate::util::text::echo(elo)
+            )
         })?;
     Ok((label.to_string(), elo))
 }
@@ -115,6 +232,7 @@ pub fn plan(mut args: TournamentArgs, given: &dyn Fn(&str) -> bool) -> Result<Ru
         return recorded_run("tournament", &args.run, args.pairs, given);
     }
     let mut listed: Option<Vec<[String; 2]>> = None;
+    let mut leak: Option<LeakConfig> = None;
     let mut bootstrap_from_config = false;
     if let Some(path) = &args.config {
         if !args.engines.is_empty() {
@@ -141,6 +259,7 @@ pub fn plan(mut args: TournamentArgs, given: &dyn Fn(&str) -> bool) -> Result<Ru
         }
         fill_run(&mut args.run, &c, given);
         listed = c.pairings;
+        leak = c.leak;
         args.engines = c.engines;
     }
     if args.engines.len() < 2 {
@@ -154,6 +273,10 @@ pub fn plan(mut args: TournamentArgs, given: &dyn Fn(&str) -> bool) -> Result<Ru
         ));
     }
     let engines = engine_list(&args.engines)?;
+    // The `leak` section is not played here, but checked as `arena leak --config` checks it.
+    if let (Some(leak), Some(path)) = (&leak, &args.config) {
+        leak.pick(&engines, path)?;
+    }
     let slot = |label: &str, flag: &'static str| {
         engines
             .iter()
@@ -163,7 +286,8 @@ pub fn plan(mut args: TournamentArgs, given: &dyn Fn(&str) -> bool) -> Result<Ru
                 Error::arg(
                     flag,
                     format!(
-                        "no engine is labelled '{label}' (the engines are {})",
+                        "no engine is labelled '{}' (the engines are {})",
+                        crate::util::text::echo(label),
                         labels.join(", ")
                     ),
                 )

@@ -523,7 +523,8 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
 
 /// Reads a text file of at most `max` bytes. The bound is on what is read, not on what the file
 /// claims. Only a regular file is read ([`open_regular`]): a named pipe would block, a device
-/// such as `/dev/zero` never ends.
+/// such as `/dev/zero` never ends. A leading UTF-8 byte order mark (which some editors write) is
+/// dropped, so every kind of text file reads the same with one or without.
 ///
 /// # Errors
 /// The file cannot be read, is not a regular file, is larger than `max`, or is not UTF-8; the message says which (the
@@ -538,8 +539,15 @@ pub fn read_bounded(path: &Path, max: u64) -> io::Result<String> {
             "larger than {max} bytes: not a file of this kind"
         )));
     }
-    String::from_utf8(bytes).map_err(|_| io::Error::other("not UTF-8 text"))
+    let mut text = String::from_utf8(bytes).map_err(|_| io::Error::other("not UTF-8 text"))?;
+    if text.starts_with(BOM) {
+        text.drain(..BOM.len_utf8());
+    }
+    Ok(text)
 }
+
+/// The UTF-8 byte order mark, U+FEFF.
+const BOM: char = '\u{feff}';
 
 #[cfg(test)]
 mod tests {
@@ -561,6 +569,18 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_dropped() {
+        let dir = tmp("bom");
+        let path = dir.join("c.json");
+        std::fs::write(&path, "\u{feff}{\"a\": 1}").unwrap();
+        assert_eq!(read_bounded(&path, MAX_SMALL_FILE).unwrap(), "{\"a\": 1}");
+        // Only the first: one inside is text.
+        std::fs::write(&path, "\u{feff}\u{feff}x").unwrap();
+        assert_eq!(read_bounded(&path, MAX_SMALL_FILE).unwrap(), "\u{feff}x");
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

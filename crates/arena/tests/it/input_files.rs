@@ -157,3 +157,51 @@ fn a_weights_file_over_a_mebibyte_is_refused() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A leading UTF-8 byte order mark (some editors write one) is read past in every kind of text
+/// file the arena reads, as it always was in EPD suites: a tournament config (read by
+/// `tournament` and `leak`), a rules file, an engine file, an evaluation weights file.
+#[test]
+fn a_byte_order_mark_is_read_past_in_every_text_file() {
+    let dir = tmp("bom");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let bom = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, format!("\u{feff}{text}")).unwrap();
+        s(&path).to_string()
+    };
+    let rules = bom(
+        "rules.json",
+        &std::fs::read_to_string(root.join("configs/rules/xiangqi.json")).unwrap(),
+    );
+    let engine = bom(
+        "engine.json",
+        r#"{"name": "noisy", "engine": "greedy", "params": {"noise": 0.3}}"#,
+    );
+    let weights = bom(
+        "weights.json",
+        &std::fs::read_to_string(root.join("configs/eval/default.json")).unwrap(),
+    );
+    let config = bom(
+        "c.json",
+        r#"{"engines": ["greedy", "random"], "pairs": 2, "leak": {"engines": ["greedy"]}}"#,
+    );
+    let eval = format!("alphabeta:depth=1,eval={weights}");
+    let out = s(&dir.join("out")).to_string();
+    for args in [
+        vec!["perft", "--rules", &rules, "--depth", "1"],
+        vec!["tournament", "--config", &config, "--out", &out, "--check"],
+        vec!["leak", "--config", &config, "--out", &out, "--check"],
+        vec![
+            "match", "--engine", &engine, "--engine", &eval, "--rules", &rules, "--out", &out,
+            "--check",
+        ],
+    ] {
+        let o = Command::new(arena_bin())
+            .args(&args)
+            .output()
+            .expect("the arena binary runs");
+        assert!(o.status.success(), "arena {args:?}: {}", text(&o.stderr));
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -673,3 +673,50 @@ fn history_takes_only_nights_by_series_and_date_and_the_report_page_renders() {
     assert!(bytes.starts_with(b"\x89PNG"), "not a PNG");
     assert!(bytes.len() > 20_000, "a blank page? {} bytes", bytes.len());
 }
+
+/// A config's `leak` section is checked by `arena tournament --config` as `arena leak --config`
+/// checks it (one check), though only `leak` plays it.
+#[test]
+fn a_configs_leak_section_is_checked_wherever_it_is_read() {
+    let dir = tmp("leak-section");
+    let config = dir.join("c.json");
+    let out = dir.join("out");
+    for (leak, says) in [
+        (r#"{"engines": ["nosuch"]}"#, "'nosuch'"),
+        (
+            r#"{"engines": ["greedy"], "opponent": "nobody"}"#,
+            "'nobody'",
+        ),
+        (r#"{"engines": []}"#, "give an engine to measure"),
+        (r#"{"engines": ["greedy", "greedy"]}"#, "given twice"),
+        (
+            r#"{"engines": ["greedy"], "opponent": "greedy"}"#,
+            "leave out --opponent",
+        ),
+        (r#"{"engines": ["greedy"], "pairs": 0}"#, "leak.pairs"),
+    ] {
+        std::fs::write(
+            &config,
+            format!(r#"{{"engines": ["greedy", "random"], "pairs": 2, "leak": {leak}}}"#),
+        )
+        .unwrap();
+        for command in ["tournament", "leak"] {
+            let e = refused(&[command, "--config", s(&config), "--out", s(&out), "--check"]);
+            assert!(
+                e.contains("--config: leak") && e.contains(says),
+                "{command} {leak}: {e}"
+            );
+        }
+    }
+    assert!(!out.exists());
+    // A good section passes both.
+    std::fs::write(
+        &config,
+        r#"{"engines": ["greedy", "random"], "pairs": 2, "leak": {"engines": ["greedy"], "opponent": "random"}}"#,
+    )
+    .unwrap();
+    for command in ["tournament", "leak"] {
+        ok(&[command, "--config", s(&config), "--out", s(&out), "--check"]);
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
