@@ -29,6 +29,55 @@ pub struct RulesArgs {
     pub rules: String,
 }
 
+/// Reads a size in bytes (`--log-limit`): a whole number, or one with K, M or G (KiB, MiB, GiB;
+/// `1G`, `512MiB`, `64k`).
+///
+/// # Errors
+/// Not such a size, zero, or more than 2^64 bytes.
+pub fn byte_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (digits, shift) = match t
+        .trim_end_matches(['B', 'b'])
+        .trim_end_matches(['i', 'I'])
+        .char_indices()
+        .last()
+    {
+        Some((i, 'k' | 'K')) => (&t[..i], 10),
+        Some((i, 'm' | 'M')) => (&t[..i], 20),
+        Some((i, 'g' | 'G')) => (&t[..i], 30),
+        _ => (t.strip_suffix(['B', 'b']).unwrap_or(t), 0),
+    };
+    let n: u64 = digits
+        .trim()
+        .parse()
+        .map_err(|_| "not a size: give bytes, or a whole number with K, M or G".to_string())?;
+    if n == 0 {
+        return Err("must be at least 1 byte".into());
+    }
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| "too large".to_string())
+}
+
+#[cfg(test)]
+mod size_tests {
+    #[test]
+    fn sizes_read_with_their_units() {
+        for (text, n) in [
+            ("100", 100),
+            ("100B", 100),
+            ("64k", 64 << 10),
+            ("512MiB", 512 << 20),
+            ("1G", 1 << 30),
+            (" 2 GiB ", 2 << 30),
+        ] {
+            assert_eq!(super::byte_size(text), Ok(n), "{text}");
+        }
+        for bad in ["", "0", "G", "1.5G", "-1", "1T", "10x", "99999999999G"] {
+            assert!(super::byte_size(bad).is_err(), "{bad}");
+        }
+    }
+}
+
 /// Reads a flag in milliseconds: a whole number up to [`crate::engines::time_control::MAX_MOVE_MS`] (a day). Zero reads
 /// (the plans refuse it with their own message); a larger number would be a wait no run means.
 ///

@@ -80,8 +80,16 @@ pub struct RunArgs {
     /// (<number> as in games.csv): each line sent (>) and read (<), with the time since the
     /// game started, the side and the engine; at most 16 MiB a game. External engines' error
     /// output is kept in logs/<NN>-<engine>.stderr.log (1 MiB each) with or without this flag.
+    /// All the game logs of a run together stop at --log-limit.
     #[arg(long)]
     pub log: bool,
+    /// The most bytes the game logs of --log may take together in one run (each start or
+    /// resume): SIZE in bytes, or with K, M or G (KiB, MiB, GiB) [default: 1G].
+    ///
+    /// When it is reached a warning is said once on stderr, the game logs end with a note, no
+    /// more traffic is written, and the games go on.
+    #[arg(long, value_name = "SIZE", value_parser = crate::cli::common::byte_size)]
+    pub log_limit: Option<u64>,
     /// Play only shard K of N: the pairs p with p ≡ K (mod N), K counted from 0.
     ///
     /// Run the N shards on N machines (Slurm array, Kubernetes indexed job, GNU parallel: see

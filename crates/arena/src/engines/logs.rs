@@ -3,8 +3,11 @@
 //!   01), each line tagged with the process id, at most [`MAX_STDERR_BYTES`] per engine and run;
 //! - with `--log`, each game's whole UCI traffic in `logs/game-<number>.log` (the number of
 //!   `games.csv`), every line stamped with the time since the game started, the side and the
-//!   engine, `>` sent and `<` read, at most [`MAX_GAME_LOG_BYTES`] per game. A game played again
-//!   (a resumed run replays the pairs an interruption cut) starts its log afresh.
+//!   engine, `>` sent and `<` read, at most [`MAX_GAME_LOG_BYTES`] per game, and at most
+//!   [`MAX_RUN_LOG_BYTES`] for all the games of a run (each start or resume counts afresh): when
+//!   that is reached a warning is said once on stderr, the game log that reached it ends with a
+//!   note, no more traffic is written, and the games go on. A game played again (a resumed run
+//!   replays the pairs an interruption cut) starts its log afresh.
 //!
 //! Every line is flushed as it comes: the log of a game that hangs or is interrupted is there.
 //!
@@ -13,6 +16,7 @@
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -25,11 +29,47 @@ pub const MAX_STDERR_BYTES: u64 = 1 << 20;
 /// The most traffic kept per game: 16 MiB.
 pub const MAX_GAME_LOG_BYTES: u64 = 16 << 20;
 
+/// The most traffic kept over all the games of one run (each start or resume): 1 GiB. Without a
+/// cap, 1,000 pairs against an engine that floods its output would write some 32 GB.
+pub const MAX_RUN_LOG_BYTES: u64 = 1 << 30;
+
 /// The folder of the logs in a results folder.
 pub const LOG_DIR: &str = "logs";
 
+/// The bytes all the game logs of a run may take together, shared by them: a counter, not a
+/// lock, so that games logging at once never wait for one another.
+#[derive(Debug)]
+struct RunBudget {
+    /// Bytes the game logs have taken (or asked for, past the cap).
+    written: AtomicU64,
+    /// The cap.
+    limit: u64,
+    /// Whether the cap was reached (and said).
+    reached: AtomicBool,
+}
+
+impl RunBudget {
+    /// Takes `n` bytes; whether they fit. The first line that does not fit says so on stderr.
+    fn take(&self, n: u64) -> bool {
+        let before = self.written.fetch_add(n, Ordering::Relaxed);
+        if before.saturating_add(n) <= self.limit {
+            return true;
+        }
+        // Keep the counter from creeping towards overflow once the cap is passed.
+        self.written.store(self.limit.saturating_add(1), Ordering::Relaxed);
+        if !self.reached.swap(true, Ordering::Relaxed) {
+            eprintln!(
+                "warning: the game logs of this run reached their limit of {} bytes \
+                 (--log-limit): no more UCI traffic is written; the games go on",
+                self.limit
+            );
+        }
+        false
+    }
+}
+
 /// A file that is opened (for appending) when its first line comes, and stops taking lines past
-/// its cap, saying so once.
+/// its cap (or its run's), saying so once.
 struct CappedFile {
     path: PathBuf,
     /// Whether an existing file is continued (error logs) or started afresh (game logs).
@@ -37,6 +77,8 @@ struct CappedFile {
     file: Option<BufWriter<File>>,
     written: u64,
     cap: u64,
+    /// The run's cap over all game logs, for a game log.
+    budget: Option<Arc<RunBudget>>,
     full: bool,
     failed: bool,
 }
@@ -49,6 +91,7 @@ impl CappedFile {
             file: None,
             written: 0,
             cap,
+            budget: None,
             full: false,
             failed: false,
         }
@@ -57,6 +100,14 @@ impl CappedFile {
     /// Appends a line; errors (a full disk) stop the log, never the run: a log is not a result.
     fn line(&mut self, text: &str) {
         if self.full || self.failed {
+            return;
+        }
+        let n = text.len() as u64 + 1;
+        let over_run =
+            self.written + n <= self.cap && self.budget.as_ref().is_some_and(|b| !b.take(n));
+        if over_run && self.file.is_none() {
+            // The run's cap was reached before this log had a line: no file at all.
+            self.full = true;
             return;
         }
         if self.file.is_none() {
@@ -81,8 +132,15 @@ impl CappedFile {
             }
         }
         let f = self.file.as_mut().expect("opened");
-        let n = text.len() as u64 + 1;
-        let result = if self.written + n > self.cap {
+        let result = if over_run {
+            self.full = true;
+            let limit = self.budget.as_ref().map_or(0, |b| b.limit);
+            writeln!(
+                f,
+                "[log cut here: the game logs of this run reached {limit} bytes (--log-limit); \
+                 no more traffic is written]"
+            )
+        } else if self.written + n > self.cap {
             self.full = true;
             writeln!(
                 f,
@@ -118,6 +176,8 @@ pub struct RunLogs {
     dir: PathBuf,
     traffic: bool,
     stderr: Vec<LineSink>,
+    /// What the game logs may take together.
+    budget: Arc<RunBudget>,
 }
 
 impl RunLogs {
@@ -154,7 +214,29 @@ impl RunLogs {
             dir,
             traffic,
             stderr,
+            budget: Arc::new(RunBudget {
+                written: AtomicU64::new(0),
+                limit: MAX_RUN_LOG_BYTES,
+                reached: AtomicBool::new(false),
+            }),
         })
+    }
+
+    /// The same logs with `limit` bytes for all the game logs of the run (`--log-limit`) instead
+    /// of [`MAX_RUN_LOG_BYTES`].
+    #[must_use]
+    pub fn with_limit(mut self, limit: u64) -> RunLogs {
+        self.budget = Arc::new(RunBudget {
+            written: AtomicU64::new(0),
+            limit,
+            reached: AtomicBool::new(false),
+        });
+        self
+    }
+
+    /// Whether the game logs reached the run's limit (and stopped).
+    pub fn limit_reached(&self) -> bool {
+        self.budget.reached.load(Ordering::Relaxed)
     }
 
     /// What the engines of one game get: their slots' error logs and, with `--log`, the game's
@@ -162,10 +244,9 @@ impl RunLogs {
     pub fn game(&self, number: u64, slots: ByColor<usize>, labels: ByColor<&str>) -> ByColor<Logs> {
         let transcript = self.traffic.then(|| {
             let path = self.dir.join(format!("game-{number}.log"));
-            Arc::new(Mutex::new((
-                CappedFile::new(path, MAX_GAME_LOG_BYTES, false),
-                Instant::now(),
-            )))
+            let mut file = CappedFile::new(path, MAX_GAME_LOG_BYTES, false);
+            file.budget = Some(Arc::clone(&self.budget));
+            Arc::new(Mutex::new((file, Instant::now())))
         });
         ByColor::new_with(|c: Color| Logs {
             stderr: self.stderr.get(slots[c]).cloned(),
@@ -256,6 +337,51 @@ mod tests {
         let small = std::fs::read_to_string(dir.join("small.log")).unwrap();
         assert_eq!(small.lines().count(), 2, "{small}");
         assert!(small.contains("log cut here"), "{small}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// All the game logs of a run together stop at the run's cap: the log that reaches it ends
+    /// with a note (as does every log still open that gets a line), later games write nothing, and
+    /// logging goes on without failing.
+    #[test]
+    fn game_logs_stop_at_the_run_cap() {
+        let dir = std::env::temp_dir().join(format!("engine-logs-cap-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        // Lines are 26 to 33 bytes with their stamps: 100 bytes hold three of them.
+        let logs = RunLogs::new(&dir, &["a", "b"], true)
+            .unwrap()
+            .with_limit(100);
+        let labels = ByColor {
+            red: "a",
+            black: "b",
+        };
+        let slots = ByColor { red: 0, black: 1 };
+        let first = logs.game(1, slots, labels);
+        let second = logs.game(2, slots, labels);
+        (first.red.traffic.as_ref().unwrap())("> go");
+        (second.black.traffic.as_ref().unwrap())("< bestmove");
+        assert!(!logs.limit_reached());
+        for _ in 0..100 {
+            (first.black.traffic.as_ref().unwrap())("< info");
+        }
+        assert!(logs.limit_reached());
+        let third = logs.game(3, slots, labels);
+        (third.red.traffic.as_ref().unwrap())("> go");
+        (second.red.traffic.as_ref().unwrap())("> go");
+        drop((first, second, third));
+        let read = |n: u32| std::fs::read_to_string(dir.join(LOG_DIR).join(format!("game-{n}.log")));
+        let one = read(1).unwrap();
+        let two = read(2).unwrap();
+        // Three lines fit; each log still open says where it was cut.
+        assert_eq!(one.lines().count(), 3, "{one}");
+        assert_eq!(two.lines().count(), 2, "{two}");
+        for log in [&one, &two] {
+            assert!(
+                log.lines().last().unwrap().contains("reached 100 bytes"),
+                "{log}"
+            );
+        }
+        assert!(read(3).is_err(), "a game after the cap makes no log");
         let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -309,6 +309,7 @@ impl JaiSettings {
             no_progress: true,
             report_every: Some(0),
             log: false,
+            log_limit: None,
             shard: None,
             check: false,
         };

@@ -245,6 +245,9 @@ pub fn run_setup(
         progress: !args.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr()),
         report_every: report_every(args.report_every),
         log: args.log,
+        log_limit: args
+            .log_limit
+            .unwrap_or(crate::engines::logs::MAX_RUN_LOG_BYTES),
         command: std::env::args().collect::<Vec<_>>().join(" "),
         allow_mixed_builds: args.allow_mixed_builds,
         watch: None,
@@ -351,5 +354,8 @@ pub fn recorded_run(
     setup.progress = !run.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
     setup.report_every = report_every(run.report_every);
     setup.log = setup.log || run.log;
+    if let Some(limit) = run.log_limit {
+        setup.log_limit = limit;
+    }
     Ok(setup)
 }

@@ -249,7 +249,9 @@ pub fn execute(setup: &RunSetup, line: &LineFn) -> Result<RunOutcome, Error> {
             );
         }
         let labels: Vec<&str> = setup.engines.iter().map(|e| e.label.as_str()).collect();
-        let logs = RunLogs::new(&setup.out, &labels, setup.log).map_err(Error::Input)?;
+        let logs = RunLogs::new(&setup.out, &labels, setup.log)
+            .map_err(Error::Input)?
+            .with_limit(setup.log_limit);
         if setup.log && !setup.engines.iter().any(|e| e.external) {
             eprintln!(
                 "note: --log keeps the UCI traffic of external engines, and this run has none: \

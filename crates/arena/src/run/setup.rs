@@ -118,6 +118,8 @@ pub struct RunSetup {
     pub report_every: crate::run::progress::Cadence,
     /// `--log`: keep each game's UCI traffic in `logs/` (see [`crate::engines::logs`]).
     pub log: bool,
+    /// `--log-limit`: the most bytes all the game logs of this run may take together.
+    pub log_limit: u64,
     /// The command line, for the summary.
     pub command: String,
     /// `--allow-mixed-builds`: a resume may continue a run another build started.
@@ -293,6 +295,7 @@ impl MatchSetup {
             progress: false,
             report_every: crate::run::progress::Cadence::Never,
             log: self.log,
+            log_limit: crate::engines::logs::MAX_RUN_LOG_BYTES,
             command,
             allow_mixed_builds: false,
             watch: None,
