@@ -14,7 +14,8 @@ use arena::report::GateResult;
 use arena::stats::Hypothesis;
 use clap::{CommandFactory, FromArgMatches};
 
-/// Exit status of `arena sprt` when H0 is accepted (do not merge).
+/// Exit status of `arena sprt` when H0 is accepted (do not merge), and of `arena solve` when an
+/// engine solved fewer positions than `--min-solved`: a test that failed.
 const EXIT_H0: u8 = 1;
 /// Exit status of `arena replay DIR` when the replay differs from the record, and of `arena
 /// sprt` when the test is inconclusive at its cap.
@@ -30,10 +31,12 @@ enum Outcome {
     Verdict(GateResult),
     /// `arena replay DIR`: the replay differs from the record.
     Differs,
+    /// `arena solve --min-solved`: an engine solved fewer positions.
+    BelowMinimum,
 }
 
 /// Maps the result of [`run`] to the process status: a command's outcome (0, or the gate's
-/// verdict, or 3 for a replay that differs), else the error's code (2 bad input, 4 output that
+/// verdict, 3 for a replay that differs, 1 for a solve below `--min-solved`), else the error's code (2 bad input, 4 output that
 /// cannot be written; clap's own for usage) after its message. A closed pipe (`arena show |
 /// head`) is the reader's choice, not a failure.
 fn main() -> ExitCode {
@@ -44,6 +47,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Verdict(GateResult::Inconclusive)) => EXIT_DIFFERENT,
         Ok(Outcome::Verdict(GateResult::EngineFailure)) => EXIT_ENGINE_FAILURE,
         Ok(Outcome::Differs) => EXIT_DIFFERENT,
+        Ok(Outcome::BelowMinimum) => EXIT_H0,
         Err(e) if e.is_broken_pipe() => 0,
         Err(e) => {
             match &e {
@@ -94,7 +98,13 @@ fn run() -> Result<Outcome, Error> {
         Plan::Analyze(a) => commands::analyze::run(a, &mut out).map(|()| Outcome::Done),
         Plan::View(v) => commands::view::run(v, &mut out).map(|()| Outcome::Done),
         Plan::Tune(t) => commands::tune::run(t, &mut out).map(|()| Outcome::Done),
-        Plan::Solve(s) => commands::solve::run(s, &mut out).map(|()| Outcome::Done),
+        Plan::Solve(s) => commands::solve::run(s, &mut out).map(|passed| {
+            if passed {
+                Outcome::Done
+            } else {
+                Outcome::BelowMinimum
+            }
+        }),
         Plan::Suite(s) => commands::suite::run(s, &mut out).map(|()| Outcome::Done),
         Plan::Stats(s) => commands::stats::run(s, &mut out).map(|()| Outcome::Done),
         Plan::Match(m) => commands::match_::run(m, &mut out).map(|()| Outcome::Done),
@@ -116,7 +126,7 @@ fn run() -> Result<Outcome, Error> {
         // A command that did its work fails if its output cannot be flushed.
         Outcome::Done => out.flush().map_err(Error::Output)?,
         // A result is the exit status whatever becomes of the output.
-        Outcome::Verdict(_) | Outcome::Differs => {
+        Outcome::Verdict(_) | Outcome::Differs | Outcome::BelowMinimum => {
             let _ = out.flush();
         }
     }

@@ -58,6 +58,25 @@ pub fn byte_size(text: &str) -> Result<u64, String> {
         .ok_or_else(|| "too large".to_string())
 }
 
+/// Reads a flag in milliseconds: a whole number up to [`crate::engines::time_control::MAX_MOVE_MS`] (a day). Zero reads
+/// (the plans refuse it with their own message); a larger number would be a wait no run means.
+///
+/// # Errors
+/// Not a whole number, or more than a day.
+pub fn milliseconds(text: &str) -> Result<u64, String> {
+    let ms: u64 = text
+        .trim()
+        .parse()
+        .map_err(|_| "not a whole number of milliseconds".to_string())?;
+    let max = crate::engines::time_control::MAX_MOVE_MS;
+    if ms > max {
+        return Err(format!(
+            "more than a day ({max} ms), which is the longest a move may take"
+        ));
+    }
+    Ok(ms)
+}
+
 #[cfg(test)]
 mod size_tests {
     #[test]
@@ -76,23 +95,4 @@ mod size_tests {
             assert!(super::byte_size(bad).is_err(), "{bad}");
         }
     }
-}
-
-/// Reads a flag in milliseconds: a whole number up to [`crate::engines::time_control::MAX_MOVE_MS`] (a day). Zero reads
-/// (the plans refuse it with their own message); a larger number would be a wait no run means.
-///
-/// # Errors
-/// Not a whole number, or more than a day.
-pub fn milliseconds(text: &str) -> Result<u64, String> {
-    let ms: u64 = text
-        .trim()
-        .parse()
-        .map_err(|_| "not a whole number of milliseconds".to_string())?;
-    let max = crate::engines::time_control::MAX_MOVE_MS;
-    if ms > max {
-        return Err(format!(
-            "more than a day ({max} ms), which is the longest a move may take"
-        ));
-    }
-    Ok(ms)
 }

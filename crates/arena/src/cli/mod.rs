@@ -149,8 +149,10 @@ pub enum Command {
     /// A position is solved when the answer is right: one of its `bm` moves, none of its `am`
     /// moves, and for `dm N` a reported `mate M` with M <= N. The time to solution is when the
     /// answer became right for good (from the engine's interim reports). Prints a table per
-    /// engine and `solved X / Y`; writes solve.json and solve.csv to --out. Lines of the suite
-    /// that do not hold up are reported with their numbers and skipped.
+    /// engine and `solved X / Y`; writes solve.json and solve.csv to --out, and the journal
+    /// solve.jsonl as positions finish (--resume continues an interrupted run). Lines of the
+    /// suite that do not hold up are reported with their numbers and skipped. Exit status 1 when
+    /// an engine solved fewer than --min-solved.
     Solve(solve::SolveArgs),
     /// Make a test suite for `arena solve` from recorded games, every position verified by an
     /// exhaustive search: `mates` (mate in N, no shorter; rules without hidden pieces) or

@@ -39,10 +39,25 @@ pub struct SolveArgs {
     /// Default: the movetime plus 1000 ms, or 60000 ms with no time limit.
     #[arg(long, value_name = "MS", value_parser = crate::cli::common::milliseconds)]
     pub move_timeout: Option<u64>,
-    /// Results folder for solve.json and solve.csv [default:
+    /// Results folder for solve.json, solve.csv and the journal solve.jsonl [default:
     /// results/<UTC timestamp>-solve-<suite name>/].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Continue the interrupted run in --out: the positions in its journal (solve.jsonl, one
+    /// line per finished position) are kept, the rest are searched.
+    ///
+    /// The suite's content, the engines, the rules, the limits, --move-timeout and --seed must
+    /// be the run's (a resume with others is refused); --threads may differ.
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// For CI: exit with status 1 (as `arena sprt` when H0 is accepted) unless every engine
+    /// solved at least N positions, or P % of the suite's valid positions (`--min-solved 40`,
+    /// `--min-solved 87.5%`).
+    ///
+    /// The table, the files and a line saying whether each engine passed are written either
+    /// way. N must be from 1 to the number of positions, P above 0 and at most 100.
+    #[arg(long, value_name = "N|P%")]
+    pub min_solved: Option<String>,
     /// Print only the positions an engine did not solve (the summary is always printed).
     #[arg(long)]
     pub failed_only: bool,

@@ -11,6 +11,11 @@
 //! and the answer were right), as EPD test tools count it; `held` says whether the first right
 //! report already was that one. Seeds are `mix(--seed, position index)`, the same for every
 //! engine, so node-limited runs are reproducible.
+//!
+//! Every finished position is appended to the journal `solve.jsonl` in the results folder
+//! ([`crate::records::journal::ItemJournal`]: the run's setup, then one checked line per
+//! position), so `--resume` continues an interrupted run; `--min-solved` makes the run fail
+//! (exit 1) when an engine solved fewer positions.
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -18,16 +23,17 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use jieqi_engine::{Score, SearchInfo, mix};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::engines::EngineEntry;
 use crate::error::Error;
 use crate::plan::solve::SolvePlan;
 use crate::records::epd::{Entry, Suite};
+use crate::records::journal::ItemJournal;
 use crate::run::game_runner::{Reporter, search_once};
 
 /// One engine's result on one position.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PositionResult {
     /// The engine's label.
     pub engine: String,
@@ -102,6 +108,95 @@ pub struct EngineSummary {
     pub by_dm: Vec<(u32, usize, usize)>,
 }
 
+/// What a run searches, as its journal records it: a resume must search the same.
+#[derive(Debug, Serialize, Deserialize)]
+struct JournalSetup {
+    /// The suite file as given (not compared: the suite may move).
+    suite: String,
+    /// FNV-1a of the suite's text.
+    suite_digest: String,
+    rules: String,
+    /// (label, spec) of every engine.
+    engines: Vec<(String, String)>,
+    limits: String,
+    move_timeout: Option<u64>,
+    seed: u64,
+}
+
+impl JournalSetup {
+    fn of(plan: &SolvePlan) -> JournalSetup {
+        JournalSetup {
+            suite: plan.suite_path.display().to_string(),
+            suite_digest: format!("{:016x}", plan.suite.digest),
+            rules: plan.rules_name.clone(),
+            engines: plan
+                .engines
+                .iter()
+                .map(|e| (e.label.clone(), e.spec.to_string()))
+                .collect(),
+            limits: plan.limits.to_string(),
+            move_timeout: plan.move_timeout,
+            seed: plan.seed,
+        }
+    }
+
+    /// How the run `was` recorded differs from this one `now`, if it does.
+    fn differs(was: &JournalSetup, now: &JournalSetup) -> Option<String> {
+        let show = |e: &[(String, String)]| {
+            e.iter()
+                .map(|(_, spec)| spec.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let timeout = |t: Option<u64>| t.map_or("default".to_string(), |t| format!("{t} ms"));
+        if was.suite_digest != now.suite_digest {
+            Some(format!(
+                "the suite's content differs from that of {}",
+                was.suite
+            ))
+        } else if was.engines != now.engines {
+            Some(format!(
+                "engines {} there, {} here",
+                show(&was.engines),
+                show(&now.engines)
+            ))
+        } else if was.rules != now.rules {
+            Some(format!("--rules {} there, {} here", was.rules, now.rules))
+        } else if was.limits != now.limits {
+            Some(format!("limits {} there, {} here", was.limits, now.limits))
+        } else if was.move_timeout != now.move_timeout {
+            Some(format!(
+                "--move-timeout {} there, {} here",
+                timeout(was.move_timeout),
+                timeout(now.move_timeout)
+            ))
+        } else if was.seed != now.seed {
+            Some(format!("--seed {} there, {} here", was.seed, now.seed))
+        } else {
+            None
+        }
+    }
+}
+
+/// A line of the journal: a finished job (position-major: position `job / engines`, engine
+/// `job % engines`) and its result.
+#[derive(Serialize, Deserialize)]
+struct JournalLine {
+    job: u64,
+    result: PositionResult,
+}
+
+/// How `--min-solved` came out for one engine.
+#[derive(Serialize)]
+struct MinSolvedJson<'a> {
+    /// The flag as given.
+    given: &'a str,
+    /// Positions each engine had to solve.
+    required: usize,
+    /// Whether every engine did.
+    passed: bool,
+}
+
 /// What `solve.json` holds.
 #[derive(Serialize)]
 struct SolveJson<'a> {
@@ -113,6 +208,8 @@ struct SolveJson<'a> {
     limits: String,
     seed: u64,
     threads: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    min_solved: Option<MinSolvedJson<'a>>,
     skipped_lines: Vec<SkippedLine>,
     engines: &'a [EngineSummary],
     positions: &'a [PositionResult],
@@ -242,11 +339,13 @@ fn score_text(s: Score) -> String {
     }
 }
 
-/// Runs the command.
+/// Runs the command; returns whether it passed `--min-solved` (always, without it).
 ///
 /// # Errors
-/// The scheduler cannot start its threads (exit 2), or results that cannot be written (exit 4).
-pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<(), Error> {
+/// The scheduler cannot start its threads, the results folder is another run's or in use, its
+/// journal exists without `--resume` or is another setup's (exit 2), or results that cannot be
+/// written (exit 4).
+pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<bool, Error> {
     let (suite, limits, threads, engines, out_dir) = (
         &args.suite,
         &args.limits,
@@ -266,10 +365,56 @@ pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<(), Error> {
         args.seed
     );
     let io = |e: std::io::Error| Error::Write(format!("writing output: {e}"));
+    let _lock = crate::records::journal::FolderLock::acquire(out_dir).map_err(Error::Input)?;
+    let journal_path = out_dir.join(crate::plan::solve::JOURNAL);
+    let setup = JournalSetup::of(args);
+    let (mut journal, resumed) = ItemJournal::open::<_, JournalLine>(
+        &journal_path,
+        args.resume,
+        &setup,
+        JournalSetup::differs,
+    )
+    .map_err(Error::Input)?;
+    crate::engines::interrupt::journal_started(out_dir, "solve", crate::plan::solve::JOURNAL);
+    if resumed.truncated {
+        eprintln!(
+            "note: the last line of {} was cut short: that position is searched again",
+            journal_path.display()
+        );
+    }
+    let mut results: Vec<Option<PositionResult>> = vec![None; jobs as usize];
+    for line in resumed.items {
+        let (p, k) = (
+            line.job as usize / engines.len(),
+            line.job as usize % engines.len(),
+        );
+        if line.job >= jobs || line.result.engine != engines[k].label || line.result.index != p + 1
+        {
+            return Err(Error::Input(format!(
+                "--resume: {} records job {} ({} on position {}), which this run does not have \
+                 (the file was edited?)",
+                journal_path.display(),
+                line.job,
+                line.result.engine,
+                line.result.index
+            )));
+        }
+        results[line.job as usize] = Some(line.result);
+    }
+    let kept = results.iter().filter(|r| r.is_some()).count();
     writeln!(w, "arena solve {name}: {context}").map_err(io)?;
+    if args.resume {
+        writeln!(
+            w,
+            "resumed: {kept} of {jobs} searches kept from {}",
+            journal_path.display()
+        )
+        .map_err(io)?;
+    }
     w.flush().map_err(io)?;
     let bar = progress(jobs, "positions", args.no_progress);
-    let mut results: Vec<Option<PositionResult>> = vec![None; jobs as usize];
+    bar.inc(kept as u64);
+    let done: Vec<bool> = results.iter().map(Option::is_some).collect();
     let hards: Vec<Duration> = engines
         .iter()
         .map(|e| {
@@ -304,19 +449,35 @@ pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<(), Error> {
         threads,
         // Results are kept by position, so how far ahead a worker runs matters to nothing.
         u64::MAX,
-        &|_| false,
+        &|job| done[job as usize],
         &play,
-        |job, r: PositionResult| -> Result<crate::run::scheduler::Flow, std::convert::Infallible> {
+        |job, r: PositionResult| -> Result<crate::run::scheduler::Flow, std::io::Error> {
             bar.inc(1);
             if r.solved {
                 bar.set_message(format!("{} solved {}", r.engine, r.id));
             }
-            results[job as usize] = Some(r);
+            let line = JournalLine { job, result: r };
+            journal.append(&line)?;
+            results[job as usize] = Some(line.result);
             Ok(crate::run::scheduler::Flow::Continue)
         },
     )
-    .map_err(|e| Error::Input(format!("{e:?}")))?;
+    .map_err(|e| match e {
+        crate::run::scheduler::SchedulerError::Caller(e) => Error::Results(e),
+        crate::run::scheduler::SchedulerError::Pool(m) => Error::Input(m),
+    })?;
     bar.finish_and_clear();
+    journal
+        .finish(
+            &setup,
+            results.iter().enumerate().filter_map(|(job, r)| {
+                r.as_ref().map(|r| JournalLine {
+                    job: job as u64,
+                    result: r.clone(),
+                })
+            }),
+        )
+        .map_err(Error::Results)?;
     // Job order is position-major; reports go engine by engine.
     let mut by_engine: Vec<Vec<PositionResult>> = vec![Vec::new(); engines.len()];
     for r in results.into_iter().flatten() {
@@ -338,10 +499,37 @@ pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<(), Error> {
     for s in &summaries {
         writeln!(w, "{}", summary_line(s)).map_err(io)?;
     }
+    let passed = match &args.min_solved {
+        None => true,
+        Some(min) => {
+            for s in &summaries {
+                writeln!(
+                    w,
+                    "--min-solved {}: {} {} ({} solved, {} needed)",
+                    min.given,
+                    s.engine,
+                    if s.solved >= min.required {
+                        "passed"
+                    } else {
+                        "FAILED"
+                    },
+                    s.solved,
+                    min.required
+                )
+                .map_err(io)?;
+            }
+            summaries.iter().all(|s| s.solved >= min.required)
+        }
+    };
     let all: Vec<PositionResult> = by_engine.into_iter().flatten().collect();
-    write_files(out_dir, args, limits, threads, suite, &summaries, &all)?;
+    let min_json = args.min_solved.as_ref().map(|m| MinSolvedJson {
+        given: &m.given,
+        required: m.required,
+        passed,
+    });
+    write_files(out_dir, args, min_json, suite, &summaries, &all)?;
     writeln!(w, "results: {}", out_dir.display()).map_err(io)?;
-    Ok(())
+    Ok(passed)
 }
 
 /// A progress bar over `len` items named `unit` on stderr, drawn only when stderr is a terminal
@@ -494,12 +682,10 @@ fn summary_line(s: &EngineSummary) -> String {
     line
 }
 
-#[allow(clippy::too_many_arguments)]
 fn write_files(
     dir: &std::path::Path,
     args: &SolvePlan,
-    limits: &jieqi_engine::Limits,
-    threads: usize,
+    min_solved: Option<MinSolvedJson<'_>>,
     suite: &Suite,
     summaries: &[EngineSummary],
     all: &[PositionResult],
@@ -519,9 +705,10 @@ fn write_files(
         ),
         suite: args.suite_path.display().to_string(),
         rules: args.rules_name.clone(),
-        limits: limits.to_string(),
+        limits: args.limits.to_string(),
         seed: args.seed,
-        threads,
+        threads: args.threads,
+        min_solved,
         skipped_lines: suite
             .errors
             .iter()

@@ -15,8 +15,9 @@ pub const EXIT_INTERRUPTED: u8 = 130;
 /// Process ids (= process group ids) of the external engines alive now.
 static ENGINES: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
 
-/// The run writing now: its folder and subcommand.
-static RUN: Mutex<Option<(PathBuf, String)>> = Mutex::new(None);
+/// The run writing now: its folder, subcommand and journal (`games.jsonl`, two lines a pair, or
+/// another journal of one line per item after a setup line).
+static RUN: Mutex<Option<(PathBuf, String, Option<&'static str>)>> = Mutex::new(None);
 
 /// Installs the handler (once per process; later calls do nothing).
 pub fn install() {
@@ -45,7 +46,15 @@ pub fn engine_ended(pid: u32) {
 
 /// Notes the run that writes `out` (`command`: match, sprt, tournament or leak), for the message.
 pub fn run_started(out: &Path, command: &str) {
-    *RUN.lock().unwrap_or_else(|e| e.into_inner()) = Some((out.to_path_buf(), command.into()));
+    *RUN.lock().unwrap_or_else(|e| e.into_inner()) =
+        Some((out.to_path_buf(), command.into(), None));
+}
+
+/// Notes the run that writes `out` (`command`: solve) and keeps its finished items in the
+/// journal `out/journal` ([`crate::records::journal::ItemJournal`]), for the message.
+pub fn journal_started(out: &Path, command: &str, journal: &'static str) {
+    *RUN.lock().unwrap_or_else(|e| e.into_inner()) =
+        Some((out.to_path_buf(), command.into(), Some(journal)));
 }
 
 /// Ends the process group of `pid` (the engine and whatever it started).
@@ -74,7 +83,27 @@ fn on_interrupt() {
     }
     let run = RUN.lock().unwrap_or_else(|e| e.into_inner()).clone();
     match run {
-        Some((out, command)) => {
+        Some((out, command, Some(name))) => {
+            let journal = out.join(name);
+            // Whole lines after the setup line.
+            let items = std::fs::read(&journal)
+                .map(|b| b.iter().filter(|&&c| c == b'\n').count())
+                .unwrap_or(0)
+                .saturating_sub(1);
+            let _ = std::fs::remove_file(out.join(crate::records::journal::LOCK_FILE));
+            eprintln!(
+                "\ninterrupted: {items} finished {} kept in {}; continue with: arena {command} \
+                 … --out {} --resume",
+                if items == 1 {
+                    "search is"
+                } else {
+                    "searches are"
+                },
+                journal.display(),
+                out.display()
+            );
+        }
+        Some((out, command, None)) => {
             let journal = out.join("games.jsonl");
             let lines = std::fs::read(&journal)
                 .map(|b| b.iter().filter(|&&c| c == b'\n').count())

@@ -56,7 +56,8 @@ impl RunBudget {
             return true;
         }
         // Keep the counter from creeping towards overflow once the cap is passed.
-        self.written.store(self.limit.saturating_add(1), Ordering::Relaxed);
+        self.written
+            .store(self.limit.saturating_add(1), Ordering::Relaxed);
         if !self.reached.swap(true, Ordering::Relaxed) {
             eprintln!(
                 "warning: the game logs of this run reached their limit of {} bytes \
@@ -369,7 +370,8 @@ mod tests {
         (third.red.traffic.as_ref().unwrap())("> go");
         (second.red.traffic.as_ref().unwrap())("> go");
         drop((first, second, third));
-        let read = |n: u32| std::fs::read_to_string(dir.join(LOG_DIR).join(format!("game-{n}.log")));
+        let read =
+            |n: u32| std::fs::read_to_string(dir.join(LOG_DIR).join(format!("game-{n}.log")));
         let one = read(1).unwrap();
         let two = read(2).unwrap();
         // Three lines fit; each log still open says where it was cut.

@@ -11,6 +11,60 @@ use crate::engines::EngineEntry;
 use crate::error::Error;
 use crate::records::epd::Suite;
 
+/// The journal of finished positions in a results folder of `arena solve`.
+pub const JOURNAL: &str = "solve.jsonl";
+
+/// `--min-solved`: the fewest positions each engine must solve for the run to pass.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MinSolved {
+    /// The flag's value as given (`40`, `87.5%`).
+    pub given: String,
+    /// The fewest positions to solve, out of the suite's valid positions.
+    pub required: usize,
+}
+
+impl MinSolved {
+    /// Reads `N` (a count from 1 to `positions`) or `P%` (a percentage above 0 and at most 100,
+    /// rounded up to whole positions).
+    ///
+    /// # Errors
+    /// Neither form, or out of range; the message says which.
+    pub fn parse(text: &str, positions: usize) -> Result<MinSolved, String> {
+        let t = text.trim();
+        let required = if let Some(p) = t.strip_suffix('%') {
+            let p: f64 = p
+                .trim()
+                .parse()
+                .ok()
+                .filter(|p: &f64| p.is_finite())
+                .ok_or_else(|| {
+                    format!("'{text}': give a count N or a percentage P% (such as 40 or 87.5%)")
+                })?;
+            if !(p > 0.0 && p <= 100.0) {
+                return Err(format!(
+                    "'{text}': a percentage must be above 0 and at most 100"
+                ));
+            }
+            // Rounded up, so that 87.5 % of 8 positions is 7; a hair of slack for 100/3 %.
+            ((p * positions as f64 / 100.0) - 1e-9).ceil().max(1.0) as usize
+        } else {
+            let n: usize = t.parse().map_err(|_| {
+                format!("'{text}': give a count N or a percentage P% (such as 40 or 87.5%)")
+            })?;
+            if n == 0 || n > positions {
+                return Err(format!(
+                    "'{text}': must be from 1 to the suite's {positions} valid positions"
+                ));
+            }
+            n
+        };
+        Ok(MinSolved {
+            given: t.to_string(),
+            required,
+        })
+    }
+}
+
 /// A validated `arena solve`.
 #[derive(Debug)]
 pub struct SolvePlan {
@@ -32,6 +86,10 @@ pub struct SolvePlan {
     pub move_timeout: Option<u64>,
     /// The results folder (created, and written to once).
     pub out: PathBuf,
+    /// Continue the interrupted run in `out` from its journal.
+    pub resume: bool,
+    /// `--min-solved`: the fewest positions each engine must solve.
+    pub min_solved: Option<MinSolved>,
     /// Print only the positions an engine did not solve.
     pub failed_only: bool,
     /// Never draw a progress bar.
@@ -95,6 +153,12 @@ impl SolvePlan {
                 suite.errors.len()
             )));
         }
+        let min_solved = args
+            .min_solved
+            .as_deref()
+            .map(|text| MinSolved::parse(text, suite.entries.len()))
+            .transpose()
+            .map_err(|m| Error::arg("--min-solved", m))?;
         let out = match args.out {
             Some(d) => d,
             None => {
@@ -115,7 +179,7 @@ impl SolvePlan {
         crate::records::files::create_dir(&out)
             .and_then(|()| crate::records::files::probe_folder(&out))
             .map_err(|e| Error::Input(format!("--out: {e}")))?;
-        for name in ["solve.json", "solve.csv"] {
+        for name in ["solve.json", "solve.csv", JOURNAL] {
             crate::records::files::check_output(&out.join(name))
                 .map_err(|m| Error::Input(format!("--out {m}")))?;
         }
@@ -129,6 +193,8 @@ impl SolvePlan {
             seed: args.seed,
             move_timeout: args.move_timeout,
             out,
+            resume: args.resume,
+            min_solved,
             failed_only: args.failed_only,
             no_progress: args.no_progress,
         })

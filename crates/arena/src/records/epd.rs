@@ -98,6 +98,9 @@ pub struct Suite {
     pub entries: Vec<Entry>,
     /// The skipped lines, in file order.
     pub errors: Vec<LineError>,
+    /// The FNV-1a hash of the file's text (0 for a text parsed by [`parse`]): a resumed
+    /// `arena solve` checks that the suite did not change.
+    pub digest: u64,
 }
 
 /// Reads a suite file (at most [`MAX_FILE_BYTES`]).
@@ -108,7 +111,8 @@ pub struct Suite {
 pub fn read(path: &Path, rules: &Rules) -> Result<Suite, String> {
     let text = crate::records::files::read_bounded(path, MAX_FILE_BYTES)
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    let suite = parse(&text, rules);
+    let mut suite = parse(&text, rules);
+    suite.digest = crate::records::fnv(&text);
     if suite.entries.len() > MAX_POSITIONS {
         return Err(format!(
             "{}: more than {MAX_POSITIONS} positions",

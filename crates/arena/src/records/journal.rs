@@ -282,6 +282,235 @@ impl Journal {
     }
 }
 
+/// A line of an [`ItemJournal`]: its JSON with a last field `"check"`, the FNV-1a hash of the JSON
+/// without it (as [`records::checked_line`] makes a game's).
+///
+/// # Errors
+/// The value cannot be serialized (or is not a JSON object).
+pub fn checked_json<T: serde::Serialize>(value: &T) -> std::io::Result<String> {
+    let mut text = serde_json::to_string(value).map_err(std::io::Error::other)?;
+    if !text.ends_with('}') {
+        return Err(std::io::Error::other(
+            "a journal line must be a JSON object",
+        ));
+    }
+    let h = records::fnv(&text);
+    text.pop();
+    if !text.ends_with('{') {
+        text.push(',');
+    }
+    text.push_str(&format!("\"check\":\"{h:016x}\"}}"));
+    Ok(text)
+}
+
+/// Reads a line [`checked_json`] wrote: the value, if the line's checksum is that of the text
+/// before it (the text itself, not the value written again: a float read back may differ in its
+/// last digit).
+fn read_checked<T: serde::de::DeserializeOwned>(line: &str) -> Result<T, String> {
+    let value: T = serde_json::from_str(line).map_err(|e| format!("not a journal line: {e}"))?;
+    // `…,"check":"<16 hex digits>"}`, or `{"check":"…"}` for an empty object.
+    let cut = line
+        .len()
+        .checked_sub(28)
+        .filter(|&c| line.is_char_boundary(c));
+    let (body, check) = match cut.map(|c| line.split_at(c)) {
+        Some((body, tail)) if tail.starts_with(",\"check\":\"") && tail.ends_with("\"}") => {
+            (format!("{body}}}"), &tail[10..26])
+        }
+        _ if line.starts_with("{\"check\":\"") && line.len() == 28 => {
+            ("{}".to_string(), &line[10..26])
+        }
+        _ => {
+            return Err(
+                "it has no checksum as its last field (the line was edited; delete it to do \
+                 that item again)"
+                    .into(),
+            );
+        }
+    };
+    if check == format!("{:016x}", records::fnv(&body)) {
+        Ok(value)
+    } else {
+        Err(format!(
+            "its content does not match its checksum {check} (the line was edited or damaged; \
+             delete the line to do that item again)"
+        ))
+    }
+}
+
+/// The journal of a run whose results are not games (`arena solve`'s `solve.jsonl`): a first
+/// line holding the run's setup, then one line per finished item, each checked ([`checked_json`])
+/// and appended and flushed as the item finishes, so an interrupted run keeps every finished item.
+/// Read back on `--resume`: a last line cut short by an interruption is dropped (its item is done
+/// again), any other bad line is an error naming it, and a setup other than this run's is refused.
+#[derive(Debug)]
+pub struct ItemJournal {
+    path: PathBuf,
+    file: BufWriter<File>,
+}
+
+/// What an [`ItemJournal`] held when a run resumed.
+#[derive(Debug)]
+pub struct ResumedItems<T> {
+    /// The finished items, in the order they were written.
+    pub items: Vec<T>,
+    /// Whether the last line had been cut short (it is dropped).
+    pub truncated: bool,
+}
+
+/// The most bytes one line of an [`ItemJournal`] may take: 1 MiB.
+pub const MAX_ITEM_LINE: u64 = 1 << 20;
+
+/// The most bytes an [`ItemJournal`] may take: 1 GiB.
+pub const MAX_ITEM_JOURNAL: u64 = 1 << 30;
+
+/// Reads a whole file of at most `max` bytes, as bytes (a journal's last line may be cut in the
+/// middle of a character).
+fn read_all(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    files::open_regular(path)?
+        .take(max + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(std::io::Error::other(format!(
+            "larger than {max} bytes: not a journal"
+        )));
+    }
+    Ok(bytes)
+}
+
+impl ItemJournal {
+    /// Opens `path` for a run with this `setup`. Without `resume` the file must not exist. With
+    /// it, an existing journal is read back: its setup must be this one (`differs` says how two
+    /// setups differ, `None` if they do not), and it is rewritten with its whole lines only.
+    ///
+    /// # Errors
+    /// The message names the journal: it exists without `--resume`, it was written by another
+    /// setup, a line other than the last is bad, or reading or writing fails.
+    pub fn open<S, T>(
+        path: &Path,
+        resume: bool,
+        setup: &S,
+        differs: impl Fn(&S, &S) -> Option<String>,
+    ) -> Result<(ItemJournal, ResumedItems<T>), String>
+    where
+        S: serde::Serialize + serde::de::DeserializeOwned,
+        T: serde::Serialize + serde::de::DeserializeOwned,
+    {
+        let shown = path.display();
+        let mut resumed = ResumedItems {
+            items: Vec::new(),
+            truncated: false,
+        };
+        if path.exists() && !resume {
+            return Err(JournalError::Exists(path.to_path_buf()).to_string());
+        }
+        if path.exists() {
+            let bytes =
+                read_all(path, MAX_ITEM_JOURNAL).map_err(|e| format!("--resume: {shown}: {e}"))?;
+            let lines: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').collect();
+            let mut found: Option<S> = None;
+            for (i, raw) in lines.iter().enumerate() {
+                let number = i + 1;
+                if raw.trim_ascii().is_empty() {
+                    continue;
+                }
+                let last = i + 1 == lines.len() && !raw.ends_with(b"\n");
+                if raw.len() as u64 > MAX_ITEM_LINE {
+                    return Err(format!(
+                        "--resume: {shown}:{number}: longer than {MAX_ITEM_LINE} bytes: not a \
+                         line of this journal"
+                    ));
+                }
+                let text = std::str::from_utf8(raw).map_err(|_| {
+                    "not UTF-8 text (the line was damaged; delete it to do that item again)"
+                        .to_string()
+                });
+                let parsed = text.and_then(|text| {
+                    if found.is_none() {
+                        read_checked::<S>(text.trim_end()).map(|s| found = Some(s))
+                    } else {
+                        read_checked::<T>(text.trim_end()).map(|t| resumed.items.push(t))
+                    }
+                });
+                match parsed {
+                    Ok(()) => {}
+                    // Cut short by an interruption: the item is done again.
+                    Err(_) if last => resumed.truncated = true,
+                    Err(e) => return Err(format!("--resume: {shown}:{number}: {e}")),
+                }
+            }
+            if let Some(found) = &found
+                && let Some(why) = differs(found, setup)
+            {
+                return Err(format!(
+                    "--resume: {shown} was written by another run ({why}): resume with the \
+                     run's own suite, engines and flags, or choose another --out"
+                ));
+            }
+        }
+        // The journal as it stands, whole lines only, replaces what was there.
+        let mut kept = AtomicFile::create(path).map_err(|e| e.to_string())?;
+        let mut put = |line: std::io::Result<String>| {
+            line.and_then(|l| kept.write_all(format!("{l}\n").as_bytes()))
+                .map_err(|e| format!("{shown}: {e}"))
+        };
+        put(checked_json(setup))?;
+        for item in &resumed.items {
+            put(checked_json(item))?;
+        }
+        kept.commit().map_err(|e| e.to_string())?;
+        let file = files::append(path).map_err(|e| e.to_string())?;
+        Ok((
+            ItemJournal {
+                path: path.to_path_buf(),
+                file: BufWriter::new(file),
+            },
+            resumed,
+        ))
+    }
+
+    /// Appends a finished item and flushes it.
+    ///
+    /// # Errors
+    /// I/O errors (a full disk…), naming the journal.
+    pub fn append<T: serde::Serialize>(&mut self, item: &T) -> std::io::Result<()> {
+        let line = checked_json(item)? + "\n";
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|()| self.file.flush())
+            .map_err(|e| {
+                std::io::Error::new(
+                    e.kind(),
+                    format!(
+                        "{}: {e} (the items written before are kept)",
+                        self.path.display()
+                    ),
+                )
+            })
+    }
+
+    /// Rewrites the journal atomically with `setup` and `items` in the order given (at the end of
+    /// a run: job order, so that a resumed run's journal reads as an uninterrupted one's).
+    ///
+    /// # Errors
+    /// I/O errors, naming the journal.
+    pub fn finish<S: serde::Serialize, T: serde::Serialize>(
+        mut self,
+        setup: &S,
+        items: impl IntoIterator<Item = T>,
+    ) -> std::io::Result<()> {
+        self.file.flush()?;
+        let mut new = AtomicFile::create(&self.path)?;
+        new.write_all((checked_json(setup)? + "\n").as_bytes())?;
+        for item in items {
+            new.write_all((checked_json(&item)? + "\n").as_bytes())?;
+        }
+        new.commit()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

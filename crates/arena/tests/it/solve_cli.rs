@@ -351,7 +351,7 @@ fn malformed_suite_lines_are_reported_and_skipped() {
         "faulty:mode=illegal,after=0",
         "--no-progress",
         "--out",
-        s(&out),
+        s(&dir.join("out-am")),
     ]);
     assert!(run.status.success(), "{}", text(&run.stderr));
     let report = text(&run.stdout);
@@ -378,4 +378,207 @@ fn malformed_suite_lines_are_reported_and_skipped() {
         "{}",
         text(&run.stderr)
     );
+}
+
+/// A suite of five positions: three mates in one (which `greedy` solves) and two asking for a
+/// quiet rook move (which it does not), in a folder of its own.
+fn five_positions(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = tmp(name);
+    let suite = dir.join("five.epd");
+    let mate1 = "4k4/1R7/R8/9/9/9/9/9/9/3K5 w - - 0 1";
+    std::fs::write(
+        &suite,
+        format!(
+            "{mate1} dm 1; id \"m1\";\n\
+             {mate1} bm a7a8; id \"w1\";\n\
+             {mate1} dm 1; id \"m2\";\n\
+             {mate1} bm a7a8; id \"w2\";\n\
+             {mate1} dm 1; id \"m3\";\n"
+        ),
+    )
+    .unwrap();
+    (dir, suite)
+}
+
+/// `arena solve` with `extra` flags on `suite` into `out`, with greedy, xiangqi rules.
+fn solve(suite: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "solve",
+        s(suite),
+        "--rules",
+        "xiangqi",
+        "--engine",
+        "greedy",
+        "--no-progress",
+        "--out",
+        s(out),
+    ];
+    args.extend(extra);
+    arena(&args)
+}
+
+#[test]
+fn min_solved_passes_fails_and_refuses_bad_values() {
+    let (dir, suite) = five_positions("min-solved");
+    for (n, (flag, status, says)) in [
+        ("3", 0, "greedy passed (3 solved, 3 needed)"),
+        ("4", 1, "greedy FAILED (3 solved, 4 needed)"),
+        ("60%", 0, "greedy passed (3 solved, 3 needed)"),
+        ("61%", 1, "greedy FAILED (3 solved, 4 needed)"),
+        ("100%", 1, "greedy FAILED (3 solved, 5 needed)"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let out = dir.join(format!("run-{n}"));
+        let run = solve(&suite, &out, &["--min-solved", flag]);
+        assert_eq!(
+            run.status.code(),
+            Some(status),
+            "{flag}: {}",
+            text(&run.stderr)
+        );
+        let report = text(&run.stdout);
+        assert!(
+            report.contains(&format!("--min-solved {flag}: {says}")),
+            "{report}"
+        );
+        // The table and the files are there either way.
+        assert!(report.contains("greedy: solved 3 / 5"), "{report}");
+        let record = json(&out.join("solve.json"));
+        assert_eq!(record["min_solved"]["passed"], status == 0, "{record}");
+    }
+    // Without the flag the run passes whatever it solved.
+    let run = solve(&suite, &dir.join("no-flag"), &[]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    for bad in ["0", "6", "0%", "101%", "abc", "-1", "nan%", "3.5", ""] {
+        let flag = format!("--min-solved={bad}");
+        let run = solve(&suite, &dir.join("bad"), &[&flag]);
+        assert_eq!(run.status.code(), Some(2), "{bad}: {}", text(&run.stderr));
+        assert!(
+            text(&run.stderr).contains("--min-solved"),
+            "{bad}: {}",
+            text(&run.stderr)
+        );
+        assert!(!dir.join("bad").join("solve.json").exists(), "{bad}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// solve.csv without its timing columns (ms, first_ms, found_ms).
+fn csv_without_timing(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("solve.csv"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            l.split(',')
+                .enumerate()
+                .filter(|(i, _)| ![9, 13, 15].contains(i))
+                .map(|(_, f)| f)
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect()
+}
+
+#[test]
+fn an_interrupted_solve_resumes_to_the_same_results() {
+    let (dir, suite) = five_positions("solve-resume");
+    let (whole, cut) = (dir.join("whole"), dir.join("cut"));
+    let run = solve(&suite, &whole, &["--threads", "2"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let run = solve(&suite, &cut, &["--threads", "2"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    // The journal: the setup, then one line per position.
+    let journal = cut.join("solve.jsonl");
+    let body = std::fs::read_to_string(&journal).unwrap();
+    let lines: Vec<&str> = body.lines().collect();
+    assert_eq!(lines.len(), 6, "{body}");
+    // Interrupted after two positions, while the third was being written.
+    let mut kept = lines[..3].join("\n");
+    kept.push('\n');
+    kept.push_str(&lines[3][..lines[3].len() / 2]);
+    std::fs::write(&journal, kept).unwrap();
+    for f in ["solve.csv", "solve.json"] {
+        std::fs::remove_file(cut.join(f)).unwrap();
+    }
+    // Without --resume the folder is refused.
+    let run = solve(&suite, &cut, &[]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(
+        text(&run.stderr).contains("--resume"),
+        "{}",
+        text(&run.stderr)
+    );
+    let run = solve(&suite, &cut, &["--threads", "1", "--resume"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert!(
+        text(&run.stdout).contains("resumed: 2 of 5 searches kept"),
+        "{}",
+        text(&run.stdout)
+    );
+    assert!(
+        text(&run.stderr).contains("cut short"),
+        "{}",
+        text(&run.stderr)
+    );
+    assert_eq!(csv_without_timing(&whole), csv_without_timing(&cut));
+    assert!(text(&run.stdout).contains("greedy: solved 3 / 5"));
+    assert_eq!(
+        std::fs::read_to_string(&journal).unwrap().lines().count(),
+        6,
+        "the journal is whole again"
+    );
+    // A resume of another setup is refused, naming what differs.
+    let other = dir.join("other.epd");
+    let mut text_of = std::fs::read_to_string(&suite).unwrap();
+    text_of.push_str("; one more comment\n");
+    std::fs::write(&other, text_of).unwrap();
+    for (suite, extra, says) in [
+        (&other, vec![], "suite's content"),
+        (&suite, vec!["--nodes", "100"], "limits"),
+        (&suite, vec!["--seed", "2"], "--seed"),
+    ] {
+        let mut flags = extra.clone();
+        flags.push("--resume");
+        let run = solve(suite, &cut, &flags);
+        assert_eq!(run.status.code(), Some(2), "{extra:?}");
+        assert!(
+            text(&run.stderr).contains(says) && text(&run.stderr).contains("another run"),
+            "{extra:?}: {}",
+            text(&run.stderr)
+        );
+    }
+    let run = arena(&[
+        "solve",
+        s(&suite),
+        "--rules",
+        "xiangqi",
+        "--engine",
+        "random",
+        "--out",
+        s(&cut),
+        "--resume",
+    ]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(
+        text(&run.stderr).contains("engines greedy there, random here"),
+        "{}",
+        text(&run.stderr)
+    );
+    // A damaged line other than the last is named.
+    let body = std::fs::read_to_string(&journal).unwrap();
+    std::fs::write(
+        &journal,
+        body.replacen("\"solved\":true", "\"solved\":false", 1),
+    )
+    .unwrap();
+    let run = solve(&suite, &cut, &["--resume"]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(
+        text(&run.stderr).contains("checksum"),
+        "{}",
+        text(&run.stderr)
+    );
+    let _ = std::fs::remove_dir_all(dir);
 }
