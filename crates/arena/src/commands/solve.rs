@@ -454,7 +454,11 @@ pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<bool, Error> {
         |job, r: PositionResult| -> Result<crate::run::scheduler::Flow, std::io::Error> {
             bar.inc(1);
             if r.solved {
-                bar.set_message(format!("{} solved {}", r.engine, r.id));
+                bar.set_message(format!(
+                    "{} solved {}",
+                    r.engine,
+                    crate::util::text::echo(&r.id)
+                ));
             }
             let line = JournalLine { job, result: r };
             journal.append(&line)?;
