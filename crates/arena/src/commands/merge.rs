@@ -105,7 +105,12 @@ fn read_dir(dir: &Path) -> Result<ShardDir, Error> {
     let journal = dir.join("games.jsonl");
     let shard = record.shard.unwrap_or(Shard { index: 0, count: 1 });
     let mut bad = None;
-    let (pairs, truncated) = records::pair_spans(&journal, |g| {
+    let run_records = records::check::RunRecords {
+        rules: record.rules,
+        max_plies: record.max_plies,
+        seed: record.seed,
+    };
+    let (pairs, truncated) = records::pair_spans(&journal, |number, g| {
         if bad.is_none() {
             if g.fingerprint != record.fingerprint {
                 bad = Some(format!(
@@ -122,6 +127,15 @@ fn read_dir(dir: &Path) -> Result<ShardDir, Error> {
                     journal.display(),
                     g.pair,
                     record.pairs
+                ));
+            } else if let Some(problem) = run_records.problem(g) {
+                return Err(records::check::refusal(
+                    &journal,
+                    number,
+                    g,
+                    &problem,
+                    "delete the line, then --resume that shard to replay that pair (or merge \
+                     with --partial to leave it out)",
                 ));
             }
         }

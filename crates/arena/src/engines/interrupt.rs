@@ -12,8 +12,10 @@ use std::sync::Mutex;
 /// The exit status after an interruption (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
 
-/// Process ids (= process group ids) of the external engines alive now.
-static ENGINES: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+/// Process ids (= process group ids) of the external engines alive now, and whether the run was
+/// interrupted (then an engine started after the interruption ended the others, by a worker
+/// going on to its next game, is ended at once).
+static ENGINES: Mutex<(BTreeSet<u32>, bool)> = Mutex::new((BTreeSet::new(), false));
 
 /// The run writing now: its folder, subcommand and journal (`games.jsonl`, two lines a pair, or
 /// another journal of one line per item after a setup line).
@@ -30,10 +32,13 @@ pub fn install() {
 
 /// Notes an engine process started in its own group.
 pub fn engine_started(pid: u32) {
-    ENGINES
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(pid);
+    let mut engines = ENGINES.lock().unwrap_or_else(|e| e.into_inner());
+    if engines.1 {
+        drop(engines);
+        end_group(pid);
+        return;
+    }
+    engines.0.insert(pid);
 }
 
 /// Notes an engine process ended.
@@ -41,6 +46,7 @@ pub fn engine_ended(pid: u32) {
     ENGINES
         .lock()
         .unwrap_or_else(|e| e.into_inner())
+        .0
         .remove(&pid);
 }
 
@@ -72,12 +78,14 @@ pub fn end_group(pid: u32) {
 }
 
 fn on_interrupt() {
-    let engines: Vec<u32> = ENGINES
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .iter()
-        .copied()
-        .collect();
+    // No pair joins the journal from now on, so the count below is what it keeps, and no game
+    // cut short by the engines' end below is recorded as their failure.
+    let _appends = crate::records::journal::hold_appends();
+    let engines: Vec<u32> = {
+        let mut engines = ENGINES.lock().unwrap_or_else(|e| e.into_inner());
+        engines.1 = true;
+        engines.0.iter().copied().collect()
+    };
     for pid in engines {
         end_group(pid);
     }
@@ -105,18 +113,11 @@ fn on_interrupt() {
         }
         Some((out, command, None)) => {
             let journal = out.join("games.jsonl");
-            let lines = std::fs::read(&journal)
-                .map(|b| b.iter().filter(|&&c| c == b'\n').count())
-                .unwrap_or(0);
+            let pairs = crate::records::journal::kept_pairs(&journal);
             let _ = std::fs::remove_file(out.join(crate::records::journal::LOCK_FILE));
             eprintln!(
-                "\ninterrupted: {} finished {} kept in {}; continue with: arena {command} --out {} --resume",
-                lines / 2,
-                if lines / 2 == 1 {
-                    "pair is"
-                } else {
-                    "pairs are"
-                },
+                "\ninterrupted: {pairs} finished {} kept in {}; continue with: arena {command} --out {} --resume",
+                if pairs == 1 { "pair is" } else { "pairs are" },
                 journal.display(),
                 out.display()
             );

@@ -3,7 +3,7 @@
 
 use jieqi_core::{Color, Rules};
 
-use crate::records::{self, GameLine};
+use crate::records::{self, GameLine, RecordsError};
 use crate::util::text::printable;
 
 /// A recorded game played through from its deal by the referee, as far as the record holds up.
@@ -20,14 +20,89 @@ pub struct Checked {
 
 /// Plays the recorded game `line` through from its seed's deal under `rules` (its first `upto`
 /// plies, or all): the deal must be the seed's, every move legal with its reveal and capture
-/// letters the truth, `plies` the number of moves, and (when played through) the ending one the
-/// final position allows — a result by the rules must be the rules' verdict, an engine failure
-/// or adjudication cannot come at a finished position, and `max-plies` comes at `max_plies`.
+/// letters the truth, `plies` the number of moves, and (when played through) `captures` and
+/// `reveals` what the moves make, and the ending one the final position allows — a result by
+/// the rules must be the rules' verdict, an engine failure or adjudication cannot come at a
+/// finished position, and `max-plies` comes at `max_plies`.
 pub fn check_record(
     rules: &Rules,
     line: &GameLine,
     max_plies: u32,
     upto: Option<usize>,
+) -> Checked {
+    play_through(rules, line, max_plies, upto, true)
+}
+
+/// What every game a run recorded must agree with beyond its own moves: the run's rules, its
+/// adjudication cap and its master seed (pair `p` is dealt from
+/// [`crate::records::deal_seed::pair_seed`]`(seed, p)`). `--resume` and `arena merge` hold every
+/// journal line they take to it, so that an edited line (its checksum recomputed) is refused as
+/// `arena replay --show` would show it wrong, never counted.
+#[derive(Copy, Clone, Debug)]
+pub struct RunRecords {
+    /// The run's rules.
+    pub rules: Rules,
+    /// Its adjudication cap.
+    pub max_plies: u32,
+    /// Its master seed.
+    pub seed: u64,
+}
+
+impl RunRecords {
+    /// What is wrong with a recorded game of this run, if anything: a game number other than 1
+    /// or 2, a deal seed that is not its pair's, or a record that does not hold up when played
+    /// through from its deal ([`check_record`]: deal, moves, reveal and capture letters, plies,
+    /// captures, reveals, ending).
+    pub fn problem(&self, line: &GameLine) -> Option<String> {
+        if !matches!(line.game, 1 | 2) {
+            return Some(format!(
+                "it is game {} of its pair, and a pair has games 1 and 2",
+                line.game
+            ));
+        }
+        let want = crate::records::deal_seed::pair_seed(self.seed, line.pair);
+        if line.seed != want {
+            return Some(format!(
+                "its deal seed {} is not pair {}'s: the run's master seed {} deals pair {} from \
+                 seed {want}",
+                line.seed, line.pair, self.seed, line.pair
+            ));
+        }
+        play_through(&self.rules, line, self.max_plies, None, false).problem
+    }
+}
+
+/// The refusal of a journal line that does not hold up ([`RunRecords::problem`]): the file, the
+/// line, the game, what is wrong, and `fix` (how to go on without it).
+pub fn refusal(
+    path: &std::path::Path,
+    number: usize,
+    line: &GameLine,
+    problem: &str,
+    fix: &str,
+) -> RecordsError {
+    RecordsError {
+        path: path.display().to_string(),
+        line: Some(number),
+        message: format!(
+            "pair {} game {} ({} vs {}) does not hold up: {problem}; the line was edited (a \
+             recomputed checksum does not make it true) or damaged: {fix}",
+            line.pair,
+            line.game,
+            printable(&line.red),
+            printable(&line.black)
+        ),
+    }
+}
+
+/// [`check_record`], keeping each ply's record and FEN in [`Checked::plies`] only when `keep`
+/// (a check that wants the verdict alone skips the FENs).
+fn play_through(
+    rules: &Rules,
+    line: &GameLine,
+    max_plies: u32,
+    upto: Option<usize>,
+    keep: bool,
 ) -> Checked {
     use crate::records::termination::{ReasonKey, Termination};
     let deal = crate::records::deal_seed::deal_for_seed(line.seed, rules);
@@ -56,6 +131,7 @@ pub fn check_record(
         return checked;
     }
     let upto = upto.unwrap_or(usize::MAX);
+    let (mut played_plies, mut captures, mut reveals) = (0usize, 0u32, 0u32);
     for (i, text) in line.moves.iter().enumerate().take(upto) {
         let mover = game.turn();
         let bad = |why: String| {
@@ -88,9 +164,14 @@ pub fn check_record(
             checked.problem = bad(format!("the deal makes it {truth}"));
             break;
         }
-        checked.plies.push((record, game.position().fen()));
+        played_plies += 1;
+        captures += u32::from(record.captured.is_some());
+        reveals += u32::from(record.played.reveal.is_some());
+        if keep {
+            checked.plies.push((record, game.position().fen()));
+        }
     }
-    let whole = checked.plies.len() == line.moves.len();
+    let whole = played_plies == line.moves.len();
     if checked.problem.is_none() && whole {
         let by_rules = game.outcome().map(|o| {
             (
@@ -118,7 +199,12 @@ pub fn check_record(
                     && (line.moves.is_empty() || line.result.winner() == Some(!game.turn()))
             }
         };
-        if !ok {
+        if (captures, reveals) != (line.captures, line.reveals) {
+            checked.problem = Some(format!(
+                "it says {} captures and {} reveals but its moves make {captures} and {reveals}",
+                line.captures, line.reveals
+            ));
+        } else if !ok {
             checked.problem = Some(format!(
                 "it ends {} ({}) but after its {} plies the rules say {}{}",
                 line.result.text(),
@@ -135,4 +221,50 @@ pub fn check_record(
     }
     checked.game = game;
     checked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cost of the check `--resume` and `arena merge` make of every line, on a journal of
+    /// your own: `CHECK_BENCH=DIR/games.jsonl CHECK_SEED=S cargo test -p arena --profile ci
+    /// --lib check_cost -- --ignored --nocapture` (S the run's master seed; standard rules, the
+    /// cap CHECK_MAX_PLIES or 400).
+    #[test]
+    #[ignore = "a measurement: needs CHECK_BENCH and CHECK_SEED"]
+    fn check_cost() {
+        let path = std::env::var("CHECK_BENCH").expect("CHECK_BENCH=games.jsonl");
+        let seed = std::env::var("CHECK_SEED").expect("CHECK_SEED=master seed");
+        let run = RunRecords {
+            rules: Rules::standard(),
+            max_plies: std::env::var("CHECK_MAX_PLIES").map_or(400, |m| m.parse().expect("a cap")),
+            seed: seed.parse().expect("a number"),
+        };
+        let started = std::time::Instant::now();
+        let (lines, _) = records::read_jsonl(std::path::Path::new(&path)).expect("a journal");
+        let read = started.elapsed();
+        let started = std::time::Instant::now();
+        let mut bad = 0;
+        for line in &lines {
+            bad += usize::from(run.problem(line).is_some());
+        }
+        let checked = started.elapsed();
+        let plies: usize = lines.iter().map(|l| l.moves.len()).sum();
+        let played_ms: f64 = lines.iter().map(|l| l.total_ms).sum();
+        let per_game = checked.as_secs_f64() * 1e6 / lines.len() as f64;
+        println!(
+            "{} games, {plies} plies ({:.1} a game), {bad} refused: read+parse {:.1} ms; check \
+             {:.1} ms = {per_game:.1} us a game, {:.2} us a ply; the games' own total_ms sum \
+             {played_ms:.1} ms = {:.1} us a game: the check is {:.1} % of play time",
+            lines.len(),
+            plies as f64 / lines.len() as f64,
+            read.as_secs_f64() * 1e3,
+            checked.as_secs_f64() * 1e3,
+            checked.as_secs_f64() * 1e6 / plies as f64,
+            played_ms * 1e3 / lines.len() as f64,
+            100.0 * checked.as_secs_f64() * 1e3 / played_ms
+        );
+        assert_eq!(bad, 0);
+    }
 }

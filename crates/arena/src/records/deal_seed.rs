@@ -2,6 +2,7 @@
 //! which hidden identities were dealt without writing them out.
 
 use jieqi_core::{Deal, Rules};
+use jieqi_engine::mix;
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 
@@ -24,6 +25,12 @@ use rand_core::SeedableRng;
 /// ```
 pub fn deal_for_seed(seed: u64, rules: &Rules) -> Deal {
     Deal::shuffled_for(rules, &mut ChaCha20Rng::seed_from_u64(seed))
+}
+
+/// The deal seed of pair `p` in a run with master seed `seed`: every pairing of the run plays
+/// pair `p` on the deal of this seed, and a recorded game of pair `p` must name it.
+pub const fn pair_seed(seed: u64, p: u64) -> u64 {
+    mix(seed, p)
 }
 
 #[cfg(test)]

@@ -304,6 +304,14 @@ pub fn for_each_line(
     path: &Path,
     mut each: impl FnMut(Span, GameLine) -> Result<(), RecordsError>,
 ) -> Result<bool, RecordsError> {
+    for_each_numbered(path, |_, span, g| each(span, g))
+}
+
+/// [`for_each_line`], telling `each` the 1-based number of the game's line too.
+fn for_each_numbered(
+    path: &Path,
+    mut each: impl FnMut(usize, Span, GameLine) -> Result<(), RecordsError>,
+) -> Result<bool, RecordsError> {
     use std::io::Read;
     let err = |line: Option<usize>, message: String| RecordsError {
         path: path.display().to_string(),
@@ -400,7 +408,7 @@ pub fn for_each_line(
                         ),
                     ));
                 }
-                each(span, g)?;
+                each(number, span, g)?;
             }
             // Cut short: fine if it is the last line (an interrupted append).
             Err(e) if e.is_eof() => pending = Some((number, format!("not a game record: {e}"))),
@@ -425,18 +433,18 @@ pub fn read_jsonl(path: &Path) -> Result<(Vec<GameLine>, bool), RecordsError> {
 }
 
 /// The complete pairs of `games.jsonl` (both games present), keyed by [`PairKey`], with where
-/// their lines are; `check` sees every game first (a fingerprint test). Returns the pairs and
-/// whether the last line was cut short.
+/// their lines are; `check` sees every game first, with the number of its line (a fingerprint
+/// test, a record check). Returns the pairs and whether the last line was cut short.
 ///
 /// # Errors
 /// As [`for_each_line`], or `check` fails.
 pub fn pair_spans(
     path: &Path,
-    mut check: impl FnMut(&GameLine) -> Result<(), RecordsError>,
+    mut check: impl FnMut(usize, &GameLine) -> Result<(), RecordsError>,
 ) -> Result<(BTreeMap<PairKey, [Span; 2]>, bool), RecordsError> {
     let mut halves: BTreeMap<PairKey, [Option<Span>; 2]> = BTreeMap::new();
-    let truncated = for_each_line(path, |span, g| {
-        check(&g)?;
+    let truncated = for_each_numbered(path, |number, span, g| {
+        check(number, &g)?;
         let key = match g.game {
             1 => (g.red, g.black, g.pair),
             2 => (g.black, g.red, g.pair),

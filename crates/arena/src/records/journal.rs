@@ -6,6 +6,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use crate::records::check::{RunRecords, refusal};
 use crate::records::files::{self, AtomicFile, read_bounded};
 use crate::records::{self, GameLine, PairKey, RecordsError, Span};
 
@@ -74,6 +75,41 @@ fn process_alive(pid: u32) -> bool {
         return true;
     }
     pid == std::process::id() || proc.join(pid.to_string()).exists()
+}
+
+/// Held while a pair is appended to a journal of this process. An interruption takes it and
+/// never gives it back ([`hold_appends`]), so the pairs it counts are the pairs the journal
+/// keeps: a pair that finishes after the count waits here until the process ends.
+static APPENDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Stops every journal of this process from taking more pairs while the returned guard lives:
+/// [`Journal::append`] waits for it. What an interruption takes before it counts the pairs kept
+/// ([`kept_pairs`]) and exits with the guard held.
+pub fn hold_appends() -> std::sync::MutexGuard<'static, ()> {
+    APPENDING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The finished pairs a journal holds: its complete lines (a line cut short is no game), two to
+/// a pair, read in bounded memory. 0 when it cannot be read.
+pub fn kept_pairs(path: &Path) -> u64 {
+    use std::io::BufRead;
+    let Ok(file) = files::open_regular(path) else {
+        return 0;
+    };
+    let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
+    let mut lines = 0u64;
+    loop {
+        let Ok(buf) = reader.fill_buf() else {
+            break;
+        };
+        if buf.is_empty() {
+            break;
+        }
+        let n = buf.len();
+        lines += buf.iter().filter(|&&c| c == b'\n').count() as u64;
+        reader.consume(n);
+    }
+    lines / 2
 }
 
 /// The journal of a run: finished pairs appended as they come (two lines each, flushed), so an
@@ -150,8 +186,9 @@ impl std::error::Error for JournalError {}
 
 impl Journal {
     /// Opens `path` for a run with this fingerprint. Without `resume` the file must not exist.
-    /// With it, an existing journal is read back (every line must carry the fingerprint), and
-    /// rewritten with its complete pairs only, so half-played pairs are replayed whole.
+    /// With it, an existing journal is read back (every line must carry the fingerprint and hold
+    /// up as a game of `run`: [`RunRecords::problem`]), and rewritten with its complete pairs
+    /// only, so half-played pairs are replayed whole.
     ///
     /// # Errors
     /// See [`JournalError`].
@@ -159,6 +196,7 @@ impl Journal {
         path: &Path,
         resume: bool,
         fingerprint: &str,
+        run: &RunRecords,
     ) -> Result<(Journal, Resumed), JournalError> {
         let mut resumed = Resumed::default();
         if path.exists() {
@@ -166,11 +204,22 @@ impl Journal {
                 return Err(JournalError::Exists(path.to_path_buf()));
             }
             let mut other = None;
-            let (pairs, truncated) = records::pair_spans(path, |g| {
-                if g.fingerprint != fingerprint && other.is_none() {
-                    other = Some((g.fingerprint.clone(), g.pair));
+            let (pairs, truncated) = records::pair_spans(path, |number, g| {
+                if g.fingerprint != fingerprint {
+                    // Another run's game: refused below as such, whatever it holds.
+                    other.get_or_insert_with(|| (g.fingerprint.clone(), g.pair));
+                    return Ok(());
                 }
-                Ok(())
+                match run.problem(g) {
+                    None => Ok(()),
+                    Some(problem) => Err(refusal(
+                        path,
+                        number,
+                        g,
+                        &problem,
+                        "delete the line to replay that pair",
+                    )),
+                }
             })
             .map_err(JournalError::Records)?;
             if let Some((found, pair)) = other {
@@ -218,7 +267,8 @@ impl Journal {
         ))
     }
 
-    /// Appends a finished pair and flushes it; returns where its lines are.
+    /// Appends a finished pair and flushes it; returns where its lines are. Waits while
+    /// [`hold_appends`] holds the journals (for good, once the run is interrupted).
     ///
     /// # Errors
     /// I/O errors (a full disk…), naming the journal.
@@ -228,6 +278,7 @@ impl Journal {
         let mut bytes = String::with_capacity(first.len() + second.len());
         bytes.push_str(&first);
         bytes.push_str(&second);
+        let _appending = hold_appends();
         self.file
             .write_all(bytes.as_bytes())
             .and_then(|()| self.file.flush())
@@ -514,6 +565,51 @@ impl ItemJournal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn game(pair: u64, n: u8) -> GameLine {
+        serde_json::from_str(&format!(
+            r#"{{"fingerprint":"f","pair":{pair},"game":{n},"seed":1,"red":"a","black":"b",
+            "deal":{{"red":"","black":""}},"result":"1/2-1/2","reason":"max-plies","plies":0,
+            "captures":0,"reveals":0,"nodes":{{"red":0,"black":0}},"ms":{{"red":0.0,"black":0.0}},
+            "total_ms":0.0,"moves":[],"search":[]}}"#
+        ))
+        .unwrap()
+    }
+
+    /// What an interruption says is kept is what the journal holds at the end: a pair that
+    /// finishes after the count is not written (it used to be, and the message undercounted).
+    #[test]
+    fn an_interruption_counts_every_pair_the_journal_keeps() {
+        let dir = std::env::temp_dir().join(format!("journal-held-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.jsonl");
+        let _ = std::fs::remove_file(&path);
+        let run = RunRecords {
+            rules: jieqi_core::Rules::standard(),
+            max_plies: 400,
+            seed: 1,
+        };
+        let (mut journal, _) = Journal::open(&path, false, "f", &run).unwrap();
+        journal.append(&[game(0, 1), game(0, 2)]).unwrap();
+        // A cut-short line is no pair.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .and_then(|mut f| f.write_all(b"{\"fingerprint\""))
+            .unwrap();
+        let held = hold_appends();
+        let counted = kept_pairs(&path);
+        assert_eq!(counted, 1);
+        // A worker finishing its pair in flight, after the count.
+        let worker = std::thread::spawn(move || journal.append(&[game(1, 1), game(1, 2)]));
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert_eq!(kept_pairs(&path), counted, "a pair joined after the count");
+        // (Only a test lets go: an interruption exits holding it.)
+        drop(held);
+        worker.join().unwrap().unwrap();
+        assert_eq!(kept_pairs(&path), 2);
+        let _ = std::fs::remove_dir_all(dir);
+    }
 
     /// A full disk is named: `/dev/full` fails every write with ENOSPC.
     #[test]

@@ -84,12 +84,22 @@ pub fn execute(setup: &RunSetup, line: &LineFn) -> Result<RunOutcome, Error> {
     let fingerprint = setup.fingerprint();
     crate::records::files::create_dir(&setup.out).map_err(|e| Error::Input(e.to_string()))?;
     let lock = crate::records::journal::FolderLock::acquire(&setup.out).map_err(Error::Input)?;
+    // From here an interruption releases the folder and counts the pairs its journal keeps
+    // (those of the runs this one resumes too, while it reads them back).
+    crate::engines::interrupt::run_started(&setup.out, setup.kind.command_name());
     let journal_path = setup.out.join("games.jsonl");
+    let run_records = crate::records::check::RunRecords {
+        rules: setup.rules,
+        max_plies: setup.max_plies,
+        seed: setup.seed,
+    };
     let (mut journal, resumed) =
-        Journal::open(&journal_path, setup.resume, &fingerprint).map_err(|e| match e {
-            JournalError::Io(e) => Error::Results(e),
-            other => Error::Input(other.to_string()),
-        })?;
+        Journal::open(&journal_path, setup.resume, &fingerprint, &run_records).map_err(
+            |e| match e {
+                JournalError::Io(e) => Error::Results(e),
+                other => Error::Input(other.to_string()),
+            },
+        )?;
     if resumed.truncated {
         eprintln!(
             "note: the last line of {} was cut short and is replayed",
@@ -98,7 +108,6 @@ pub fn execute(setup: &RunSetup, line: &LineFn) -> Result<RunOutcome, Error> {
     }
     let setup_path = setup.out.join(setup.record_name());
     let mut recorded = setup.match_setup(&fingerprint);
-    crate::engines::interrupt::run_started(&setup.out, recorded.command_name());
     let before = if setup.resume {
         crate::records::files::read_bounded(&setup_path, crate::records::files::MAX_SMALL_FILE)
             .ok()

@@ -226,6 +226,19 @@ pub fn load_recorded(
             setup.fingerprint
         ));
     }
+    // Its deal must be its pair's: a game of another pair (or seed) would check out move by
+    // move against its own seed.
+    let want = records::deal_seed::pair_seed(setup.seed, pair);
+    if line.seed != want {
+        return Err(format!(
+            "{}: pair {pair} game {game} names deal seed {}, but {} deals pair {pair} from seed \
+             {want} (master seed {}): the record was edited, or the folder mixes runs",
+            journal.display(),
+            line.seed,
+            path.display(),
+            setup.seed
+        ));
+    }
     let (a, b) = (&setup.engines[0].0, &setup.engines[1].0);
     let (red, black) = if game == 1 { (a, b) } else { (b, a) };
     if (&line.red, &line.black) != (red, black) {

@@ -22,7 +22,7 @@ pub struct Tally {
 /// Calls `each` with the folder's rules, every game of `DIR/games.jsonl` that ended by the rules
 /// or by adjudication (`max-plies`), and that game checked ply by ply by the referee, until
 /// `each` says stop (`false`). Games that ended by an engine failure, and records that do not
-/// hold up, are counted as skipped: their positions say nothing reliable.
+/// hold up (or name a deal seed that is not their pair's), are counted as skipped: their positions say nothing reliable.
 ///
 /// # Errors
 /// The folder has no run record or journal that can be read.
@@ -42,7 +42,8 @@ pub fn for_each(
         }
         let checked =
             crate::records::check::check_record(&setup.rules, &line, setup.max_plies, None);
-        if checked.problem.is_some() {
+        let dealt = crate::records::deal_seed::pair_seed(setup.seed, line.pair);
+        if checked.problem.is_some() || line.seed != dealt {
             tally.skipped += 1;
             continue;
         }

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use jieqi_core::{ByColor, Rules};
-use jieqi_engine::{Limits, mix};
+use jieqi_engine::Limits;
 use serde::{Deserialize, Serialize};
 
 use crate::engines::EngineEntry;
@@ -29,10 +29,7 @@ use crate::run::game_runner::{GameSpec, Player, play_game};
 use crate::run::kind::RunKind;
 use crate::run::watch::{Watch, WatchedGame, WatchedPly};
 
-/// The deal seed of pair `p` in a run with master seed `seed`.
-pub const fn pair_seed(seed: u64, p: u64) -> u64 {
-    mix(seed, p)
-}
+pub use crate::records::deal_seed::pair_seed;
 
 /// Which engines of a two-engine run see everything (leak measurement).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

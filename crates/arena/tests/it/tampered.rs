@@ -178,3 +178,157 @@ fn times_in_milliseconds_are_bounded_by_a_day() {
     ]);
     assert!(o.status.success(), "{}", crate::common::text(&o.stderr));
 }
+
+/// Line `number` (1-based) of the journal of `run` changed by `edit`, its checksum recomputed as
+/// the arena computes it ([`arena::records::checked_line`]): the line is consistent with its
+/// checksum, and only the record check can find it wrong.
+fn tamper(run: &std::path::Path, number: usize, edit: impl FnOnce(&mut Value, &[Value])) {
+    let all = lines(run);
+    let mut edited = all.clone();
+    edit(&mut edited[number - 1], &all);
+    let text: String = edited
+        .into_iter()
+        .map(|mut v| {
+            v.as_object_mut().unwrap().remove("check");
+            let g: arena::records::GameLine = serde_json::from_value(v).unwrap();
+            arena::records::checked_line(&g).unwrap() + "\n"
+        })
+        .collect();
+    std::fs::write(run.join("games.jsonl"), text).unwrap();
+}
+
+/// A 3-pair match of greedy against random with line 3 (pair 1, game 1: greedy mates random in
+/// 93 plies) edited by `edit` and its checksum recomputed; `--resume` and `arena merge` must
+/// both refuse it, naming the file, the line, the game, `why` and the way on.
+#[track_caller]
+fn refused_everywhere(name: &str, why: &str, edit: impl FnOnce(&mut Value, &[Value])) {
+    let dir = tmp(name);
+    let run = played(&dir);
+    assert_eq!(
+        lines(&run)[2]["reason"],
+        "checkmate",
+        "the game the tests edit"
+    );
+    assert_eq!(lines(&run)[2]["plies"], 93, "the game the tests edit");
+    tamper(&run, 3, edit);
+    let journal = run.join("games.jsonl");
+    let before = std::fs::read(&journal).unwrap();
+    let at = format!(
+        "{}:3: pair 1 game 1 (greedy vs random) does not hold up: ",
+        journal.display()
+    );
+    let err = refused(&[
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--pairs",
+        "3",
+        "--threads",
+        "1",
+        "--seed",
+        "9",
+        "--out",
+        s(&run),
+        "--resume",
+        "--no-progress",
+    ]);
+    assert!(err.contains(&at), "{err}");
+    assert!(err.contains(why), "{err}");
+    assert!(err.contains("delete the line to replay that pair"), "{err}");
+    assert_eq!(
+        std::fs::read(&journal).unwrap(),
+        before,
+        "the journal is left as it was"
+    );
+    let merged = dir.join("merged");
+    let err = refused(&["merge", s(&run), "--out", s(&merged)]);
+    assert!(err.contains(&at), "{err}");
+    assert!(err.contains(why), "{err}");
+    assert!(err.contains("--resume that shard"), "{err}");
+    assert!(!merged.join("games.csv").exists(), "nothing merged");
+}
+
+#[test]
+fn a_flipped_result_with_its_checksum_is_refused() {
+    refused_everywhere(
+        "recheck-result",
+        "it ends 0-1 (checkmate) but after its 93 plies the rules say 1-0 (checkmate)",
+        |v, _| v["result"] = Value::from("0-1"),
+    );
+}
+
+#[test]
+fn a_changed_termination_with_its_checksum_is_refused() {
+    refused_everywhere(
+        "recheck-reason",
+        "it ends 1-0 (stalemate) but after its 93 plies the rules say 1-0 (checkmate)",
+        |v, _| v["reason"] = Value::from("stalemate"),
+    );
+}
+
+#[test]
+fn a_game_of_another_pair_with_its_checksum_is_refused() {
+    // Pair 0's first game, moves, deal and seed all consistent, passed off as pair 1's.
+    refused_everywhere(
+        "recheck-seed",
+        "is not pair 1's: the run's master seed 9 deals pair 1 from seed",
+        |v, all| {
+            *v = all[0].clone();
+            v["pair"] = Value::from(1);
+        },
+    );
+}
+
+#[test]
+fn a_deal_that_is_not_the_seeds_with_its_checksum_is_refused() {
+    refused_everywhere("recheck-deal", "is not the deal of its seed", |v, _| {
+        let red = v["deal"]["red"].as_str().unwrap();
+        let mut chars: Vec<char> = red.chars().collect();
+        let other = chars.iter().position(|&c| c != chars[0]).unwrap();
+        chars.swap(0, other);
+        v["deal"]["red"] = Value::from(chars.into_iter().collect::<String>());
+    });
+}
+
+#[test]
+fn an_extra_move_with_its_checksum_is_refused() {
+    refused_everywhere(
+        "recheck-move",
+        "at ply 94: recorded a0a1: the game was already over",
+        |v, _| {
+            v["moves"].as_array_mut().unwrap().push(Value::from("a0a1"));
+            v["plies"] = Value::from(94);
+        },
+    );
+}
+
+#[test]
+fn a_wrong_ply_count_with_its_checksum_is_refused() {
+    refused_everywhere(
+        "recheck-plies",
+        "it says 7 plies but holds 93 moves",
+        |v, _| v["plies"] = Value::from(7),
+    );
+}
+
+#[test]
+fn a_wrong_capture_count_with_its_checksum_is_refused() {
+    refused_everywhere("recheck-captures", "it says 99 captures", |v, _| {
+        v["captures"] = Value::from(99)
+    });
+}
+
+#[test]
+fn replay_refuses_a_game_of_another_pair() {
+    let dir = tmp("replay-seed");
+    let run = played(&dir);
+    tamper(&run, 3, |v, all| {
+        *v = all[0].clone();
+        v["pair"] = Value::from(1);
+    });
+    let err = refused(&["replay", s(&run), "--pair", "1", "--game", "1", "--show"]);
+    assert!(err.contains("pair 1 game 1 names deal seed"), "{err}");
+    assert!(err.contains("deals pair 1 from seed"), "{err}");
+}

@@ -448,7 +448,7 @@ fn merge_refuses_what_does_not_belong_together() {
 }
 
 #[test]
-fn the_homogeneity_check_flags_a_tampered_shard() {
+fn the_homogeneity_check_flags_a_broken_shard() {
     let dir = tmp("tamper");
     let base = [
         "match",
@@ -472,20 +472,30 @@ fn the_homogeneity_check_flags_a_tampered_shard() {
         s(&out),
     ]);
     assert!(!text.contains("FLAGGED"), "{text}");
-    // A broken worker: shard 1's first engine loses every game.
+    // A broken worker: shard 1 was played by a wrong build of the first engine (random in
+    // greedy's place). Its games are real games of their pairs' deals, so every record holds up
+    // (an edited result would be refused); only their results tell.
+    let broken = dir.join("broken");
+    let mut args = base.to_vec();
+    args[2] = "random";
+    args.extend_from_slice(&["--threads", "1", "--shard", "1/3", "--out", s(&broken)]);
+    ok(&args);
+    let fingerprint = crate::common::json(&parts[1].join("match.json"))["fingerprint"].clone();
     let journal = parts[1].join("games.jsonl");
-    let tampered: String = std::fs::read_to_string(&journal)
+    let tampered: String = std::fs::read_to_string(broken.join("games.jsonl"))
         .unwrap()
         .lines()
         .map(|l| {
             let mut g: serde_json::Value = serde_json::from_str(l).unwrap();
-            let loss = if g["game"] == 1 { "0-1" } else { "1-0" };
-            g["result"] = loss.into();
-            g["reason"] = "checkmate".into();
-            // A worker that plays wrongly still writes lines whose checksums hold: model it as
-            // lines without one (which older journals are).
+            g["fingerprint"] = fingerprint.clone();
+            for side in ["red", "black"] {
+                if g[side] == "random" {
+                    g[side] = "greedy".into();
+                }
+            }
             g.as_object_mut().unwrap().remove("check");
-            format!("{g}\n")
+            let g: arena::records::GameLine = serde_json::from_value(g).unwrap();
+            arena::records::checked_line(&g).unwrap() + "\n"
         })
         .collect();
     std::fs::write(&journal, tampered).unwrap();
