@@ -98,10 +98,7 @@ pub fn kept_pairs(path: &Path) -> u64 {
     };
     let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
     let mut lines = 0u64;
-    loop {
-        let Ok(buf) = reader.fill_buf() else {
-            break;
-        };
+    while let Ok(buf) = reader.fill_buf() {
         if buf.is_empty() {
             break;
         }
