@@ -319,6 +319,10 @@ fn ctrl_c_ends_the_engines_and_says_how_to_resume() {
         !out_dir.join(".arena.lock").exists(),
         "the folder is released"
     );
+    // What it said is kept is what the journal holds: no game cut short by the engines' end was
+    // recorded after the count.
+    let journal = std::fs::read_to_string(out_dir.join("games.jsonl")).unwrap_or_default();
+    assert_eq!(journal.lines().count(), 0, "{journal}");
     // The traffic of the games that hung is on disk, up to the `go` they never answered.
     for number in [1, 3] {
         let t = std::fs::read_to_string(out_dir.join(format!("logs/game-{number}.log")))
