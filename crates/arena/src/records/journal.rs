@@ -77,7 +77,7 @@ fn process_alive(pid: u32) -> bool {
     pid == std::process::id() || proc.join(pid.to_string()).exists()
 }
 
-/// Held while a pair is appended to a journal of this process. An interruption takes it and
+/// Held while a pair (or an item) is appended to a journal of this process. An interruption takes it and
 /// never gives it back ([`hold_appends`]), so the pairs it counts are the pairs the journal
 /// keeps: a pair that finishes after the count waits here until the process ends.
 static APPENDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -519,12 +519,14 @@ impl ItemJournal {
         ))
     }
 
-    /// Appends a finished item and flushes it.
+    /// Appends a finished item and flushes it. Waits while [`hold_appends`] holds the journals
+    /// (for good, once the run is interrupted: the items it counts are the items kept).
     ///
     /// # Errors
     /// I/O errors (a full disk…), naming the journal.
     pub fn append<T: serde::Serialize>(&mut self, item: &T) -> std::io::Result<()> {
         let line = checked_json(item)? + "\n";
+        let _appending = hold_appends();
         self.file
             .write_all(line.as_bytes())
             .and_then(|()| self.file.flush())
