@@ -635,6 +635,13 @@ struct Searcher<'a> {
     /// Stop requests and progress reports from a front end.
     control: Control<'a>,
     stopped: bool,
+    /// Whether the current iteration met its horizon: a leaf evaluated, or a subtree taken from
+    /// the table (which may have met one). An iteration that met none searched the whole tree
+    /// below the root: deeper ones would only repeat it ([`Searcher::iterate`]).
+    horizon: bool,
+    /// Whether [`Searcher::iterate`] stopped because an iteration searched the whole tree (every
+    /// line ended the game): the move was decided, and no depth is reported.
+    exhausted: bool,
     /// Game positions since the last irreversible move, then the search path.
     path: Vec<PathEntry>,
     /// Whether entries record check (`rules.check` and perpetual check loses).
@@ -735,6 +742,8 @@ impl<'a> Searcher<'a> {
             soft: None,
             control: Control::default(),
             stopped: false,
+            horizon: false,
+            exhausted: false,
             rep_floor: 0,
             path,
             track_checks,
@@ -761,6 +770,7 @@ impl<'a> Searcher<'a> {
     /// [`leaf_eval`] of the current position, through the evaluation cache.
     #[inline]
     fn eval(&mut self) -> i32 {
+        self.horizon = true;
         let (pos, evaluator, inc, knowledge) =
             (&self.pos, &self.evaluator, &self.inc, &self.knowledge);
         self.eval_cache.get_or_eval(pos.hash(), || {
@@ -1110,6 +1120,7 @@ impl<'a> Searcher<'a> {
                 if let Some(e) = tt.probe(key) {
                     tt_move = decode(e.mv);
                     if self.tt_depth_ok(e.depth as i32, depth) && e.bound != BOUND_UPPER {
+                        self.horizon = true;
                         break 'probe Some(from_tt(e.score, cply));
                     }
                 }
@@ -1180,6 +1191,8 @@ impl<'a> Searcher<'a> {
             if let Some(e) = tt.probe(key) {
                 tt_move = decode(e.mv);
                 if ply > 0 && self.tt_depth_ok(e.depth as i32, depth) {
+                    // A cut-off may stand for a subtree that met its horizon.
+                    self.horizon = true;
                     let s = from_tt(e.score, ply);
                     match e.bound {
                         BOUND_EXACT => return s,
@@ -1376,6 +1389,7 @@ impl<'a> Searcher<'a> {
     }
 
     fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32, qply: u32) -> i32 {
+        self.horizon = true;
         if self.pos.king_lost(self.pos.turn()) {
             return -(MATE - ply as i32);
         }
@@ -1512,7 +1526,11 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Iterative deepening to `max_depth`; returns the last completed depth.
+    /// Iterative deepening to `max_depth`; returns the last completed depth. An iteration that
+    /// met no horizon searched every line to the game's end: the iterations stop there and
+    /// [`Searcher::exhausted`] is set (without this, a decided position — every move ending the
+    /// game, say by the no-capture rule — ran all 120 iterations in a millisecond and reported
+    /// depth 120).
     fn iterate(&mut self, max_depth: u32) -> u32 {
         let mut completed = 0;
         // Root best-move changes (halved each iteration) and the previous iteration's score.
@@ -1522,11 +1540,13 @@ impl<'a> Searcher<'a> {
             for h in self.history.iter_mut() {
                 *h /= 4;
             }
+            self.horizon = false;
             let v = self.aspirate((d + self.depth_offset) as i32);
             if self.stopped {
                 break;
             }
             completed = d;
+            self.exhausted = !self.horizon;
             self.root_score = v;
             changes /= 2.0;
             let mut drop = 0;
@@ -1544,7 +1564,7 @@ impl<'a> Searcher<'a> {
             if let Some(mv) = self.root_best {
                 self.publish(d + self.depth_offset, mv, v);
             }
-            if out_of_time {
+            if out_of_time || self.exhausted {
                 break;
             }
         }
@@ -1871,7 +1891,7 @@ impl Engine for AlphaBeta {
         // completed one answers (it searched every root move to that depth on the same table).
         let deeper = std::mem::take(&mut *published.lock().unwrap_or_else(|e| e.into_inner()));
         let (completed, mv, score, pv) = match deeper.mv {
-            Some(mv) if deeper.by_helper && deeper.depth > s.completed => {
+            Some(mv) if deeper.by_helper && deeper.depth > s.completed && !s.exhausted => {
                 (deeper.depth, mv, deeper.score, deeper.pv)
             }
             _ => {
@@ -1895,7 +1915,9 @@ impl Engine for AlphaBeta {
             mv,
             info: SearchInfo {
                 nodes,
-                depth: Some(completed),
+                // A decided move (the whole tree searched) has no depth: it would be the
+                // iterations' maximum, not how far the search saw.
+                depth: (!s.exhausted).then_some(completed),
                 score: Some(to_score(score)),
                 pv,
             },

@@ -639,3 +639,32 @@ fn no_limit_means_the_default_node_budget() {
     let c = go("alphabeta:depth=2", &view, Limits::default());
     assert_eq!(c.info.depth, Some(2));
 }
+
+/// A decided position (every move ends the game: the 80th ply without a capture) is searched
+/// once and reports no depth; it used to run all 120 iterations at once and report depth 120,
+/// which lifted an engine's mean depth. The same position earlier in the no-capture count is
+/// searched as usual.
+#[test]
+fn a_decided_position_reports_no_depth() {
+    let rules = Rules::standard();
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let decided = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 79 1", &rules).unwrap();
+    let view = View::from_setup(&decided.to_setup(), &rules).unwrap();
+    for spec in ["alphabeta", "alphabeta:threads=2"] {
+        let c = go(spec, &view, limits);
+        assert_eq!(c.info.depth, None, "{spec}: {:?}", c.info);
+        assert!(c.info.score.is_some(), "{spec}: {:?}", c.info);
+        assert!(c.info.nodes < 5_000, "{spec}: searched once: {:?}", c.info);
+    }
+    let open = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", &rules).unwrap();
+    let view = View::from_setup(&open.to_setup(), &rules).unwrap();
+    let c = go("alphabeta", &view, limits);
+    assert!(
+        c.info.depth.is_some_and(|d| (2..100).contains(&d)),
+        "{:?}",
+        c.info
+    );
+}
