@@ -11,16 +11,71 @@ use core::fmt;
 use jieqi_core::Rules;
 use jieqi_engine::{Factory, Spec, SpecError};
 
-/// Every engine kind, strongest first (the order `jieqi-uci` offers them in).
-pub const KINDS: [&str; 7] = [
-    "alphabeta",
-    "ismcts",
-    "mcts-solver",
-    "flat-uct",
-    "level",
-    "greedy",
-    "random",
+/// What the registry says of one engine kind besides its help: what a front end may offer for
+/// it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Kind {
+    /// The spec name.
+    pub name: &'static str,
+    /// Whether it searches on several threads (its spec takes `threads=N`): `jieqi-uci` offers
+    /// `Threads` for it.
+    pub threads: bool,
+}
+
+/// Every engine kind with what it can do, strongest first (the order `jieqi-uci` offers them
+/// in). A new engine is described here once.
+pub const DESCRIPTIONS: [Kind; 7] = [
+    Kind {
+        name: "alphabeta",
+        threads: true,
+    },
+    Kind {
+        name: "ismcts",
+        threads: true,
+    },
+    Kind {
+        name: "mcts-solver",
+        threads: false,
+    },
+    Kind {
+        name: "flat-uct",
+        threads: false,
+    },
+    Kind {
+        name: "level",
+        threads: false,
+    },
+    Kind {
+        name: "greedy",
+        threads: false,
+    },
+    Kind {
+        name: "random",
+        threads: false,
+    },
 ];
+
+/// Every engine kind's name, in [`DESCRIPTIONS`] order.
+pub const KINDS: [&str; DESCRIPTIONS.len()] = {
+    let mut names = [""; DESCRIPTIONS.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = DESCRIPTIONS[i].name;
+        i += 1;
+    }
+    names
+};
+
+/// The description of the engine kind `name`, if it is one.
+pub fn kind(name: &str) -> Option<&'static Kind> {
+    DESCRIPTIONS.iter().find(|k| k.name == name)
+}
+
+/// Whether the engine kind `name` searches on several threads (takes `threads=N`); `false` for
+/// a name that is no kind.
+pub fn takes_threads(name: &str) -> bool {
+    kind(name).is_some_and(|k| k.threads)
+}
 
 /// Rule presets by their `UCI_Variant` name: `jieqi` is the mainstream rules (`standard`).
 pub const UCI_VARIANTS: [(&str, &str); 3] = [
@@ -161,6 +216,23 @@ mod tests {
         for (name, _) in jieqi_search::ENGINES.iter().chain(jieqi_baselines::ENGINES) {
             assert!(KINDS.contains(name), "{name} is missing from KINDS");
         }
+    }
+
+    /// The `threads` flag is what the engines do: exactly the kinds it marks take `threads=2`.
+    #[test]
+    fn the_threads_flag_matches_the_engines() {
+        for k in DESCRIPTIONS {
+            let spec = Spec::parse(&format!("{}:threads=2", k.name)).unwrap();
+            assert_eq!(
+                factory(&spec).is_ok(),
+                k.threads,
+                "{}: threads={}",
+                k.name,
+                k.threads
+            );
+            assert_eq!(takes_threads(k.name), k.threads);
+        }
+        assert!(!takes_threads("stockfish"));
     }
 
     #[test]

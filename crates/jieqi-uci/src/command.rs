@@ -5,6 +5,28 @@
 
 use std::time::Duration;
 
+/// The most characters of a GUI's input quoted back in an `info string`.
+pub const MAX_ECHO_CHARS: usize = 200;
+
+/// Input text as an `info string` quotes it back: control characters escaped (`\u{1b}`, `\0`),
+/// and past [`MAX_ECHO_CHARS`] characters cut, with the input's length in bytes (`… (5000000
+/// bytes)`), so that a line of megabytes is never echoed whole.
+pub fn quoted(text: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == MAX_ECHO_CHARS {
+            out.push_str(&format!("… ({} bytes)", text.len()));
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// One command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -93,7 +115,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         "ponderhit" => Command::PonderHit,
         "quit" => Command::Quit,
         "d" => Command::Display,
-        _ => return Err(format!("unknown command '{head}'")),
+        _ => return Err(format!("unknown command '{}'", quoted(head))),
     };
     Ok(Some(cmd))
 }
@@ -124,7 +146,7 @@ fn position(rest: &[&str]) -> Result<Command, String> {
         Some((&"startpos", extra)) => {
             return Err(format!(
                 "position: unexpected '{}' after startpos",
-                extra.join(" ")
+                quoted(&extra.join(" "))
             ));
         }
         Some((&"fen", [])) => return Err("position: 'fen' without a FEN".into()),
@@ -137,7 +159,7 @@ fn position(rest: &[&str]) -> Result<Command, String> {
 fn number<T: std::str::FromStr>(key: &str, word: Option<&&str>) -> Result<T, String> {
     let word = word.ok_or_else(|| format!("go: '{key}' needs a number"))?;
     word.parse()
-        .map_err(|_| format!("go: '{key} {word}' is not a valid number"))
+        .map_err(|_| format!("go: '{key} {}' is not a valid number", quoted(word)))
 }
 
 fn millis(key: &str, word: Option<&&str>) -> Result<Duration, String> {
@@ -178,7 +200,7 @@ fn go(rest: &[&str]) -> Result<Command, String> {
                 g.searchmoves = rest[i + 1..].iter().map(|m| m.to_string()).collect();
                 break;
             }
-            _ => return Err(format!("go: unknown argument '{key}'")),
+            _ => return Err(format!("go: unknown argument '{}'", quoted(key))),
         }
         i += if takes_arg { 2 } else { 1 };
     }

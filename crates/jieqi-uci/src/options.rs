@@ -3,12 +3,10 @@
 //! Every option maps onto the engine spec strings the arena uses (`alphabeta:hash=64`), so an
 //! engine behaves the same here as in-process, and a bad value is refused with the spec error.
 
+use crate::command::quoted;
 use jieqi_core::Rules;
 use jieqi_engine::{Engine, Spec};
 use jieqi_registry::{KINDS as ENGINES, UCI_VARIANTS as VARIANTS};
-
-/// The engines that search on several threads (`threads=N`).
-pub const THREADED: &[&str] = &["alphabeta", "ismcts"];
 
 /// Most `Threads` the option takes (`jieqi_search::MAX_THREADS`, the searchers' own maximum).
 pub const MAX_THREADS: usize = 256;
@@ -25,8 +23,8 @@ pub struct Options {
     pub hash: u32,
     /// `Contempt` (centipawns), for `alphabeta`.
     pub contempt: i32,
-    /// `Threads`: search threads, for the engines that take them ([`THREADED`]); the others
-    /// search on one.
+    /// `Threads`: search threads, for the engines the registry marks as threaded
+    /// ([`jieqi_registry::takes_threads`]); the others search on one.
     pub threads: u32,
     /// `UCI_Variant`: one of [`jieqi_registry::UCI_VARIANTS`].
     pub variant: String,
@@ -108,7 +106,11 @@ impl Options {
                     .iter()
                     .find(|e| e.eq_ignore_ascii_case(value))
                     .ok_or_else(|| {
-                        format!("Engine: '{value}' is not one of {}", ENGINES.join(", "))
+                        format!(
+                            "Engine: '{}' is not one of {}",
+                            quoted(value),
+                            ENGINES.join(", ")
+                        )
                     })?;
                 next.engine = (*e).into();
             }
@@ -124,18 +126,22 @@ impl Options {
                     .find(|(v, _)| v.eq_ignore_ascii_case(value))
                     .ok_or_else(|| {
                         let names: Vec<&str> = VARIANTS.iter().map(|(v, _)| *v).collect();
-                        format!("UCI_Variant: '{value}' is not one of {}", names.join(", "))
+                        format!(
+                            "UCI_Variant: '{}' is not one of {}",
+                            quoted(value),
+                            names.join(", ")
+                        )
                     })?;
                 next.variant = v.0.into();
             }
             "seed" => {
-                next.seed = value
-                    .parse()
-                    .map_err(|_| format!("Seed: '{value}' is not a number in [0, 2^64)"))?;
+                next.seed = value.parse().map_err(|_| {
+                    format!("Seed: '{}' is not a number in [0, 2^64)", quoted(value))
+                })?;
                 *self = next;
                 return Ok(false);
             }
-            _ => return Err(format!("no option named '{name}'")),
+            _ => return Err(format!("no option named '{}'", quoted(name))),
         }
         // The engine must build: a `Hash` the machine cannot allocate is refused here, keeping
         // the previous value, rather than failing at the next `go`.
@@ -160,7 +166,7 @@ impl Options {
             text = format!("{text}:{}", self.engine_options);
         }
         let mut spec = Spec::parse(&text).map_err(|e| e.to_string())?;
-        if THREADED.contains(&spec.name.as_str())
+        if jieqi_registry::takes_threads(&spec.name)
             && self.threads > 1
             && !spec.params.iter().any(|(k, _)| k == "threads")
         {
@@ -195,7 +201,7 @@ pub fn build(spec: &Spec) -> Result<Box<dyn Engine>, String> {
 fn spin(name: &str, value: &str, min: i64, max: i64) -> Result<i64, String> {
     let v: i64 = value
         .parse()
-        .map_err(|_| format!("{name}: '{value}' is not a whole number"))?;
+        .map_err(|_| format!("{name}: '{}' is not a whole number", quoted(value)))?;
     if !(min..=max).contains(&v) {
         return Err(format!("{name}: {v} is outside [{min}, {max}]"));
     }
@@ -244,6 +250,20 @@ mod tests {
         );
         assert!(o.set("UCI_Variant", Some("simple")).unwrap());
         assert_eq!(o.rules(), Rules::simple());
+    }
+
+    /// `Threads` reaches exactly the engines the registry marks as threaded (and each of them
+    /// builds with it); no list of its own here.
+    #[test]
+    fn threads_go_exactly_to_the_engines_the_registry_marks() {
+        for kind in jieqi_registry::DESCRIPTIONS {
+            let mut o = Options::default();
+            o.set("Engine", Some(kind.name)).unwrap();
+            o.set("Threads", Some("2")).unwrap();
+            let spec = o.spec().unwrap();
+            let threaded = spec.params.iter().any(|(k, v)| k == "threads" && v == "2");
+            assert_eq!(threaded, kind.threads, "{}: {spec}", kind.name);
+        }
     }
 
     /// Every declaration read as JieqiBox's options dialog reads it (UciOptionsDialog.vue:

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use jieqi_core::{ByColor, Color, Move, Occupant, PlayedMove, Position, Square, View, fen, perft};
 use jieqi_engine::{Clock, Control, Engine, Limits, Score, SearchInfo};
 
-use crate::command::{self, Command, Go};
+use crate::command::{self, Command, Go, quoted};
 use crate::options::{self, Options};
 
 /// Where answers go: shared by the session and its search thread, one whole line at a time.
@@ -45,7 +45,30 @@ impl Output {
         let _ = writeln!(w, "{line}");
         let _ = w.flush();
     }
+
+    /// Writes `info string TEXT`, with TEXT's control characters escaped and cut past
+    /// [`MAX_INFO_CHARS`] characters: what it says may quote a GUI's input (a refused FEN, an
+    /// unknown move), and a line of megabytes is never echoed whole.
+    pub fn info(&self, text: &str) {
+        let mut line = String::from("info string ");
+        for (i, c) in text.chars().enumerate() {
+            if i == MAX_INFO_CHARS {
+                line.push_str(&format!("… ({} bytes)", text.len()));
+                break;
+            }
+            if c.is_control() {
+                line.extend(c.escape_default());
+            } else {
+                line.push(c);
+            }
+        }
+        self.say(&line);
+    }
 }
+
+/// The most characters of one `info string` message ([`Output::info`]): room for a few quotes of
+/// the input, each cut at [`crate::command::MAX_ECHO_CHARS`].
+pub const MAX_INFO_CHARS: usize = 1000;
 
 /// The nodes of the search that answers a `go` line that does not parse.
 pub const REFUSED_GO_NODES: u64 = 1000;
@@ -114,7 +137,7 @@ impl Session {
             Ok(Some(cmd)) => cmd,
             Ok(None) => return Flow::Continue,
             Err(e) => {
-                self.out.say(&format!("info string {e}"));
+                self.out.info(&e);
                 return Flow::Continue;
             }
         };
@@ -168,21 +191,21 @@ impl Session {
                         self.view = start_view(&self.options);
                     }
                 }
-                Err(e) => self.out.say(&format!("info string setoption refused: {e}")),
+                Err(e) => self.out.info(&format!("setoption refused: {e}")),
             },
             Command::Position { fen, moves } => {
                 match set_position(&self.options, fen.as_deref(), &moves) {
                     Ok(view) => self.view = view,
-                    Err(e) => self.out.say(&format!(
-                        "info string position refused ({e}); keeping the previous position {}",
+                    Err(e) => self.out.info(&format!(
+                        "position refused ({e}); keeping the previous position {}",
                         self.view.position().fen()
                     )),
                 }
             }
             Command::Go(go) => self.go(&go),
             Command::RefusedGo(reason) => {
-                self.out.say(&format!(
-                    "info string {reason}; answering a search of {REFUSED_GO_NODES} nodes instead"
+                self.out.info(&format!(
+                    "{reason}; answering a search of {REFUSED_GO_NODES} nodes instead"
                 ));
                 self.go(&Go {
                     nodes: Some(REFUSED_GO_NODES),
@@ -256,8 +279,8 @@ impl Session {
             None => match self.options.spec().and_then(|s| options::build(&s)) {
                 Ok(e) => e,
                 Err(e) => {
-                    self.out.say(&format!(
-                        "info string cannot build the engine ({e}); answering the first legal move"
+                    self.out.info(&format!(
+                        "cannot build the engine ({e}); answering the first legal move"
                     ));
                     self.out.say(&format!("bestmove {fallback}"));
                     return;
@@ -308,14 +331,14 @@ impl Session {
                     (Some(engine), choice.mv)
                 }
                 Ok(Err(e)) => {
-                    out.say(&format!(
-                        "info string the engine failed ({e}); answering the first legal move"
+                    out.info(&format!(
+                        "the engine failed ({e}); answering the first legal move"
                     ));
                     (Some(engine), fallback)
                 }
                 Err(_) => {
-                    out.say(
-                        "info string the engine panicked; answering the first legal move, and it is rebuilt for the next search",
+                    out.info(
+                        "the engine panicked; answering the first legal move, and it is rebuilt for the next search",
                     );
                     (None, fallback)
                 }
@@ -347,9 +370,10 @@ impl Session {
             match PlayedMove::from_text(text, pos.turn()) {
                 Err(e) => self
                     .out
-                    .say(&format!("info string searchmoves: '{text}' ignored ({e})")),
-                Ok(pm) if !legal.contains(&pm.mv) => self.out.say(&format!(
-                    "info string searchmoves: '{text}' ignored (not a legal move here)"
+                    .info(&format!("searchmoves: '{}' ignored ({e})", quoted(text))),
+                Ok(pm) if !legal.contains(&pm.mv) => self.out.info(&format!(
+                    "searchmoves: '{}' ignored (not a legal move here)",
+                    quoted(text)
                 )),
                 Ok(pm) => {
                     if !moves.contains(&pm.mv) {
@@ -360,7 +384,7 @@ impl Session {
         }
         if moves.is_empty() && !texts.is_empty() {
             self.out
-                .say("info string searchmoves: no legal move among them; searching every move");
+                .info("searchmoves: no legal move among them; searching every move");
         }
         moves
     }
@@ -390,8 +414,8 @@ impl Session {
                 },
             );
             if !finished {
-                out.say(&format!(
-                    "info string perft {depth} stopped after {children} root moves ({total} nodes)"
+                out.info(&format!(
+                    "perft {depth} stopped after {children} root moves ({total} nodes)"
                 ));
                 return engine;
             }
@@ -401,8 +425,8 @@ impl Session {
             }
             out.say("");
             out.say(&format!("Nodes searched: {total}"));
-            out.say(&format!(
-                "info string perft {depth}: {total} nodes in {} ms (public tree; a hidden mover counts once per identity)",
+            out.info(&format!(
+                "perft {depth}: {total} nodes in {} ms (public tree; a hidden mover counts once per identity)",
                 started.elapsed().as_millis()
             ));
             engine
@@ -475,9 +499,9 @@ fn set_position(options: &Options, fen: Option<&str>, moves: &[String]) -> Resul
     for (i, text) in moves.iter().enumerate() {
         let mover = view.position().turn();
         let pm = PlayedMove::from_text(text, mover)
-            .map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
+            .map_err(|e| format!("move {} '{}': {e}", i + 1, quoted(text)))?;
         view.apply(pm)
-            .map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
+            .map_err(|e| format!("move {} '{}': {e}", i + 1, quoted(text)))?;
     }
     Ok(view)
 }

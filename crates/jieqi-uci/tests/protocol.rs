@@ -375,6 +375,56 @@ fn malformed_lines_are_explained_and_ignored() {
     assert_legal(&best, &view_after(START, &[], &Rules::standard()));
 }
 
+/// Input quoted back in an `info string` is cut at 200 characters with its length, and its
+/// control characters escaped: a 5 MB line is not echoed whole, nor a terminal escape sent raw.
+#[test]
+fn echoed_input_is_capped_and_escaped() {
+    let mut e = Engine::start();
+    let huge = "x".repeat(5_000_000);
+    let huge_move = format!("a0a1{}", "y".repeat(5_000_000));
+    for (line, says) in [
+        (huge.clone(), "unknown command 'xxxx"),
+        (format!("go {huge}"), "unknown argument 'xxxx"),
+        (
+            format!("setoption name {huge} value 1"),
+            "no option named 'xxxx",
+        ),
+        (
+            format!("setoption name Engine value {huge}"),
+            "Engine: 'xxxx",
+        ),
+        (format!("position startpos {huge}"), "unexpected 'xxxx"),
+        (
+            format!("position startpos moves {huge_move}"),
+            "position refused",
+        ),
+        (format!("position fen {huge}"), "position refused"),
+    ] {
+        e.send(&line);
+        let got = e.until(Duration::from_secs(20), |l| l.starts_with("info string"));
+        let last = got.last().unwrap();
+        assert!(last.contains(says), "{}: {last:.300}", &line[..20]);
+        assert!(
+            last.len() < 1500,
+            "{}: {} bytes echoed: {last:.300}",
+            &line[..20],
+            last.len()
+        );
+        assert!(
+            last.contains(" bytes)") || !last.contains("xxxxxxxxxx"),
+            "{}: {last:.300}",
+            &line[..20]
+        );
+    }
+    e.send("hel\u{1b}[31mlo\u{7}");
+    let got = e.until(Duration::from_secs(5), |l| l.starts_with("info string"));
+    assert_eq!(
+        got.last().unwrap(),
+        "info string unknown command 'hel\\u{1b}[31mlo\\u{7}'"
+    );
+    e.ready();
+}
+
 #[test]
 fn perft_display_and_finished_games() {
     let mut e = Engine::start();
