@@ -313,6 +313,12 @@ impl<'a> Control<'a> {
         if allowed.is_empty() { legal } else { allowed }
     }
 
+    /// Whether anyone can stop the search ([`Control::with_stop`]): without a stop flag, an
+    /// engine that waits on something outside (a process) must bound the wait itself.
+    pub fn can_stop(&self) -> bool {
+        self.stop.is_some()
+    }
+
     /// Whether the search has been told to stop.
     #[inline]
     pub fn stopped(&self) -> bool {

@@ -39,7 +39,9 @@ pub struct RunArgs {
     ///
     /// The engine's stop flag is set at this limit, and an engine that does not stop is not
     /// waited for. Default: the movetime plus 1000 ms; with a clock, the clock itself (plus
-    /// --timemargin); with neither, 60000 ms. In-process and external engines get the same.
+    /// --timemargin); with neither, 60000 ms. In-process and external engines get the same,
+    /// except an external engine whose spec sets `timeout=MS`: that is its hard limit instead,
+    /// longer or shorter (a clock still flags it).
     #[arg(long, value_name = "MS", value_parser = crate::cli::common::milliseconds)]
     pub move_timeout: Option<u64>,
     /// Results folder [default: results/<UTC timestamp>-<A>-vs-<B>/, for a tournament

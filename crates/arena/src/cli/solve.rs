@@ -36,7 +36,8 @@ pub struct SolveArgs {
     pub seed: u64,
     /// A search taking longer than this many milliseconds counts as a failure.
     ///
-    /// Default: the movetime plus 1000 ms, or 60000 ms with no time limit.
+    /// Default: the movetime plus 1000 ms, or 60000 ms with no time limit. An external engine
+    /// whose spec sets `timeout=MS` has that limit instead, longer or shorter.
     #[arg(long, value_name = "MS", value_parser = crate::cli::common::milliseconds)]
     pub move_timeout: Option<u64>,
     /// Results folder for solve.json, solve.csv and the journal solve.jsonl [default:

@@ -136,12 +136,19 @@ fn print(plan: &BenchPlan, w: &mut dyn Write) -> std::io::Result<()> {
         let mut engine = entry.build();
         let limits = crate::run::player(entry, &plan.limits, None, None, false).limits;
         let (mut nodes, mut secs) = (0u64, 0f64);
+        // Moves that failed (an external engine that never answers fails at its hard limit),
+        // and the first failure.
+        let (mut failed, mut first_failure) = (0usize, None);
         for (i, view) in views.iter().enumerate() {
             let t = Instant::now();
             let choice = engine.go(view, &limits, i as u64);
             secs += t.elapsed().as_secs_f64();
-            if let Ok(c) = choice {
-                nodes += c.info.nodes;
+            match choice {
+                Ok(c) => nodes += c.info.nodes,
+                Err(e) => {
+                    failed += 1;
+                    first_failure.get_or_insert(e.message);
+                }
             }
         }
         let per_move_ms = secs * 1000.0 / views.len() as f64;
@@ -152,9 +159,16 @@ fn print(plan: &BenchPlan, w: &mut dyn Write) -> std::io::Result<()> {
             entry.label,
             nps / 1e6
         )?;
+        if let Some(why) = &first_failure {
+            writeln!(
+                w,
+                "    {failed} of {} moves failed (the first: {why})",
+                views.len()
+            )?;
+        }
         engines.insert(
             entry.label.clone(),
-            serde_json::json!({"nodes": nodes, "ms_per_move": per_move_ms, "nps": nps.round()}),
+            serde_json::json!({"nodes": nodes, "ms_per_move": per_move_ms, "nps": nps.round(), "failed": failed}),
         );
     }
     json.insert("engines".into(), serde_json::Value::Object(engines));

@@ -101,6 +101,21 @@ impl EngineEntry {
         }
     }
 
+    /// An external engine's own per-move hard limit, its spec's `timeout=` (ms): it replaces
+    /// the run's (`--move-timeout`, or the movetime plus its grace), longer or shorter. `None`
+    /// for an engine inside the arena or a spec without one.
+    pub fn own_timeout(&self) -> Option<Duration> {
+        if !self.external {
+            return None;
+        }
+        self.spec
+            .params
+            .iter()
+            .find(|(k, _)| k == "timeout")
+            .and_then(|(_, v)| v.parse().ok())
+            .map(Duration::from_millis)
+    }
+
     /// An external engine's executable as its spec names it (`uci:path=…`); `None` for an
     /// engine inside the arena.
     pub fn executable(&self) -> Option<String> {

@@ -26,6 +26,12 @@ const MAX_SECONDS: f64 = 86_400.0;
 /// `movetime=`): a day, as a clock's base time.
 pub const MAX_MOVE_MS: u64 = 86_400_000;
 
+/// The hard limit of a move without a clock or `--move-timeout`: movetime plus this.
+pub const MOVETIME_GRACE: Duration = Duration::from_secs(1);
+
+/// The hard limit of a move with no time limit of any kind (node and depth limits only).
+pub const NO_TIME_LIMIT_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// Seconds as a duration, to the millisecond; `None` unless a finite number in [0, one day].
 fn seconds(text: &str) -> Option<Duration> {
     let t = text.trim();

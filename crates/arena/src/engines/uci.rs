@@ -33,6 +33,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::engines::dialect::{self, Declared, Dialect};
+use crate::engines::time_control::{MAX_MOVE_MS, MOVETIME_GRACE, NO_TIME_LIMIT_TIMEOUT};
 use jieqi_core::{Color, PlayedMove, Position, Rules, View};
 use jieqi_engine::{
     Choice, Control, Engine, EngineError, Factory, Failure, Limits, LineSink, Logs, Score,
@@ -45,8 +46,9 @@ pub const NAME: &str = "uci";
 /// `arena engines` help.
 pub const HELP: &str = "An external engine process speaking UCI (the Pikafish dialect: jieqi-uci, \
 Pikafish's jieqi branch…; or Fairy-Stockfish's), a process kept across games while it is healthy. Keys: path (the executable, required), \
-option.NAME=VALUE (sent as setoption after the handshake, e.g. option.Hash=64), timeout (ms, the \
-hard limit for one move, on top of the match's --move-timeout and clock), init_timeout (ms for \
+option.NAME=VALUE (sent as setoption after the handshake, e.g. option.Hash=64), timeout (ms, this \
+engine's own hard limit for one move: it replaces the run's --move-timeout, or movetime + 1000, \
+longer or shorter; a clock still flags), init_timeout (ms for \
 the uci and isready handshake, default 10000), dialect (pikafish: squares ranked 0-9, e.g. h2e2; \
 fairy: ranked 1-10, e.g. h3e3, as Fairy-Stockfish writes them, which plays xiangqi rules only; \
 default: fairy when the engine's id name starts with Fairy-Stockfish, else pikafish). The rules' \
@@ -75,9 +77,9 @@ impl Settings {
             message,
         };
         let ms = |key: &str, v: &str| match v.parse::<u64>() {
-            Ok(n) if n > 0 => Ok(Duration::from_millis(n)),
+            Ok(n) if (1..=MAX_MOVE_MS).contains(&n) => Ok(Duration::from_millis(n)),
             _ => Err(err(format!(
-                "parameter '{key}': '{v}' is not a whole number of ms, 1 or more"
+                "parameter '{key}': '{v}' is not a whole number of ms from 1 to {MAX_MOVE_MS}"
             ))),
         };
         let mut s = Settings {
@@ -133,6 +135,8 @@ struct Process {
     variant_option: Option<Declared>,
     /// Where the current game's traffic goes (`--log`).
     traffic: Option<LineSink>,
+    /// Where its error output goes, and the arena's note of how it was ended after a failure.
+    stderr: Option<LineSink>,
 }
 
 /// The longest line of an engine's error output that is kept (the rest of it is dropped).
@@ -217,6 +221,7 @@ impl Process {
             dialect: Dialect::Pikafish,
             variant_option: None,
             traffic: logs.traffic.clone(),
+            stderr: logs.stderr.clone(),
         };
         let deadline = Instant::now() + s.init_timeout;
         let limit = Limit::until(deadline);
@@ -409,24 +414,49 @@ impl Process {
     }
 }
 
+/// How long a process told to `quit` is given before it is killed.
+const QUIT_WAIT: Duration = Duration::from_millis(300);
+
 impl Drop for Process {
     fn drop(&mut self) {
         if let Some(t) = &self.traffic {
             t("> quit");
         }
+        let started = Instant::now();
         // One try: an engine whose pipe is full is not reading, and is killed below.
         let _ = self.stdin.write(b"quit\n");
-        let until = Instant::now() + Duration::from_millis(300);
+        let until = started + QUIT_WAIT;
+        let mut killed = true;
         while Instant::now() < until {
             if let Ok(Some(_)) = self.child.try_wait() {
-                self.end_group();
-                return;
+                killed = false;
+                break;
             }
             std::thread::sleep(Duration::from_millis(2));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        if killed {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
         self.end_group();
+        // The clean-up's time, apart from any move's: after a failure it runs when the game is
+        // over (see `UciEngine::retired`).
+        let note = format!(
+            "[pid {}] arena: {} in {} ms",
+            self.child.id(),
+            if killed {
+                "did not quit, killed"
+            } else {
+                "quit"
+            },
+            started.elapsed().as_millis()
+        );
+        if let Some(t) = &self.traffic {
+            t(&note);
+        }
+        if let Some(s) = &self.stderr {
+            s(&note);
+        }
     }
 }
 
@@ -458,6 +488,10 @@ pub struct UciEngine {
     process: Option<Process>,
     /// The first failure: every later move of the game fails the same way.
     failed: Option<EngineError>,
+    /// The process of a failed move, told to `quit` (and killed if it does not) only when this
+    /// engine is dropped: the clean-up (up to [`QUIT_WAIT`] and a kill) is not part of the
+    /// failed move's time. Its `stop` was sent at the limit.
+    retired: Option<Process>,
     /// Where this game's traffic and the process's error output go.
     logs: Logs,
     /// The last `position` command, extended move by move.
@@ -490,6 +524,7 @@ pub fn factory(spec: &Spec) -> Result<Factory, SpecError> {
             pool: Arc::clone(&pool),
             process: None,
             failed: None,
+            retired: None,
             logs: Logs::default(),
             position: PositionText::default(),
             commands: String::new(),
@@ -642,6 +677,17 @@ fn push_go(cmd: &mut String, limits: &Limits) {
     }
 }
 
+/// The hard limit of a move nobody can stop ([`Control::can_stop`]) and without a `timeout=`:
+/// as a game would give (`Player::hard_limit` in `run::game_runner`), the mover's clock or the
+/// movetime plus [`MOVETIME_GRACE`], else [`NO_TIME_LIMIT_TIMEOUT`].
+fn unstoppable_limit(limits: &Limits, mover: Color) -> Duration {
+    match (limits.clock, limits.movetime) {
+        (Some(c), _) => c.remaining[mover] + MOVETIME_GRACE,
+        (None, Some(t)) => t + MOVETIME_GRACE,
+        (None, None) => NO_TIME_LIMIT_TIMEOUT,
+    }
+}
+
 /// Folds one `info` line into the search info, reading every token by its arity as the UCI
 /// protocol defines it: flags without a value (`lowerbound`, `upperbound`), one value (`depth`,
 /// `seldepth`, `time`, `nodes`, `nps`, `multipv`, `hashfull`, `tbhits`, `sbhits`, `cpuload`,
@@ -697,6 +743,36 @@ fn read_info(line: &str, info: &mut SearchInfo, dialect: Dialect) {
     }
 }
 
+/// Folds one `info` line of a search into what the move records: the nodes are the most any
+/// line reported (the engine's running count: a last line without `nodes`, or a helper thread's
+/// smaller count, does not lower it), and the depth, score and principal variation are those of
+/// the last completed iteration — a line with a `pv` and no `lowerbound`/`upperbound` — once
+/// there is one (before that, of the last line that has them). An iteration in progress
+/// (`currmove` lines, aspiration fails) never replaces a completed one. `completed` says whether
+/// a completed iteration was seen.
+fn fold_info(line: &str, info: &mut SearchInfo, completed: &mut bool, dialect: Dialect) {
+    let mut this = SearchInfo::default();
+    read_info(line, &mut this, dialect);
+    info.nodes = info.nodes.max(this.nodes);
+    let bound = line
+        .split_whitespace()
+        .take_while(|w| *w != "string")
+        .any(|w| w == "lowerbound" || w == "upperbound");
+    let iteration = !this.pv.is_empty() && !bound;
+    if iteration || !*completed {
+        if this.depth.is_some() {
+            info.depth = this.depth;
+        }
+        if this.score.is_some() {
+            info.score = this.score;
+        }
+        if !this.pv.is_empty() {
+            info.pv = this.pv;
+        }
+    }
+    *completed |= iteration;
+}
+
 impl UciEngine {
     /// A process for a new game: a healthy one from the pool (after `ucinewgame` and
     /// `isready`), else a new one.
@@ -706,6 +782,7 @@ impl UciEngine {
             match kept {
                 Some(mut p) => {
                     p.traffic = self.logs.traffic.clone();
+                    p.stderr = self.logs.stderr.clone();
                     if p.new_game(&self.settings).is_ok() {
                         return Ok(p);
                     }
@@ -780,6 +857,11 @@ impl UciEngine {
         commands.push('\n');
         let p = self.process.as_mut().expect("made ready above");
         let started = Instant::now();
+        // Its own `timeout=`; without one, a caller that cannot stop it (`Engine::go`, `arena
+        // bench`) gets the limit a game would have given, so no wait is unbounded.
+        let timeout = timeout.or_else(|| {
+            (!control.can_stop()).then(|| unstoppable_limit(limits, view.position().turn()))
+        });
         let deadline = timeout.map(|t| started + t);
         let sent = p.send(
             &commands,
@@ -1207,6 +1289,7 @@ impl Process {
         info: &mut SearchInfo,
     ) -> Result<String, EngineError> {
         let mut bytes = 0u64;
+        let mut completed = false;
         loop {
             let late = deadline.is_some_and(|d| Instant::now() >= d);
             if late || control.stopped() {
@@ -1238,7 +1321,7 @@ impl Process {
                         return Ok(line.text);
                     }
                     if line.text.starts_with("info ") {
-                        read_info(&line.text, info, self.dialect);
+                        fold_info(&line.text, info, &mut completed, self.dialect);
                         // A line with a principal variation is a progress report (`arena
                         // solve` times answers by them).
                         if line.text.contains(" pv ") {
@@ -1278,9 +1361,10 @@ impl Engine for UciEngine {
         );
         let result = self.play(view, limits, seed, control);
         if let Err(e) = &result {
-            // The process is of no further use.
+            // The process is of no further use; it is ended when this engine is dropped, after
+            // the move's time was taken.
             self.failed = Some(e.clone());
-            self.process = None;
+            self.retired = self.process.take();
         }
         result
     }
@@ -1337,6 +1421,48 @@ mod tests {
         assert_eq!(text.name, "Eval File");
         assert!(text.check("any thing").is_ok());
         assert!(OptionDecl::parse("option name NoType").is_none());
+    }
+
+    /// A move records the most nodes any line reported and the depth, score and pv of the last
+    /// completed iteration, not of whatever line came last.
+    #[test]
+    fn a_search_records_its_last_completed_iteration_and_its_most_nodes() {
+        let fold = |lines: &[&str]| {
+            let (mut info, mut completed) = (SearchInfo::default(), false);
+            for line in lines {
+                fold_info(line, &mut info, &mut completed, Dialect::Pikafish);
+            }
+            info
+        };
+        let i = fold(&[
+            "info depth 3 seldepth 5 score cp 10 nodes 500 pv h2e2 h9g7",
+            "info depth 4 currmove b0c2 currmovenumber 1",
+            "info depth 4 seldepth 6 score cp 40 lowerbound nodes 700 pv b0c2",
+            "info nodes 650 string a helper's count",
+        ]);
+        assert_eq!(
+            (i.depth, i.score, i.nodes, i.pv.len()),
+            (Some(3), Some(Score::Cp(10)), 700, 2),
+            "{i:?}"
+        );
+        // The next completed iteration replaces it.
+        let i = fold(&[
+            "info depth 3 score cp 10 nodes 500 pv h2e2 h9g7",
+            "info depth 4 score cp 25 nodes 900 pv b0c2",
+        ]);
+        assert_eq!(
+            (i.depth, i.score, i.nodes),
+            (Some(4), Some(Score::Cp(25)), 900)
+        );
+        // An engine that never prints a pv: its last depth and score.
+        let i = fold(&[
+            "info depth 1 score cp 5 nodes 10",
+            "info depth 2 score cp 7",
+        ]);
+        assert_eq!(
+            (i.depth, i.score, i.nodes),
+            (Some(2), Some(Score::Cp(7)), 10)
+        );
     }
 
     /// Lines as real engines print them: bound flags take no value, `wdl` three, `string` the
@@ -1421,6 +1547,11 @@ mod tests {
         };
         assert!(bad("uci").contains("executable is missing"));
         assert!(bad("uci:path=x,timeout=soon").contains("'timeout'"));
+        // Past a day a deadline would overflow the clock: refused, not a panic mid-match.
+        for key in ["timeout", "init_timeout"] {
+            let e = bad(&format!("uci:path=x,{key}=18446744073709551615"));
+            assert!(e.contains("from 1 to 86400000"), "{e}");
+        }
         assert!(bad("uci:path=x,hash=3").contains("unknown parameter 'hash'"));
         let s = Settings::parse(&Spec::parse("uci:path=x,option.Hash=64,timeout=500").unwrap())
             .unwrap();

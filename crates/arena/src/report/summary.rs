@@ -42,15 +42,34 @@ fn block_input<'a>(setup: &'a RunSetup, outcome: &RunOutcome, context: &'a str) 
     }
 }
 
-/// `12.3 ms, 4512 nodes, depth 3.2` (no depth part when none was reported; `no moves` for an
-/// engine that never completed one).
+/// `12.3 ms, 4512 nodes, depth 3.2` over the moves made (no depth part when none was
+/// reported; `no moves` for an engine that never completed one), then what was left out:
+/// ` (depth over 480 of 500 moves; 2 failed moves left out)`.
 fn per_move_text(m: &MoveStats) -> String {
+    let failed = match m.failed {
+        0 => String::new(),
+        1 => "1 failed move left out".into(),
+        n => format!("{n} failed moves left out"),
+    };
     if m.moves == 0 {
-        return "no moves".into();
+        return match m.failed {
+            0 => "no moves".into(),
+            _ => format!("no moves ({failed})"),
+        };
     }
     let mut s = format!("{:.1} ms, {:.0} nodes", m.ms_per_move(), m.nodes_per_move());
+    let mut notes = Vec::new();
     if let Some(d) = m.depth_per_move() {
         s.push_str(&format!(", depth {d:.1}"));
+        if m.without_depth() > 0 {
+            notes.push(format!("depth over {} of {} moves", m.depth_moves, m.moves));
+        }
+    }
+    if !failed.is_empty() {
+        notes.push(failed);
+    }
+    if !notes.is_empty() {
+        s.push_str(&format!(" ({})", notes.join("; ")));
     }
     s
 }
@@ -271,7 +290,8 @@ pub struct LimitsSummary {
     pub movetime_ms: Option<u64>,
 }
 
-/// What an engine's searches reported, per move.
+/// What an engine's searches reported, per move made (a failed move is left out, its time and
+/// nodes too).
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct PerMove {
     /// Moves it made.
@@ -282,6 +302,12 @@ pub struct PerMove {
     pub nodes: f64,
     /// Mean depth, over the moves that reported one.
     pub depth: Option<f64>,
+    /// Moves made that are not in the mean depth: they reported none (decided or instant moves).
+    #[serde(default)]
+    pub without_depth: u64,
+    /// Moves that failed (timeout, time forfeit, crash…), left out of every mean.
+    #[serde(default)]
+    pub failed: u64,
 }
 
 impl From<&MoveStats> for PerMove {
@@ -291,6 +317,8 @@ impl From<&MoveStats> for PerMove {
             ms: m.ms_per_move(),
             nodes: m.nodes_per_move(),
             depth: m.depth_per_move(),
+            without_depth: m.without_depth(),
+            failed: m.failed,
         }
     }
 }

@@ -34,11 +34,7 @@ pub const fn engine_seed(deal_seed: u64, color: Color) -> u64 {
     mix(deal_seed, 1 + color as u64)
 }
 
-/// The hard limit of a move without a clock or `--move-timeout`: movetime plus this.
-pub const MOVETIME_GRACE: Duration = Duration::from_secs(1);
-
-/// The hard limit of a move with no time limit of any kind (node and depth limits only).
-pub const NO_TIME_LIMIT_TIMEOUT: Duration = Duration::from_secs(60);
+pub use crate::engines::time_control::{MOVETIME_GRACE, NO_TIME_LIMIT_TIMEOUT};
 
 /// How long a harness waits, past the hard limit, for an engine on its own thread to return
 /// after its stop flag was set, before it gives the engine up.
@@ -72,16 +68,18 @@ impl Player<'_> {
         .to_string()
     }
 
-    /// The per-move hard limit outside the clock: `--move-timeout` if given; else, without a
-    /// clock, the movetime plus [`MOVETIME_GRACE`], or [`NO_TIME_LIMIT_TIMEOUT`] with no time
-    /// limit at all; under a clock, none (the clock is the limit). In-process and external
-    /// engines get the same limits.
+    /// The per-move hard limit outside the clock: an external engine's own `timeout=` if its
+    /// spec sets one (longer or shorter than the run's); else `--move-timeout` if given; else,
+    /// without a clock, the movetime plus [`MOVETIME_GRACE`], or [`NO_TIME_LIMIT_TIMEOUT`] with
+    /// no time limit at all; under a clock, none (the clock is the limit). In-process and
+    /// external engines get the same limits.
     pub fn hard_limit(&self) -> Option<Duration> {
-        self.move_timeout.or(match (self.tc, self.limits.movetime) {
+        let run = self.move_timeout.or(match (self.tc, self.limits.movetime) {
             (Some(_), _) => None,
             (None, Some(t)) => Some(t + MOVETIME_GRACE),
             (None, None) => Some(NO_TIME_LIMIT_TIMEOUT),
-        })
+        });
+        self.engine.own_timeout().or(run)
     }
 }
 

@@ -32,19 +32,23 @@ impl Points {
     }
 }
 
-/// What one engine's searches reported over its moves.
+/// What one engine's searches reported over the moves it made: a move that failed or lost on
+/// time is left out, its time and nodes too ([`MoveStats::failed`] counts them), and the mean
+/// depth is over the moves that reported one (a decided move reports none).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Serialize)]
 pub struct MoveStats {
-    /// Moves it made (a move that failed or lost on time is not counted; its time is).
+    /// Moves it made.
     pub moves: u64,
-    /// Milliseconds it spent thinking, in all.
+    /// Milliseconds it spent thinking on them, in all.
     pub ms: f64,
-    /// Nodes it reported, in all.
+    /// Nodes they reported, in all.
     pub nodes: u64,
     /// Moves that reported a depth.
     pub depth_moves: u64,
     /// Their depths, summed.
     pub depth_sum: u64,
+    /// Moves that failed (timeout, time forfeit, crash…): not in any mean.
+    pub failed: u64,
 }
 
 impl MoveStats {
@@ -63,12 +67,19 @@ impl MoveStats {
         (self.depth_moves > 0).then(|| self.depth_sum as f64 / self.depth_moves as f64)
     }
 
+    /// Moves made that are not in the mean depth: they reported none (a decided or instant
+    /// move, or an engine that reports no depth).
+    pub fn without_depth(&self) -> u64 {
+        self.moves - self.depth_moves
+    }
+
     fn add(&mut self, o: &MoveStats) {
         self.moves += o.moves;
         self.ms += o.ms;
         self.nodes += o.nodes;
         self.depth_moves += o.depth_moves;
         self.depth_sum += o.depth_sum;
+        self.failed += o.failed;
     }
 }
 
@@ -149,26 +160,36 @@ fn a_score(g: &GameLine, a_color: Color) -> GameScore {
     }
 }
 
-/// What the engine playing `c` reported in a game (Red moves at the even plies).
+/// What the engine playing `c` reported over the moves it made in a game (Red moves at the even
+/// plies): their time and nodes, from each ply's record (the game's totals hold a failed move's
+/// too), and whether its last move failed. A record without per-ply times (older versions)
+/// gives the game's total time.
 fn side_moves(g: &GameLine, c: Color) -> MoveStats {
     let first = usize::from(c == Color::Black);
-    let mut s = MoveStats {
-        ms: match c {
-            Color::Red => g.ms.red,
-            Color::Black => g.ms.black,
-        },
-        nodes: match c {
-            Color::Red => g.nodes.red,
-            Color::Black => g.nodes.black,
-        },
-        ..MoveStats::default()
-    };
+    let mut s = MoveStats::default();
+    let mut timed = true;
     for info in g.search.iter().skip(first).step_by(2) {
         s.moves += 1;
+        s.nodes += info.nodes;
+        match info.ms {
+            Some(ms) => s.ms += ms,
+            None => timed = false,
+        }
         if let Some(d) = info.depth {
             s.depth_moves += 1;
             s.depth_sum += u64::from(d);
         }
+    }
+    if !timed {
+        s.ms = match c {
+            Color::Red => g.ms.red,
+            Color::Black => g.ms.black,
+        };
+    }
+    // A failure or a time forfeit always has a winner: the loser's move failed.
+    let failure = g.reason.is_failure() || g.reason == Termination::TimeForfeit;
+    if failure && g.winner() == Some(!c) {
+        s.failed = 1;
     }
     s
 }
@@ -296,5 +317,72 @@ impl PairPoints {
             .enumerate()
             .filter(|&(_, &p)| p != Self::ABSENT)
             .map(|(j, &p)| (j as u64, p))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::{DealText, GameResult, PlyInfo, Sides};
+
+    fn ply(ms: f64, nodes: u64, depth: Option<u32>) -> PlyInfo {
+        PlyInfo {
+            nodes,
+            ms: Some(ms),
+            depth,
+            score: None,
+            pv: Vec::new(),
+        }
+    }
+
+    /// Red made two moves (one decided, without a depth) and its third timed out at 1,100 ms:
+    /// the means are over the two moves made, the depth over the one that reported it, and the
+    /// failed move is counted apart (its time and nodes used to be in the means).
+    #[test]
+    fn a_failed_move_and_a_move_without_depth_are_left_out_and_counted() {
+        let g = GameLine {
+            fingerprint: "f".into(),
+            pair: 0,
+            game: 1,
+            seed: 7,
+            red: "a".into(),
+            black: "b".into(),
+            deal: DealText {
+                red: "RNBA".into(),
+                black: "rnba".into(),
+            },
+            result: GameResult::BlackWins,
+            reason: Termination::Timeout,
+            detail: Some("red: 1100 ms for one move (hard limit 1100 ms)".into()),
+            plies: 4,
+            captures: 0,
+            reveals: 0,
+            // The game's totals hold the failed move's time and a late answer's nodes.
+            nodes: Sides {
+                red: 1300,
+                black: 40,
+            },
+            ms: Sides {
+                red: 1130.0,
+                black: 2.0,
+            },
+            total_ms: 1132.0,
+            moves: vec!["a".into(); 4],
+            search: vec![
+                ply(20.0, 100, Some(6)),
+                ply(1.0, 20, Some(2)),
+                ply(10.0, 200, None),
+                ply(1.0, 20, Some(2)),
+            ],
+        };
+        let red = side_moves(&g, Color::Red);
+        assert_eq!(
+            (red.moves, red.ms, red.nodes, red.failed),
+            (2, 30.0, 300, 1)
+        );
+        assert_eq!(red.depth_per_move(), Some(6.0));
+        assert_eq!(red.without_depth(), 1);
+        let black = side_moves(&g, Color::Black);
+        assert_eq!((black.moves, black.ms, black.failed), (2, 2.0, 0));
     }
 }

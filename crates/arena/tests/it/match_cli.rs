@@ -338,7 +338,7 @@ fn bad_match_arguments_fail_before_any_game() {
                 "--engine",
                 "random",
             ],
-            "'timeout': '0' is not a whole number of ms, 1 or more",
+            "'timeout': '0' is not a whole number of ms from 1 to 86400000",
         ),
     ] {
         let o = arena(&args);

@@ -336,3 +336,193 @@ fn ctrl_c_ends_the_engines_and_says_how_to_resume() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An engine that reads `go` and then never answers: `silent` says nothing, `chatty` prints
+/// `info` lines for ever and does not read its input (so it never hears `stop` or `quit`).
+fn never_answers(dir: &Path, chatty: bool) -> String {
+    let on_go = if chatty {
+        "while true; do echo 'info depth 1 nodes 5'; sleep 0.01; done"
+    } else {
+        ":"
+    };
+    script(dir, on_go)
+}
+
+/// The games of a results folder, as JSON values.
+fn games(out_dir: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(out_dir.join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The milliseconds recorded for the side that lost game `g`.
+fn loser_ms(g: &serde_json::Value) -> f64 {
+    let loser = if g["result"] == "1-0" { "black" } else { "red" };
+    g["ms"][loser].as_f64().unwrap()
+}
+
+/// Without a `timeout=` of its own, an engine that never answers `go` loses on time at the
+/// run's hard limit (the movetime plus 1 s; a clock), and the match ends normally. The move's
+/// time is recorded at the limit: the arena's clean-up of the process (`quit`, 300 ms, a kill)
+/// comes after the game and is noted in its error log (it used to be inside the move: 1,512 ms
+/// for a 1,200 ms limit).
+#[test]
+fn engines_that_never_answer_lose_at_the_hard_limit() {
+    for (name, chatty, limits, reason, says) in [
+        (
+            "silent",
+            false,
+            &["--movetime", "100"][..],
+            "timeout",
+            "hard limit 1100 ms",
+        ),
+        (
+            "chatty",
+            true,
+            &["--movetime", "100"][..],
+            "timeout",
+            "hard limit 1100 ms",
+        ),
+        (
+            "chatty-clock",
+            true,
+            &["--tc", "1+0"][..],
+            "time-forfeit",
+            "with 1000 ms on the clock",
+        ),
+    ] {
+        let dir = tmp(name);
+        let spec = format!("uci:path={},name=mute", never_answers(&dir, chatty));
+        let out_dir = dir.join("out");
+        let mut args = vec![
+            "match",
+            "--engine",
+            &spec,
+            "--engine",
+            "random",
+            "--pairs",
+            "1",
+            "--threads",
+            "2",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ];
+        args.extend_from_slice(limits);
+        let o = Command::new(arena_bin()).args(&args).output().unwrap();
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success(),
+            "{name}: {out}\n{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let games = games(&out_dir);
+        assert_eq!(games.len(), 2, "{name}: {out}");
+        let limit = if name == "chatty-clock" {
+            1000.0
+        } else {
+            1100.0
+        };
+        for g in &games {
+            assert_eq!(g["reason"], reason, "{name}: {g}");
+            let detail = g["detail"].as_str().unwrap();
+            assert!(detail.contains(says), "{name}: {detail}");
+            let ms = loser_ms(g);
+            assert!(
+                (limit..limit + 250.0).contains(&ms),
+                "{name}: {ms} ms recorded for a limit of {limit} ms: {detail}"
+            );
+        }
+        // The move's failure is counted, not its time: no move was made.
+        assert!(
+            out.contains("mute no moves (2 failed moves left out)"),
+            "{name}: {out}"
+        );
+        if chatty {
+            let log = std::fs::read_to_string(out_dir.join("logs/01-mute.stderr.log")).unwrap();
+            assert_eq!(
+                log.matches("arena: did not quit, killed in").count(),
+                2,
+                "{name}: {log}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// An engine's own `timeout=` is its hard limit, longer than the run's too: with `--movetime
+/// 100` the run's would be 1,100 ms, and `timeout=1500` waits 1,500 ms (it used to give up at
+/// the run's).
+#[test]
+fn an_engines_own_timeout_replaces_the_runs_hard_limit() {
+    let dir = tmp("own-timeout");
+    let spec = format!("uci:path={},timeout=1500", never_answers(&dir, false));
+    let out_dir = dir.join("out");
+    let o = Command::new(arena_bin())
+        .args([
+            "match",
+            "--engine",
+            &spec,
+            "--engine",
+            "random",
+            "--pairs",
+            "1",
+            "--threads",
+            "2",
+            "--movetime",
+            "100",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for g in games(&out_dir) {
+        assert_eq!(g["reason"], "timeout", "{g}");
+        let detail = g["detail"].as_str().unwrap();
+        assert!(detail.contains("hard limit 1500 ms"), "{detail}");
+        assert!(loser_ms(&g) >= 1500.0, "{g}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `arena bench` has no match to stop an engine: an external one that never answers still
+/// fails at the hard limit a game would give it (here the movetime plus 1 s), and bench says
+/// so instead of waiting for ever.
+#[test]
+fn bench_gives_up_on_an_engine_that_never_answers() {
+    let dir = tmp("bench");
+    let spec = format!("uci:path={},name=mute", never_answers(&dir, false));
+    let started = std::time::Instant::now();
+    let o = Command::new(arena_bin())
+        .args([
+            "bench",
+            "--engine",
+            &spec,
+            "--movetime",
+            "100",
+            "--perft-depth",
+            "1",
+            "--playouts",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        out.contains("moves failed (the first: no 'bestmove' within its timeout)"),
+        "{out}"
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -218,6 +218,8 @@ mod fixtures {
                 ms: 0.0,
                 nodes: 0.0,
                 depth: None,
+                without_depth: 0,
+                failed: 0,
             },
         }
     }
