@@ -495,7 +495,7 @@ fn bench_gives_up_on_an_engine_that_never_answers() {
     let dir = tmp("bench");
     let spec = format!("uci:path={},name=mute", never_answers(&dir, false));
     let started = std::time::Instant::now();
-    let o = Command::new(arena_bin())
+    let mut child = Command::new(arena_bin())
         .args([
             "bench",
             "--engine",
@@ -507,8 +507,20 @@ fn bench_gives_up_on_an_engine_that_never_answers() {
             "--playouts",
             "1",
         ])
-        .output()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .unwrap();
+    // It used to wait for ever: ended here, so that the test fails instead of hanging.
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("arena bench still waits for the engine after a minute");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let o = child.wait_with_output().unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
         o.status.success(),
