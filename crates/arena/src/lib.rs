@@ -19,6 +19,7 @@
 //! - [`commands`]: one module per command, each taking its plan.
 
 #![deny(missing_docs)]
+#![deny(unsafe_code)]
 
 pub mod analysis;
 pub mod cli;

@@ -27,12 +27,13 @@
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
+use std::os::fd::{AsFd, OwnedFd};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::engines::dialect::{self, Declared, Dialect};
+use crate::engines::fd::{set_nonblocking, wait_fd};
 use crate::engines::time_control::{MAX_MOVE_MS, MOVETIME_GRACE, NO_TIME_LIMIT_TIMEOUT};
 use jieqi_core::{Color, PlayedMove, Position, Rules, View};
 use jieqi_engine::{
@@ -1242,39 +1243,6 @@ fn write_all_until(
         }
     }
     Ok(true)
-}
-
-/// Waits up to `timeout` (rounded up to whole ms) for `fd` to be ready for `events`; `false`
-/// when the time ran out. Hang-ups and errors count as ready: the read or write that follows
-/// reports them.
-fn wait_fd(fd: BorrowedFd<'_>, events: libc::c_short, timeout: Duration) -> bool {
-    let ms = timeout.as_nanos().div_ceil(1_000_000);
-    let mut pfd = libc::pollfd {
-        fd: fd.as_raw_fd(),
-        events,
-        revents: 0,
-    };
-    let ms = libc::c_int::try_from(ms).unwrap_or(libc::c_int::MAX);
-    // SAFETY: one valid pollfd, for a descriptor that `fd` keeps open.
-    match unsafe { libc::poll(&mut pfd, 1, ms) } {
-        0 => false,
-        n if n > 0 => true,
-        // A signal is a spurious wake-up: the caller looks again with the time left.
-        _ => std::io::Error::last_os_error().kind() == ErrorKind::Interrupted,
-    }
-}
-
-/// Makes a pipe non-blocking.
-fn set_nonblocking(fd: BorrowedFd<'_>) -> std::io::Result<()> {
-    // SAFETY: fcntl on a descriptor `fd` keeps open; no memory is passed.
-    let flags = unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_GETFL) };
-    // SAFETY: as above.
-    if flags < 0
-        || unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0
-    {
-        return Err(std::io::Error::last_os_error());
-    }
-    Ok(())
 }
 
 impl Process {

@@ -33,4 +33,5 @@ mod tampered;
 mod tournament_cli;
 mod tune_cli;
 mod uci_faults;
+mod unsafe_code;
 mod viewer;
