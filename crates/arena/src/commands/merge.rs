@@ -473,7 +473,7 @@ pub fn run(args: &MergePlan, out: &mut dyn Write) -> Result<(), Error> {
     let mut sources = shards
         .iter()
         .map(|s| {
-            std::fs::File::open(&s.journal)
+            crate::records::files::open_regular(&s.journal)
                 .map_err(|e| refuse(format!("{}: {e}", s.journal.display())))
         })
         .collect::<Result<Vec<_>, _>>()?;

@@ -249,7 +249,7 @@ fn executable(command: &str) -> Option<PathBuf> {
 /// # Errors
 /// The file cannot be opened or read.
 pub fn sha256_file(path: &Path) -> std::io::Result<String> {
-    let mut file = std::fs::File::open(path)?;
+    let mut file = crate::records::files::open_regular(path)?;
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; 1 << 16];
     loop {

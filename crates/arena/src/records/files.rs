@@ -224,7 +224,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
 pub fn copy(from: &Path, to: &Path) -> io::Result<()> {
     let target = resolve(to)?;
     write_target(to, &target, &mut |f| {
-        let mut src = File::open(from).map_err(|e| named(from, e))?;
+        let mut src = open_regular(from).map_err(|e| named(from, e))?;
         io::copy(&mut src, f).map(drop)
     })
     .map_err(|e| io::Error::new(e.kind(), format!("copying {}: {e}", from.display())))

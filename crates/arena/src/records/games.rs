@@ -562,7 +562,7 @@ pub fn for_each_pair(
 ) -> std::io::Result<()> {
     let named =
         |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
-    let file = std::fs::File::open(path).map_err(named)?;
+    let file = crate::records::files::open_regular(path).map_err(named)?;
     let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
     let mut bytes = Vec::new();
     let mut offset = 0u64;

@@ -232,7 +232,7 @@ impl Journal {
             // are the new file's. A checked line comes out byte for byte as it was (its checksum
             // is over exactly this text); a line of a journal from before checksums gets one, so
             // the lines this run appends never sit beside unchecked ones.
-            let mut old = File::open(path).map_err(JournalError::Io)?;
+            let mut old = records::files::open_regular(path).map_err(JournalError::Io)?;
             let mut kept = AtomicFile::create(path).map_err(JournalError::Io)?;
             let mut at = 0u64;
             for (key, spans) in pairs {

@@ -177,7 +177,7 @@ fn keep_lowest(kept: &mut Vec<(u64, GameLine)>, number: u64, line: &GameLine) {
 /// The numbers of `games.csv`, sorted, or `None` without the file.
 fn csv_numbers(dir: &Path) -> Result<Option<Vec<u64>>, Error> {
     let path = dir.join("games.csv");
-    let file = match std::fs::File::open(&path) {
+    let file = match crate::records::files::open_regular(&path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(Error::Input(format!("{}: {e}", path.display()))),
         Ok(f) => f,

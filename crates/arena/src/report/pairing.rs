@@ -32,7 +32,7 @@ pub fn write_pairings(setup: &RunSetup, outcome: &RunOutcome) -> Result<(), Erro
         csvs.push(CsvFile::create(&dir.join("games.csv"), 1)?);
     }
     let journal = setup.out.join("games.jsonl");
-    let mut source = std::fs::File::open(&journal)
+    let mut source = crate::records::files::open_regular(&journal)
         .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", journal.display())))?;
     records::for_each_pair(&journal, |spans, pair| {
         let Some(job) = setup

@@ -205,3 +205,36 @@ fn a_byte_order_mark_is_read_past_in_every_text_file() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The arena's own files in a results folder are read as a user's are: a named pipe put in
+/// place of the journal is refused by every command that reads it, never waited on.
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_in_a_results_folder_is_refused_not_waited_on() {
+    let dir = tmp("fifo-run");
+    let run = dir.join("run");
+    let played = Command::new(arena_bin())
+        .args([
+            "match", "--engine", "random", "--engine", "greedy", "--pairs", "2",
+        ])
+        .args(["--threads", "1", "--no-progress", "--out", s(&run)])
+        .output()
+        .unwrap();
+    assert!(played.status.success(), "{}", text(&played.stderr));
+    let journal = run.join("games.jsonl");
+    std::fs::remove_file(&journal).unwrap();
+    if fifo(&journal).is_none() {
+        return;
+    }
+    let merged = s(&dir.join("merged")).to_string();
+    for args in [
+        vec!["match", "--out", s(&run), "--resume", "--no-progress"],
+        vec!["merge", s(&run), "--out", &merged],
+        vec!["replay", s(&run), "--game", "1"],
+        vec!["export", s(&run)],
+        vec!["analyze", s(&run), "--game", "1", "--nodes", "100"],
+    ] {
+        refused_soon(&args, "is not a regular file (a named pipe)");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
