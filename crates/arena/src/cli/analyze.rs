@@ -60,12 +60,12 @@ pub struct AnalyzeArgs {
     /// Where to write the analysis JSON (every game analysed, in one file) [default: a game of a
     /// results folder goes to its match folder's analysis/game-<N>.json; a game file's to
     /// <file>.analysis.json beside it]. An existing file is replaced atomically.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = crate::cli::common::out_path)]
     pub out: Option<PathBuf>,
     /// Where to write the game viewer page with the analysis (one game) [default: beside the
     /// JSON, the same name ending .html]. The games index of the game's folder (games.html)
     /// links it.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = crate::cli::common::out_path)]
     pub html: Option<PathBuf>,
     /// Print every ply's verdict, not only the classified moves and the chance events that
     /// moved the score by 5 % or more.

@@ -58,6 +58,24 @@ pub fn byte_size(text: &str) -> Result<u64, String> {
         .ok_or_else(|| "too large".to_string())
 }
 
+/// Reads an output path (`--out`, `--html`): any path but one with a control character or a
+/// bidi control, which every "Results in …" line would print to the terminal as is.
+///
+/// # Errors
+/// The path holds such a character (the message shows it escaped).
+pub fn out_path(text: &str) -> Result<std::path::PathBuf, String> {
+    if text
+        .chars()
+        .any(|c| c.is_control() || crate::util::text::is_bidi_control(c))
+    {
+        return Err(format!(
+            "'{}' holds a control character or a bidi control; give a plain path",
+            crate::util::text::echo(text)
+        ));
+    }
+    Ok(std::path::PathBuf::from(text))
+}
+
 /// Reads a flag in milliseconds: a whole number up to [`crate::engines::time_control::MAX_MOVE_MS`] (a day). Zero reads
 /// (the plans refuse it with their own message); a larger number would be a wait no run means.
 ///

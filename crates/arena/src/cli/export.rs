@@ -35,7 +35,7 @@ pub struct ExportArgs {
     /// they sort) [default: standard output, for PGN and for one JieqiBox game]. An existing
     /// file is replaced atomically, a link's target is written, a device (/dev/stdout) is
     /// written through; the folder's own results files are refused.
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", value_parser = crate::cli::common::out_path)]
     pub out: Option<PathBuf>,
 }
 

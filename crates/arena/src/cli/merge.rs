@@ -9,7 +9,7 @@ pub struct MergeArgs {
     #[arg(value_name = "DIR", required = true)]
     pub dirs: Vec<std::path::PathBuf>,
     /// The merged results folder (must not exist, or hold an earlier merge of the same run).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = crate::cli::common::out_path)]
     pub out: std::path::PathBuf,
     /// Report even though pairs are missing (a shard not finished or lost); the summary says
     /// which.

@@ -46,7 +46,7 @@ pub struct RunArgs {
     pub move_timeout: Option<u64>,
     /// Results folder [default: results/<UTC timestamp>-<A>-vs-<B>/, for a tournament
     /// results/<UTC timestamp>-tournament/, for a leak run results/<UTC timestamp>-leak/].
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = crate::cli::common::out_path)]
     pub out: Option<std::path::PathBuf>,
     /// Continue the interrupted run in --out: finished pairs are kept, the rest are played.
     ///

@@ -42,7 +42,7 @@ pub struct SolveArgs {
     pub move_timeout: Option<u64>,
     /// Results folder for solve.json, solve.csv and the journal solve.jsonl [default:
     /// results/<UTC timestamp>-solve-<suite name>/].
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = crate::cli::common::out_path)]
     pub out: Option<PathBuf>,
     /// Continue the interrupted run in --out: the positions in its journal (solve.jsonl, one
     /// line per finished position) are kept, the rest are searched.

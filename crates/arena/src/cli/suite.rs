@@ -29,7 +29,7 @@ pub struct CommonArgs {
     #[arg(value_name = "DIR", required = true)]
     pub dirs: Vec<PathBuf>,
     /// The suite file to write (replaced atomically).
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", value_parser = crate::cli::common::out_path)]
     pub out: PathBuf,
     /// Worker threads for the proofs [default: the number of cores].
     #[arg(long, value_name = "T")]

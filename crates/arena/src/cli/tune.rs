@@ -18,7 +18,7 @@ pub struct TuneArgs {
     pub eval: Option<PathBuf>,
     /// Where to write the tuned weights (JSON, replaced atomically). Load them with
     /// `alphabeta:eval=PATH`.
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", value_parser = crate::cli::common::out_path)]
     pub out: PathBuf,
     /// The share of the games held out of the fit, to measure it on games it did not see, in
     /// [0, 0.9).

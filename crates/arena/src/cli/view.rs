@@ -22,6 +22,6 @@ pub struct ViewArgs {
     /// Where to write the page [default: games/game-<N>.html in the match folder that holds the
     /// game, N its number in that folder's games.csv]. An existing file is replaced atomically,
     /// a link's target is written; the folder's own results files are refused.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = crate::cli::common::out_path)]
     pub out: Option<PathBuf>,
 }

@@ -467,6 +467,21 @@ pub fn check_label(label: &str) -> Result<(), String> {
             echo(label)
         ));
     }
+    // Two labels must not look alike: `greedy` and `greedy ` or `x` and `x` + a zero-width space
+    // would be two engines printed as one.
+    if label.chars().any(crate::util::text::is_invisible) {
+        return Err(format!(
+            "the label '{}' has an invisible character (a zero-width space, joiner or the like) \
+             (give name=LABEL)",
+            echo(label)
+        ));
+    }
+    if label.trim() != label {
+        return Err(format!(
+            "the label '{}' begins or ends with a space (give name=LABEL)",
+            echo(label)
+        ));
+    }
     Ok(())
 }
 
@@ -476,6 +491,23 @@ pub fn check_label(label: &str) -> Result<(), String> {
 /// # Errors
 /// As [`parse_arg`], but for the handshake.
 pub fn from_spec(label: String, spec: Spec) -> Result<EngineEntry, EngineArgError> {
+    // A line break in a value would reach a UCI engine as a command of its own (`setoption …`,
+    // `quit`); no engine, path or option needs a control character.
+    // (`name=` is a label, which [`check_label`] judges.)
+    let params = spec.params.iter().filter(|(k, _)| k != "name");
+    let words = std::iter::once(&spec.name).chain(params.flat_map(|(k, v)| [k, v]));
+    for word in words {
+        if word.chars().any(|c| c.is_control() || is_bidi_control(c)) {
+            return Err(EngineArgError::Spec(SpecError {
+                spec: spec.to_string(),
+                message: format!(
+                    "'{}' holds a control character or a bidi control (a line break would reach \
+                     an engine as a command of its own)",
+                    echo(word)
+                ),
+            }));
+        }
+    }
     let (name, limits, engine) = split_arena_keys(&spec).map_err(EngineArgError::Spec)?;
     let external = engine.name == crate::engines::uci::NAME;
     let mut peeks = false;

@@ -36,6 +36,14 @@ pub enum RulesArgError {
         /// What [`Rules::validate`] objected to.
         source: RulesError,
     },
+    /// The rule set's name (or the file name that names it) holds a control character or a
+    /// bidi control, which every report would print as is.
+    Name {
+        /// The file.
+        path: PathBuf,
+        /// The name.
+        name: String,
+    },
 }
 
 impl core::fmt::Display for RulesArgError {
@@ -60,6 +68,13 @@ impl core::fmt::Display for RulesArgError {
             RulesArgError::Invalid { path, source } => {
                 write!(f, "rules file '{}': {source}", path.display())
             }
+            RulesArgError::Name { path, name } => write!(
+                f,
+                "rules file '{}': field `name`: '{}' holds a control character or a bidi \
+                 control; give a plain name",
+                path.display(),
+                crate::util::text::echo(name)
+            ),
         }
     }
 }
@@ -126,6 +141,16 @@ pub fn parse(text: &str, path: &Path) -> Result<Rules, RulesArgError> {
             .map_or("custom".into(), |s| s.to_string_lossy().to_string());
         rules.name = jieqi_core::RuleName::new(&stem);
     }
+    let name = rules.name.as_str();
+    if name
+        .chars()
+        .any(|c| c.is_control() || crate::util::text::is_bidi_control(c))
+    {
+        return Err(RulesArgError::Name {
+            path: path.to_path_buf(),
+            name: name.to_string(),
+        });
+    }
     Ok(rules)
 }
 
@@ -178,6 +203,19 @@ mod tests {
             parse(&own, Path::new("x.json")).unwrap().name.as_str(),
             "long-game"
         );
+    }
+
+    #[test]
+    fn a_name_with_a_control_character_is_refused() {
+        let mut r = Rules::standard();
+        r.name = jieqi_core::RuleName::new("x\u{1b}[31m");
+        let text = serde_json::to_string(&r).unwrap();
+        let e = parse(&text, Path::new("x.json")).unwrap_err().to_string();
+        assert!(e.contains("field `name`") && e.contains("\\u{1b}"), "{e}");
+        assert!(!e.contains('\u{1b}'), "{e}");
+        r.name = jieqi_core::RuleName::new("rtl\u{202e}");
+        let text = serde_json::to_string(&r).unwrap();
+        assert!(parse(&text, Path::new("x.json")).is_err());
     }
 
     #[test]

@@ -150,7 +150,12 @@ fn wdl_counts(text: &str) -> Result<StatsCounts, Error> {
 
 fn names(text: &str) -> Result<(String, String), Error> {
     match text.split(',').map(str::trim).collect::<Vec<_>>()[..] {
-        [a, b] if !a.is_empty() && !b.is_empty() => Ok((a.to_string(), b.to_string())),
+        [a, b] if !a.is_empty() && !b.is_empty() => {
+            for name in [a, b] {
+                crate::engines::check_label(name).map_err(|e| Error::arg("--names", e))?;
+            }
+            Ok((a.to_string(), b.to_string()))
+        }
         _ => Err(Error::arg(
             "--names",
             format!(

@@ -9,9 +9,18 @@ pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
-/// Whether `c` is shown escaped: a control character or a bidi control ([`is_bidi_control`]).
+/// Whether `c` is an invisible format character that makes two labels look alike: a zero-width
+/// space, joiner or non-joiner (U+200B–U+200D), a word joiner or invisible operator
+/// (U+2060–U+2064), a byte order mark (U+FEFF), a soft hyphen (U+00AD), the Mongolian vowel
+/// separator (U+180E).
+pub fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{ad}' | '\u{180e}' | '\u{200b}'..='\u{200d}' | '\u{2060}'..='\u{2064}' | '\u{feff}')
+}
+
+/// Whether `c` is shown escaped: a control character, a bidi control ([`is_bidi_control`]) or an
+/// invisible format character ([`is_invisible`]).
 fn unsafe_char(c: char) -> bool {
-    c.is_control() || is_bidi_control(c)
+    c.is_control() || is_bidi_control(c) || is_invisible(c)
 }
 
 /// Text from outside (a record, a file, the command line) made safe for a terminal: control

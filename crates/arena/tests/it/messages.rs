@@ -115,3 +115,77 @@ fn an_epd_id_is_shown_escaped_in_the_solve_table() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A line break in a spec's value would reach a UCI engine as a command of its own
+/// (`setoption …`, `quit`): every control character in a spec is refused before any engine
+/// starts, and the refusal shows it escaped.
+#[test]
+fn a_control_character_in_a_spec_is_refused_before_it_reaches_an_engine() {
+    for spec in [
+        "uci:path=/bin/cat,option.EngineOptions=depth=2\nsetoption name Hash value 1",
+        "uci:path=/bin/cat,option.EngineOptions=depth=2\nquit",
+        "uci:path=/bin/cat\r,timeout=100",
+        "greedy:noise=0.1\u{1b}[2J",
+        "alphabeta:eval=w\u{202e}.json",
+    ] {
+        let e = refused(&["match", "--engine", spec, "--engine", "random", "--check"]);
+        assert!(e.contains("control character"), "{spec:?}: {e}");
+        assert!(
+            !e.contains('\n') || e.trim_end().lines().count() == 1,
+            "{spec:?}: the line break is shown escaped: {e}"
+        );
+        assert!(!e.contains('\u{1b}') && !e.contains('\r'), "{spec:?}: {e}");
+    }
+}
+
+/// Two labels that would print alike are refused: a trailing space, a zero-width space; and the
+/// names `arena stats` is given are labels too.
+#[test]
+fn labels_that_look_alike_are_refused() {
+    for (a, b, says) in [
+        ("greedy", "greedy ", "begins or ends with a space"),
+        (
+            "greedy:name=x",
+            "greedy:name=x\u{200b}",
+            "invisible character",
+        ),
+    ] {
+        let e = refused(&["match", "--engine", a, "--engine", b, "--check"]);
+        assert!(e.contains(says), "{a:?} {b:?}: {e}");
+        assert!(!e.contains('\u{200b}'), "{e}");
+    }
+    for names in ["a\u{1b}[31m,b", "a,b\u{7}", "a\u{202e},b", "a\u{200b},b"] {
+        let e = refused(&["stats", "--wdl=1,1,1", &format!("--names={names}")]);
+        assert!(e.contains("--names"), "{names:?}: {e}");
+        assert!(
+            !e.contains('\u{1b}') && !e.contains('\u{7}') && !e.contains('\u{202e}'),
+            "{e}"
+        );
+    }
+}
+
+/// An output folder whose name holds a control character is refused: every "Results in …"
+/// line would print it raw.
+#[test]
+fn an_output_path_with_a_control_character_is_refused() {
+    let dir = tmp("out-esc");
+    let out = dir.join("o\u{1b}[31mx");
+    let e = refused(&[
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--pairs",
+        "1",
+        "--out",
+        s(&out),
+    ]);
+    assert!(
+        e.contains("--out") && e.contains("control character"),
+        "{e}"
+    );
+    assert!(!e.contains('\u{1b}'), "{e}");
+    assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
