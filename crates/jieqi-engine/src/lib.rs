@@ -592,7 +592,15 @@ impl<'a> Params<'a> {
     ) -> Result<f64, SpecError> {
         let v: f64 = self.get(key, default)?;
         if !(lo..=hi).contains(&v) {
-            return Err(self.error(format!("parameter '{key}' = {v} is outside [{lo}, {hi}]")));
+            // A huge or tiny value is shown as 1e308, not as 309 digits.
+            let shown = if v.is_finite() && v != 0.0 && !(1e-4..1e9).contains(&v.abs()) {
+                format!("{v:e}")
+            } else {
+                format!("{v}")
+            };
+            return Err(self.error(format!(
+                "parameter '{key}' = {shown} is outside [{lo}, {hi}]"
+            )));
         }
         Ok(v)
     }
@@ -734,6 +742,10 @@ mod tests {
         assert!(e.to_string().contains("unknown parameter 'nosie'"), "{e}");
         let s = Spec::parse("greedy:noise=2").unwrap();
         assert!(s.params().get_f64_in("noise", 0.0, 0.0, 1.0).is_err());
+        // An absurd value is shown short, not as 309 digits.
+        let s = Spec::parse("greedy:noise=1e308").unwrap();
+        let e = s.params().get_f64_in("noise", 0.0, 0.0, 1.0).unwrap_err();
+        assert!(e.to_string().contains("= 1e308 is outside"), "{e}");
         // A bare word where key=value was meant names the word, not the engine.
         let s = Spec::parse("greedy:noise").unwrap();
         let mut p = s.params();

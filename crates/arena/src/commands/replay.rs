@@ -212,6 +212,13 @@ fn replay(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
         game.play(mv).expect("replayed move");
     }
     final_position(&game, style, w)?;
+    if let Some(k) = plan.stop_at.filter(|&k| k > moves.len()) {
+        writeln!(
+            w,
+            "note: --ply {k} is past the game's end at ply {}: this is its final position",
+            moves.len()
+        )?;
+    }
     let stopped_early = plan
         .stop_at
         .is_some_and(|k| moves.len() >= k && k < plan.max_plies as usize);

@@ -1018,6 +1018,13 @@ fn replay_and_export_refuse_what_does_not_hold_up() {
     // --ply K short of the end compares the first K plies only.
     let out = ok(&["replay", d, "--game", "1", "--ply", "4"]);
     assert!(out.contains("identical: the first 4 of its "), "{out}");
+    // --ply past the end says so, and shows the end.
+    let out = ok(&["replay", d, "--game", "1", "--ply", "99999"]);
+    assert!(
+        out.contains("note: --ply 99999 is past the game's end at ply "),
+        "{out}"
+    );
+    assert!(out.contains("Result: "), "{out}");
     // Flags of a replay by seed are refused with a folder, and the other way round.
     let o = arena(&["replay", d, "--game", "1", "--nodes", "5"]);
     assert_eq!(o.status.code(), Some(2));
