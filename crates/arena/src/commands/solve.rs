@@ -395,7 +395,16 @@ pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<bool, Error> {
                  (the file was edited?)",
                 journal_path.display(),
                 line.job,
-                line.result.engine,
+                crate::util::text::printable(&line.result.engine),
+                line.result.index
+            )));
+        }
+        if results[line.job as usize].is_some() {
+            return Err(Error::Input(format!(
+                "--resume: {} records job {} ({} on position {}) twice (the file was edited?)",
+                journal_path.display(),
+                line.job,
+                crate::util::text::printable(&line.result.engine),
                 line.result.index
             )));
         }

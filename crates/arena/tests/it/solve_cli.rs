@@ -580,5 +580,12 @@ fn an_interrupted_solve_resumes_to_the_same_results() {
         "{}",
         text(&run.stderr)
     );
+    // A finished search's line given twice is refused, as a match's pair given twice is.
+    let mut lines: Vec<&str> = body.lines().collect();
+    lines.insert(2, lines[1]);
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    let run = solve(&suite, &cut, &["--resume"]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(text(&run.stderr).contains("twice"), "{}", text(&run.stderr));
     let _ = std::fs::remove_dir_all(dir);
 }
