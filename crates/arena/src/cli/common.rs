@@ -82,8 +82,8 @@ pub fn out_path(text: &str) -> Result<std::path::PathBuf, String> {
 /// # Errors
 /// Not a whole number, or more than a day.
 pub fn milliseconds(text: &str) -> Result<u64, String> {
+    // No trimming: " 7" is refused as every other number flag refuses it.
     let ms: u64 = text
-        .trim()
         .parse()
         .map_err(|_| "not a whole number of milliseconds".to_string())?;
     let max = crate::engines::time_control::MAX_MOVE_MS;
@@ -111,6 +111,15 @@ mod size_tests {
         }
         for bad in ["", "0", "G", "1.5G", "-1", "1T", "10x", "99999999999G"] {
             assert!(super::byte_size(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn milliseconds_are_whole_numbers_as_typed() {
+        assert_eq!(super::milliseconds("7"), Ok(7));
+        assert_eq!(super::milliseconds("86400000"), Ok(86_400_000));
+        for bad in [" 7", "7 ", "-1", "1.5", "", "86400001", "1e3"] {
+            assert!(super::milliseconds(bad).is_err(), "{bad:?}");
         }
     }
 }
