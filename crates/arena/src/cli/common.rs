@@ -22,9 +22,10 @@ pub struct LimitArgs {
 pub struct RulesArgs {
     /// Rule set: a preset (standard, xiangqi, simple) or a JSON rules file.
     ///
-    /// A file holds a serialized rule set: every field of jieqi_core::Rules, enum values in
-    /// kebab-case, unknown fields refused (see configs/rules/*.json). A preset name wins over a
-    /// file of the same name; write ./NAME for the file.
+    /// A file holds a serialized rule set: the fields of jieqi_core::Rules, enum values in
+    /// kebab-case, unknown fields refused, an absent switch at its documented default
+    /// (docs/rules.md; see configs/rules/*.json). A preset name wins over a file of the same name;
+    /// write ./NAME for the file.
     #[arg(long, value_name = "R", default_value = "standard")]
     pub rules: String,
 }
