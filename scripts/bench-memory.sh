@@ -11,17 +11,35 @@
 # of three engines plays pairs/3 pairs per pairing, so each command plays about `pairs` pairs. The
 # gate's bounds (-0.5, 0.5) are too narrow to decide early on equal engines; it stops at its cap
 # or its verdict, and the table says how many pairs it played. Needs GNU time (/usr/bin/time).
+# ARENA, a path, is taken from the current directory. Exit status: 0 = measured, 1 = a command
+# failed, 2 = bad usage (a size or THREADS that is not a whole number of 1 or more).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-ARENA=${ARENA:-target/release/arena}
+root="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=lib/args.sh
+source "$root/scripts/lib/args.sh"
+case "${1-}" in
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+esac
+for n in "$@"; do
+    whole "pairs" "$n"
+done
 THREADS=${THREADS:-2}
-sizes=("$@")
+whole THREADS "$THREADS"
+if [ -n "${ARENA:-}" ]; then
+    ARENA="$(absolute "$ARENA")"
+fi
+cd "$root"
+ARENA=${ARENA:-target/release/arena}
+sizes=()
+for n in "$@"; do
+    sizes+=($((10#$n)))
+done
 [ ${#sizes[@]} -gt 0 ] || sizes=(10000 100000)
 if [ ! -x /usr/bin/time ]; then
     echo "error: needs GNU time at /usr/bin/time (apt-get install time)" >&2
     exit 2
 fi
-if [ "$ARENA" = target/release/arena ]; then
+if [ "$ARENA" = target/release/arena ] || [ "$ARENA" = "$root/target/release/arena" ]; then
     cargo build --release -p arena >&2
 fi
 work=$(mktemp -d)

@@ -25,11 +25,25 @@
 # Everything then runs on one core (no cross-core wake-ups), so both times are lower than on an
 # idle machine; the kernel's real-time throttling (5 % of each second) still adds some noise.
 # Build first: cargo build --release -p arena -p jieqi-uci
+# Exit status: 0 = measured, 1 = a missing binary or no clean round, 2 = bad usage.
 set -euo pipefail
 
-ROUNDS=${1:-10}
-PAIRS=${2:-100}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=lib/args.sh
+source "$ROOT/scripts/lib/args.sh"
+case "${1-}" in
+  -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+esac
+[ $# -le 2 ] || usage_error "expected at most ROUNDS and PAIRS, got $# arguments (see --help)"
+ROUNDS=${1-10}
+PAIRS=${2-100}
+whole ROUNDS "$ROUNDS"
+whole PAIRS "$PAIRS"
+whole SEED "${SEED:-1}" 0
+whole IDLE_WAIT "${IDLE_WAIT:-600}" 0
+[ -z "${TRIES:-}" ] || whole TRIES "$TRIES"
+ROUNDS=$((10#$ROUNDS))
+PAIRS=$((10#$PAIRS))
 read -r -a ARENAS <<<"${ARENA:-$ROOT/target/release/arena}"
 UCI=${UCI:-$ROOT/target/release/jieqi-uci}
 SEED=${SEED:-1}

@@ -13,7 +13,8 @@
 #   --max-odds K   the last rung, a power of two (default 64)
 #   --threads T    games played at once (default 1: the engines' time is wall-clock time)
 #   --seed S       master seed (default 1; every rung plays the same deals)
-#   --out DIR      results folder (default results/fairy-ladder-<UTC date>)
+#   --out DIR      results folder, from the current directory (default
+#                  results/fairy-ladder-<UTC date> in the repository)
 #   --all          play every rung up to --max-odds, not only until alphabeta is even
 #   --no-build     use the existing release binary (ARENA=PATH names another, and skips the
 #                  build too)
@@ -25,6 +26,8 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=lib/args.sh
+source "$root/scripts/lib/args.sh"
 movetime=50
 pairs=200
 max_odds=64
@@ -34,24 +37,16 @@ out=""
 all=0
 build=1
 
-die() {
-    echo "error: $*" >&2
-    exit 2
-}
-
-number() {
-    [[ "$2" =~ ^[1-9][0-9]*$ ]] || die "$1 '$2' is not a whole number of 1 or more"
-    echo "$2"
-}
+die() { usage_error "$@"; }
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --movetime) movetime="$(number --movetime "${2:-}")"; shift 2 ;;
-        --pairs) pairs="$(number --pairs "${2:-}")"; shift 2 ;;
-        --max-odds) max_odds="$(number --max-odds "${2:-}")"; shift 2 ;;
-        --threads) threads="$(number --threads "${2:-}")"; shift 2 ;;
-        --seed) seed="${2:?--seed needs a value}"; shift 2 ;;
-        --out) out="${2:?--out needs a value}"; shift 2 ;;
+        --movetime) need "$@"; whole "$1" "$2"; movetime=$((10#$2)); shift 2 ;;
+        --pairs) need "$@"; whole "$1" "$2"; pairs=$((10#$2)); shift 2 ;;
+        --max-odds) need "$@"; whole "$1" "$2"; max_odds=$((10#$2)); shift 2 ;;
+        --threads) need "$@"; whole "$1" "$2"; threads=$((10#$2)); shift 2 ;;
+        --seed) need "$@"; whole "$1" "$2" 0; seed="$2"; shift 2 ;;
+        --out) need "$@"; out="$(absolute "$2")"; shift 2 ;;
         --all) all=1; shift ;;
         --no-build) build=0; shift ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -60,10 +55,10 @@ while [[ $# -gt 0 ]]; do
 done
 (( (max_odds & (max_odds - 1)) == 0 )) || die "--max-odds $max_odds is not a power of two"
 command -v jq >/dev/null || die "jq not found (apt-get install jq): it reads the results"
-fsf="${FAIRY_STOCKFISH:-/usr/games/fairy-stockfish}"
+fsf="$(absolute "${FAIRY_STOCKFISH:-/usr/games/fairy-stockfish}")"
 [[ -x "$fsf" ]] || die "no Fairy-Stockfish at $fsf (apt-get install fairy-stockfish, or FAIRY_STOCKFISH=PATH)"
 [[ -n "$out" ]] || out="$root/results/fairy-ladder-$(date -u +%Y%m%d)"
-arena="${ARENA:-$root/target/release/arena}"
+arena="$(absolute "${ARENA:-$root/target/release/arena}")"
 if [[ $build -eq 1 && -z "${ARENA:-}" ]]; then
     (cd "$root" && cargo build --release -p arena --quiet)
 fi

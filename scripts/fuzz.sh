@@ -21,8 +21,8 @@ case "${1-}" in
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 esac
 [[ $# -le 2 ]] || die "expected at most INPUTS and SEEDS, got $# arguments (see --help)"
-inputs="${1:-2000000}"
-seeds="${2:-2}"
+inputs="${1-2000000}"
+seeds="${2-2}"
 [[ "$inputs" =~ ^[0-9]{1,9}$ && "$inputs" =~ [1-9] ]] \
     || die "INPUTS '$inputs': expected a whole number from 1 to 999999999 (see --help)"
 [[ "$seeds" =~ ^[0-9]{1,6}$ && "$seeds" =~ [1-9] ]] \

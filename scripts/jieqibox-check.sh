@@ -22,14 +22,16 @@ set -u
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
+# shellcheck source=lib/args.sh
+source "$here/lib/args.sh"
 bin=""
 out=""
 while [ $# -gt 0 ]; do
     case "$1" in
-        --bin) bin="${2:?--bin needs a path}"; shift 2 ;;
-        --out) out="${2:?--out needs a folder}"; shift 2 ;;
+        --bin) need "$@"; bin="$(absolute "$2")"; shift 2 ;;
+        --out) need "$@"; out="$(absolute "$2")"; shift 2 ;;
         -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-        *) echo "jieqibox-check: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+        *) usage_error "unknown argument '$1' (see --help)" ;;
     esac
 done
 if [ -z "$bin" ]; then
@@ -51,6 +53,9 @@ fi
 failures=0
 transcript=""
 last_lines=()
+# A write to an engine that has exited fails (the check then reports it) instead of ending the
+# script.
+trap '' PIPE
 
 fail() {
     echo "FAIL [$mode]: $*" >&2
@@ -62,6 +67,15 @@ start_engine() {
     coproc ENGINE { "$bin" 2>&1; }
 }
 
+# Whether the engine still runs; if not, the check fails and ends here, with its verdict.
+alive() {
+    [ -n "${ENGINE[1]:-}" ] && [ -n "${ENGINE[0]:-}" ] && return 0
+    fail "the engine ($bin) has exited"
+    finish_mode
+    echo "jieqibox-check: jieqi-uci: $failures failure(s)"
+    exit 1
+}
+
 stop_engine() {
     if [ -n "${ENGINE_PID:-}" ]; then
         echo quit >&"${ENGINE[1]}" 2>/dev/null
@@ -71,7 +85,8 @@ stop_engine() {
 
 send() {
     transcript+="> $1"$'\n'
-    echo "$1" >&"${ENGINE[1]}"
+    alive
+    echo "$1" >&"${ENGINE[1]}" 2>/dev/null || fail "cannot send '$1': the engine has exited"
 }
 
 # Checks one line as JieqiBox reads it.
@@ -105,6 +120,7 @@ expect() {
     last_lines=()
     while :; do
         local left=$((deadline - SECONDS))
+        alive
         if [ "$left" -le 0 ] || ! IFS= read -r -t "$left" line <&"${ENGINE[0]}"; then
             fail "no line matching /$pattern/ within ${within}s"
             return 1
@@ -121,6 +137,7 @@ expect() {
 # The legal moves (from-to) of the position set by `position $1`, from `go perft 1`; not logged.
 legal=()
 legal_moves() {
+    alive
     echo "position $1" >&"${ENGINE[1]}"
     echo "go perft 1" >&"${ENGINE[1]}"
     legal=()
@@ -140,6 +157,7 @@ legal_moves() {
 
 # The FEN jieqi-uci holds after `position $1` (`d`), not logged; refused positions fail.
 fen_of() {
+    alive
     echo "position $1" >&"${ENGINE[1]}"
     echo "d" >&"${ENGINE[1]}"
     local line refused=0

@@ -6,31 +6,34 @@
 # Usage: scripts/make-suites.sh [--no-build] [--threads T] [--keep DIR]
 #   --no-build     use the arena binary already in target/release
 #   --threads T    threads for the games and the proofs (default: the number of cores)
-#   --keep DIR     keep the games in DIR (default: a temporary folder, removed at the end)
+#   --keep DIR     keep the games in DIR, from the current directory (default: a temporary
+#                  folder, removed at the end)
 # ARENA=PATH in the environment runs that arena binary instead of target/release/arena.
 #
 # About 13 minutes on 2 cores, most of it proving (and refuting) the longer mates.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$root"
+# shellcheck source=lib/args.sh
+source "$root/scripts/lib/args.sh"
 build=1
 threads="$(nproc 2>/dev/null || echo 2)"
 keep=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --no-build) build=0 ;;
-        --threads) threads="$2"; shift ;;
-        --keep) keep="$2"; shift ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
-        *) echo "make-suites.sh: unknown argument $1" >&2; exit 2 ;;
+        --threads) need "$@"; whole "$1" "$2"; threads="$2"; shift ;;
+        --keep) need "$@"; keep="$(absolute "$2")"; shift ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
+        *) usage_error "unknown argument '$1' (see --help)" ;;
     esac
     shift
 done
+arena="$(absolute "${ARENA:-$root/target/release/arena}")"
+cd "$root"
 if [[ $build == 1 ]]; then
     cargo build --release -p arena
 fi
-arena="${ARENA:-$root/target/release/arena}"
 if [[ -n $keep ]]; then
     games="$keep"
     mkdir -p "$games"

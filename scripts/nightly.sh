@@ -10,10 +10,11 @@
 #
 # Usage: scripts/nightly.sh [--config FILE] [--root DIR] [--date YYYY-MM-DD] [--threads T]
 #                           [--no-build] [-- MORE TOURNAMENT ARGS]
-#   --config FILE  the tournament config (default configs/nightly.json)
-#   --root DIR     the folder of nights (default results/nightly)
+#   --config FILE  the tournament config (default configs/nightly.json in the repository)
+#   --root DIR     the folder of nights (default results/nightly in the repository)
+#                  (--config and --root are taken from the current directory)
 #   --date D       the night, a real YYYY-MM-DD date (default today's UTC date); also its folder
-#   --threads T    worker threads (default: every core)
+#   --threads T    worker threads, 1 or more (default: every core)
 #   --no-build     use the existing release binary instead of running cargo build first
 #   -- ARGS        passed on to `arena tournament` and `arena leak` (a flag there wins over the
 #                  config's value); only with a --root of their own, so that a quick try never
@@ -26,25 +27,23 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-config="configs/nightly.json"
-nights="results/nightly"
+# shellcheck source=lib/args.sh
+source "$root/scripts/lib/args.sh"
+config="$root/configs/nightly.json"
+nights="$root/results/nightly"
 night="$(date -u +%Y-%m-%d)"
 threads=()
 build=1
 extra=()
 
-die() {
-    echo "error: $*" >&2
-    exit 2
-}
-need() { [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value (see --help)"; }
+die() { usage_error "$@"; }
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --config) need "$@"; config="$2"; shift 2 ;;
-        --root) need "$@"; nights="$2"; shift 2 ;;
+        --config) need "$@"; config="$(absolute "$2")"; shift 2 ;;
+        --root) need "$@"; nights="$(absolute "$2")"; shift 2 ;;
         --date) need "$@"; night="$2"; shift 2 ;;
-        --threads) need "$@"; threads=(--threads "$2"); shift 2 ;;
+        --threads) need "$@"; whole "$1" "$2"; threads=(--threads "$2"); shift 2 ;;
         --no-build) build=0; shift ;;
         --) shift; extra=("$@"); break ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -54,7 +53,7 @@ done
 # A real date: the night's folder name is its date, and arena history checks they agree.
 [[ "$night" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ && "$(date -u -d "$night" +%Y-%m-%d 2>/dev/null)" == "$night" ]] ||
     die "--date '$night': not a real date written YYYY-MM-DD (e.g. $(date -u +%Y-%m-%d))"
-if [[ ${#extra[@]} -gt 0 && "$nights" == "results/nightly" ]]; then
+if [[ ${#extra[@]} -gt 0 && "$nights" == "$root/results/nightly" ]]; then
     die "arguments after -- change the night's games, so they do not go into the nightly root; a quick try goes in a root of its own: $0 --root results/nightly-try -- ${extra[*]}"
 fi
 for a in "${extra[@]}"; do
@@ -63,8 +62,8 @@ for a in "${extra[@]}"; do
     esac
 done
 
+arena="$(absolute "${ARENA:-$root/target/release/arena}")"
 cd "$root"
-arena="${ARENA:-$root/target/release/arena}"
 if [[ $build -eq 1 && -z "${ARENA:-}" ]]; then
     cargo build --release -p arena --quiet
 fi
@@ -72,16 +71,30 @@ fi
 [[ -f "$config" ]] || die "no config at $config"
 
 out="$nights/$night"
+made_out=0
+[[ -d "$out" ]] || made_out=1
 mkdir -p "$out"
 # The night's marker: arena history takes only folders with a night.json whose date is the
-# folder's name for nights. A rerun of the night keeps the first marker.
+# folder's name for nights (the night's own report reads it while the tournament runs). A rerun
+# of the night keeps the first marker; a run that fails before any game is played (the arena
+# refused an argument) takes back the marker it wrote, so that a refused run leaves no night.
 commit="$(git rev-parse HEAD 2>/dev/null || echo unknown)"
 [[ "$commit" =~ ^[0-9a-f]{40}$ ]] || commit=unknown
+made_marker=0
 if [[ ! -f "$out/night.json" ]]; then
     printf '{\n  "night": "%s",\n  "commit": "%s",\n  "made_by": "scripts/nightly.sh"\n}\n' \
         "$night" "$commit" >"$out/night.json.tmp"
     mv "$out/night.json.tmp" "$out/night.json"
+    made_marker=1
 fi
+# A run that did not succeed and played no game: the marker it wrote, and the folder it made,
+# go again.
+forget() {
+    if [[ $made_marker -eq 1 && ! -e "$out/games.jsonl" && ! -e "$out/leak/games.jsonl" ]]; then
+        rm -f "$out/night.json" "$out/commits.txt"
+        [[ $made_out -eq 0 ]] || rmdir "$out/leak" "$out" 2>/dev/null || true
+    fi
+}
 # The commits since the previous night (the newest earlier night of the root), at most 200.
 prev=""
 for d in "$nights"/*/night.json; do
@@ -103,7 +116,7 @@ if grep -q '"leak"[[:space:]]*:' "$config"; then
     [[ -f "$out/leak/games.jsonl" ]] && leak_args+=(--resume)
     echo "== nightly $night: $arena ${leak_args[*]} ${extra[*]}"
     "$arena" "${leak_args[@]}" "${extra[@]}" || status=$?
-    [[ $status -eq 0 ]] || exit "$status"
+    [[ $status -eq 0 ]] || { forget; exit "$status"; }
 fi
 args=(tournament --config "$config" --out "$out" "${threads[@]}")
 [[ -f "$out/games.jsonl" ]] && args+=(--resume)
@@ -113,5 +126,7 @@ echo "== nightly $night: $arena ${args[*]} ${extra[*]}"
 # full) leaves the index as it was.
 if [[ $status -eq 0 ]]; then
     "$arena" history "$nights" || status=$?
+else
+    forget
 fi
 exit "$status"

@@ -16,22 +16,21 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=lib/args.sh
+source "$root/scripts/lib/args.sh"
 only=""
 min_nodes="${JIEQI_PERFT_MAX_NODES:-20000000}"
 max_nodes=""
 build=1
 files=()
 
-die() {
-    echo "error: $*" >&2
-    exit 2
-}
+die() { usage_error "$@"; }
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --only) only="${2:?--only needs an id}"; shift 2 ;;
-        --min-nodes) min_nodes="${2:?--min-nodes needs a number}"; shift 2 ;;
-        --max-nodes) max_nodes="${2:?--max-nodes needs a number}"; shift 2 ;;
+        --only) need "$@"; only="$2"; shift 2 ;;
+        --min-nodes) need "$@"; min_nodes="$2"; shift 2 ;;
+        --max-nodes) need "$@"; max_nodes="$2"; shift 2 ;;
         --no-build) build=0; shift ;;
         -h|--help) sed -n '2,16s/^# \{0,1\}//p' "$0"; exit 0 ;;
         -*) die "unknown option '$1' (try --help)" ;;

@@ -11,7 +11,8 @@
 #   --movetime MS  milliseconds per move for every engine (default: the config's, 100)
 #   --pairs N      game pairs per pairing (default: the config's, 400)
 #   --seed S       master seed (default: the config's, 1)
-#   --out DIR      results folder (default results/strength-<UTC date>)
+#   --out DIR      results folder, from the current directory (default
+#                  results/strength-<UTC date> in the repository)
 #   --table        only print the pairings table of the run already in --out
 #   --no-build     use the existing release binary instead of running cargo build first
 #                  (ARENA=PATH names another binary, and skips the build too)
@@ -21,22 +22,21 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=lib/args.sh
+source "$root/scripts/lib/args.sh"
 out=""
 flags=()
 build=1
 table_only=0
 
-die() {
-    echo "error: $*" >&2
-    exit 2
-}
+die() { usage_error "$@"; }
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --movetime) flags+=(--movetime "${2:?--movetime needs a value}"); shift 2 ;;
-        --pairs) flags+=(--pairs "${2:?--pairs needs a value}"); shift 2 ;;
-        --seed) flags+=(--seed "${2:?--seed needs a value}"); shift 2 ;;
-        --out) out="${2:?--out needs a value}"; shift 2 ;;
+        --movetime) need "$@"; whole "$1" "$2"; flags+=(--movetime "$2"); shift 2 ;;
+        --pairs) need "$@"; whole "$1" "$2"; flags+=(--pairs "$2"); shift 2 ;;
+        --seed) need "$@"; whole "$1" "$2" 0; flags+=(--seed "$2"); shift 2 ;;
+        --out) need "$@"; out="$(absolute "$2")"; shift 2 ;;
         --table) table_only=1; shift ;;
         --no-build) build=0; shift ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -49,7 +49,7 @@ if [[ $table_only -eq 1 ]]; then
     sed -n '/^## Pairings/,$p' "$out/report.md"
     exit 0
 fi
-arena="${ARENA:-$root/target/release/arena}"
+arena="$(absolute "${ARENA:-$root/target/release/arena}")"
 if [[ $build -eq 1 && -z "${ARENA:-}" ]]; then
     (cd "$root" && cargo build --release -p arena --quiet)
 fi

@@ -101,3 +101,175 @@ fn fuzz_exits_1_when_an_input_panics() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `bash scripts/NAME ARGS...` run from `cwd`, with the environment `env` added.
+fn run_in(name: &str, args: &[&str], cwd: &Path, env: &[(&str, &Path)]) -> Output {
+    let mut c = Command::new("bash");
+    c.arg(script(name)).args(args).current_dir(cwd);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("bash runs")
+}
+
+/// An executable shell script at `path` with `body`.
+fn executable(path: &Path, body: &str) {
+    std::fs::write(path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// A stand-in arena: writes a summary.json into its `--out` folder (alphabeta even at the first
+/// rung) and exits with `FAKE_ARENA_STATUS` (default 0).
+const FAKE_ARENA: &str = r#"out=""
+while [ $# -gt 0 ]; do [ "$1" = --out ] && out="$2"; shift; done
+[ "${FAKE_ARENA_STATUS:-0}" = 0 ] || { echo "fake arena: refused" >&2; exit "$FAKE_ARENA_STATUS"; }
+if [ -n "$out" ]; then
+  mkdir -p "$out"
+  echo '{"per_move": {"fsf": {"ms": 1, "depth": 1}, "alphabeta": {"ms": 1, "depth": 1}},
+    "results": {"games": 2, "wins": 1, "draws": 1, "losses": 0, "score": 0.75, "elo": 190,
+    "elo_lower": -100, "elo_upper": 400}, "failures": {"fsf": 0, "alphabeta": 0}}' >"$out/summary.json"
+fi"#;
+
+#[test]
+fn every_script_names_the_flag_of_a_missing_empty_or_bad_value_and_exits_2() {
+    if !have_bash("scripts_usage") {
+        return;
+    }
+    let cases: &[(&str, &[&str], &str)] = &[
+        ("strength.sh", &["--movetime"], "--movetime needs a value"),
+        ("strength.sh", &["--out", ""], "--out needs a value"),
+        ("strength.sh", &["--pairs", "-1"], "--pairs '-1'"),
+        ("strength.sh", &["--seed", "x"], "--seed 'x'"),
+        ("strength.sh", &["--bogus"], "unknown argument '--bogus'"),
+        ("fairy-ladder.sh", &["--seed"], "--seed needs a value"),
+        ("fairy-ladder.sh", &["--out", ""], "--out needs a value"),
+        ("fairy-ladder.sh", &["--pairs", "0"], "--pairs '0'"),
+        ("fairy-ladder.sh", &["--threads"], "--threads needs a value"),
+        ("nightly.sh", &["--root"], "--root needs a value"),
+        ("nightly.sh", &["--threads", "0"], "--threads '0'"),
+        ("nightly.sh", &["--threads", ""], "--threads needs a value"),
+        (
+            "make-suites.sh",
+            &["--no-build", "--keep"],
+            "--keep needs a value",
+        ),
+        ("make-suites.sh", &["--threads", "x"], "--threads 'x'"),
+        ("make-suites.sh", &["--bogus"], "unknown argument '--bogus'"),
+        ("jieqibox-check.sh", &["--bin"], "--bin needs a value"),
+        ("jieqibox-check.sh", &["--out", ""], "--out needs a value"),
+        ("bench-uci-overhead.sh", &["abc"], "ROUNDS 'abc'"),
+        ("bench-uci-overhead.sh", &["1", "0"], "PAIRS '0'"),
+        (
+            "bench-uci-overhead.sh",
+            &["1", "2", "3"],
+            "at most ROUNDS and PAIRS",
+        ),
+        ("bench-memory.sh", &["abc"], "pairs 'abc'"),
+        ("bench-memory.sh", &["0"], "pairs '0'"),
+        ("bench-memory.sh", &["-5"], "pairs '-5'"),
+        ("fuzz.sh", &[""], "INPUTS ''"),
+        ("perft-deep.sh", &["--only"], "--only needs a value"),
+        (
+            "perft-deep.sh",
+            &["--min-nodes", ""],
+            "--min-nodes needs a value",
+        ),
+    ];
+    for (name, args, says) in cases {
+        let o = run(name, args, None);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name} {args:?}: {err}");
+        assert!(err.contains(says), "{name} {args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{name} {args:?}: {err}");
+    }
+}
+
+#[test]
+fn jieqibox_check_ends_with_its_verdict_when_the_engine_exits() {
+    if !have_bash("scripts_usage") {
+        return;
+    }
+    let o = run("jieqibox-check.sh", &["--bin", "/bin/true"], None);
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(err.contains("FAIL [analysis]"), "{err}");
+    assert!(!err.contains("unbound variable"), "{err}");
+    assert!(out.contains("jieqi-uci: 2 failure(s)"), "{out}");
+}
+
+#[test]
+fn fairy_ladder_and_nightly_take_their_folders_from_the_callers_directory() {
+    if !have_bash("scripts_usage") {
+        return;
+    }
+    let dir = tmp("cwd");
+    let arena = dir.join("fake-arena");
+    executable(&arena, FAKE_ARENA);
+    let o = run_in(
+        "fairy-ladder.sh",
+        &["--no-build", "--pairs", "1", "--out", "fl2"],
+        &dir,
+        &[
+            ("ARENA", &arena),
+            ("FAIRY_STOCKFISH", Path::new("/bin/true")),
+        ],
+    );
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    assert!(dir.join("fl2/odds-1x/summary.json").is_file(), "{out}{err}");
+    assert!(out.contains("from odds 1x on"), "{out}");
+
+    std::fs::write(dir.join("cfg.json"), "{}").unwrap();
+    let night = ["--no-build", "--config", "cfg.json", "--root", "n1"];
+    let o = run_in(
+        "nightly.sh",
+        &[&night[..], &["--date", "2026-12-02", "--threads", "1"]].concat(),
+        &dir,
+        &[("ARENA", &arena)],
+    );
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{}{err}", text(&o.stdout));
+    assert!(dir.join("n1/2026-12-02/night.json").is_file(), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_refused_night_leaves_no_night_record() {
+    if !have_bash("scripts_usage") {
+        return;
+    }
+    let dir = tmp("refused");
+    let arena = dir.join("fake-arena");
+    executable(&arena, FAKE_ARENA);
+    let config = dir.join("cfg.json");
+    std::fs::write(&config, "{}").unwrap();
+    let root = dir.join("n");
+    let night = [
+        "--no-build",
+        "--config",
+        config.to_str().unwrap(),
+        "--root",
+        root.to_str().unwrap(),
+    ];
+    // Refused by the script, then by the arena.
+    let o = run_in(
+        "nightly.sh",
+        &[&night[..], &["--date", "2026-12-02", "--threads", "0"]].concat(),
+        &dir,
+        &[("ARENA", &arena)],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(!dir.join("n/2026-12-02").exists());
+    let mut c = Command::new("bash");
+    c.arg(script("nightly.sh"))
+        .args(night)
+        .args(["--date", "2026-12-03", "--threads", "1"])
+        .current_dir(&dir)
+        .env("ARENA", &arena)
+        .env("FAKE_ARENA_STATUS", "2");
+    let o = c.output().expect("bash runs");
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(!dir.join("n/2026-12-03/night.json").exists());
+    assert!(!dir.join("n/2026-12-03").exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
