@@ -16,6 +16,7 @@
 #   --no-build     use the arena binary already in target/release
 #   -- ARGS        more `arena sprt` arguments; any of the defaults below given here replaces it
 #                  (e.g. -- --tc 5+0.05 --elo0 0 --elo1 5 --max-pairs 2000 --threads 2)
+#                  (an --out DIR here is taken from the current directory)
 #
 # Defaults, fishtest's short test at a time control short enough for this project's engines:
 #   --tc 1+0.01 --elo0 0 --elo1 2 (normalized Elo) --alpha 0.05 --beta 0.05 --max-pairs 20000
@@ -29,7 +30,6 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$root"
 base=""
 new=""
 engine="alphabeta"
@@ -39,6 +39,14 @@ extra=()
 die() {
     echo "regression.sh: $*" >&2
     exit 2
+}
+
+# PATH made absolute against the current directory.
+absolute_path() {
+    case "$1" in
+        /*) printf '%s' "$1" ;;
+        *) printf '%s/%s' "$PWD" "$1" ;;
+    esac
 }
 
 # The value of flag $1 (the next argument, $2), which must be given and not empty.
@@ -58,6 +66,14 @@ while [[ $# -gt 0 ]]; do
         *) die "unknown argument '$1' (see --help)" ;;
     esac
 done
+# An --out after -- is a folder the user typed: taken from the current directory, before the cd.
+for i in "${!extra[@]}"; do
+    case "${extra[$i]}" in
+        --out=?*) extra[i]="--out=$(absolute_path "${extra[$i]#--out=}")" ;;
+        --out) [[ -z "${extra[i + 1]-}" ]] || extra[i + 1]="$(absolute_path "${extra[i + 1]}")" ;;
+    esac
+done
+cd "$root"
 
 git rev-parse --git-dir >/dev/null 2>&1 || die "$root is not a git repository"
 if [[ -z "$base" ]]; then

@@ -131,3 +131,37 @@ fn a_dirty_working_tree_is_played_against_head_and_said_so() {
     assert!(args.contains("name=new-worktree+dirty-"), "{args}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn an_out_after_the_dashes_is_taken_from_the_callers_directory() {
+    if !have_bash("regression_script") || !have_git("regression_script") {
+        return;
+    }
+    let dir = tmp("out");
+    let repo = repo(&dir);
+    std::fs::write(repo.join("engine.txt"), "changed\n").unwrap();
+    let here = dir.join("here");
+    std::fs::create_dir_all(&here).unwrap();
+    for (extra, want) in [
+        (
+            &["--", "--out", "gate"][..],
+            format!("\n{}\n", here.join("gate").display()),
+        ),
+        (
+            &["--", "--out=g2"],
+            format!("\n--out={}\n", here.join("g2").display()),
+        ),
+    ] {
+        let o = Command::new("bash")
+            .arg(repo.join("scripts/regression.sh"))
+            .arg("--no-build")
+            .args(extra)
+            .current_dir(&here)
+            .output()
+            .expect("bash runs");
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        let args = std::fs::read_to_string(repo.join("target/release/arena-args.txt")).unwrap();
+        assert!(args.contains(&want), "{extra:?}: {args}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
