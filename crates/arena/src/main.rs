@@ -51,9 +51,17 @@ fn main() -> ExitCode {
         Err(e) if e.is_broken_pipe() => 0,
         Err(e) => {
             match &e {
-                // clap's own rendering: help on stdout, errors on stderr, coloured on a terminal.
-                Error::Usage(usage) => {
+                // Help and --version: clap's own rendering on stdout, coloured on a terminal.
+                Error::Usage(usage) if !usage.use_stderr() => {
                     let _ = usage.print();
+                }
+                // A usage error quotes what was typed (`invalid value '…'`): plain text, escaped
+                // as every other message is.
+                Error::Usage(usage) => {
+                    eprint!(
+                        "{}",
+                        arena::util::text::message(&usage.render().to_string())
+                    );
                 }
                 // Escaped and cut to length: no control character or bidi control of an
                 // input reaches the terminal raw, however the message quoted it.
