@@ -1,442 +1,7 @@
-//! `alphabeta`: negamax alpha-beta over the public game tree of the player's view, with chance
-//! nodes at reveals (expectiminimax with Star1, optional Star2 probing).
-//!
-//! # The tree
-//! The search runs on the view's [`Position`] itself — the public board with this player's pools —
-//! so no determinization is needed. A move by a face-up piece is an ordinary edge. A move by a
-//! hidden piece is a chance node over the distinct identities in the mover's pool, weighted by
-//! their counts (the pool may include identities of captured pieces the player never saw: given
-//! what the player knows, count / total is the exact reveal probability). A capture of a hidden
-//! enemy piece does not branch and leaves the pools alone (`PlayedMove::capture = None`), as in
-//! perft. Under rules with a hidden king (the `simple` variant) such a capture is a chance node
-//! too: with probability 1 / (hidden pieces of the victim's side) it was the king and the game is
-//! won; the reveal weights of a side whose pool holds its hidden king are corrected the same way
-//! (the king is never among the captured pieces). See [`branches`].
-//!
-//! # The exact horizon
-//! Exact chance nodes multiply the tree by up to 7 at every hidden-piece move. They are kept
-//! where they are asked for, in the first [`Options::chance_plies`] plies (`chance=1`: the root's
-//! own moves). The default, [`DEFAULT_CHANCE_PLIES`] = 0, won the arena's test at equal time
-//! (+26 ± 32 Elo against `chance=1` over 200 pairs at 20 ms a move, with 7.3 plies against 6.5)
-//! and reaches depth 10 at the start position in a third of a second. Wherever a captured hidden
-//! piece may be the king (`simple`), outcomes stay exact at any ply. Elsewhere a hidden-piece move
-//! is played as one outcome, drawn with the outcomes' probabilities by a hash of the position, the
-//! move and the
-//! search seed (the same node always draws the same identity), and its value is shifted by
-//! [`reveal_price`], the expected material minus the drawn outcome's, so a lucky draw is no gain
-//! of material. (When a side's pool is exactly its hidden pieces the price is zero up to
-//! rounding: the evaluation's pool mean already keeps the material constant in expectation.)
-//! At the exact plies, a move after the first is tested on one drawn outcome with a null window
-//! and its chance node searched only when that test fails high (`late_sample`), as a late-move
-//! reduction tests a move at a lower depth. `chance=N` with a large N and the pruning switches off
-//! ([`Options::exact`]) is plain expectiminimax, which the reference tests compare with.
-//!
-//! Every fact about a hidden piece comes from the view's [`Knowledge`]: the chance outcomes above
-//! (a fair player's beliefs are the pools) and the values of hidden pieces in move ordering,
-//! pruning and the evaluation. An omniscient view knows every hidden piece, so its reveals and
-//! captures have one outcome and its hidden pieces count at their identities
-//! ([`crate::eval::known_hidden`]): the same search then plays as a player who sees everything.
-//!
-//! # Scores
-//! Centipawns from the side to move's point of view; a lost game is `-(MATE - ply)` (no legal
-//! move, or the king captured). Leaf evaluations are clamped to ±[`EVAL_LIMIT`], so every value
-//! lies in [−MATE, MATE]. A chance node's value is `round(Σ wᵢ vᵢ / W)` in integers
-//! ([`round_div`]), so that Star1 and the plain expectimax reference agree exactly.
-//!
-//! # Star1 / Star2
-//! Each chance child i carries bounds [loᵢ, hiᵢ] (initially [−MATE, MATE], the Ballard bounds
-//! L/U). Child i is searched with the window that can still change the parent's result:
-//! `A = (αW − Σ_{j≠i} wⱼ hiⱼ) / wᵢ`, `B = (βW − Σ_{j≠i} wⱼ loⱼ) / wᵢ`; the node fails low as soon
-//! as `Σ wⱼ hiⱼ ≤ αW` and high as soon as `Σ wⱼ loⱼ ≥ βW`. Because mate scores can occur in any
-//! subtree, L/U must be ±MATE, which makes plain Star1 prune little; Star2 (`star2=true`) first
-//! probes every child with one move (the TT or best-ordered move) to get per-child upper bounds
-//! hiᵢ, which gives fail-low cutoffs before any full child search.
-//!
-//! # Pruning
-//! Decision nodes use principal-variation search, null-move pruning (R = 3 + depth/6, not in
-//! check, not twice in a row, not with five pieces or fewer), reverse futility pruning and
-//! futility / move-count pruning of quiet moves within three plies of the leaves, late-move
-//! reductions (about ln(depth)·ln(k)/2 plies for the k-th quiet move), a one-ply check extension,
-//! and aspiration windows (±40, widened fourfold on a fail) from depth 4. Each has a spec switch.
-//!
-//! # Transposition table
-//! Keyed on [`Position::hash`] (board with hidden markers, side, pools); entries are stored only
-//! at decision nodes (depth, bound, score, best move), never for chance or quiescence nodes.
-//! Fixed size (`hash` MB), one entry per slot, replaced when the slot holds another position or a
-//! shallower/equal depth or an entry from an older search. A slot is two atomic words, the packed
-//! entry and the entry XOR the key, so threads share the table without locks: a slot torn by two
-//! writers fails the XOR check and reads as empty. `exact_tt=true` (a test switch) allows
-//! cutoffs only from entries of exactly the remaining depth. Mate scores are stored relative to the
-//! node. The table is kept from one `go` to the next (an engine plays one game: the arena builds
-//! one per game, `jieqi-uci` a new one at `ucinewgame`), so a move finds much of its tree left by
-//! the one before; each `go` starts a new age, whose entries replace older ones first. An answer
-//! therefore depends on the view, the limits, the seed and the engine's earlier searches in the
-//! game: reproducible by replaying the game, like `ismcts`'s tree reuse. Repetition draws are path dependent and may leak through the table (as in every
-//! engine); the test positions are too shallow for that.
-//!
-//! # Repetition, draws, contempt
-//! The search keeps a stack of hashes along the path, seeded with the positions of the game since
-//! its last irreversible move (capture or reveal), rebuilt from the view by the core
-//! ([`jieqi_core::RepetitionHistory::of_view`]: the view's trailing quiet moves taken back). Every
-//! node below the root asks the core's classifier ([`jieqi_core::classify_before_moves`]) whether
-//! the game is over there: a lost king, the rules' no-capture limit, or a repetition — counted at
-//! the *first* recurrence of a position since the last irreversible move (the referee waits for
-//! the rules' count, usually three). Under `perpetual_check: loses` (the mainstream rule) each
-//! entry also records whether its side to move is in check, and a cycle in which one side gave
-//! check with every one of its moves is scored as that side's loss (both checking: a draw) — the
-//! referee's rule, applied to the cycle between two occurrences instead of three. A
-//! draw is worth `−contempt` to the engine's own side and
-//! `+contempt` to the opponent (seed 001): a leading engine avoids repetition; a losing one seeks
-//! it.
-//!
-//! # Quiescence
-//! At depth 0: stand pat on the evaluation, then captures only (MVV-LVA; pseudo-legal generation
-//! with a legality test per capture). Captures by hidden pieces are searched as chance nodes (their
-//! value is the expectation over the reveal) only in the first [`QS_HIDDEN_PLIES`] ply of
-//! quiescence and skipped deeper, to bound the branching. A side in check in the first
-//! [`QS_CHECK_PLIES`] plies of quiescence does not stand pat: all its evasions are searched and no
-//! legal move loses; deeper, check is ignored. Delta pruning (`delta=true`, margin [`QS_DELTA`])
-//! skips captures whose victim cannot lift the stand-pat score to alpha; it makes quiescence values
-//! depend on the window (the exact-table test turns it off).
-//!
-//! # Speed
-//! Leaf evaluations go through a small per-search cache keyed on the position hash (it never
-//! changes a value). Quiescence generates captures only ([`Position::pseudo_legal_captures`]) and
-//! tests each with [`Position::is_pseudo_legal_move_legal`], asking whether the side is in check at
-//! most once per node; pool means of hidden pieces are computed at most once per node.
-//!
-//! # Nodes and limits
-//! A node is one [`Position::make`] call. A node limit stops the search exactly when the counter
-//! reaches it (deterministic); a time limit (movetime, or the hard budget of a clock, see
-//! [`Limits::budget`]) is checked every 1024 nodes. Under a clock no iteration starts after half
-//! the soft budget scaled by [`time_scale`]: less while the root's best move stays the same, more
-//! after it changed or the score dropped. The best move of the last completed iteration is kept,
-//! updated by root moves that completed in the interrupted one and proved better than the first.
-//!
-//! # Threads
-//! `threads=N` runs Lazy SMP: N − 1 helper threads search the same root on the shared table (half
-//! of them one ply deeper, with the main thread's draw seed, so that they reach the same positions, and
-//! their own move-ordering history) until the main
-//! thread, which alone keeps the time, is done. Every thread publishes its completed iterations;
-//! the front end hears each depth once, from the first thread to complete it, and the search
-//! answers with the main thread's result unless a helper completed a deeper iteration
-//! (best-thread selection). A node limit then applies to the sum of all threads' nodes (counted
-//! in batches of 1024), so only a single thread is reproducible.
+//! The searcher: negamax with principal-variation search, chance nodes, quiescence and pruning;
+//! iterative deepening with aspiration windows; the repetition path.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
-
-use jieqi_core::{
-    Belief, Color, Knowledge, Move, MoveList, PlayedMove, Position, Role, Square, View,
-};
-use jieqi_engine::{
-    Choice, Control, Engine, EngineError, Factory, Limits, Score, SearchInfo, Spec, SpecError,
-};
-
-use crate::eval::{EvalWeights, Evaluator, Incremental, evaluate, known_hidden};
-
-/// Spec name.
-pub const NAME: &str = "alphabeta";
-
-/// Help text.
-pub const HELP: &str = "Negamax alpha-beta over the public game tree of the view: chance nodes at \
-every hidden-piece move (expectiminimax, Star1 with Ballard bounds, optional Star2 probing), \
-iterative deepening, transposition table (decision nodes only, kept between the moves of a game), quiescence on captures, TT / \
-MVV-LVA / killer / history ordering, repetition detection with contempt. Nodes = make() calls. \
-Keys: depth=N (default: none; with no limit at all the search stops after 1000000 nodes, about \
-half a second), hash=MB (16), contempt=CP (20), \
-star1=true|false (true), star2=true|false (false), qsearch=true|false (true), delta=true|false (true: delta pruning in \
-quiescence, margin 200), eval=PATH (weights \
-JSON, default built in = configs/eval/default.json), tt=true|false (true), exact_tt=true|false \
-(false; test switch: TT cutoffs only at exactly the same depth), chance=N (0: hidden-piece moves \
-are exact chance nodes in the first N plies, deeper one identity is sampled and priced at the \
-expectation; a large N is exact everywhere), null=true|false (true: null-move pruning), \
-lmr=true|false (true: late-move reductions), futility=true|false (true: reverse futility \
-pruning), check_ext=true|false (true: check extension), aspiration=true|false (true: \
-aspiration windows), late_sample=true|false (true: at the exact chance plies, moves after the \
-first are tested on one sampled identity before their chance node is searched), threads=N (1: Lazy SMP search threads sharing the table, the deepest completed iteration \
-answers, at most 256; 1 is reproducible under node limits)";
-
-/// The score of a won game at the root (a loss at ply p is `-(MATE - p)`).
-pub const MATE: i32 = 30_000;
-/// Larger than any score.
-pub const INF: i32 = 31_000;
-/// Static evaluations are clamped to ±this, below every mate score.
-pub const EVAL_LIMIT: i32 = 20_000;
-/// Maximum search ply.
-pub const MAX_PLY: usize = 128;
-/// Plies of quiescence in which captures by hidden pieces (chance nodes) are searched.
-pub const QS_HIDDEN_PLIES: u32 = 1;
-/// Plies of quiescence in which a side in check searches all its evasions (deeper: stand pat).
-pub const QS_CHECK_PLIES: u32 = 2;
-/// Delta-pruning margin: a capture whose victim cannot lift the stand-pat score above alpha by this
-/// much is skipped.
-pub const QS_DELTA: i32 = 200;
-/// The node budget when no limit of any kind is given (no depth, nodes, movetime or clock, here
-/// or in the spec): about half a second on one core, and reproducible. (A fixed depth could take
-/// minutes: depth 5 does not finish at the Jieqi start position.)
-pub const DEFAULT_NODES: u64 = 1_000_000;
-
-pub use crate::MAX_THREADS;
-/// Default of [`Options::chance_plies`].
-pub const DEFAULT_CHANCE_PLIES: u32 = 0;
-/// Reverse futility margin per ply of remaining depth.
-const FUTILITY_MARGIN: i32 = 150;
-/// First aspiration half-window (centipawns).
-const ASPIRATION: i32 = 40;
-
-const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-
-/// Search switches (the spec keys, plus what tests need).
-#[derive(Clone, Debug)]
-pub struct Options {
-    /// Use a transposition table.
-    pub tt: bool,
-    /// Table size in MB.
-    pub hash_mb: usize,
-    /// Cut off only on table entries of exactly the remaining depth (test switch).
-    pub exact_tt: bool,
-    /// Star1 windows at chance nodes (false: every chance child gets the full window).
-    pub star1: bool,
-    /// Star2 probing before Star1.
-    pub star2: bool,
-    /// Quiescence search at the leaves (false: static evaluation).
-    pub qsearch: bool,
-    /// Delta pruning in quiescence (skips captures that cannot reach alpha; makes quiescence
-    /// values depend on the window).
-    pub delta: bool,
-    /// Value of a draw to the engine's side, negated (centipawns).
-    pub contempt: i32,
-    /// Evaluation weights.
-    pub eval: EvalWeights,
-    /// Plies from the root at which hidden-piece moves are exact chance nodes; deeper, each is
-    /// played as one sampled identity, priced at the expectation (see [`reveal_price`]).
-    /// `u32::MAX`: exact everywhere (plain expectiminimax).
-    pub chance_plies: u32,
-    /// Null-move pruning.
-    pub null_move: bool,
-    /// Late-move reductions.
-    pub lmr: bool,
-    /// Reverse futility pruning near the leaves.
-    pub futility: bool,
-    /// One more ply for a side in check.
-    pub check_extension: bool,
-    /// Aspiration windows around the previous iteration's score.
-    pub aspiration: bool,
-    /// At the exact chance plies, a move after the first is tested first on one sampled identity
-    /// (as below the horizon) with a null window, and searched exactly only if that fails high.
-    pub late_sample: bool,
-    /// Search threads (Lazy SMP: helpers share the table). 1 is deterministic under node limits.
-    pub threads: usize,
-}
-
-impl Options {
-    /// The exact search the reference tests compare with: chance nodes everywhere, no pruning
-    /// that changes values (null move, reductions, futility, extensions, aspiration off).
-    pub fn exact() -> Options {
-        Options {
-            chance_plies: u32::MAX,
-            null_move: false,
-            lmr: false,
-            futility: false,
-            check_extension: false,
-            aspiration: false,
-            late_sample: false,
-            ..Options::default()
-        }
-    }
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            tt: true,
-            hash_mb: 16,
-            exact_tt: false,
-            star1: true,
-            star2: false,
-            qsearch: true,
-            delta: true,
-            contempt: 20,
-            eval: EvalWeights::default(),
-            chance_plies: DEFAULT_CHANCE_PLIES,
-            null_move: true,
-            lmr: true,
-            futility: true,
-            check_extension: true,
-            aspiration: true,
-            late_sample: true,
-            threads: 1,
-        }
-    }
-}
-
-/// One outcome of a move in the public tree.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Branch {
-    /// Weight (probability = weight / [`Branches::total`]).
-    pub weight: u32,
-    /// Revealed identity (hidden mover) or `None`.
-    pub reveal: Option<Role>,
-    /// The move captured the (hidden) enemy king: the game is won, no position follows.
-    pub king_win: bool,
-}
-
-/// The outcomes of one move: a single plain branch for a face-up mover, one per pool identity for
-/// a hidden mover, plus a king-capture outcome when a hidden piece that may be the king is taken.
-#[derive(Copy, Clone, Debug)]
-pub struct Branches {
-    items: [Branch; 8],
-    len: usize,
-    /// Sum of the weights.
-    pub total: u32,
-}
-
-impl Branches {
-    /// The outcomes with positive weight.
-    pub fn as_slice(&self) -> &[Branch] {
-        &self.items[..self.len]
-    }
-
-    fn push(&mut self, b: Branch) {
-        if b.weight > 0 {
-            self.items[self.len] = b;
-            self.len += 1;
-            self.total += b.weight;
-        }
-    }
-
-    /// Whether the move is deterministic (one plain outcome).
-    pub fn is_single(&self) -> bool {
-        self.len == 1 && !self.items[0].king_win
-    }
-}
-
-/// The chance outcomes of legal move `m` in `pos` for a player who knows `knowledge` (see the
-/// module docs for the fair probabilities). Where the player knows a hidden piece, its move has
-/// the one outcome of its identity, and its capture wins for sure if it is the king and never
-/// otherwise.
-pub fn branches(pos: &Position, knowledge: &Knowledge, m: Move) -> Branches {
-    let mut out = Branches {
-        items: [Branch {
-            weight: 0,
-            reveal: None,
-            king_win: false,
-        }; 8],
-        len: 0,
-        total: 0,
-    };
-    let us = pos.turn();
-    let rules = pos.rules();
-    // Whether the captured piece may be the hidden enemy king, and among how many hidden pieces
-    // it is (fair: 1 / (its hidden pieces); known: for sure).
-    let victim = if m.from != m.to {
-        knowledge.belief(pos, m.to)
-    } else {
-        None
-    };
-    let (king_victim, victims) = match victim {
-        Some(Belief::Known(r)) => (r == Role::King, 1),
-        Some(Belief::Pool(pool)) if rules.hidden_king && pool.get(Role::King) > 0 => {
-            (true, pos.hidden_count(!us))
-        }
-        _ => (false, 1),
-    };
-    if let Some(mover) = knowledge.belief(pos, m.from) {
-        let pool = mover.weights();
-        let total = pool.total();
-        let h = if rules.hidden_king {
-            pos.hidden_count(us)
-        } else {
-            0
-        };
-        // A fair player knows a hidden king is never among the captured identities: it is on the
-        // board, each hidden piece being it with probability 1/h; the rest share the remaining
-        // probability.
-        let corrected = matches!(mover, Belief::Pool(_))
-            && rules.hidden_king
-            && pool.get(Role::King) > 0
-            && total > h;
-        let mut reveal_total = 0;
-        let mut items = [(Role::King, 0u32); 7];
-        for (i, r) in Role::ALL.into_iter().enumerate() {
-            let c = pool.get(r) as u32;
-            let w = if c == 0 {
-                0
-            } else if corrected {
-                if r == Role::King {
-                    total - 1
-                } else {
-                    c * (h - 1)
-                }
-            } else {
-                c
-            };
-            items[i] = (r, w);
-            reveal_total += w;
-        }
-        if king_victim {
-            out.push(Branch {
-                weight: reveal_total,
-                reveal: None,
-                king_win: true,
-            });
-        }
-        let survive = if king_victim { victims - 1 } else { 1 };
-        for (r, w) in items {
-            out.push(Branch {
-                weight: w * survive,
-                reveal: Some(r),
-                king_win: false,
-            });
-        }
-    } else {
-        if king_victim {
-            out.push(Branch {
-                weight: 1,
-                reveal: None,
-                king_win: true,
-            });
-        }
-        out.push(Branch {
-            weight: if king_victim { victims - 1 } else { 1 },
-            reveal: None,
-            king_win: false,
-        });
-    }
-    out
-}
-
-/// The price of playing outcome `i` of a hidden-piece move with outcomes `br` as if it were
-/// certain: the expected material of the mover's hidden pieces plus the revealed one over all
-/// outcomes, minus that of outcome `i` (the mover's point of view, centipawns, as the evaluation
-/// counts it: each hidden piece at its pool's mean, see [`EvalWeights::hidden`]). Added to the
-/// value of outcome `i`, it prices the reveal at its expectation, so a lucky sample is not taken
-/// for a gain of material (the revealed piece's moves and threats stay those of outcome `i`).
-pub fn reveal_price(pos: &Position, w: &EvalWeights, br: &Branches, i: usize) -> i32 {
-    let us = pos.turn();
-    let pool = *pos.pool(us);
-    let others = i64::from(pos.hidden_count(us).saturating_sub(1));
-    let after = |b: &Branch| -> i64 {
-        let Some(r) = b.reveal else { return 0 };
-        let mut rest = pool;
-        rest.0[r.index()] = rest.0[r.index()].saturating_sub(1);
-        i64::from(w.identity(r)) + others * i64::from(w.hidden(&rest))
-    };
-    let items = br.as_slice();
-    let expected: i64 = items.iter().map(|b| i64::from(b.weight) * after(b)).sum();
-    round_div(
-        expected - i64::from(br.total) * after(&items[i]),
-        i64::from(br.total),
-    )
-}
-
-/// `s / w` rounded to the nearest integer, halves up (monotone in `s`).
-#[inline]
-pub fn round_div(s: i64, w: i64) -> i32 {
-    (2 * s + w).div_euclid(2 * w) as i32
-}
+use super::*;
 
 /// The static evaluation as the search uses it: clamped to ±[`EVAL_LIMIT`].
 #[inline]
@@ -451,189 +16,19 @@ pub fn no_capture_draw(pos: &Position) -> bool {
     jieqi_core::no_capture_limit(pos)
 }
 
-// ---------------------------------------------------------------------------------------------
-// Transposition table
-
-const BOUND_EXACT: u8 = 0;
-const BOUND_LOWER: u8 = 1;
-const BOUND_UPPER: u8 = 2;
-
-/// One table entry as the search reads it.
-#[derive(Copy, Clone, Default)]
-struct Entry {
-    score: i32,
-    mv: u16,
-    depth: i8,
-    bound: u8,
-}
-
-/// The transposition table, shared by every thread of a search without locks: each slot is two
-/// atomic words, the entry packed into 64 bits (`data`) and `key ^ data` (`check`). A reader
-/// accepts a slot only if the two words XOR to its key, so an entry torn by two threads writing
-/// at once is never believed (Hyatt's lockless hashing); at worst it is lost.
-struct Tt {
-    slots: Vec<[AtomicU64; 2]>,
-    age: u8,
-}
-
-impl Entry {
-    /// Packs the entry with `age` into 64 bits: score 16, move 16, depth 8, bound 8, age 8.
-    #[inline]
-    fn pack(self, age: u8) -> u64 {
-        u64::from(self.score as i16 as u16)
-            | u64::from(self.mv) << 16
-            | u64::from(self.depth as u8) << 32
-            | u64::from(self.bound) << 40
-            | u64::from(age) << 48
-    }
-
-    /// The entry and its age.
-    #[inline]
-    fn unpack(d: u64) -> (Entry, u8) {
-        let e = Entry {
-            score: i32::from(d as u16 as i16),
-            mv: (d >> 16) as u16,
-            depth: (d >> 32) as u8 as i8,
-            bound: (d >> 40) as u8,
-        };
-        (e, (d >> 48) as u8)
-    }
-}
-
-const _: () = assert!(INF <= i16::MAX as i32);
-
-impl Tt {
-    /// Slots in a table of `mb` MB.
-    fn slots_of(mb: usize) -> usize {
-        (mb.max(1) << 20) / std::mem::size_of::<[AtomicU64; 2]>()
-    }
-
-    /// Whether a table of `mb` MB can be allocated now: the memory is reserved (not touched) and
-    /// given back. A `hash` the machine cannot hold is refused with the spec, before any game.
-    fn check_allocation(mb: usize) -> Result<(), String> {
-        Tt::reserve(Tt::slots_of(mb)).map(drop).map_err(|e| {
-            format!("parameter 'hash' = {mb} MB: this machine cannot allocate the table ({e})")
-        })
-    }
-
-    fn reserve(slots: usize) -> Result<Vec<[AtomicU64; 2]>, std::collections::TryReserveError> {
-        let mut v = Vec::new();
-        v.try_reserve_exact(slots)?;
-        Ok(v)
-    }
-
-    fn new(mb: usize) -> Tt {
-        let n = Tt::slots_of(mb);
-        Tt {
-            slots: (0..n)
-                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
-                .collect(),
-            age: 0,
-        }
-    }
-
-    /// Starts a new search: entries of earlier searches stay (a game's next move finds much of
-    /// its tree there) but are replaced first.
-    fn new_search(&mut self) {
-        self.age = self.age.wrapping_add(1);
-    }
-
-    #[inline]
-    fn index(&self, key: u64) -> usize {
-        ((key as u128 * self.slots.len() as u128) >> 64) as usize
-    }
-
-    /// The slot's entry and age if it holds `key`.
-    #[inline]
-    fn read(&self, key: u64) -> Option<(Entry, u8)> {
-        let slot = &self.slots[self.index(key)];
-        let data = slot[0].load(Ordering::Relaxed);
-        let check = slot[1].load(Ordering::Relaxed);
-        (check ^ data == key && key != 0 && data != 0).then(|| Entry::unpack(data))
-    }
-
-    #[inline]
-    fn probe(&self, key: u64) -> Option<Entry> {
-        self.read(key).map(|(e, _)| e)
-    }
-
-    #[inline]
-    fn store(&self, key: u64, depth: i32, bound: u8, score: i32, mv: Option<Move>) {
-        let old = self.read(key);
-        let replace = match old {
-            None => true,
-            Some((e, age)) => depth >= e.depth as i32 || age != self.age || bound == BOUND_EXACT,
-        };
-        if replace {
-            let mv = match mv {
-                Some(m) => encode(m),
-                None => old.map_or(0, |(e, _)| e.mv),
-            };
-            let data = Entry {
-                score,
-                mv,
-                depth: depth.clamp(0, 127) as i8,
-                bound,
-            }
-            .pack(self.age);
-            let slot = &self.slots[self.index(key)];
-            slot[0].store(data, Ordering::Relaxed);
-            slot[1].store(key ^ data, Ordering::Relaxed);
-        }
-    }
-}
-
-#[inline]
-fn encode(m: Move) -> u16 {
-    (m.from.index() * 90 + m.to.index() + 1) as u16
-}
-
-#[inline]
-fn decode(v: u16) -> Option<Move> {
-    (v != 0).then(|| {
-        let v = v as usize - 1;
-        Move::new(Square::from_index(v / 90), Square::from_index(v % 90))
-    })
-}
-
-#[inline]
-fn to_tt(score: i32, ply: usize) -> i32 {
-    if score > MATE_BOUND {
-        score + ply as i32
-    } else if score < -MATE_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-#[inline]
-fn from_tt(score: i32, ply: usize) -> i32 {
-    if score > MATE_BOUND {
-        score - ply as i32
-    } else if score < -MATE_BOUND {
-        score + ply as i32
-    } else {
-        score
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The searcher
-
-struct Searcher<'a> {
+pub(super) struct Searcher<'a> {
     pos: Position,
     opts: &'a Options,
     tt: Option<&'a Tt>,
     root_color: Color,
-    nodes: u64,
-    node_limit: u64,
-    deadline: Option<Instant>,
+    pub(super) nodes: u64,
+    pub(super) node_limit: u64,
+    pub(super) deadline: Option<Instant>,
     /// Under a clock: when the search started and the soft budget that, scaled by the root's
     /// stability ([`time_scale`]), decides whether another iteration starts.
-    soft: Option<(Instant, Duration)>,
+    pub(super) soft: Option<(Instant, Duration)>,
     /// Stop requests and progress reports from a front end.
-    control: Control<'a>,
+    pub(super) control: Control<'a>,
     stopped: bool,
     /// Whether the current iteration met its horizon: a leaf evaluated, or a subtree taken from
     /// the table (which may have met one). An iteration that met none searched the whole tree
@@ -641,7 +36,7 @@ struct Searcher<'a> {
     horizon: bool,
     /// Whether [`Searcher::iterate`] stopped because an iteration searched the whole tree (every
     /// line ended the game): the move was decided, and no depth is reported.
-    exhausted: bool,
+    pub(super) exhausted: bool,
     /// Game positions since the last irreversible move, then the search path.
     path: Vec<PathEntry>,
     /// Whether entries record check (`rules.check` and perpetual check loses).
@@ -650,36 +45,36 @@ struct Searcher<'a> {
     rep_floor: usize,
     killers: [[u16; 2]; MAX_PLY + 1],
     history: Vec<i32>,
-    root_best: Option<Move>,
-    root_score: i32,
+    pub(super) root_best: Option<Move>,
+    pub(super) root_score: i32,
     /// Cache of leaf evaluations (see [`EvalCache`]).
     eval_cache: EvalCache,
     /// What the player knows of the hidden pieces: the one source of the chance outcomes and of
     /// the values of hidden pieces.
-    knowledge: Knowledge,
+    pub(super) knowledge: Knowledge,
     /// The evaluation weights, tabulated.
     evaluator: Evaluator,
     /// The evaluation's per-piece terms of `pos`, updated along make and restored at unmake.
     inc: Incremental,
     /// Nodes of every thread of a multi-threaded search, added 1024 at a time; the node limit
     /// applies to this sum. `None` in a single-threaded search (the limit is exact).
-    shared_nodes: Option<&'a AtomicU64>,
+    pub(super) shared_nodes: Option<&'a AtomicU64>,
     /// The last depth [`Searcher::iterate`] completed.
-    completed: u32,
+    pub(super) completed: u32,
     /// Plies added to every iteration's depth (Lazy SMP helpers search ahead of the main thread).
-    depth_offset: u32,
+    pub(super) depth_offset: u32,
     /// In a multi-threaded search, the deepest iteration any thread completed (see
     /// [`Published`]); `None` with one thread.
-    published: Option<&'a Mutex<Published>>,
+    pub(super) published: Option<&'a Mutex<Published>>,
     /// Whether this searcher is a Lazy SMP helper (not the main thread).
-    helper: bool,
+    pub(super) helper: bool,
     /// The next [`Searcher::move_value`] plays a hidden-piece move as one sampled outcome even
     /// at an exact chance ply (taken by that call).
     force_sample: bool,
     /// Whether the move into this node was a null move (no two passes in a row).
     after_null: bool,
     /// Seeds the identity drawn at sampled hidden-piece moves (see [`Searcher::sampled`]).
-    seed: u64,
+    pub(super) seed: u64,
 }
 
 /// A direct-mapped cache of [`leaf_eval`] values keyed on [`Position::hash`] (which covers
@@ -697,7 +92,7 @@ const EVAL_KEY_MASK: u64 = !0xFFFF;
 const _: () = assert!(EVAL_LIMIT <= i16::MAX as i32);
 
 impl EvalCache {
-    fn new() -> EvalCache {
+    pub(super) fn new() -> EvalCache {
         EvalCache {
             slots: vec![0; 1 << EVAL_CACHE_BITS],
         }
@@ -723,7 +118,12 @@ const SCORE_KILLER: i32 = 1 << 22;
 
 #[allow(clippy::too_many_arguments)]
 impl<'a> Searcher<'a> {
-    fn new(pos: Position, opts: &'a Options, tt: Option<&'a Tt>, past: Vec<PathEntry>) -> Self {
+    pub(super) fn new(
+        pos: Position,
+        opts: &'a Options,
+        tt: Option<&'a Tt>,
+        past: Vec<PathEntry>,
+    ) -> Self {
         let root_color = pos.turn();
         let track_checks = tracks_checks(pos.rules());
         let mut path = past;
@@ -1531,7 +931,7 @@ impl<'a> Searcher<'a> {
     /// [`Searcher::exhausted`] is set (without this, a decided position — every move ending the
     /// game, say by the no-capture rule — ran all 120 iterations in a millisecond and reported
     /// depth 120).
-    fn iterate(&mut self, max_depth: u32) -> u32 {
+    pub(super) fn iterate(&mut self, max_depth: u32) -> u32 {
         let mut completed = 0;
         // Root best-move changes (halved each iteration) and the previous iteration's score.
         let mut changes = 0.0f32;
@@ -1571,47 +971,8 @@ impl<'a> Searcher<'a> {
         completed
     }
 
-    /// Reports a completed iteration (`depth`, best move `mv`, score `v`). With several threads
-    /// the iteration is also published, and reported only if it is deeper than every iteration
-    /// published before, so the front end hears depths in increasing order from whichever
-    /// thread completes them first.
-    fn publish(&mut self, depth: u32, mv: Move, v: i32) {
-        let control = self.control;
-        let nodes = match self.shared_nodes {
-            Some(total) => total.load(Ordering::Relaxed) + self.nodes % 1024,
-            None => self.nodes,
-        };
-        let Some(published) = self.published else {
-            control.report(|| SearchInfo {
-                nodes,
-                depth: Some(depth),
-                score: Some(to_score(v)),
-                pv: self.pv(mv, depth as usize),
-            });
-            return;
-        };
-        let mut p = published.lock().unwrap_or_else(|e| e.into_inner());
-        if depth <= p.depth {
-            return;
-        }
-        let pv = self.pv(mv, depth as usize);
-        control.report(|| SearchInfo {
-            nodes,
-            depth: Some(depth),
-            score: Some(to_score(v)),
-            pv: pv.clone(),
-        });
-        *p = Published {
-            depth,
-            mv: Some(mv),
-            score: v,
-            pv,
-            by_helper: self.helper,
-        };
-    }
-
     /// The principal variation from the table, cut after the first hidden-piece move.
-    fn pv(&mut self, first: Move, max_len: usize) -> Vec<Move> {
+    pub(super) fn pv(&mut self, first: Move, max_len: usize) -> Vec<Move> {
         let mut pv = vec![first];
         if self.pos.is_hidden(first.from) {
             return pv;
@@ -1641,20 +1002,6 @@ impl<'a> Searcher<'a> {
     }
 }
 
-/// The deepest iteration completed by any thread of a multi-threaded search. Lazy SMP's helpers
-/// search one ply ahead of the main thread on the shared table and often complete a depth before
-/// it: the search then answers with that deeper result (best-thread selection), and its progress
-/// reports follow whichever thread is ahead.
-#[derive(Clone, Debug, Default)]
-struct Published {
-    depth: u32,
-    mv: Option<Move>,
-    score: i32,
-    pv: Vec<Move>,
-    /// Whether a helper (not the main thread) completed it.
-    by_helper: bool,
-}
-
 /// How much of a clock's soft budget to use, as a factor: 0.6 when the root's best move has not
 /// changed lately, up to 1.6 for recent changes (`changes`: the changes of the past iterations,
 /// each halved at every iteration since), times up to 1.5 when the score dropped from the
@@ -1682,22 +1029,9 @@ fn splitmix(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Star1 child window (a, b) from the mover's side for an outcome with bounds [lo, hi] and weight
-/// `w`, given the scaled window `aw = αW`, `bw = βW` and the bound sums.
-#[inline]
-fn star1_window(aw: i64, bw: i64, s_lo: i64, s_hi: i64, lo: i32, hi: i32, w: i64) -> (i32, i32) {
-    let rest_hi = s_hi - w * hi as i64;
-    let rest_lo = s_lo - w * lo as i64;
-    let a = (aw - rest_hi).div_euclid(w);
-    let b = -((rest_lo - bw).div_euclid(w)); // ceil((bw - rest_lo) / w)
-    let a = a.max(lo as i64 - 1).max(-INF as i64) as i32;
-    let b = b.min(hi as i64 + 1).min(INF as i64) as i32;
-    (a, b)
-}
-
 /// One position on the repetition path: the core's [`HistoryEntry`](jieqi_core::HistoryEntry) —
 /// its hash, and whether its side to move is in check (recorded only when [`tracks_checks`]).
-type PathEntry = jieqi_core::HistoryEntry;
+pub(super) type PathEntry = jieqi_core::HistoryEntry;
 
 /// Whether the search must know which moves gave check: the rules have check, and a perpetual
 /// checker loses.
@@ -1713,7 +1047,7 @@ const PATH_REPETITION_COUNT: u32 = 2;
 /// Positions of the game since its last irreversible move (capture or reveal), oldest first,
 /// excluding the current one, with their check flags: the core's
 /// [`RepetitionHistory::of_view`](jieqi_core::RepetitionHistory::of_view) without its last entry.
-fn past_hashes(view: &View) -> Vec<PathEntry> {
+pub(super) fn past_hashes(view: &View) -> Vec<PathEntry> {
     let history = jieqi_core::RepetitionHistory::of_view(view);
     let window = history.window();
     window[..window.len().saturating_sub(1)].to_vec()
@@ -1762,351 +1096,12 @@ pub fn search_value_nodes(pos: &Position, depth: u32, opts: &Options) -> (i32, u
     (v, s.nodes)
 }
 
-/// The engine.
-pub struct AlphaBeta {
-    opts: Options,
-    depth: Option<u32>,
-    tt: Option<Tt>,
-}
-
-impl AlphaBeta {
-    /// An engine with these options and an optional default depth.
-    pub fn new(opts: Options, depth: Option<u32>) -> AlphaBeta {
-        let tt = opts.tt.then(|| Tt::new(opts.hash_mb));
-        AlphaBeta { opts, depth, tt }
-    }
-}
-
-fn to_score(v: i32) -> Score {
-    if v > MATE_BOUND {
-        Score::Mate((MATE - v + 1) / 2)
-    } else if v < -MATE_BOUND {
-        Score::Mate(-((MATE + v) / 2))
-    } else {
-        Score::Cp(v)
-    }
-}
-
-impl Engine for AlphaBeta {
-    /// It checks the stop flag as it searches.
-    fn stops_on_request(&self) -> bool {
-        true
-    }
-
-    fn search(
-        &mut self,
-        view: &View,
-        limits: &Limits,
-        seed: u64,
-        control: &Control<'_>,
-    ) -> Result<Choice, EngineError> {
-        let start = Instant::now();
-        let pos = view.position();
-        let legal = control.root_moves(pos.legal_moves());
-        if legal.is_empty() {
-            return Err(EngineError::new("alphabeta: no legal move"));
-        }
-        let budget = limits.budget(view.player());
-        let max_depth = match (limits.depth, self.depth) {
-            (Some(d), _) | (None, Some(d)) => d.max(1),
-            (None, None) => MAX_PLY as u32 - 8,
-        };
-        let no_limit = limits.depth.is_none()
-            && self.depth.is_none()
-            && limits.nodes.is_none()
-            && budget.is_none();
-        let node_limit = if no_limit {
-            Some(DEFAULT_NODES)
-        } else {
-            limits.nodes
-        };
-        if let Some(tt) = self.tt.as_mut() {
-            tt.new_search();
-        }
-        let past = past_hashes(view);
-        let threads = self.opts.threads.max(1);
-        let tt = self.tt.as_ref();
-        let opts = &self.opts;
-        let knowledge = view.knowledge();
-        let shared_nodes = AtomicU64::new(0);
-        let published = Mutex::new(Published::default());
-        let helpers_stop = AtomicBool::new(false);
-        // Helpers report to the front end too (deeper iterations only, see `Published`), and
-        // stop when the main thread is done.
-        let helper_control = control.with_stop(&helpers_stop);
-        let node_limit = node_limit.unwrap_or(u64::MAX).max(1);
-        fn searcher<'a>(
-            pos: &Position,
-            opts: &'a Options,
-            tt: Option<&'a Tt>,
-            past: &[PathEntry],
-            knowledge: Knowledge,
-            control: Control<'a>,
-            node_limit: u64,
-        ) -> Searcher<'a> {
-            let mut s = Searcher::new(pos.clone(), opts, tt, past.to_vec());
-            s.knowledge = knowledge;
-            s.control = control;
-            s.node_limit = node_limit;
-            s
-        }
-        let (s, helper_nodes) = std::thread::scope(|scope| {
-            // Lazy SMP: helpers search the same root on the shared table, half of them one ply
-            // ahead, each with its own move-ordering history, until the main thread is done.
-            let helpers: Vec<_> = (1..threads)
-                .map(|i| {
-                    let mut h =
-                        searcher(pos, opts, tt, &past, knowledge, helper_control, node_limit);
-                    // The same draws as the main thread: a different seed would reveal other
-                    // identities, and no position below a reveal would be shared.
-                    h.seed = seed;
-                    h.depth_offset = (i % 2) as u32;
-                    h.shared_nodes = Some(&shared_nodes);
-                    h.published = Some(&published);
-                    h.helper = true;
-                    let depth = max_depth.saturating_sub(h.depth_offset).max(1);
-                    scope.spawn(move || {
-                        h.iterate(depth);
-                        h.nodes % 1024
-                    })
-                })
-                .collect();
-            let mut s = searcher(pos, opts, tt, &past, knowledge, *control, node_limit);
-            s.seed = seed;
-            if threads > 1 {
-                s.shared_nodes = Some(&shared_nodes);
-                s.published = Some(&published);
-            }
-            s.deadline = budget.map(|b| start + b.hard.saturating_sub(Duration::from_millis(1)));
-            // Under a clock, an iteration that would end past the soft budget (scaled by the
-            // root's stability) is not started. A fixed movetime is searched in full.
-            s.soft = budget.filter(|b| b.soft < b.hard).map(|b| (start, b.soft));
-            s.completed = s.iterate(max_depth);
-            helpers_stop.store(true, Ordering::Relaxed);
-            let rest: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
-            (s, rest)
-        });
-        let mut s = s;
-        // Best-thread selection: a helper's iteration deeper than the main thread's last
-        // completed one answers (it searched every root move to that depth on the same table).
-        let deeper = std::mem::take(&mut *published.lock().unwrap_or_else(|e| e.into_inner()));
-        let (completed, mv, score, pv) = match deeper.mv {
-            Some(mv) if deeper.by_helper && deeper.depth > s.completed && !s.exhausted => {
-                (deeper.depth, mv, deeper.score, deeper.pv)
-            }
-            _ => {
-                let mv = s.root_best.unwrap_or(legal[0]);
-                (
-                    s.completed,
-                    mv,
-                    s.root_score,
-                    s.pv(mv, s.completed.max(1) as usize),
-                )
-            }
-        };
-        // Every thread's nodes: the shared count holds the helpers' and the main thread's
-        // thousands, the rest is added here.
-        let nodes = if threads > 1 {
-            shared_nodes.load(Ordering::Relaxed) + helper_nodes + s.nodes % 1024
-        } else {
-            s.nodes
-        };
-        Ok(Choice {
-            mv,
-            info: SearchInfo {
-                nodes,
-                // A decided move (the whole tree searched) has no depth: it would be the
-                // iterations' maximum, not how far the search saw.
-                depth: (!s.exhausted).then_some(completed),
-                score: Some(to_score(score)),
-                pv,
-            },
-        })
-    }
-}
-
-/// Builds the engine from a spec (keys in [`HELP`]).
-///
-/// # Errors
-/// A malformed value, an unreadable eval file or an unknown key.
-pub fn from_spec(spec: &Spec) -> Result<Box<dyn Engine>, SpecError> {
-    factory(spec).map(|f| f.build())
-}
-
-/// The factory of engines of a spec (keys in [`HELP`]): the spec, and the eval file it names,
-/// are read once here; each engine built gets its own transposition table.
-///
-/// # Errors
-/// A malformed value, an unreadable eval file, an unknown key, or a `hash` table this machine
-/// cannot allocate.
-pub fn factory(spec: &Spec) -> Result<Factory, SpecError> {
-    let (opts, depth) = options_from_spec(spec)?;
-    if opts.tt {
-        Tt::check_allocation(opts.hash_mb).map_err(|message| SpecError {
-            spec: spec.to_string(),
-            message,
-        })?;
-    }
-    let opts = std::sync::Arc::new(opts);
-    Ok(Factory::new(move || {
-        Box::new(AlphaBeta::new(Options::clone(&opts), depth))
-    }))
-}
-
-/// Reads a spec into search options and the default depth.
-fn options_from_spec(spec: &Spec) -> Result<(Options, Option<u32>), SpecError> {
-    let mut p = spec.params();
-    let depth: u32 = p.get("depth", 0)?;
-    let hash_mb: usize = p.get("hash", 16)?;
-    let contempt: i32 = p.get("contempt", 20)?;
-    let star1: bool = p.get("star1", true)?;
-    let star2: bool = p.get("star2", false)?;
-    let qsearch: bool = p.get("qsearch", true)?;
-    let delta: bool = p.get("delta", true)?;
-    let tt: bool = p.get("tt", true)?;
-    let exact_tt: bool = p.get("exact_tt", false)?;
-    let eval_path: String = p.get("eval", String::new())?;
-    let chance_plies: u32 = p.get("chance", DEFAULT_CHANCE_PLIES)?;
-    let null_move: bool = p.get("null", true)?;
-    let lmr: bool = p.get("lmr", true)?;
-    let futility: bool = p.get("futility", true)?;
-    let check_extension: bool = p.get("check_ext", true)?;
-    let aspiration: bool = p.get("aspiration", true)?;
-    let threads: usize = p.get("threads", 1)?;
-    let late_sample: bool = p.get("late_sample", true)?;
-    p.finish(&[
-        "depth",
-        "hash",
-        "contempt",
-        "star1",
-        "star2",
-        "qsearch",
-        "delta",
-        "tt",
-        "exact_tt",
-        "eval",
-        "chance",
-        "null",
-        "lmr",
-        "futility",
-        "check_ext",
-        "aspiration",
-        "threads",
-        "late_sample",
-    ])?;
-    let err = |message: String| SpecError {
-        spec: spec.to_string(),
-        message,
-    };
-    if hash_mb == 0 || hash_mb > 65_536 {
-        return Err(err(format!(
-            "parameter 'hash' = {hash_mb} MB is outside [1, 65536]"
-        )));
-    }
-    if !(1..=MAX_THREADS).contains(&threads) {
-        return Err(err(format!(
-            "parameter 'threads' = {threads} is outside [1, {MAX_THREADS}]"
-        )));
-    }
-    if contempt.abs() > 10_000 {
-        return Err(err(format!(
-            "parameter 'contempt' = {contempt} is outside [-10000, 10000]"
-        )));
-    }
-    let eval = if eval_path.is_empty() {
-        EvalWeights::default()
-    } else {
-        EvalWeights::from_json_file(&eval_path).map_err(err)?
-    };
-    let opts = Options {
-        tt,
-        hash_mb,
-        exact_tt,
-        star1,
-        star2,
-        qsearch,
-        delta,
-        contempt,
-        eval,
-        chance_plies,
-        null_move,
-        lmr,
-        futility,
-        check_extension,
-        aspiration,
-        late_sample,
-        threads,
-    };
-    Ok((opts, (depth > 0).then_some(depth)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use jieqi_core::{Deal, Game, Rules, uniform_below};
     use rand_chacha::ChaCha8Rng;
     use rand_core::SeedableRng;
-
-    #[test]
-    fn a_table_the_machine_cannot_hold_is_refused_with_the_spec() {
-        // No machine reserves half the address space.
-        assert!(Tt::reserve(usize::MAX / 64).is_err());
-        assert!(Tt::check_allocation(16).is_ok());
-        // The largest `hash` either fits or is refused naming the parameter, never an abort.
-        if let Err(e) = factory(&Spec::parse("alphabeta:hash=65536").unwrap()) {
-            assert!(e.to_string().contains("'hash' = 65536 MB"), "{e}");
-        }
-        // Without a table, nothing is allocated.
-        assert!(factory(&Spec::parse("alphabeta:hash=65536,tt=false").unwrap()).is_ok());
-    }
-
-    #[test]
-    fn table_entries_round_trip_and_torn_slots_are_refused() {
-        for (score, mv, depth, bound, age) in [
-            (0, 1, 1, BOUND_EXACT, 0),
-            (-INF, 8100, 127, BOUND_LOWER, 255),
-            (INF, 17, 0, BOUND_UPPER, 3),
-            (-(MATE - 5), 4000, 64, BOUND_EXACT, 1),
-        ] {
-            let e = Entry {
-                score,
-                mv,
-                depth,
-                bound,
-            };
-            let (back, a) = Entry::unpack(e.pack(age));
-            assert_eq!(
-                (back.score, back.mv, back.depth, back.bound, a),
-                (score, mv, depth, bound, age)
-            );
-        }
-        let tt = Tt::new(1);
-        let m = Move::new(Square::from_index(3), Square::from_index(12));
-        tt.store(0xDEAD_BEEF, 5, BOUND_LOWER, -123, Some(m));
-        let e = tt.probe(0xDEAD_BEEF).expect("stored");
-        assert_eq!(
-            (e.score, decode(e.mv), e.depth, e.bound),
-            (-123, Some(m), 5, BOUND_LOWER)
-        );
-        assert!(tt.probe(0xDEAD_BEEE).is_none());
-        // A shallower bound does not replace a deeper entry of the same position; a new one does.
-        tt.store(0xDEAD_BEEF, 3, BOUND_UPPER, 50, None);
-        assert_eq!(tt.probe(0xDEAD_BEEF).unwrap().depth, 5);
-        tt.store(0xDEAD_BEEF, 6, BOUND_UPPER, 50, None);
-        let e = tt.probe(0xDEAD_BEEF).unwrap();
-        assert_eq!((e.depth, decode(e.mv)), (6, Some(m)), "the move is kept");
-        // A slot whose two words come from different writes is not believed.
-        let slot = &tt.slots[tt.index(0xDEAD_BEEF)];
-        let other = Entry {
-            score: 9,
-            mv: 2,
-            depth: 9,
-            bound: BOUND_EXACT,
-        }
-        .pack(0);
-        slot[0].store(other, Ordering::Relaxed);
-        assert!(tt.probe(0xDEAD_BEEF).is_none());
-    }
 
     #[test]
     fn time_scale_follows_stability_and_falling_scores() {
