@@ -94,23 +94,7 @@ fn on_interrupt() {
         Some((out, command, Some(name))) => {
             let journal = out.join(name);
             // Whole lines after the setup line.
-            let items = crate::records::files::open_regular(&journal)
-                .and_then(|f| {
-                    use std::io::BufRead;
-                    let mut lines = 0usize;
-                    let mut reader = std::io::BufReader::new(f);
-                    loop {
-                        let buf = reader.fill_buf()?;
-                        if buf.is_empty() {
-                            return Ok(lines);
-                        }
-                        lines += buf.iter().filter(|&&c| c == b'\n').count();
-                        let n = buf.len();
-                        reader.consume(n);
-                    }
-                })
-                .unwrap_or(0)
-                .saturating_sub(1);
+            let items = crate::records::journal::complete_lines(&journal).saturating_sub(1);
             let _ = std::fs::remove_file(out.join(crate::records::journal::LOCK_FILE));
             eprintln!(
                 "\ninterrupted: {items} finished {} kept in {}; continue with: arena {command} \

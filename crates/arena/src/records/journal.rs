@@ -89,9 +89,9 @@ pub fn hold_appends() -> std::sync::MutexGuard<'static, ()> {
     APPENDING.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The finished pairs a journal holds: its complete lines (a line cut short is no game), two to
-/// a pair, read in bounded memory. 0 when it cannot be read.
-pub fn kept_pairs(path: &Path) -> u64 {
+/// The complete lines of a file (a line cut short is not counted), read in bounded memory; 0
+/// when it cannot be read.
+pub fn complete_lines(path: &Path) -> u64 {
     use std::io::BufRead;
     let Ok(file) = files::open_regular(path) else {
         return 0;
@@ -106,7 +106,12 @@ pub fn kept_pairs(path: &Path) -> u64 {
         lines += buf.iter().filter(|&&c| c == b'\n').count() as u64;
         reader.consume(n);
     }
-    lines / 2
+    lines
+}
+
+/// The finished pairs a journal holds: its complete lines ([`complete_lines`]), two to a pair.
+pub fn kept_pairs(path: &Path) -> u64 {
+    complete_lines(path) / 2
 }
 
 /// The journal of a run: finished pairs appended as they come (two lines each, flushed), so an

@@ -4,25 +4,35 @@ use serde_json::Value;
 
 use crate::common::{ok, refused, s, tmp};
 
-/// A 3-pair match of `greedy` against `random` in `dir/run`.
-fn played(dir: &std::path::Path) -> std::path::PathBuf {
-    let run = dir.join("run");
-    ok(&[
+/// The arguments of a `pairs`-pair match of `greedy` against `random` (seed 9, one thread) into
+/// `run`, resumed there when `resume`.
+fn the_match<'a>(run: &'a std::path::Path, pairs: &'a str, resume: bool) -> Vec<&'a str> {
+    let mut args = vec![
         "match",
         "--engine",
         "greedy",
         "--engine",
         "random",
         "--pairs",
-        "3",
+        pairs,
         "--threads",
         "1",
         "--seed",
         "9",
         "--out",
-        s(&run),
+        s(run),
         "--no-progress",
-    ]);
+    ];
+    if resume {
+        args.push("--resume");
+    }
+    args
+}
+
+/// A 3-pair match of `greedy` against `random` in `dir/run`.
+fn played(dir: &std::path::Path) -> std::path::PathBuf {
+    let run = dir.join("run");
+    ok(&the_match(&run, "3", false));
     run
 }
 
@@ -52,23 +62,7 @@ fn a_flipped_result_without_its_checksum_is_not_resumed() {
     all[2]["result"] = Value::from(flipped);
     all[2].as_object_mut().unwrap().remove("check");
     write(&run, &all);
-    let err = refused(&[
-        "match",
-        "--engine",
-        "greedy",
-        "--engine",
-        "random",
-        "--pairs",
-        "4",
-        "--threads",
-        "1",
-        "--seed",
-        "9",
-        "--out",
-        s(&run),
-        "--resume",
-        "--no-progress",
-    ]);
+    let err = refused(&the_match(&run, "4", true));
     assert!(
         err.contains("line 3 has no checksum while line 1 has one"),
         "{err}"
@@ -86,23 +80,7 @@ fn a_journal_from_before_checksums_resumes_into_a_checked_one() {
     }
     all.truncate(4);
     write(&run, &all);
-    ok(&[
-        "match",
-        "--engine",
-        "greedy",
-        "--engine",
-        "random",
-        "--pairs",
-        "3",
-        "--threads",
-        "1",
-        "--seed",
-        "9",
-        "--out",
-        s(&run),
-        "--resume",
-        "--no-progress",
-    ]);
+    ok(&the_match(&run, "3", true));
     let resumed = lines(&run);
     assert_eq!(resumed.len(), 6);
     assert!(
@@ -110,23 +88,7 @@ fn a_journal_from_before_checksums_resumes_into_a_checked_one() {
         "every line checked"
     );
     // And it resumes again (no mixed journal).
-    ok(&[
-        "match",
-        "--engine",
-        "greedy",
-        "--engine",
-        "random",
-        "--pairs",
-        "4",
-        "--threads",
-        "1",
-        "--seed",
-        "9",
-        "--out",
-        s(&run),
-        "--resume",
-        "--no-progress",
-    ]);
+    ok(&the_match(&run, "4", true));
     assert_eq!(lines(&run).len(), 8);
 }
 
@@ -217,23 +179,7 @@ fn refused_everywhere(name: &str, why: &str, edit: impl FnOnce(&mut Value, &[Val
         "{}:3: pair 1 game 1 (greedy vs random) does not hold up: ",
         journal.display()
     );
-    let err = refused(&[
-        "match",
-        "--engine",
-        "greedy",
-        "--engine",
-        "random",
-        "--pairs",
-        "3",
-        "--threads",
-        "1",
-        "--seed",
-        "9",
-        "--out",
-        s(&run),
-        "--resume",
-        "--no-progress",
-    ]);
+    let err = refused(&the_match(&run, "3", true));
     assert!(err.contains(&at), "{err}");
     assert!(err.contains(why), "{err}");
     assert!(err.contains("delete the line to replay that pair"), "{err}");
