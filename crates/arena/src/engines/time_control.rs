@@ -32,6 +32,12 @@ pub const MOVETIME_GRACE: Duration = Duration::from_secs(1);
 /// The hard limit of a move with no time limit of any kind (node and depth limits only).
 pub const NO_TIME_LIMIT_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// The hard limit of a move without a clock: the movetime plus [`MOVETIME_GRACE`], or
+/// [`NO_TIME_LIMIT_TIMEOUT`] without one.
+pub fn unclocked_limit(movetime: Option<Duration>) -> Duration {
+    movetime.map_or(NO_TIME_LIMIT_TIMEOUT, |t| t + MOVETIME_GRACE)
+}
+
 /// Seconds as a duration, to the millisecond; `None` unless a finite number in [0, one day].
 fn seconds(text: &str) -> Option<Duration> {
     let t = text.trim();

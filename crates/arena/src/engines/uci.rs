@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 
 use crate::engines::dialect::{self, Declared, Dialect};
 use crate::engines::fd::{set_nonblocking, wait_fd};
-use crate::engines::time_control::{MAX_MOVE_MS, MOVETIME_GRACE, NO_TIME_LIMIT_TIMEOUT};
+use crate::engines::time_control::{MAX_MOVE_MS, MOVETIME_GRACE, unclocked_limit};
 use jieqi_core::{Color, PlayedMove, Position, Rules, View};
 use jieqi_engine::{
     Choice, Control, Engine, EngineError, Factory, Failure, Limits, LineSink, Logs, Score,
@@ -680,12 +680,11 @@ fn push_go(cmd: &mut String, limits: &Limits) {
 
 /// The hard limit of a move nobody can stop ([`Control::can_stop`]) and without a `timeout=`:
 /// as a game would give (`Player::hard_limit` in `run::game_runner`), the mover's clock or the
-/// movetime plus [`MOVETIME_GRACE`], else [`NO_TIME_LIMIT_TIMEOUT`].
+/// movetime plus its grace ([`unclocked_limit`]).
 fn unstoppable_limit(limits: &Limits, mover: Color) -> Duration {
-    match (limits.clock, limits.movetime) {
-        (Some(c), _) => c.remaining[mover] + MOVETIME_GRACE,
-        (None, Some(t)) => t + MOVETIME_GRACE,
-        (None, None) => NO_TIME_LIMIT_TIMEOUT,
+    match limits.clock {
+        Some(c) => c.remaining[mover] + MOVETIME_GRACE,
+        None => unclocked_limit(limits.movetime),
     }
 }
 

@@ -74,10 +74,11 @@ impl Player<'_> {
     /// no time limit at all; under a clock, none (the clock is the limit). In-process and
     /// external engines get the same limits.
     pub fn hard_limit(&self) -> Option<Duration> {
-        let run = self.move_timeout.or(match (self.tc, self.limits.movetime) {
-            (Some(_), _) => None,
-            (None, Some(t)) => Some(t + MOVETIME_GRACE),
-            (None, None) => Some(NO_TIME_LIMIT_TIMEOUT),
+        let run = self.move_timeout.or(match self.tc {
+            Some(_) => None,
+            None => Some(crate::engines::time_control::unclocked_limit(
+                self.limits.movetime,
+            )),
         });
         self.engine.own_timeout().or(run)
     }
