@@ -49,6 +49,15 @@ struct RunBudget {
 }
 
 impl RunBudget {
+    /// A budget of `limit` bytes, none taken.
+    fn new(limit: u64) -> Arc<RunBudget> {
+        Arc::new(RunBudget {
+            written: AtomicU64::new(0),
+            limit,
+            reached: AtomicBool::new(false),
+        })
+    }
+
     /// Takes `n` bytes; whether they fit. The first line that does not fit says so on stderr.
     fn take(&self, n: u64) -> bool {
         let before = self.written.fetch_add(n, Ordering::Relaxed);
@@ -215,11 +224,7 @@ impl RunLogs {
             dir,
             traffic,
             stderr,
-            budget: Arc::new(RunBudget {
-                written: AtomicU64::new(0),
-                limit: MAX_RUN_LOG_BYTES,
-                reached: AtomicBool::new(false),
-            }),
+            budget: RunBudget::new(MAX_RUN_LOG_BYTES),
         })
     }
 
@@ -227,11 +232,7 @@ impl RunLogs {
     /// of [`MAX_RUN_LOG_BYTES`].
     #[must_use]
     pub fn with_limit(mut self, limit: u64) -> RunLogs {
-        self.budget = Arc::new(RunBudget {
-            written: AtomicU64::new(0),
-            limit,
-            reached: AtomicBool::new(false),
-        });
+        self.budget = RunBudget::new(limit);
         self
     }
 
