@@ -65,10 +65,7 @@ pub fn byte_size(text: &str) -> Result<u64, String> {
 /// # Errors
 /// The path holds such a character (the message shows it escaped).
 pub fn out_path(text: &str) -> Result<std::path::PathBuf, String> {
-    if text
-        .chars()
-        .any(|c| c.is_control() || crate::util::text::is_bidi_control(c))
-    {
+    if text.chars().any(crate::util::text::rewrites_terminal) {
         return Err(format!(
             "'{}' holds a control character or a bidi control; give a plain path",
             crate::util::text::echo(text)

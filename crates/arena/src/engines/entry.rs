@@ -11,7 +11,7 @@ use jieqi_engine::{Engine, Factory, Spec, SpecError};
 use serde::Deserialize;
 
 use crate::engines::time_control::TimeControl;
-use crate::util::text::{echo, is_bidi_control, printable};
+use crate::util::text::{echo, printable, rewrites_terminal};
 
 /// Spec keys the arena reads itself, in any engine's spec: `name` (the label) and the limits one
 /// engine gets instead of the run's.
@@ -453,7 +453,7 @@ pub fn entry_unprobed(arg: &str) -> Result<EngineEntry, EngineArgError> {
 }
 
 /// Checks an engine's label: not empty, and free of control characters and of bidi controls
-/// ([`is_bidi_control`]), which would show one label as another in every report.
+/// ([`crate::util::text::is_bidi_control`]), which would show one label as another in every report.
 ///
 /// # Errors
 /// The label, escaped and cut to length, and what is wrong with it.
@@ -461,7 +461,7 @@ pub fn check_label(label: &str) -> Result<(), String> {
     if label.is_empty() {
         return Err("the label is empty (give name=LABEL)".into());
     }
-    if label.chars().any(|c| c.is_control() || is_bidi_control(c)) {
+    if label.chars().any(rewrites_terminal) {
         return Err(format!(
             "the label '{}' has control characters or bidi controls (give name=LABEL)",
             echo(label)
@@ -497,7 +497,7 @@ pub fn from_spec(label: String, spec: Spec) -> Result<EngineEntry, EngineArgErro
     let params = spec.params.iter().filter(|(k, _)| k != "name");
     let words = std::iter::once(&spec.name).chain(params.flat_map(|(k, v)| [k, v]));
     for word in words {
-        if word.chars().any(|c| c.is_control() || is_bidi_control(c)) {
+        if word.chars().any(rewrites_terminal) {
             return Err(EngineArgError::Spec(SpecError {
                 spec: spec.to_string(),
                 message: format!(

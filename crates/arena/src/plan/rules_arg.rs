@@ -142,10 +142,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Rules, RulesArgError> {
         rules.name = jieqi_core::RuleName::new(&stem);
     }
     let name = rules.name.as_str();
-    if name
-        .chars()
-        .any(|c| c.is_control() || crate::util::text::is_bidi_control(c))
-    {
+    if name.chars().any(crate::util::text::rewrites_terminal) {
         return Err(RulesArgError::Name {
             path: path.to_path_buf(),
             name: name.to_string(),

@@ -20,7 +20,14 @@ pub fn is_invisible(c: char) -> bool {
 /// Whether `c` is shown escaped: a control character, a bidi control ([`is_bidi_control`]) or an
 /// invisible format character ([`is_invisible`]).
 fn unsafe_char(c: char) -> bool {
-    c.is_control() || is_bidi_control(c) || is_invisible(c)
+    rewrites_terminal(c) || is_invisible(c)
+}
+
+/// Whether `c` can make a terminal show something other than the text: a control character
+/// (ESC starts an escape sequence, a line break starts a new line) or a bidi control
+/// ([`is_bidi_control`]). Labels, engine specs, output paths and rule names refuse these.
+pub fn rewrites_terminal(c: char) -> bool {
+    c.is_control() || is_bidi_control(c)
 }
 
 /// Text from outside (a record, a file, the command line) made safe for a terminal: control
