@@ -243,16 +243,33 @@ pub(crate) fn fnv(text: &str) -> u64 {
     h
 }
 
-/// A game as one line of `games.jsonl`: its JSON with a last field `"check"`, the FNV-1a hash of
-/// the JSON without it, so that an edited or damaged line is found when the journal is read back.
+/// A game as one line of `games.jsonl` ([`checked_json`]).
 ///
 /// # Errors
 /// The game cannot be serialized.
 pub fn checked_line(g: &GameLine) -> std::io::Result<String> {
-    let mut text = serde_json::to_string(g).map_err(std::io::Error::other)?;
+    checked_json(g)
+}
+
+/// A journal line: `value`'s JSON with a last field `"check"`, the FNV-1a hash of the JSON
+/// without it, so that an edited or damaged line is found when it is read back (a game's line,
+/// [`checked_line`], and an [`crate::records::journal::ItemJournal`]'s).
+///
+/// # Errors
+/// The value cannot be serialized (or is not a JSON object).
+pub fn checked_json<T: serde::Serialize>(value: &T) -> std::io::Result<String> {
+    let mut text = serde_json::to_string(value).map_err(std::io::Error::other)?;
+    if !text.ends_with('}') {
+        return Err(std::io::Error::other(
+            "a journal line must be a JSON object",
+        ));
+    }
     let h = fnv(&text);
     text.pop();
-    text.push_str(&format!(",\"check\":\"{h:016x}\"}}"));
+    if !text.ends_with('{') {
+        text.push(',');
+    }
+    text.push_str(&format!("\"check\":\"{h:016x}\"}}"));
     Ok(text)
 }
 

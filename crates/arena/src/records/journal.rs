@@ -335,28 +335,7 @@ impl Journal {
     }
 }
 
-/// A line of an [`ItemJournal`]: its JSON with a last field `"check"`, the FNV-1a hash of the JSON
-/// without it (as [`records::checked_line`] makes a game's).
-///
-/// # Errors
-/// The value cannot be serialized (or is not a JSON object).
-pub fn checked_json<T: serde::Serialize>(value: &T) -> std::io::Result<String> {
-    let mut text = serde_json::to_string(value).map_err(std::io::Error::other)?;
-    if !text.ends_with('}') {
-        return Err(std::io::Error::other(
-            "a journal line must be a JSON object",
-        ));
-    }
-    let h = records::fnv(&text);
-    text.pop();
-    if !text.ends_with('{') {
-        text.push(',');
-    }
-    text.push_str(&format!("\"check\":\"{h:016x}\"}}"));
-    Ok(text)
-}
-
-/// Reads a line [`checked_json`] wrote: the value, if the line's checksum is that of the text
+/// Reads a line [`records::checked_json`] wrote: the value, if the line's checksum is that of the text
 /// before it (the text itself, not the value written again: a float read back may differ in its
 /// last digit).
 fn read_checked<T: serde::de::DeserializeOwned>(line: &str) -> Result<T, String> {
@@ -392,7 +371,7 @@ fn read_checked<T: serde::de::DeserializeOwned>(line: &str) -> Result<T, String>
 }
 
 /// The journal of a run whose results are not games (`arena solve`'s `solve.jsonl`): a first
-/// line holding the run's setup, then one line per finished item, each checked ([`checked_json`])
+/// line holding the run's setup, then one line per finished item, each checked ([`records::checked_json`])
 /// and appended and flushed as the item finishes, so an interrupted run keeps every finished item.
 /// Read back on `--resume`: a last line cut short by an interruption is dropped (its item is done
 /// again), any other bad line is an error naming it, and a setup other than this run's is refused.
@@ -509,9 +488,9 @@ impl ItemJournal {
             line.and_then(|l| kept.write_all(format!("{l}\n").as_bytes()))
                 .map_err(|e| format!("{shown}: {e}"))
         };
-        put(checked_json(setup))?;
+        put(records::checked_json(setup))?;
         for item in &resumed.items {
-            put(checked_json(item))?;
+            put(records::checked_json(item))?;
         }
         kept.commit().map_err(|e| e.to_string())?;
         let file = files::append(path).map_err(|e| e.to_string())?;
@@ -530,7 +509,7 @@ impl ItemJournal {
     /// # Errors
     /// I/O errors (a full disk…), naming the journal.
     pub fn append<T: serde::Serialize>(&mut self, item: &T) -> std::io::Result<()> {
-        let line = checked_json(item)? + "\n";
+        let line = records::checked_json(item)? + "\n";
         let _appending = hold_appends();
         self.file
             .write_all(line.as_bytes())
@@ -558,9 +537,9 @@ impl ItemJournal {
     ) -> std::io::Result<()> {
         self.file.flush()?;
         let mut new = AtomicFile::create(&self.path)?;
-        new.write_all((checked_json(setup)? + "\n").as_bytes())?;
+        new.write_all((records::checked_json(setup)? + "\n").as_bytes())?;
         for item in items {
-            new.write_all((checked_json(&item)? + "\n").as_bytes())?;
+            new.write_all((records::checked_json(&item)? + "\n").as_bytes())?;
         }
         new.commit()
     }
