@@ -1,35 +1,54 @@
-//! An exhaustive mate prover for positions without hidden pieces: whether the side to move mates
-//! within `n` of its moves against every defence, the shortest such `n`, and every first move
-//! that achieves it. Written to verify test suites (`arena suite mates`), not to play: it is
-//! full-width, with no evaluation and no pruning but the proof's own (a defence that escapes
-//! refutes an attacking move; a mating move proves a node).
+//! The exhaustive mate prover: whether the side to move mates within `n` of its moves against
+//! every defence *and in every chance outcome*, the shortest such `n`, and every first move that
+//! achieves it. It is the one authority on mate claims: `arena suite` proves its positions with
+//! it, `mcts-solver` looks for a shorter mate than its proof with it, and `alphabeta` reports
+//! `mate N` only after it has confirmed the claim (see [`crate::alphabeta`]). It is full-width,
+//! with no evaluation and no pruning but the proof's own (an escaping defence refutes an
+//! attacking move; a mating move proves a node).
 //!
-//! "Mated" is what the rules say of a side to move without a legal move: checkmate, and in
-//! Xiangqi stalemate too. The prover looks at no repetition and no no-capture limit. A shortest
-//! mate never repeats a position (the mate from the repeated position would be shorter), so
-//! repetition cannot lengthen it; a defender could only lose sooner by repetition through a
-//! perpetual check of its own, which needs a third occurrence, and suites give positions with a
-//! zero no-capture count.
+//! # Chance nodes
+//! A move by a hidden piece reveals it: the prover branches over every identity the piece can
+//! have, with the outcomes of [`crate::alphabeta::branches`] under the prover's [`Knowledge`]
+//! (a fair player's: the pools; an omniscient one's: the one true identity). An attacking move
+//! mates only if *every* outcome mates; a defence escapes if *any* outcome escapes. Where a
+//! captured hidden piece may be the king (rules with a hidden king), the capture is a chance node
+//! too: the outcome "it was the king" is a win for the capturer. Weights play no part: a proof
+//! holds in every outcome, however unlikely. Positions without hidden pieces have one outcome per
+//! move, and the prover is then the plain Xiangqi mate search.
 //!
-//! Results are kept in a table by position hash: the fewest moves known to mate and the most
-//! moves known not to, so iterative deepening (`n` = 1, 2, …) reuses every earlier proof.
+//! "Mated" is what the rules say of a side to move without a legal move (checkmate, and in
+//! Xiangqi stalemate too) or without its king. The prover looks at no repetition and no
+//! no-capture limit. A shortest mate never repeats a position (the mate from the repeated
+//! position would be shorter), so repetition cannot lengthen it; a defender could only lose sooner
+//! by repetition through a perpetual check of its own, which needs a third occurrence, and suites
+//! give positions with a zero no-capture count.
+//!
+//! Results are kept in a table by position hash (board with hidden markers, side to move and
+//! pools, so a reveal's outcome is part of the key): the fewest moves known to mate and the most
+//! moves known not to, so iterative deepening (`n` = 1, 2, …) reuses every earlier proof. The
+//! table belongs to one [`Knowledge`]; a prover answers questions about positions of one game
+//! tree (one view).
 
-use jieqi_core::{Move, MoveList, PlayedMove, Position};
+use std::time::Instant;
+
+use jieqi_core::{Knowledge, Move, MoveList, PlayedMove, Position};
+
+use crate::alphabeta::branches;
 
 /// Why a proof was not finished.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum MateError {
-    /// The position has hidden pieces: their moves are chance events, not proofs.
-    Hidden,
     /// The node budget ran out.
     Budget,
+    /// The deadline passed.
+    Time,
 }
 
 impl core::fmt::Display for MateError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(match self {
-            MateError::Hidden => "the mate prover needs a position without hidden pieces",
             MateError::Budget => "the mate prover ran out of nodes",
+            MateError::Time => "the mate prover ran out of time",
         })
     }
 }
@@ -44,38 +63,53 @@ struct Known {
     fails: u8,
 }
 
-/// The prover, with its table and node count. One prover may answer many questions about
-/// positions of one rule set.
+/// The prover, with its table and node count. One prover answers many questions about positions
+/// of one game tree.
 pub struct MateProver {
     table: crate::KeyMap<Known>,
+    knowledge: Knowledge,
     nodes: u64,
     budget: u64,
+    deadline: Option<Instant>,
 }
 
 impl MateProver {
-    /// A prover that gives up after `budget` nodes (positions visited) over its lifetime.
+    /// A fair prover (the hidden pieces are what the pools say they may be) that gives up after
+    /// `budget` nodes (positions made) over its lifetime.
     pub fn new(budget: u64) -> MateProver {
+        MateProver::with_knowledge(budget, Knowledge::FAIR)
+    }
+
+    /// A prover whose chance outcomes are those `knowledge` allows (an omniscient view's: one
+    /// outcome per move).
+    pub fn with_knowledge(budget: u64, knowledge: Knowledge) -> MateProver {
         MateProver {
             table: crate::KeyMap::default(),
+            knowledge,
             nodes: 0,
             budget,
+            deadline: None,
         }
     }
 
-    /// Positions visited so far.
+    /// Gives up with [`MateError::Time`] once `deadline` has passed (checked every 1024 nodes).
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// Positions made so far.
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
 
     /// The least `n ≤ max` such that the side to move mates within `n` moves whatever the
-    /// defence, or `None` when there is none within `max`.
+    /// defence and the chance outcomes, or `None` when there is none within `max`.
     ///
     /// # Errors
-    /// Hidden pieces on the board, or the budget ran out.
+    /// The budget or the time ran out.
     pub fn shortest(&mut self, pos: &Position, max: u32) -> Result<Option<u32>, MateError> {
-        check(pos)?;
         let mut pos = pos.clone();
-        for n in 1..=max {
+        for n in 1..=max.min(u32::from(u8::MAX)) {
             if self.attacker(&mut pos, n)? {
                 return Ok(Some(n));
             }
@@ -89,27 +123,87 @@ impl MateProver {
     /// # Errors
     /// As [`MateProver::shortest`].
     pub fn mating_moves(&mut self, pos: &Position, n: u32) -> Result<Vec<Move>, MateError> {
-        check(pos)?;
         let mut pos = pos.clone();
         let mut out = Vec::new();
-        if n == 0 {
-            return Ok(out);
-        }
         for &m in pos.legal_moves().as_slice() {
-            let pm = PlayedMove::plain(m);
-            let undo = pos.make(pm);
-            let mated = self.defender(&mut pos, n - 1);
-            pos.unmake(pm, undo);
-            if mated? {
+            if self.move_mates(&mut pos, m, n)? {
                 out.push(m);
             }
         }
         Ok(out)
     }
 
+    /// The least `n ≤ max` such that legal move `m` of the side to move mates within `n` moves
+    /// (the move counting as the first) in every outcome, or `None`.
+    ///
+    /// # Errors
+    /// As [`MateProver::shortest`].
+    pub fn mate_after(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        max: u32,
+    ) -> Result<Option<u32>, MateError> {
+        let mut pos = pos.clone();
+        for n in 1..=max.min(u32::from(u8::MAX)) {
+            if self.move_mates(&mut pos, m, n)? {
+                return Ok(Some(n));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The least `n ≤ max` such that the side to move is mated now (`0`) or within `n` moves of
+    /// its opponent whatever it plays and in every outcome, or `None`.
+    ///
+    /// # Errors
+    /// As [`MateProver::shortest`].
+    pub fn mated_in(&mut self, pos: &Position, max: u32) -> Result<Option<u32>, MateError> {
+        let mut pos = pos.clone();
+        for n in 0..=max.min(u32::from(u8::MAX)) {
+            if self.defender(&mut pos, n)? {
+                return Ok(Some(n));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether legal move `m` of the side to move mates within `n` moves (the move counting as
+    /// the first) in every outcome.
+    ///
+    /// # Errors
+    /// As [`MateProver::shortest`].
+    pub fn mates_within(&mut self, pos: &Position, m: Move, n: u32) -> Result<bool, MateError> {
+        self.move_mates(&mut pos.clone(), m, n.min(u32::from(u8::MAX)))
+    }
+
+    /// Whether move `m` of the side to move mates within `n ≥ 1` moves in every outcome.
+    fn move_mates(&mut self, pos: &mut Position, m: Move, n: u32) -> Result<bool, MateError> {
+        if n == 0 {
+            return Ok(false);
+        }
+        for b in branches(pos, &self.knowledge, m).as_slice() {
+            if b.king_win {
+                continue;
+            }
+            let pm = PlayedMove {
+                mv: m,
+                reveal: b.reveal,
+                capture: None,
+            };
+            self.visit()?;
+            let undo = pos.make(pm);
+            let mated = self.defender(pos, n - 1);
+            pos.unmake(pm, undo);
+            if !mated? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     /// Whether the side to move mates within `n ≥ 1` moves.
     fn attacker(&mut self, pos: &mut Position, n: u32) -> Result<bool, MateError> {
-        self.visit()?;
         let key = pos.hash();
         let known = self.table.get(&key).copied().unwrap_or_default();
         if known.mates != 0 && u32::from(known.mates) <= n {
@@ -121,11 +215,7 @@ impl MateProver {
         let moves = ordered(pos);
         let mut found = false;
         for &m in moves.as_slice() {
-            let pm = PlayedMove::plain(m);
-            let undo = pos.make(pm);
-            let mated = self.defender(pos, n - 1);
-            pos.unmake(pm, undo);
-            if mated? {
+            if self.move_mates(pos, m, n)? {
                 found = true;
                 break;
             }
@@ -142,22 +232,31 @@ impl MateProver {
     }
 
     /// Whether the side to move (the defender) is mated now or within `k` more attacking moves
-    /// whatever it plays.
+    /// whatever it plays, in every outcome.
     fn defender(&mut self, pos: &mut Position, k: u32) -> Result<bool, MateError> {
-        self.visit()?;
-        if !pos.has_legal_move() {
+        if pos.king_lost(pos.turn()) || !pos.has_legal_move() {
             return Ok(true);
         }
         if k == 0 {
             return Ok(false);
         }
         for &d in pos.legal_moves().as_slice() {
-            let pm = PlayedMove::plain(d);
-            let undo = pos.make(pm);
-            let mates = self.attacker(pos, k);
-            pos.unmake(pm, undo);
-            if !mates? {
-                return Ok(false);
+            for b in branches(pos, &self.knowledge, d).as_slice() {
+                if b.king_win {
+                    return Ok(false);
+                }
+                let pm = PlayedMove {
+                    mv: d,
+                    reveal: b.reveal,
+                    capture: None,
+                };
+                self.visit()?;
+                let undo = pos.make(pm);
+                let mates = self.attacker(pos, k);
+                pos.unmake(pm, undo);
+                if !mates? {
+                    return Ok(false);
+                }
             }
         }
         Ok(true)
@@ -166,26 +265,17 @@ impl MateProver {
     fn visit(&mut self) -> Result<(), MateError> {
         self.nodes += 1;
         if self.nodes > self.budget {
-            Err(MateError::Budget)
-        } else {
-            Ok(())
+            return Err(MateError::Budget);
         }
-    }
-}
-
-fn check(pos: &Position) -> Result<(), MateError> {
-    if jieqi_core::Color::ALL
-        .iter()
-        .any(|&c| pos.hidden_count(c) > 0)
-    {
-        Err(MateError::Hidden)
-    } else {
+        if self.nodes % 1024 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(MateError::Time);
+        }
         Ok(())
     }
 }
 
 /// The legal moves, checks first, then captures, then the rest (a mate is found sooner; the
-/// order changes no answer).
+/// order changes no answer; a hidden mover's check is judged as the hidden piece it still is).
 fn ordered(pos: &Position) -> MoveList {
     let all = pos.legal_moves();
     let mut out = MoveList::new();
@@ -234,14 +324,52 @@ mod tests {
     }
 
     #[test]
-    fn a_position_with_no_mate_says_none_and_hidden_pieces_are_refused() {
+    fn a_position_with_no_mate_says_none_and_the_budget_is_kept() {
         let p = pos("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1");
         let mut prover = MateProver::new(10_000_000);
         assert_eq!(prover.shortest(&p, 3), Ok(None));
-        let start = Position::start(&Rules::standard());
-        assert_eq!(prover.shortest(&start, 1), Err(MateError::Hidden));
         let mut tiny = MateProver::new(3);
         let rich = Position::start(&Rules::xiangqi());
         assert_eq!(tiny.shortest(&rich, 2), Err(MateError::Budget));
+    }
+
+    fn jieqi(fen: &str) -> Position {
+        Position::from_fen(fen, &Rules::standard()).expect("fen")
+    }
+
+    #[test]
+    fn a_hidden_move_mates_only_if_every_identity_it_may_reveal_mates() {
+        // The hidden piece on a0 moves as a chariot to a9. Revealed as a chariot, it mates beside
+        // the chariot on b8; revealed as a pawn, it does not check at all.
+        let a0a9: Move = "a0a9".parse().unwrap();
+        let sure = jieqi("4k4/1R7/9/9/9/9/9/9/9/X2K5 w R1 - 0 1");
+        let mut prover = MateProver::new(1_000_000);
+        assert_eq!(prover.shortest(&sure, 1), Ok(Some(1)));
+        assert!(prover.mating_moves(&sure, 1).unwrap().contains(&a0a9));
+        assert_eq!(prover.mate_after(&sure, a0a9, 3), Ok(Some(1)));
+
+        let maybe = jieqi("4k4/1R7/9/9/9/9/9/9/9/X2K5 w R1P1 - 0 1");
+        let mut prover = MateProver::new(1_000_000);
+        assert!(!prover.mating_moves(&maybe, 1).unwrap().contains(&a0a9));
+        assert_eq!(prover.mate_after(&maybe, a0a9, 1), Ok(None));
+    }
+
+    #[test]
+    fn a_defence_escapes_if_one_of_its_outcomes_escapes() {
+        // Black to move; Ra7-a9 mates next whatever the king does (d9 faces the red king, e8 and
+        // f8 are covered by b8, rank 9 by the chariot that lands on a9). The hidden piece on i9
+        // moves as a chariot: to i0 it checks the red king on d0 if it is a chariot, and then
+        // Ra7-a9 is not legal: that outcome escapes. As a pawn it changes nothing.
+        let may_check = jieqi("4k3x/1R7/R8/9/9/9/9/9/9/3K5 b r1p1 - 0 1");
+        let mut prover = MateProver::new(1_000_000);
+        assert_eq!(prover.mated_in(&may_check, 0), Ok(None));
+        assert_eq!(prover.mated_in(&may_check, 1), Ok(None));
+        let pawn_only = jieqi("4k3x/1R7/R8/9/9/9/9/9/9/3K5 b p1 - 0 1");
+        let mut prover = MateProver::new(1_000_000);
+        assert_eq!(prover.mated_in(&pawn_only, 1), Ok(Some(1)));
+        // Red to move in the same position mates at once, either way.
+        let red = jieqi("4k3x/1R7/R8/9/9/9/9/9/9/3K5 w r1p1 - 0 1");
+        let a7a9: Move = "a7a9".parse().unwrap();
+        assert_eq!(prover.mate_after(&red, a7a9, 2), Ok(Some(1)));
     }
 }
