@@ -668,3 +668,49 @@ fn a_decided_position_reports_no_depth() {
         c.info
     );
 }
+
+/// Prints a fingerprint of single-threaded searches: for positions of every preset and a few
+/// specs (the default, exact chance plies with Star2, a node limit), two consecutive fixed-depth
+/// searches on one engine (the second reuses the table) with their moves, scores, depths, node
+/// counts and principal variations. Not a check: run it before and after a change that must not
+/// alter the search (`cargo test --test alphabeta -- --ignored --nocapture search_fingerprint`)
+/// and compare the output.
+#[test]
+#[ignore = "prints a fingerprint to compare across changes"]
+fn search_fingerprint() {
+    let specs = [
+        ("alphabeta:hash=8", depth(9)),
+        ("alphabeta:hash=8,chance=2,star2=true", depth(6)),
+        (
+            "alphabeta:hash=2,contempt=35",
+            Limits {
+                nodes: Some(60_000),
+                ..Limits::default()
+            },
+        ),
+    ];
+    for (name, rules) in [
+        ("standard", Rules::standard()),
+        ("simple", Rules::simple()),
+        ("xiangqi", Rules::xiangqi()),
+    ] {
+        for (i, pos) in positions(rules, 4, 8, 50, 313).into_iter().enumerate() {
+            let view = View::from_setup(&pos.to_setup(), &rules).unwrap();
+            for (spec, limits) in &specs {
+                let mut e = alphabeta::from_spec(&Spec::parse(spec).unwrap()).unwrap();
+                for seed in [i as u64, i as u64 + 100] {
+                    let c = e.go(&view, limits, seed).unwrap();
+                    let pv: Vec<String> = c.info.pv.iter().map(ToString::to_string).collect();
+                    println!(
+                        "{name} #{i} {spec} seed {seed}: {} {:?} depth {:?} nodes {} pv {}",
+                        c.mv,
+                        c.info.score,
+                        c.info.depth,
+                        c.info.nodes,
+                        pv.join(" ")
+                    );
+                }
+            }
+        }
+    }
+}
