@@ -122,6 +122,15 @@
 //! answers with the main thread's result unless a helper completed a deeper iteration
 //! (best-thread selection). A node limit then applies to the sum of all threads' nodes (counted
 //! in batches of 1024), so only a single thread is reproducible.
+//!
+//! # Files
+//! This file is the engine's front end ([`AlphaBeta`], the spec). The search is one
+//! `Searcher` per thread, its methods spread over files of one idea each: `searcher` (the
+//! state, the evaluation cache, the node counter, the repetition path), `ordering` (MVV-LVA,
+//! killers, history), `negamax` (the decision node and its pruning), `chance_node` (exact and
+//! sampled chance nodes, Star2 probes), `qsearch`, `iterate` (iterative deepening, aspiration,
+//! time management, the PV). Beside them: `options` (the spec's keys), `chance` (a move's
+//! outcomes and the Star1 window), `tt` (the shared table), `smp` (what Lazy SMP threads publish).
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -189,14 +198,21 @@ const ASPIRATION: i32 = 40;
 const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 
 mod chance;
+mod chance_node;
+mod iterate;
+mod negamax;
 mod options;
-mod search;
+mod ordering;
+mod qsearch;
+mod searcher;
 mod smp;
 mod tt;
 
 pub use chance::*;
+pub use iterate::*;
 pub use options::*;
-pub use search::*;
+use ordering::*;
+pub use searcher::*;
 use smp::*;
 use tt::*;
 

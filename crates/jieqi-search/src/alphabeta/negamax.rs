@@ -1,0 +1,264 @@
+//! The decision node: negamax with principal-variation search, table cut-offs, reverse futility,
+//! null-move, futility and move-count pruning, late-move reductions and the check extension (see
+//! "Pruning" in the module doc); and [`Searcher::child`], which makes one outcome of a move and
+//! searches the node below it.
+
+use super::*;
+
+#[allow(clippy::too_many_arguments)]
+impl Searcher<'_> {
+    /// Decision node: table cut-offs, then (outside principal-variation nodes and check) reverse
+    /// futility and null-move pruning, then the moves in order with principal-variation search
+    /// and late-move reductions; a side in check searches one ply deeper.
+    pub(super) fn search(&mut self, mut depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        if ply > 0 {
+            if let Some(v) = self.terminal(ply) {
+                return v;
+            }
+        }
+        if ply >= MAX_PLY {
+            return self.eval();
+        }
+        let in_check = self.pos.rules().check && self.pos.in_check();
+        if in_check && self.opts.check_extension && ply < MAX_PLY / 2 {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return if self.opts.qsearch {
+                self.qsearch(ply, alpha, beta, 0)
+            } else {
+                self.eval()
+            };
+        }
+        let key = self.pos.hash();
+        let mut tt_move = None;
+        if let Some(tt) = self.tt {
+            if let Some(e) = tt.probe(key) {
+                tt_move = decode(e.mv);
+                if ply > 0 && self.tt_depth_ok(e.depth as i32, depth) {
+                    // A cut-off may stand for a subtree that met its horizon.
+                    self.horizon = true;
+                    let s = from_tt(e.score, ply);
+                    match e.bound {
+                        BOUND_EXACT => return s,
+                        BOUND_LOWER if s >= beta => return s,
+                        BOUND_UPPER if s <= alpha => return s,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        if ply == 0 && tt_move.is_none() {
+            tt_move = self.root_best;
+        }
+        let pv_node = beta - alpha > 1;
+        // The static evaluation where pruning may use it.
+        let mut static_eval = None;
+        if ply > 0 && !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            let stand = self.eval();
+            static_eval = Some(stand);
+            // Reverse futility: far enough above beta near the leaves, the side to move keeps it.
+            if self.opts.futility && depth <= 3 && stand - FUTILITY_MARGIN * depth >= beta {
+                return stand;
+            }
+            // Null move: if passing still fails high at reduced depth, a move will too.
+            if self.opts.null_move
+                && depth >= 3
+                && stand >= beta
+                && !self.after_null
+                && self.pos.occupied(self.pos.turn()).count_ones() > 5
+            {
+                let r = 3 + depth / 6;
+                if let Some(v) = self.null_child(depth - 1 - r, ply, beta) {
+                    if v >= beta {
+                        return if v > MATE_BOUND { beta } else { v };
+                    }
+                }
+                if self.stopped {
+                    return 0;
+                }
+            }
+        }
+        let moves = if ply == 0 {
+            // The root: only the moves the front end allows (`go searchmoves`).
+            self.control.root_moves(self.pos.legal_moves())
+        } else {
+            self.pos.legal_moves()
+        };
+        if moves.is_empty() {
+            return -(MATE - ply as i32);
+        }
+        let mut scores = [0i32; jieqi_core::MAX_MOVES];
+        self.score_moves(&moves, tt_move, ply, &mut scores);
+        let n = moves.len();
+        let mut order = [0u8; jieqi_core::MAX_MOVES];
+        for (i, o) in order.iter_mut().enumerate().take(n) {
+            *o = i as u8;
+        }
+        let orig_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        for k in 0..n {
+            // Selection sort step: bring the best remaining move to position k.
+            let mut bi = k;
+            for j in k + 1..n {
+                if scores[order[j] as usize] > scores[order[bi] as usize] {
+                    bi = j;
+                }
+            }
+            order.swap(k, bi);
+            let m = moves[order[k] as usize];
+            let quiet = scores[order[k] as usize] < SCORE_KILLER && !self.is_capture(m);
+            // Near the leaves, late quiet moves are not searched at all (move-count pruning), nor
+            // quiet moves that cannot lift a low static evaluation to alpha (futility pruning).
+            if let Some(stand) = static_eval {
+                if self.opts.futility
+                    && quiet
+                    && k > 0
+                    && best > -MATE_BOUND
+                    && depth <= 3
+                    && (k >= 3 + (depth * depth) as usize
+                        || stand + FUTILITY_MARGIN * depth + 50 <= alpha)
+                {
+                    continue;
+                }
+            }
+            let mut v;
+            if k == 0 {
+                v = self.move_value(m, depth - 1, ply, alpha, beta, false, 0);
+            } else {
+                // Late quiet moves are searched shallower first; a fail high is searched again.
+                let r = if self.opts.lmr && quiet && !in_check && depth >= 3 && k >= 3 {
+                    lmr_reduction(depth, k, pv_node)
+                } else {
+                    0
+                };
+                // At an exact chance ply, a hidden-piece move is tested on one sampled identity
+                // first, and its chance node searched only if that fails high.
+                let sample = self.opts.late_sample
+                    && (ply as u32) < self.opts.chance_plies
+                    && self.pos.is_hidden(m.from);
+                self.force_sample = sample;
+                v = self.move_value(m, depth - 1 - r, ply, alpha, alpha + 1, false, 0);
+                if !self.stopped && r > 0 && v > alpha {
+                    self.force_sample = sample;
+                    v = self.move_value(m, depth - 1, ply, alpha, alpha + 1, false, 0);
+                }
+                if !self.stopped && sample && v > alpha {
+                    v = self.move_value(m, depth - 1, ply, alpha, alpha + 1, false, 0);
+                }
+                if !self.stopped && v > alpha && v < beta {
+                    v = self.move_value(m, depth - 1, ply, alpha, beta, false, 0);
+                }
+            }
+            if self.stopped {
+                return 0;
+            }
+            if ply == 0 && (k == 0 || v > alpha) {
+                // The root's answer: its first move, or one proven better than the ones before.
+                self.root_best = Some(m);
+                self.root_score = v;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(m);
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        if !self.is_capture(m) {
+                            let e = encode(m);
+                            let ks = &mut self.killers[ply];
+                            if ks[0] != e {
+                                ks[1] = ks[0];
+                                ks[0] = e;
+                            }
+                            let h = &mut self.history[self.pos.turn().index() * 8100
+                                + m.from.index() * 90
+                                + m.to.index()];
+                            *h = (*h + depth * depth).min(SCORE_KILLER - 1);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if let Some(tt) = self.tt {
+            let bound = if best >= beta {
+                BOUND_LOWER
+            } else if best > orig_alpha {
+                BOUND_EXACT
+            } else {
+                BOUND_UPPER
+            };
+            tt.store(key, depth, bound, to_tt(best, ply), best_move);
+        }
+        best
+    }
+
+    /// Passes the turn and searches the opponent's reply with a null window at `beta` (our
+    /// side's view) to `depth`; `None` when stopped.
+    fn null_child(&mut self, depth: i32, ply: usize, beta: i32) -> Option<i32> {
+        self.pos.make_null();
+        self.tick();
+        let floor = self.rep_floor;
+        // No repetition reaches back across a pass.
+        self.path.push(PathEntry {
+            hash: self.pos.hash(),
+            in_check: false,
+        });
+        self.rep_floor = self.path.len() - 1;
+        self.after_null = true;
+        let v = if self.stopped {
+            None
+        } else {
+            Some(-self.search(depth, ply + 1, -beta, -beta + 1))
+        };
+        self.after_null = false;
+        self.rep_floor = floor;
+        self.path.pop();
+        self.pos.unmake_null();
+        v.filter(|_| !self.stopped)
+    }
+
+    /// Makes one outcome, searches the child, takes it back. Value from the mover's side.
+    pub(super) fn child(
+        &mut self,
+        pm: PlayedMove,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        quiesce: bool,
+        qply: u32,
+    ) -> i32 {
+        let irreversible = pm.reveal.is_some() || self.is_capture(pm.mv);
+        let saved = self.inc;
+        self.evaluator.update(&mut self.inc, &self.pos, pm);
+        let undo = self.pos.make(pm);
+        self.tick();
+        let floor = self.rep_floor;
+        self.push_path(irreversible);
+        let after_null = std::mem::replace(&mut self.after_null, false);
+        let v = if self.stopped {
+            0
+        } else if quiesce {
+            -self.qsearch(ply + 1, -beta, -alpha, qply + 1)
+        } else {
+            -self.search(depth, ply + 1, -beta, -alpha)
+        };
+        self.after_null = after_null;
+        self.rep_floor = floor;
+        self.path.pop();
+        self.pos.unmake(pm, undo);
+        self.inc = saved;
+        v
+    }
+}
+
+/// Late-move reduction for the `k`-th move (from 0) at `depth`: about ln(depth)·ln(k)/2, one
+/// ply less at principal-variation nodes, leaving at least one ply.
+#[inline]
+fn lmr_reduction(depth: i32, k: usize, pv_node: bool) -> i32 {
+    let r = ((depth as f32).ln() * (k as f32).ln() / 2.0) as i32 + 1 - i32::from(pv_node);
+    r.clamp(0, depth - 2)
+}
