@@ -274,6 +274,64 @@ impl MateProver {
     }
 }
 
+/// The prover nodes `arena solve` gives the check of one mate claim by default (a few seconds
+/// at most).
+pub const CLAIM_NODES: u64 = 5_000_000;
+
+/// What the prover says of an engine's `mate n` claim.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The claim holds in every defence and every chance outcome: for `n > 0` the move mates
+    /// within `n` moves (`shortest` is the least number that move needs); for `n ≤ 0` the side to
+    /// move is mated within `−n` moves whatever it plays (`shortest`: the least such number).
+    Proved {
+        /// The least number of moves that proves the claim.
+        shortest: u32,
+    },
+    /// The claim is false: a defence or an outcome escapes within the claimed moves.
+    Refuted,
+    /// The prover gave up.
+    Unknown(MateError),
+}
+
+impl core::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Verdict::Proved { shortest } => write!(f, "proved (in {shortest})"),
+            Verdict::Refuted => f.write_str("refuted"),
+            Verdict::Unknown(e) => write!(f, "unknown ({e})"),
+        }
+    }
+}
+
+/// Checks the claim "`mv` mates in `n`" (`n > 0`) or "the side to move is mated in `−n`"
+/// (`n ≤ 0`, `mv` its chosen defence) about `pos` as a player who knows `knowledge` sees it,
+/// within `budget` prover nodes and before `deadline`. Mate numbers count moves of the winning
+/// side, alpha-beta's convention ([`jieqi_engine::Score::Mate`]). Returns the verdict and the
+/// nodes the prover made.
+pub fn check_claim(
+    pos: &Position,
+    knowledge: Knowledge,
+    mv: Move,
+    n: i32,
+    budget: u64,
+    deadline: Option<Instant>,
+) -> (Verdict, u64) {
+    let mut prover = MateProver::with_knowledge(budget, knowledge);
+    prover.set_deadline(deadline);
+    let found = if n > 0 {
+        prover.mate_after(pos, mv, n.unsigned_abs())
+    } else {
+        prover.mated_in(pos, n.unsigned_abs())
+    };
+    let verdict = match found {
+        Ok(Some(shortest)) => Verdict::Proved { shortest },
+        Ok(None) => Verdict::Refuted,
+        Err(e) => Verdict::Unknown(e),
+    };
+    (verdict, prover.nodes())
+}
+
 /// The legal moves, checks first, then captures, then the rest (a mate is found sooner; the
 /// order changes no answer; a hidden mover's check is judged as the hidden piece it still is).
 fn ordered(pos: &Position) -> MoveList {
@@ -371,5 +429,29 @@ mod tests {
         let red = jieqi("4k3x/1R7/R8/9/9/9/9/9/9/3K5 w r1p1 - 0 1");
         let a7a9: Move = "a7a9".parse().unwrap();
         assert_eq!(prover.mate_after(&red, a7a9, 2), Ok(Some(1)));
+        let a7a8: Move = "a7a8".parse().unwrap();
+        let knows = Knowledge::FAIR;
+        assert_eq!(
+            check_claim(&red, knows, a7a9, 3, 10_000, None).0,
+            Verdict::Proved { shortest: 1 }
+        );
+        assert_eq!(
+            check_claim(&red, knows, a7a8, 1, 10_000, None).0,
+            Verdict::Refuted
+        );
+        assert_eq!(
+            check_claim(&red, knows, a7a8, 9, 10, None).0,
+            Verdict::Unknown(MateError::Budget)
+        );
+        // Black's claim "mated in 1" holds only when the hidden piece cannot be a chariot.
+        let i9i0: Move = "i9i0".parse().unwrap();
+        assert_eq!(
+            check_claim(&may_check, knows, i9i0, -1, 10_000, None).0,
+            Verdict::Refuted
+        );
+        assert_eq!(
+            check_claim(&pawn_only, knows, i9i0, -1, 10_000, None).0,
+            Verdict::Proved { shortest: 1 }
+        );
     }
 }

@@ -59,6 +59,15 @@ pub struct SolveArgs {
     /// way. N must be from 1 to the number of positions, P above 0 and at most 100.
     #[arg(long, value_name = "N|P%")]
     pub min_solved: Option<String>,
+    /// Check every `mate N` an engine reports with the exhaustive mate prover, which branches
+    /// over every identity a hidden piece may reveal, within this many prover nodes (0: no
+    /// check).
+    ///
+    /// A claim the prover refutes is shown as such, and a `dm` position whose mate claim is
+    /// refuted is not solved; the summary counts claims proved, refuted and unknown (budget).
+    /// The check runs after the search and is not in its time.
+    #[arg(long, value_name = "N", default_value_t = jieqi_search::mate::CLAIM_NODES)]
+    pub mate_check_nodes: u64,
     /// Print only the positions an engine did not solve (the summary is always printed).
     #[arg(long)]
     pub failed_only: bool,

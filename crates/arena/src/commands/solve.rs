@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use jieqi_engine::{Score, SearchInfo, mix};
+use jieqi_search::mate::{Verdict, check_claim};
 use serde::{Deserialize, Serialize};
 
 use crate::engines::EngineEntry;
@@ -61,7 +62,12 @@ pub struct PositionResult {
     pub right_move: bool,
     /// For `dm N`: whether the engine reported mate in at most N.
     pub mate_proved: Option<bool>,
-    /// Whether the position was solved (right move, and the mate proved for `dm`).
+    /// What the mate prover said of the engine's `mate N` claim (`proved (in K)`, `refuted`,
+    /// `unknown (…)`), if it made one and claims were checked.
+    #[serde(default)]
+    pub mate_check: Option<String>,
+    /// Whether the position was solved (right move, and for `dm` a mate claim within N that
+    /// the prover did not refute).
     pub solved: bool,
     /// Milliseconds and nodes at the first right report.
     pub first_ms: Option<f64>,
@@ -96,6 +102,12 @@ pub struct EngineSummary {
     pub dm_positions: usize,
     /// `dm` positions with mate in at most N reported.
     pub mates_proved: usize,
+    /// Mate claims the engine made (final answers reporting `mate N`) and were checked.
+    pub mate_claims: usize,
+    /// Mate claims the prover proved.
+    pub claims_proved: usize,
+    /// Mate claims the prover refuted.
+    pub claims_refuted: usize,
     /// Positions where the engine failed (no answer).
     pub failures: usize,
     /// Total search milliseconds.
@@ -247,6 +259,7 @@ fn solve_one(
     limits: &jieqi_engine::Limits,
     hard: Duration,
     seed: u64,
+    mate_check_nodes: u64,
 ) -> PositionResult {
     let started = Instant::now();
     let tracker = Arc::new(Mutex::new(Tracker::default()));
@@ -291,6 +304,7 @@ fn solve_one(
         ms,
         right_move: false,
         mate_proved: None,
+        mate_check: None,
         solved: false,
         first_ms: None,
         first_nodes: None,
@@ -314,8 +328,24 @@ fn solve_one(
             result.depth = info.depth;
             result.nodes = info.nodes;
             result.right_move = entry.right_move(choice.mv);
-            result.mate_proved = entry.dm.map(|n| proves_mate(info.score, n));
-            result.solved = right(entry, Some(choice.mv), info.score);
+            let verdict = match info.score {
+                Some(Score::Mate(n)) if mate_check_nodes > 0 => Some(
+                    check_claim(
+                        entry.view.position(),
+                        entry.view.knowledge(),
+                        choice.mv,
+                        n,
+                        mate_check_nodes,
+                        None,
+                    )
+                    .0,
+                ),
+                _ => None,
+            };
+            result.mate_check = verdict.map(|v| v.to_string());
+            let refuted = verdict == Some(Verdict::Refuted);
+            result.mate_proved = entry.dm.map(|n| proves_mate(info.score, n) && !refuted);
+            result.solved = right(entry, Some(choice.mv), info.score) && !refuted;
             let first = t.first.or(result.solved.then_some((ms, info.nodes)));
             result.first_ms = first.map(|f| f.0);
             result.first_nodes = first.map(|f| f.1);
@@ -451,6 +481,7 @@ pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<bool, Error> {
             &per_engine[k],
             hards[k],
             args.seed,
+            args.mate_check_nodes,
         )
     };
     crate::run::scheduler::run(
@@ -579,6 +610,11 @@ fn summarise(engine: &EngineEntry, rs: &[PositionResult], suite: &Suite) -> Engi
         }
     }
     by_dm.sort_unstable();
+    let claims = |what: &str| {
+        rs.iter()
+            .filter(|r| r.mate_check.as_deref().is_some_and(|c| c.starts_with(what)))
+            .count()
+    };
     EngineSummary {
         engine: engine.label.clone(),
         spec: engine.spec.to_string(),
@@ -587,6 +623,9 @@ fn summarise(engine: &EngineEntry, rs: &[PositionResult], suite: &Suite) -> Engi
         right_moves: rs.iter().filter(|r| r.right_move).count(),
         dm_positions: rs.iter().filter(|r| r.mate_proved.is_some()).count(),
         mates_proved: rs.iter().filter(|r| r.mate_proved == Some(true)).count(),
+        mate_claims: rs.iter().filter(|r| r.mate_check.is_some()).count(),
+        claims_proved: claims("proved"),
+        claims_refuted: claims("refuted"),
         failures: rs.iter().filter(|r| r.error.is_some()).count(),
         total_ms: rs.iter().map(|r| r.ms).sum(),
         total_nodes: rs.iter().map(|r| r.nodes).sum(),
@@ -613,13 +652,16 @@ fn write_table(
         if failed_only && r.solved {
             continue;
         }
-        let result = match (&r.error, r.solved, r.right_move) {
+        let mut result = match (&r.error, r.solved, r.right_move) {
             (Some(e), _, _) => format!("failed: {e}"),
             (None, true, _) if r.held => "solved".into(),
             (None, true, _) => "solved (after a wrong answer)".into(),
             (None, false, true) => "right move, mate not proved".into(),
             (None, false, false) => "wrong".into(),
         };
+        if let Some(c) = &r.mate_check {
+            result.push_str(&format!("; mate claim {c}"));
+        }
         let opt = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.0}"));
         writeln!(
             w,
@@ -671,6 +713,15 @@ fn summary_line(s: &EngineSummary) -> String {
         line.push_str(&format!(
             "; mates proved {} / {}",
             s.mates_proved, s.dm_positions
+        ));
+    }
+    if s.mate_claims > 0 {
+        line.push_str(&format!(
+            "; mate claims {}: {} proved, {} refuted, {} unknown",
+            s.mate_claims,
+            s.claims_proved,
+            s.claims_refuted,
+            s.mate_claims - s.claims_proved - s.claims_refuted
         ));
     }
     if s.failures > 0 {
@@ -751,6 +802,7 @@ fn write_files(
         "ms",
         "right_move",
         "mate_proved",
+        "mate_check",
         "solved",
         "first_ms",
         "first_nodes",
@@ -777,6 +829,7 @@ fn write_files(
             format!("{:.1}", r.ms),
             r.right_move.to_string(),
             opt(r.mate_proved.map(|b| b.to_string())),
+            opt(r.mate_check.clone()),
             r.solved.to_string(),
             opt(r.first_ms.map(|v| format!("{v:.1}"))),
             opt(r.first_nodes.map(|v| v.to_string())),

@@ -90,6 +90,8 @@ pub struct SolvePlan {
     pub resume: bool,
     /// `--min-solved`: the fewest positions each engine must solve.
     pub min_solved: Option<MinSolved>,
+    /// Prover nodes for the check of each mate claim (0: none).
+    pub mate_check_nodes: u64,
     /// Print only the positions an engine did not solve.
     pub failed_only: bool,
     /// Never draw a progress bar.
@@ -195,6 +197,7 @@ impl SolvePlan {
             out,
             resume: args.resume,
             min_solved,
+            mate_check_nodes: args.mate_check_nodes,
             failed_only: args.failed_only,
             no_progress: args.no_progress,
         })

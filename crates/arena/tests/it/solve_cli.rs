@@ -467,13 +467,17 @@ fn min_solved_passes_fails_and_refuses_bad_values() {
 
 /// solve.csv without its timing columns (ms, first_ms, found_ms).
 fn csv_without_timing(dir: &Path) -> Vec<String> {
-    std::fs::read_to_string(dir.join("solve.csv"))
-        .unwrap()
-        .lines()
+    let body = std::fs::read_to_string(dir.join("solve.csv")).unwrap();
+    let header: Vec<&str> = body.lines().next().unwrap().split(',').collect();
+    let timing: Vec<usize> = ["ms", "first_ms", "found_ms"]
+        .iter()
+        .map(|c| header.iter().position(|h| h == c).unwrap())
+        .collect();
+    body.lines()
         .map(|l| {
             l.split(',')
                 .enumerate()
-                .filter(|(i, _)| ![9, 13, 15].contains(i))
+                .filter(|(i, _)| !timing.contains(i))
                 .map(|(_, f)| f)
                 .collect::<Vec<_>>()
                 .join(",")
@@ -587,5 +591,61 @@ fn an_interrupted_solve_resumes_to_the_same_results() {
     let run = solve(&suite, &cut, &["--resume"]);
     assert_eq!(run.status.code(), Some(2));
     assert!(text(&run.stderr).contains("twice"), "{}", text(&run.stderr));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Every `mate N` an engine reports goes to the exhaustive prover: a false claim is shown as
+/// refuted and does not solve a `dm` position, even with a right move; `--mate-check-nodes 0`
+/// turns the check off.
+#[test]
+fn a_false_mate_claim_is_refuted_and_solves_nothing() {
+    let dir = tmp("solve-false-mate");
+    let suite = dir.join("one.epd");
+    // a7a8 is no mate: the king has f9.
+    std::fs::write(
+        &suite,
+        "4k4/1R7/R8/9/9/9/9/9/9/3K5 w - - 0 1 bm a7a8; dm 1; id \"liar\";\n",
+    )
+    .unwrap();
+    let engine = crate::common::scripted_engine(
+        &dir,
+        "liar",
+        &[],
+        "echo 'info depth 1 score mate 1 pv a7a8'; echo 'bestmove a7a8'",
+    );
+    let spec = format!("uci:path={engine},name=liar");
+    let run_with = |out: &str, extra: &[&str]| {
+        let out = dir.join(out);
+        let mut args = vec![
+            "solve",
+            s(&suite),
+            "--rules",
+            "xiangqi",
+            "--engine",
+            &spec,
+            "--no-progress",
+            "--out",
+            s(&out),
+        ];
+        args.extend(extra);
+        let run = arena(&args);
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        (
+            text(&run.stdout),
+            std::fs::read_to_string(out.join("solve.csv")).unwrap(),
+        )
+    };
+    let (stdout, csv) = run_with("checked", &[]);
+    assert!(stdout.contains("mate claim refuted"), "{stdout}");
+    assert!(
+        stdout.contains("liar: solved 0 / 1")
+            && stdout.contains("mate claims 1: 0 proved, 1 refuted"),
+        "{stdout}"
+    );
+    assert!(csv.contains(",refuted,false,"), "{csv}");
+    let (stdout, csv) = run_with("unchecked", &["--mate-check-nodes", "0"]);
+    assert!(stdout.contains("liar: solved 1 / 1"), "{stdout}");
+    assert!(!stdout.contains("mate claim"), "{stdout}");
+    assert!(!csv.contains("refuted"), "{csv}");
     let _ = std::fs::remove_dir_all(dir);
 }

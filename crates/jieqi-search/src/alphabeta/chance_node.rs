@@ -40,7 +40,8 @@ impl Searcher<'_> {
     /// A hidden-piece move below the exact horizon ([`Options::chance_plies`]): one outcome,
     /// drawn with the outcomes' probabilities from the position, the move and the search seed
     /// (so the same node always draws the same identity), its value shifted by
-    /// [`reveal_price`]. Mate scores are not shifted.
+    /// [`reveal_price`] and passed through [`through_sample`]: a mate found below one drawn
+    /// identity is no proof, and is scored below every mate and above every evaluation.
     fn sampled(
         &mut self,
         m: Move,
@@ -66,10 +67,13 @@ impl Searcher<'_> {
             reveal: items[i].reveal,
             capture: None,
         };
-        let a = (alpha - price).max(-INF);
-        let b = (beta - price).min(INF);
+        // The outcome's value u is taken as through_sample(u + price): the window is its exact
+        // preimage.
+        let (a, b) = sample_window(alpha, beta);
+        let a = (a - price).clamp(-INF, INF);
+        let b = (b - price).clamp(-INF, INF);
         let v = self.child(pm, depth, ply, a, b, quiesce, qply);
-        if v.abs() > MATE_BOUND { v } else { v + price }
+        through_sample(v + price)
     }
 
     /// Chance node: Star1 (and Star2 probing) over the outcomes of `m`.

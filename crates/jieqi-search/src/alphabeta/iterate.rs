@@ -74,7 +74,13 @@ impl Searcher<'_> {
                     >= soft.as_secs_f32() * time_scale(changes, drop) / 2.0
             });
             if let Some(mv) = self.root_best {
+                // A root mate the prover has proved (see `claim`) decides the move.
+                let (mv, proved) = self.settle(mv, v);
+                self.root_best = Some(mv);
                 self.publish(d + self.depth_offset, mv, v);
+                if proved {
+                    break;
+                }
             }
             if out_of_time || self.exhausted {
                 break;

@@ -43,6 +43,12 @@
 //! lies in [−MATE, MATE]. A chance node's value is `round(Σ wᵢ vᵢ / W)` in integers
 //! ([`round_div`]), so that Star1 and the plain expectimax reference agree exactly.
 //!
+//! A mate found below a sampled reveal holds for one identity only: its value is compressed
+//! into a band between the evaluations and the mates ([`through_sample`]). A root score still in
+//! the mate band is reported as `mate N` only after the chance-aware prover
+//! ([`crate::mate::MateProver`]) has proved it, and the search then stops (see `claim.rs`);
+//! otherwise it is reported as a large finite score.
+//!
 //! # Star1 / Star2
 //! Each chance child i carries bounds [loᵢ, hiᵢ] (initially [−MATE, MATE], the Ballard bounds
 //! L/U). Child i is searched with the window that can still change the parent's result:
@@ -151,7 +157,8 @@ pub const NAME: &str = "alphabeta";
 /// Help text.
 pub const HELP: &str = "Negamax alpha-beta over the public game tree of the view: chance nodes at \
 every hidden-piece move (expectiminimax, Star1 with Ballard bounds, optional Star2 probing), \
-iterative deepening, transposition table (decision nodes only, kept between the moves of a game), quiescence on captures, TT / \
+mate N reported only when the exhaustive prover proves it in every reveal outcome (the search \
+then stops), iterative deepening, transposition table (decision nodes only, kept between the moves of a game), quiescence on captures, TT / \
 MVV-LVA / killer / history ordering, repetition detection with contempt. Nodes = make() calls. \
 Keys: depth=N (default: none; with no limit at all the search stops after 1000000 nodes, about \
 half a second), hash=MB (16), contempt=CP (20), \
@@ -199,6 +206,7 @@ const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 
 mod chance;
 mod chance_node;
+mod claim;
 mod iterate;
 mod negamax;
 mod options;
@@ -209,6 +217,8 @@ mod smp;
 mod tt;
 
 pub use chance::*;
+use claim::*;
+pub use claim::{PROOF_NODES_MAX, PROOF_NODES_MIN, proof_budget, through_sample};
 pub use iterate::*;
 pub use options::*;
 use ordering::*;
@@ -372,7 +382,7 @@ impl Engine for AlphaBeta {
                 // A decided move (the whole tree searched) has no depth: it would be the
                 // iterations' maximum, not how far the search saw.
                 depth: (!s.exhausted).then_some(completed),
-                score: Some(to_score(score)),
+                score: Some(s.claim_score(mv, score)),
                 pv,
             },
         })

@@ -74,6 +74,8 @@ pub(super) struct Searcher<'a> {
     pub(super) published: Option<&'a Mutex<Published>>,
     /// Whether this searcher is a Lazy SMP helper (not the main thread).
     pub(super) helper: bool,
+    /// The prover's verdict on the root's last mate claim ([`Searcher::claim_score`]).
+    pub(super) claim: Option<RootClaim>,
     /// The next [`Searcher::move_value`] plays a hidden-piece move as one sampled outcome even
     /// at an exact chance ply (taken by that call).
     pub(super) force_sample: bool,
@@ -166,6 +168,7 @@ impl<'a> Searcher<'a> {
             depth_offset: 0,
             published: None,
             helper: false,
+            claim: None,
             completed: 0,
         }
     }

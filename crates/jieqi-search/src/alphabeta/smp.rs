@@ -23,6 +23,8 @@ impl Searcher<'_> {
     /// thread completes them first.
     pub(super) fn publish(&mut self, depth: u32, mv: Move, v: i32) {
         let control = self.control;
+        // First: the prover's nodes, if it is asked, count in this report.
+        let score = self.claim_score(mv, v);
         let nodes = match self.shared_nodes {
             Some(total) => total.load(Ordering::Relaxed) + self.nodes % 1024,
             None => self.nodes,
@@ -31,7 +33,7 @@ impl Searcher<'_> {
             control.report(|| SearchInfo {
                 nodes,
                 depth: Some(depth),
-                score: Some(to_score(v)),
+                score: Some(score),
                 pv: self.pv(mv, depth as usize),
             });
             return;
@@ -44,7 +46,7 @@ impl Searcher<'_> {
         control.report(|| SearchInfo {
             nodes,
             depth: Some(depth),
-            score: Some(to_score(v)),
+            score: Some(score),
             pv: pv.clone(),
         });
         *p = Published {

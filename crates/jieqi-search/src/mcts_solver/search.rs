@@ -1,8 +1,8 @@
 //! One search: its state, one iteration (select, expand, evaluate, back up) and the answer.
 
 use jieqi_core::{
-    HistoryEntry, Knowledge, Move, PerpetualCheck, PlayedMove, Position, Reason,
-    RepetitionHistory, Undo, View, classify_before_moves,
+    HistoryEntry, Knowledge, Move, PerpetualCheck, PlayedMove, Position, Reason, RepetitionHistory,
+    Undo, View, classify_before_moves,
 };
 use jieqi_engine::{Control, Score, SearchInfo};
 

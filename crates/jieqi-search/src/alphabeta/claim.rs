@@ -1,0 +1,258 @@
+//! Mate scores that are proofs.
+//!
+//! A mate found below a *sampled* reveal (a hidden-piece move played as one drawn identity, see
+//! "The exact horizon" in the module doc) holds for that identity only: another may escape. Such
+//! values are compressed by [`through_sample`] into a band of their own, above every evaluation
+//! (±[`EVAL_LIMIT`]) and below every mate score (±[`MATE_BOUND`]): a sampled mate still beats
+//! any material, a shorter one still beats a longer one, but it is never taken for a proof. The
+//! map is monotone, so alpha-beta windows pass through it exactly ([`sample_window`]).
+//!
+//! What is left in the mate band at the root is checked before it is reported: the root's best
+//! move and its `mate N` go to the project's exhaustive prover ([`crate::mate::MateProver`]),
+//! which branches over every identity a revealed piece may have, within a node budget
+//! ([`proof_budget`]). Only a claim it proves is reported as [`Score::Mate`] (with the prover's
+//! shortest N; for a win, the root moves are also tried for a shorter mate, and the shortest
+//! found is played), and the search stops there: the root is decided. A claim it refutes or cannot
+//! finish is reported as the large but finite score [`through_sample`] gives it. The prover's
+//! positions count as nodes.
+
+use super::*;
+use crate::mate::{MateProver, Verdict};
+
+/// The value `u` of a sampled outcome as its chance node takes it: unchanged within
+/// ±[`EVAL_LIMIT`], beyond it the distance from ±[`EVAL_LIMIT`] halved (rounded towards it), so
+/// every result lies strictly between the evaluations' and the mates' bands. Odd and monotone.
+#[inline]
+pub fn through_sample(u: i32) -> i32 {
+    if u > EVAL_LIMIT {
+        EVAL_LIMIT + (u - EVAL_LIMIT) / 2
+    } else if u < -EVAL_LIMIT {
+        -EVAL_LIMIT - (-EVAL_LIMIT - u) / 2
+    } else {
+        u
+    }
+}
+
+/// The largest `u` with `through_sample(u) ≤ y`.
+#[inline]
+fn largest_at_most(y: i32) -> i32 {
+    if y >= EVAL_LIMIT {
+        2 * y - EVAL_LIMIT + 1
+    } else if y < -EVAL_LIMIT {
+        2 * y + EVAL_LIMIT
+    } else {
+        y
+    }
+}
+
+/// The window `(a, b)` for a sampled outcome's search such that its value `u` satisfies
+/// `through_sample(u) ≤ alpha` exactly when `u ≤ a`, and `through_sample(u) ≥ beta` exactly
+/// when `u ≥ b`; clamped to ±[`INF`].
+#[inline]
+pub(super) fn sample_window(alpha: i32, beta: i32) -> (i32, i32) {
+    let a = largest_at_most(alpha).clamp(-INF, INF);
+    let b = (-largest_at_most(-beta)).clamp(-INF, INF);
+    (a, b)
+}
+
+/// The prover's budget for a root claim after `searched` nodes of search: a quarter of them,
+/// at least [`PROOF_NODES_MIN`] and at most [`PROOF_NODES_MAX`], never past `left` (what is
+/// left of a node limit).
+pub fn proof_budget(searched: u64, left: u64) -> u64 {
+    (searched / 4)
+        .clamp(PROOF_NODES_MIN, PROOF_NODES_MAX)
+        .min(left)
+}
+
+/// The least prover budget for a root claim.
+pub const PROOF_NODES_MIN: u64 = 20_000;
+/// The most prover nodes one root claim may take.
+pub const PROOF_NODES_MAX: u64 = 4_000_000;
+
+/// What the prover said of the root's last claim.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct RootClaim {
+    /// The move the search claimed a mate with, and its value.
+    asked: (Move, i32),
+    /// The verdict on the claim: for a proved win, on `answer`.
+    verdict: Verdict,
+    /// The move to play: `asked`, or a root move the prover found to mate sooner.
+    answer: Move,
+}
+
+impl Searcher<'_> {
+    /// The score to report for root move `mv` worth `v`: a mate only if the prover has proved
+    /// it (asked here, once per move and value, by the main thread only: a helper thread reports
+    /// a finite score), else a finite score.
+    pub(super) fn claim_score(&mut self, mv: Move, v: i32) -> Score {
+        if v.abs() <= MATE_BOUND {
+            return to_score(v);
+        }
+        if self.helper {
+            return Score::Cp(through_sample(v));
+        }
+        match self.claim(mv, v).map(|c| c.verdict) {
+            Some(Verdict::Proved { shortest }) => Score::Mate(if v > 0 {
+                shortest as i32
+            } else {
+                -(shortest as i32)
+            }),
+            _ => Score::Cp(through_sample(v)),
+        }
+    }
+
+    /// The root move to answer with when `mv` is worth `v`, and whether that answer's mate is
+    /// proved (always `(mv, false)` in a helper thread or below the mate band). A proved win
+    /// answers with the shortest mate the prover found among the root moves.
+    pub(super) fn settle(&mut self, mv: Move, v: i32) -> (Move, bool) {
+        if self.helper || v.abs() <= MATE_BOUND {
+            return (mv, false);
+        }
+        match self.claim(mv, v) {
+            Some(c) if matches!(c.verdict, Verdict::Proved { .. }) => (c.answer, true),
+            _ => (mv, false),
+        }
+    }
+
+    /// The prover's verdict on the mate claim `(mv, v)`, asked once (a later question about
+    /// the same claim, or about the answer it gave, is answered from the last one); `None` when
+    /// no budget is left. For a proved win in `k > 1`, the root moves are tried for a mate in
+    /// fewer, with what is left of the budget.
+    fn claim(&mut self, mv: Move, v: i32) -> Option<RootClaim> {
+        if let Some(c) = self.claim {
+            if c.asked.1 == v && (c.asked.0 == mv || c.answer == mv) {
+                return Some(c);
+            }
+        }
+        let Score::Mate(n) = to_score(v) else {
+            return None;
+        };
+        let budget = proof_budget(self.nodes, self.node_limit.saturating_sub(self.nodes));
+        if budget == 0 {
+            return None;
+        }
+        let mut prover = MateProver::with_knowledge(budget, self.knowledge);
+        prover.set_deadline(self.deadline);
+        let found = if n > 0 {
+            prover.mate_after(&self.pos, mv, n.unsigned_abs())
+        } else {
+            prover.mated_in(&self.pos, n.unsigned_abs())
+        };
+        let mut answer = mv;
+        let verdict = match found {
+            Ok(Some(found)) => {
+                let mut shortest = found;
+                if n > 0 {
+                    let roots = self.control.root_moves(self.pos.legal_moves());
+                    'shorter: for k in 1..found {
+                        for &m in roots.iter().filter(|&&m| m != mv) {
+                            match prover.mates_within(&self.pos, m, k) {
+                                Ok(true) => {
+                                    (answer, shortest) = (m, k);
+                                    break 'shorter;
+                                }
+                                Ok(false) => {}
+                                Err(_) => break 'shorter,
+                            }
+                        }
+                    }
+                }
+                Verdict::Proved { shortest }
+            }
+            Ok(None) => Verdict::Refuted,
+            Err(e) => Verdict::Unknown(e),
+        };
+        self.add_nodes(prover.nodes());
+        let c = RootClaim {
+            asked: (mv, v),
+            verdict,
+            answer,
+        };
+        self.claim = Some(c);
+        Some(c)
+    }
+
+    /// Adds `k` nodes done outside the search (the prover's) to the count, keeping a shared
+    /// count's batches of 1024 whole.
+    fn add_nodes(&mut self, k: u64) {
+        let before = self.nodes / 1024;
+        self.nodes += k;
+        if let Some(total) = self.shared_nodes {
+            total.fetch_add((self.nodes / 1024 - before) * 1024, Ordering::Relaxed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sample_map_is_monotone_odd_and_between_the_bands() {
+        let mut prev = i32::MIN;
+        for u in -INF..=INF {
+            let f = through_sample(u);
+            assert!(f >= prev, "monotone at {u}");
+            assert_eq!(through_sample(-u), -f, "odd at {u}");
+            if u.abs() <= EVAL_LIMIT {
+                assert_eq!(f, u);
+            } else {
+                assert!(
+                    f.abs() > EVAL_LIMIT - 1 && f.abs() < MATE_BOUND,
+                    "band at {u}"
+                );
+            }
+            prev = f;
+        }
+    }
+
+    #[test]
+    fn sample_windows_are_exact_preimages() {
+        let ys = [
+            -INF,
+            -MATE,
+            -MATE_BOUND - 1,
+            -25_000,
+            -EVAL_LIMIT - 2,
+            -EVAL_LIMIT - 1,
+            -EVAL_LIMIT,
+            -EVAL_LIMIT + 1,
+            -35,
+            0,
+            17,
+            EVAL_LIMIT - 1,
+            EVAL_LIMIT,
+            EVAL_LIMIT + 1,
+            EVAL_LIMIT + 2,
+            24_999,
+            MATE_BOUND,
+            MATE,
+            INF,
+        ];
+        for &alpha in &ys {
+            for &beta in &ys {
+                let (a, b) = sample_window(alpha, beta);
+                for u in (-INF..=INF)
+                    .step_by(7)
+                    .chain(EVAL_LIMIT - 5..EVAL_LIMIT + 5)
+                {
+                    let f = through_sample(u);
+                    if a > -INF {
+                        assert_eq!(f <= alpha, u <= a, "alpha {alpha} u {u}");
+                    }
+                    if b < INF {
+                        assert_eq!(f >= beta, u >= b, "beta {beta} u {u}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn proof_budgets_follow_the_search_and_the_limit() {
+        assert_eq!(proof_budget(0, u64::MAX), PROOF_NODES_MIN);
+        assert_eq!(proof_budget(4_000_000, u64::MAX), 1_000_000);
+        assert_eq!(proof_budget(u64::MAX, u64::MAX), PROOF_NODES_MAX);
+        assert_eq!(proof_budget(4_000_000, 10), 10);
+    }
+}
