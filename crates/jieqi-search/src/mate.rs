@@ -65,31 +65,39 @@ struct Known {
 
 /// The prover, with its table and node count. One prover answers many questions about positions
 /// of one game tree.
-pub struct MateProver {
+pub struct MateProver<'h> {
     table: crate::KeyMap<Known>,
+    hint: Option<&'h dyn Fn(&Position) -> Option<Move>>,
     knowledge: Knowledge,
     nodes: u64,
     budget: u64,
     deadline: Option<Instant>,
 }
 
-impl MateProver {
+impl<'h> MateProver<'h> {
     /// A fair prover (the hidden pieces are what the pools say they may be) that gives up after
     /// `budget` nodes (positions made) over its lifetime.
-    pub fn new(budget: u64) -> MateProver {
+    pub fn new(budget: u64) -> MateProver<'h> {
         MateProver::with_knowledge(budget, Knowledge::FAIR)
     }
 
     /// A prover whose chance outcomes are those `knowledge` allows (an omniscient view's: one
     /// outcome per move).
-    pub fn with_knowledge(budget: u64, knowledge: Knowledge) -> MateProver {
+    pub fn with_knowledge(budget: u64, knowledge: Knowledge) -> MateProver<'h> {
         MateProver {
             table: crate::KeyMap::default(),
+            hint: None,
             knowledge,
             nodes: 0,
             budget,
             deadline: None,
         }
+    }
+
+    /// Tries `hint`'s move first where the attacker is to move (a search's best move there,
+    /// say): proofs come sooner, answers stay the same.
+    pub fn set_hint(&mut self, hint: &'h dyn Fn(&Position) -> Option<Move>) {
+        self.hint = Some(hint);
     }
 
     /// Gives up with [`MateError::Time`] once `deadline` has passed (checked every 1024 nodes).
@@ -212,7 +220,7 @@ impl MateProver {
         if u32::from(known.fails) >= n {
             return Ok(false);
         }
-        let moves = ordered(pos);
+        let moves = ordered(pos, self.hint.and_then(|h| h(pos)));
         let mut found = false;
         for &m in moves.as_slice() {
             if self.move_mates(pos, m, n)? {
@@ -332,21 +340,24 @@ pub fn check_claim(
     (verdict, prover.nodes())
 }
 
-/// The legal moves, checks first, then captures, then the rest (a mate is found sooner; the
-/// order changes no answer; a hidden mover's check is judged as the hidden piece it still is).
-fn ordered(pos: &Position) -> MoveList {
+/// The legal moves, `first` (when legal) first, then checks, then captures, then the rest (a
+/// mate is found sooner; the order changes no answer; a hidden mover's check is judged as the
+/// hidden piece it still is).
+fn ordered(pos: &Position, first: Option<Move>) -> MoveList {
     let all = pos.legal_moves();
     let mut out = MoveList::new();
     let rank = |m: Move| {
-        if pos.gives_check(m, None) {
+        if Some(m) == first {
             0
-        } else if pos.occupant(m.to).is_some() {
+        } else if pos.gives_check(m, None) {
             1
-        } else {
+        } else if pos.occupant(m.to).is_some() {
             2
+        } else {
+            3
         }
     };
-    for class in 0..3 {
+    for class in 0..4 {
         for &m in all.as_slice() {
             if rank(m) == class {
                 out.push(m);

@@ -12,7 +12,9 @@
 //! which branches over every identity a revealed piece may have, within a node budget
 //! ([`proof_budget`]). Only a claim it proves is reported as [`Score::Mate`] (with the prover's
 //! shortest N; for a win, the root moves are also tried for a shorter mate, and the shortest
-//! found is played), and the search stops there: the root is decided. A claim it refutes or cannot
+//! found is played). Once the prover has settled the root — a loss proved, or a win proved with
+//! no shorter mate among the root moves — the search stops: the root is decided. A claim the
+//! budget could not settle is asked again when twice the budget is available. A claim it refutes or cannot
 //! finish is reported as the large but finite score [`through_sample`] gives it. The prover's
 //! positions count as nodes.
 
@@ -78,6 +80,12 @@ pub(super) struct RootClaim {
     verdict: Verdict,
     /// The move to play: `asked`, or a root move the prover found to mate sooner.
     answer: Move,
+    /// Whether the verdict is final: a refutation, a proved loss, or a proved win whose search
+    /// for a shorter mate among the root moves finished. Else (the budget ran out) the claim is
+    /// asked again once twice the budget is available.
+    settled: bool,
+    /// The prover budget it was asked with.
+    budget: u64,
 }
 
 impl Searcher<'_> {
@@ -101,44 +109,57 @@ impl Searcher<'_> {
         }
     }
 
-    /// The root move to answer with when `mv` is worth `v`, and whether that answer's mate is
-    /// proved (always `(mv, false)` in a helper thread or below the mate band). A proved win
-    /// answers with the shortest mate the prover found among the root moves.
+    /// The root move to answer with when `mv` is worth `v`, and whether the root is decided: its
+    /// mate proved and, for a win, no shorter one among the root moves (always `(mv, false)` in
+    /// a helper thread or below the mate band). A proved win answers with the shortest mate the
+    /// prover found among the root moves.
     pub(super) fn settle(&mut self, mv: Move, v: i32) -> (Move, bool) {
         if self.helper || v.abs() <= MATE_BOUND {
             return (mv, false);
         }
         match self.claim(mv, v) {
-            Some(c) if matches!(c.verdict, Verdict::Proved { .. }) => (c.answer, true),
+            Some(c) if matches!(c.verdict, Verdict::Proved { .. }) => (c.answer, c.settled),
             _ => (mv, false),
         }
     }
 
     /// The prover's verdict on the mate claim `(mv, v)`, asked once (a later question about
-    /// the same claim, or about the answer it gave, is answered from the last one); `None` when
-    /// no budget is left. For a proved win in `k > 1`, the root moves are tried for a mate in
-    /// fewer, with what is left of the budget.
+    /// the same claim, or about the answer it gave, is answered from the last one unless it was
+    /// not settled and twice its budget is now available); `None` when no budget is left. For a
+    /// proved win in `k > 1`, the root moves are tried for a mate in fewer, with what is left of
+    /// the budget.
     fn claim(&mut self, mv: Move, v: i32) -> Option<RootClaim> {
+        let budget = proof_budget(self.nodes, self.node_limit.saturating_sub(self.nodes));
         if let Some(c) = self.claim {
-            if c.asked.1 == v && (c.asked.0 == mv || c.answer == mv) {
+            if c.asked.1 == v
+                && (c.asked.0 == mv || c.answer == mv)
+                && (c.settled || budget < 2 * c.budget)
+            {
                 return Some(c);
             }
         }
         let Score::Mate(n) = to_score(v) else {
             return None;
         };
-        let budget = proof_budget(self.nodes, self.node_limit.saturating_sub(self.nodes));
         if budget == 0 {
             return None;
         }
+        // The table's best moves guide the attacker (the proof itself is exhaustive).
+        let tt = self.tt;
+        let hint = move |p: &Position| {
+            tt.and_then(|t| t.probe(p.hash()))
+                .and_then(|e| decode(e.mv))
+        };
         let mut prover = MateProver::with_knowledge(budget, self.knowledge);
         prover.set_deadline(self.deadline);
+        prover.set_hint(&hint);
         let found = if n > 0 {
             prover.mate_after(&self.pos, mv, n.unsigned_abs())
         } else {
             prover.mated_in(&self.pos, n.unsigned_abs())
         };
         let mut answer = mv;
+        let mut settled = true;
         let verdict = match found {
             Ok(Some(found)) => {
                 let mut shortest = found;
@@ -152,7 +173,10 @@ impl Searcher<'_> {
                                     break 'shorter;
                                 }
                                 Ok(false) => {}
-                                Err(_) => break 'shorter,
+                                Err(_) => {
+                                    settled = false;
+                                    break 'shorter;
+                                }
                             }
                         }
                     }
@@ -160,13 +184,18 @@ impl Searcher<'_> {
                 Verdict::Proved { shortest }
             }
             Ok(None) => Verdict::Refuted,
-            Err(e) => Verdict::Unknown(e),
+            Err(e) => {
+                settled = false;
+                Verdict::Unknown(e)
+            }
         };
         self.add_nodes(prover.nodes());
         let c = RootClaim {
             asked: (mv, v),
             verdict,
             answer,
+            settled,
+            budget,
         };
         self.claim = Some(c);
         Some(c)
