@@ -63,11 +63,14 @@ struct Known {
     fails: u8,
 }
 
+/// A move to try first in a position (see [`MateProver::set_hint`]).
+pub type Hint<'h> = &'h dyn Fn(&Position) -> Option<Move>;
+
 /// The prover, with its table and node count. One prover answers many questions about positions
 /// of one game tree.
 pub struct MateProver<'h> {
     table: crate::KeyMap<Known>,
-    hint: Option<&'h dyn Fn(&Position) -> Option<Move>>,
+    hint: Option<Hint<'h>>,
     knowledge: Knowledge,
     nodes: u64,
     budget: u64,
@@ -96,7 +99,7 @@ impl<'h> MateProver<'h> {
 
     /// Tries `hint`'s move first where the attacker is to move (a search's best move there,
     /// say): proofs come sooner, answers stay the same.
-    pub fn set_hint(&mut self, hint: &'h dyn Fn(&Position) -> Option<Move>) {
+    pub fn set_hint(&mut self, hint: Hint<'h>) {
         self.hint = Some(hint);
     }
 
