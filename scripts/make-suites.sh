@@ -62,5 +62,5 @@ play xq-ab4k-hard --rules xiangqi --engine alphabeta:name=ab4k --engine level:ha
 # Jieqi games between two engines of different strength: the weaker one leaves material hanging.
 play jq-ab-hard --engine alphabeta --engine level:hard --nodes 2000 --pairs 100 --seed 201
 play jq-ab-hard2 --engine alphabeta --engine level:hard --nodes 2000 --pairs 300 --seed 202
-"$arena" suite tactics "$games"/jq-ab-hard "$games"/jq-ab-hard2 --min-gain 300 --depth 2 --max-balance 300 --per-game 2 --max 150 \
+"$arena" suite tactics "$games"/jq-ab-hard "$games"/jq-ab-hard2 --min-gain 300 --depth 2 --max-balance 300 --per-game 2 --max 150 --mate-moves 5 --budget 20000000 \
     --threads "$threads" --out configs/suites/jieqi-tactics.epd

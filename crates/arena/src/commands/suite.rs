@@ -29,6 +29,40 @@ use crate::plan::suite::{CommonPlan, MatesPlan, SuitePlan, TacticsPlan};
 /// A proved mate: its length in moves and every first move that mates in that many.
 type MateProof = (u32, Vec<Move>);
 
+/// What the proofs say of a tactics candidate.
+enum Tactic {
+    /// No move wins the material.
+    None,
+    /// Several moves do.
+    Several,
+    /// One move does, and no other mates.
+    One(Move),
+    /// One move does, but another mates.
+    OtherMates,
+    /// One move does, and the search for another's mate ran over the budget.
+    MateUnknown,
+}
+
+/// A move other than `bm` that mates within `moves` moves in every reveal outcome of `pos`
+/// (the shortest such mate's first such move), or `None`.
+///
+/// # Errors
+/// The exhaustive search ran over `budget` nodes.
+fn other_mate(
+    pos: &Position,
+    bm: Move,
+    moves: u32,
+    budget: u64,
+) -> Result<Option<Move>, MateError> {
+    let mut prover = MateProver::new(budget);
+    for n in 1..=moves {
+        if let Some(&m) = prover.mating_moves(pos, n)?.iter().find(|&&m| m != bm) {
+            return Ok(Some(m));
+        }
+    }
+    Ok(None)
+}
+
 /// A candidate position: where it came from, and the position (as its side to move sees it).
 struct Candidate {
     /// Mate suites: the game's mate came this many moves later (the longest mate looked for).
@@ -300,13 +334,23 @@ fn tactics(args: &TacticsPlan, w: &mut dyn Write) -> Result<(), Error> {
     let pool = pool(&args.common)?;
     let (budget, depth, gain) = (args.common.budget, args.depth, args.min_gain);
     let bar = crate::commands::solve::progress(candidates.len() as u64, "positions proved", false);
-    let proofs: Vec<Option<Vec<Move>>> = pool.install(|| {
+    let mate_moves = args.mate_moves;
+    let proofs: Vec<Option<Tactic>> = pool.install(|| {
         candidates
             .par_iter()
             .map(|c| {
                 let proof = TacticProver::new(depth, budget)
                     .winning_moves(&c.pos, gain)
-                    .ok();
+                    .ok()
+                    .map(|moves| match moves.as_slice() {
+                        [m] => match other_mate(&c.pos, *m, mate_moves, budget) {
+                            Ok(None) => Tactic::One(*m),
+                            Ok(Some(_)) => Tactic::OtherMates,
+                            Err(_) => Tactic::MateUnknown,
+                        },
+                        [] => Tactic::None,
+                        _ => Tactic::Several,
+                    });
                 bar.inc(1);
                 proof
             })
@@ -314,13 +358,17 @@ fn tactics(args: &TacticsPlan, w: &mut dyn Write) -> Result<(), Error> {
     });
     bar.finish_and_clear();
     let (mut none, mut several, mut over_budget, mut capped) = (0, 0, 0, 0);
+    let (mut other_mates, mut mate_unknown) = (0, 0);
     let mut kept: Vec<(usize, Move)> = Vec::new();
     let mut per_game: std::collections::HashMap<usize, usize> = Default::default();
     for (i, proof) in proofs.iter().enumerate() {
-        match proof.as_deref() {
+        match proof {
             None => over_budget += 1,
-            Some([]) => none += 1,
-            Some([m]) => {
+            Some(Tactic::None) => none += 1,
+            Some(Tactic::Several) => several += 1,
+            Some(Tactic::OtherMates) => other_mates += 1,
+            Some(Tactic::MateUnknown) => mate_unknown += 1,
+            Some(Tactic::One(m)) => {
                 let count = per_game.entry(candidates[i].game_key).or_default();
                 if *count < args.per_game && kept.len() < args.max {
                     *count += 1;
@@ -329,7 +377,6 @@ fn tactics(args: &TacticsPlan, w: &mut dyn Write) -> Result<(), Error> {
                     capped += 1;
                 }
             }
-            Some(_) => several += 1,
         }
     }
     let mut body = String::new();
@@ -347,16 +394,44 @@ fn tactics(args: &TacticsPlan, w: &mut dyn Write) -> Result<(), Error> {
          under the games' rules).\n\
          ; Every position is proved: its bm move, and no other, wins at least {gain} centipawns \
          of material by force ({depth} full-width plies, then captures until quiet), with every \
-         hidden identity chosen against the mover, so in every determinization.\n\
+         hidden identity chosen against the mover, so in every determinization; and no other \
+         move mates within {mate_moves} moves in every reveal outcome (exhaustive search).\n\
          ; {games} games read ({skipped} left out); {} candidate positions (not in check, last \
          move not a capture, at least {} hidden pieces, neither side ahead by more than {} \
          centipawns): {} with one winning move, {several} with several, {none} with none, \
-         {over_budget} over the node budget; {} kept ({capped} over the per-game or total cap).\n",
+         {over_budget} over the node budget; of those with one, {other_mates} left out because \
+         another move mates and {mate_unknown} because the mate search ran over the budget; {} \
+         kept ({capped} over the per-game or total cap).\n",
         candidates.len(),
         args.min_hidden,
         args.max_balance,
-        kept.len() + capped,
+        kept.len() + capped + other_mates + mate_unknown,
         kept.len()
     );
     write_suite(&args.common.out, &header, &body, w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jieqi_core::{Rules, View};
+
+    /// The shipped suite's tactic.041 said `e5f3` (wins a chariot) was the only winning move,
+    /// but `b3d3` mates in 5 in every reveal outcome: such a position is now left out.
+    #[test]
+    fn a_candidate_whose_other_move_mates_is_found() {
+        let fen = "2ck3b1/4a4/R3b3p/9/4n4/2B6/1r7/Bp2P1P1P/4P4/3AKX3 b N1p3 - 0 24";
+        let setup = fen::parse(fen).unwrap();
+        let view = View::from_setup(&setup, &Rules::standard()).unwrap();
+        let pos = view.position();
+        let (e5f3, b3d3): (Move, Move) = ("e5f3".parse().unwrap(), "b3d3".parse().unwrap());
+        assert_eq!(other_mate(pos, e5f3, 4, 20_000_000), Ok(None));
+        let found = other_mate(pos, e5f3, 5, 20_000_000).unwrap();
+        assert_eq!(found, Some(b3d3));
+        assert_eq!(
+            other_mate(pos, e5f3, 5, 1_000_000),
+            Err(MateError::Budget),
+            "over the budget"
+        );
+    }
 }

@@ -58,6 +58,8 @@ pub struct TacticsPlan {
     pub per_game: usize,
     /// Most positions kept in all.
     pub max: usize,
+    /// Longest mate of another move looked for, 0 to 8 moves.
+    pub mate_moves: u32,
 }
 
 impl SuitePlan {
@@ -95,7 +97,11 @@ impl SuitePlan {
                     max_balance,
                     per_game,
                     max,
+                    mate_moves,
                 } = a;
+                if mate_moves > 8 {
+                    return Err(Error::Input("--mate-moves must be from 0 to 8".into()));
+                }
                 if depth == 0 || depth > 4 {
                     return Err(Error::Input("--depth must be from 1 to 4".into()));
                 }
@@ -111,6 +117,7 @@ impl SuitePlan {
                     max_balance,
                     per_game,
                     max,
+                    mate_moves,
                 }))
             }
         }
