@@ -768,3 +768,101 @@ fn a_mate_through_one_drawn_identity_is_not_reported_as_a_mate() {
     assert_eq!((c.mv, c.info.score), (a0a9, Some(Score::Mate(1))));
     assert_eq!(c.info.depth, Some(1), "proved at depth 1, and stopped");
 }
+
+/// An engine with `threads` threads and a small table.
+fn threaded(threads: usize) -> alphabeta::AlphaBeta {
+    let opts = Options {
+        threads,
+        hash_mb: 4,
+        ..Options::default()
+    };
+    alphabeta::AlphaBeta::new(opts, None)
+}
+
+#[test]
+fn helper_threads_are_kept_between_searches_and_joined_on_drop() {
+    use jieqi_engine::Engine;
+    let rules = Rules::standard();
+    let mut e = threaded(2);
+    assert!(
+        e.pool_counters().is_none(),
+        "no thread before the first search"
+    );
+    let mut counters = None;
+    for (i, pos) in positions(rules, 5, 10, 40, 123).into_iter().enumerate() {
+        let view = View::from_setup(&pos.to_setup(), &rules).unwrap();
+        let c = e
+            .go(
+                &view,
+                &Limits {
+                    nodes: Some(30_000),
+                    ..Limits::default()
+                },
+                i as u64,
+            )
+            .unwrap();
+        assert!(pos.legal_moves().contains(&c.mv));
+        let k = e.pool_counters().expect("a pool");
+        // One helper, started by the first search and reused by the others, idle between them.
+        assert_eq!(k.spawned(), 1);
+        assert_eq!(k.live(), 1);
+        assert_eq!(k.busy(), 0);
+        assert_eq!(k.jobs(), i + 1);
+        counters = Some(k);
+    }
+    let counters = counters.unwrap();
+    drop(e);
+    assert_eq!(counters.live(), 0, "dropping the engine joins its helpers");
+    assert_eq!(counters.spawned(), 1);
+}
+
+#[test]
+fn a_stopped_threaded_search_returns_promptly_with_its_helpers_idle() {
+    use jieqi_engine::{Control, Engine};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+    let rules = Rules::standard();
+    let view = random_view(rules, 7, 20).unwrap();
+    let mut e = threaded(3);
+    let limits = Limits {
+        movetime: Some(Duration::from_secs(60)),
+        ..Limits::default()
+    };
+    for round in 0..2 {
+        let stop = AtomicBool::new(false);
+        let control = Control::default().with_stop(&stop);
+        let t = Instant::now();
+        let c = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(Duration::from_millis(150));
+                stop.store(true, Ordering::Relaxed);
+            });
+            e.search(&view, &limits, round, &control).unwrap()
+        });
+        assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+        assert!(view.position().legal_moves().contains(&c.mv));
+        let k = e.pool_counters().expect("a pool");
+        assert_eq!(k.busy(), 0, "helpers idle once the search returned");
+        assert_eq!((k.spawned(), k.live()), (2, 2));
+    }
+}
+
+#[test]
+fn one_thread_starts_no_pool_and_stays_reproducible() {
+    use jieqi_engine::Engine;
+    let rules = Rules::simple();
+    for (i, pos) in positions(rules, 3, 10, 40, 321).into_iter().enumerate() {
+        let view = View::from_setup(&pos.to_setup(), &rules).unwrap();
+        let limits = Limits {
+            nodes: Some(25_000),
+            ..Limits::default()
+        };
+        let (mut a, mut b) = (threaded(1), threaded(1));
+        for seed in [i as u64, i as u64 + 9] {
+            let x = a.go(&view, &limits, seed).unwrap();
+            assert_eq!(x, b.go(&view, &limits, seed).unwrap());
+            assert_eq!(x.info.nodes, 25_000);
+        }
+        assert!(a.pool_counters().is_none());
+    }
+}

@@ -127,7 +127,9 @@
 //! the front end hears each depth once, from the first thread to complete it, and the search
 //! answers with the main thread's result unless a helper completed a deeper iteration
 //! (best-thread selection). A node limit then applies to the sum of all threads' nodes (counted
-//! in batches of 1024), so only a single thread is reproducible.
+//! in batches of 1024), so only a single thread is reproducible. The helpers are threads of a
+//! pool the engine starts at its first search and keeps, idle between searches, until it is
+//! dropped; each keeps its move-ordering history from one search to the next (see `smp`).
 //!
 //! # Files
 //! This file is the engine's front end ([`AlphaBeta`], the spec). The search is one
@@ -136,10 +138,10 @@
 //! killers, history), `negamax` (the decision node and its pruning), `chance_node` (exact and
 //! sampled chance nodes, Star2 probes), `qsearch`, `iterate` (iterative deepening, aspiration,
 //! time management, the PV). Beside them: `options` (the spec's keys), `chance` (a move's
-//! outcomes and the Star1 window), `tt` (the shared table), `smp` (what Lazy SMP threads publish).
+//! outcomes and the Star1 window), `tt` (the shared table), `smp` (the helper threads' pool and what Lazy SMP threads publish).
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use jieqi_core::{
@@ -223,21 +225,50 @@ pub use iterate::*;
 pub use options::*;
 use ordering::*;
 pub use searcher::*;
+pub use smp::PoolCounters;
 use smp::*;
 use tt::*;
 
 /// The engine.
 pub struct AlphaBeta {
-    opts: Options,
+    opts: Arc<Options>,
     depth: Option<u32>,
-    tt: Option<Tt>,
+    /// The transposition table, shared with the helper threads.
+    tt: Option<Arc<Tt>>,
+    /// The Lazy SMP helper threads (`threads` > 1), started by the first search and kept until
+    /// the engine is dropped.
+    pool: Option<Pool>,
 }
 
 impl AlphaBeta {
     /// An engine with these options and an optional default depth.
     pub fn new(opts: Options, depth: Option<u32>) -> AlphaBeta {
-        let tt = opts.tt.then(|| Tt::new(opts.hash_mb));
-        AlphaBeta { opts, depth, tt }
+        let tt = opts.tt.then(|| Arc::new(Tt::new(opts.hash_mb)));
+        AlphaBeta {
+            opts: Arc::new(opts),
+            depth,
+            tt,
+            pool: None,
+        }
+    }
+
+    /// The counters of the engine's helper threads (threads started, running, searching), once
+    /// a search with several threads has started them. For tests and diagnostics.
+    pub fn pool_counters(&self) -> Option<Arc<PoolCounters>> {
+        self.pool.as_ref().map(Pool::counters)
+    }
+
+    /// The engine's helper threads, started now if they are not yet.
+    fn pool(&mut self, helpers: usize) -> Result<&Pool, EngineError> {
+        if self.pool.as_ref().is_none_or(|p| p.helpers() != helpers) {
+            // (The thread count is fixed per engine; a stale pool would be dropped and joined.)
+            self.pool = None;
+            let pool = Pool::new(helpers).map_err(|e| {
+                EngineError::new(format!("alphabeta: cannot start a helper thread: {e}"))
+            })?;
+            self.pool = Some(pool);
+        }
+        Ok(self.pool.as_ref().expect("just made"))
     }
 }
 
@@ -284,76 +315,68 @@ impl Engine for AlphaBeta {
         } else {
             limits.nodes
         };
-        if let Some(tt) = self.tt.as_mut() {
+        if let Some(tt) = &self.tt {
             tt.new_search();
         }
         let past = past_hashes(view);
         let threads = self.opts.threads.max(1);
-        let tt = self.tt.as_ref();
-        let opts = &self.opts;
-        let knowledge = view.knowledge();
-        let shared_nodes = AtomicU64::new(0);
-        let published = Mutex::new(Published::default());
-        let helpers_stop = AtomicBool::new(false);
-        // Helpers report to the front end too (deeper iterations only, see `Published`), and
-        // stop when the main thread is done.
-        let helper_control = control.with_stop(&helpers_stop);
         let node_limit = node_limit.unwrap_or(u64::MAX).max(1);
-        fn searcher<'a>(
-            pos: &Position,
-            opts: &'a Options,
-            tt: Option<&'a Tt>,
-            past: &[PathEntry],
-            knowledge: Knowledge,
-            control: Control<'a>,
-            node_limit: u64,
-        ) -> Searcher<'a> {
-            let mut s = Searcher::new(pos.clone(), opts, tt, past.to_vec());
-            s.knowledge = knowledge;
-            s.control = control;
-            s.node_limit = node_limit;
-            s
-        }
-        let (s, helper_nodes) = std::thread::scope(|scope| {
-            // Lazy SMP: helpers search the same root on the shared table, half of them one ply
-            // ahead, each with its own move-ordering history, until the main thread is done.
-            let helpers: Vec<_> = (1..threads)
-                .map(|i| {
-                    let mut h =
-                        searcher(pos, opts, tt, &past, knowledge, helper_control, node_limit);
-                    // The same draws as the main thread: a different seed would reveal other
-                    // identities, and no position below a reveal would be shared.
-                    h.seed = seed;
-                    h.depth_offset = (i % 2) as u32;
-                    h.shared_nodes = Some(&shared_nodes);
-                    h.published = Some(&published);
-                    h.helper = true;
-                    let depth = max_depth.saturating_sub(h.depth_offset).max(1);
-                    scope.spawn(move || {
-                        h.iterate(depth);
-                        h.nodes % 1024
-                    })
-                })
-                .collect();
-            let mut s = searcher(pos, opts, tt, &past, knowledge, *control, node_limit);
-            s.seed = seed;
-            if threads > 1 {
-                s.shared_nodes = Some(&shared_nodes);
-                s.published = Some(&published);
-            }
-            s.deadline = budget.map(|b| start + b.hard.saturating_sub(Duration::from_millis(1)));
-            // Under a clock, an iteration that would end past the soft budget (scaled by the
-            // root's stability) is not started. A fixed movetime is searched in full.
-            s.soft = budget.filter(|b| b.soft < b.hard).map(|b| (start, b.soft));
-            s.completed = s.iterate(max_depth);
-            helpers_stop.store(true, Ordering::Relaxed);
-            let rest: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
-            (s, rest)
+        // What the helpers search; the main thread shares its counters and reads their results.
+        let job = Arc::new(Job {
+            pos: pos.clone(),
+            past,
+            knowledge: view.knowledge(),
+            searchmoves: control.searchmoves().to_vec(),
+            opts: Arc::clone(&self.opts),
+            tt: self.tt.clone(),
+            seed,
+            max_depth,
+            node_limit,
+            shared: SmpSearch::default(),
         });
-        let mut s = s;
+        // Lazy SMP: helpers search the same root on the shared table, half of them one ply
+        // ahead, each with its own move-ordering history, until the main thread is done.
+        let pool = if threads > 1 {
+            let pool = self.pool(threads - 1)?;
+            pool.start(&job);
+            Some(pool)
+        } else {
+            None
+        };
+        let mut s = Searcher::new(
+            job.pos.clone(),
+            &job.opts,
+            job.tt.as_deref(),
+            job.past.clone(),
+        );
+        s.knowledge = job.knowledge;
+        s.control = *control;
+        s.node_limit = node_limit;
+        s.seed = seed;
+        if threads > 1 {
+            s.shared_nodes = Some(&job.shared.nodes);
+            s.published = Some(&job.shared);
+        }
+        s.deadline = budget.map(|b| start + b.hard.saturating_sub(Duration::from_millis(1)));
+        // Under a clock, an iteration that would end past the soft budget (scaled by the
+        // root's stability) is not started. A fixed movetime is searched in full.
+        s.soft = budget.filter(|b| b.soft < b.hard).map(|b| (start, b.soft));
+        s.completed = s.iterate(max_depth);
+        if let Some(pool) = pool {
+            pool.stop();
+            // A deeper iteration a helper completed before it stopped.
+            s.relay();
+        }
+        let helper_nodes = job.shared.rest.load(Ordering::Relaxed);
         // Best-thread selection: a helper's iteration deeper than the main thread's last
         // completed one answers (it searched every root move to that depth on the same table).
-        let deeper = std::mem::take(&mut *published.lock().unwrap_or_else(|e| e.into_inner()));
+        let deeper = std::mem::take(
+            &mut *job
+                .shared
+                .published
+                .lock()
+                .unwrap_or_else(|e| e.into_inner()),
+        );
         let (completed, mv, score, pv) = match deeper.mv {
             Some(mv) if deeper.by_helper && deeper.depth > s.completed && !s.exhausted => {
                 (deeper.depth, mv, deeper.score, deeper.pv)
@@ -371,7 +394,7 @@ impl Engine for AlphaBeta {
         // Every thread's nodes: the shared count holds the helpers' and the main thread's
         // thousands, the rest is added here.
         let nodes = if threads > 1 {
-            shared_nodes.load(Ordering::Relaxed) + helper_nodes + s.nodes % 1024
+            job.shared.nodes.load(Ordering::Relaxed) + helper_nodes + s.nodes % 1024
         } else {
             s.nodes
         };

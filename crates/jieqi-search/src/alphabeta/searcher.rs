@@ -71,7 +71,7 @@ pub(super) struct Searcher<'a> {
     pub(super) depth_offset: u32,
     /// In a multi-threaded search, the deepest iteration any thread completed (see
     /// [`Published`]); `None` with one thread.
-    pub(super) published: Option<&'a Mutex<Published>>,
+    pub(super) published: Option<&'a SmpSearch>,
     /// Whether this searcher is a Lazy SMP helper (not the main thread).
     pub(super) helper: bool,
     /// The prover's verdict on the root's last mate claim ([`Searcher::claim_score`]).
@@ -235,6 +235,10 @@ impl<'a> Searcher<'a> {
             }
             if self.control.stopped() {
                 self.stopped = true;
+            }
+            // The main thread of a multi-threaded search passes helpers' reports on.
+            if self.published.is_some() {
+                self.relay();
             }
         }
     }

@@ -24,6 +24,7 @@
 //! search (age), or the new bound is exact. Without a new best move the stored one is kept.
 
 use super::*;
+use std::sync::atomic::AtomicU8;
 
 pub(super) const BOUND_EXACT: u8 = 0;
 pub(super) const BOUND_LOWER: u8 = 1;
@@ -44,7 +45,9 @@ pub(super) struct Entry {
 /// at once is never believed (Hyatt's lockless hashing); at worst it is lost.
 pub(super) struct Tt {
     slots: Vec<[AtomicU64; 2]>,
-    age: u8,
+    /// The current search's age (atomic so that a table shared by a thread pool can start a new
+    /// search through a shared reference; only the main thread writes it, between searches).
+    age: AtomicU8,
 }
 
 impl Entry {
@@ -99,14 +102,14 @@ impl Tt {
             slots: (0..n)
                 .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
                 .collect(),
-            age: 0,
+            age: AtomicU8::new(0),
         }
     }
 
     /// Starts a new search: entries of earlier searches stay (a game's next move finds much of
     /// its tree there) but are replaced first.
-    pub(super) fn new_search(&mut self) {
-        self.age = self.age.wrapping_add(1);
+    pub(super) fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
     }
 
     #[inline]
@@ -131,9 +134,10 @@ impl Tt {
     #[inline]
     pub(super) fn store(&self, key: u64, depth: i32, bound: u8, score: i32, mv: Option<Move>) {
         let old = self.read(key);
+        let age_now = self.age.load(Ordering::Relaxed);
         let replace = match old {
             None => true,
-            Some((e, age)) => depth >= e.depth as i32 || age != self.age || bound == BOUND_EXACT,
+            Some((e, age)) => depth >= e.depth as i32 || age != age_now || bound == BOUND_EXACT,
         };
         if replace {
             let mv = match mv {
@@ -146,7 +150,7 @@ impl Tt {
                 depth: depth.clamp(0, 127) as i8,
                 bound,
             }
-            .pack(self.age);
+            .pack(age_now);
             let slot = &self.slots[self.index(key)];
             slot[0].store(data, Ordering::Relaxed);
             slot[1].store(key ^ data, Ordering::Relaxed);
