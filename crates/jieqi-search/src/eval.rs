@@ -81,6 +81,128 @@ pub struct EvalWeights {
     pub king_attack_open: i32,
     /// Bonus for the side to move.
     pub tempo: i32,
+    /// Piece-square tables learned from games (`arena tune --pst`), added to every term above:
+    /// see [`Pst`]. Absent from a weights file: all zero.
+    #[serde(skip_serializing_if = "Pst::is_zero")]
+    pub pst: Pst,
+    /// Where these weights came from (`arena tune` writes the command, the games, the seed and
+    /// the build): read and written, never used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<serde_json::Value>,
+}
+
+/// Squares of one piece-square table: files a–e (f–i mirror them: the board is symmetric) by
+/// ranks 0–9 counted from the owner's side, `rank * 5 + file`.
+pub const PST_SQUARES: usize = 50;
+
+/// Learned piece-square tables, one per kind of piece: the seven roles face up, and `hidden`
+/// for a hidden piece (which stands on its start square; its material is its pool's mean, this
+/// is what its square adds). Each table has [`PST_SQUARES`] values (see there), in centipawns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Pst {
+    /// Face-up chariot.
+    pub chariot: Vec<i32>,
+    /// Face-up horse.
+    pub horse: Vec<i32>,
+    /// Face-up elephant.
+    pub elephant: Vec<i32>,
+    /// Face-up advisor.
+    pub advisor: Vec<i32>,
+    /// King.
+    pub king: Vec<i32>,
+    /// Face-up cannon.
+    pub cannon: Vec<i32>,
+    /// Face-up pawn.
+    pub pawn: Vec<i32>,
+    /// Hidden piece.
+    pub hidden: Vec<i32>,
+}
+
+impl Default for Pst {
+    fn default() -> Pst {
+        let zero = || vec![0; PST_SQUARES];
+        Pst {
+            chariot: zero(),
+            horse: zero(),
+            elephant: zero(),
+            advisor: zero(),
+            king: zero(),
+            cannon: zero(),
+            pawn: zero(),
+            hidden: zero(),
+        }
+    }
+}
+
+impl Pst {
+    /// The tables by kind: the roles in [`Role::ALL`] order, then `hidden`.
+    pub fn tables(&self) -> [&Vec<i32>; 8] {
+        [
+            &self.chariot,
+            &self.horse,
+            &self.elephant,
+            &self.advisor,
+            &self.king,
+            &self.cannon,
+            &self.pawn,
+            &self.hidden,
+        ]
+    }
+
+    /// The tables by kind, to change them (order of [`Pst::tables`]: role indices, then
+    /// hidden).
+    pub fn tables_mut(&mut self) -> [&mut Vec<i32>; 8] {
+        let Pst {
+            chariot,
+            horse,
+            elephant,
+            advisor,
+            king,
+            cannon,
+            pawn,
+            hidden,
+        } = self;
+        [
+            chariot, horse, elephant, advisor, king, cannon, pawn, hidden,
+        ]
+    }
+
+    /// Whether every value is zero (the tables are then left out of a weights file).
+    pub fn is_zero(&self) -> bool {
+        self.tables().iter().all(|t| t.iter().all(|&v| v == 0))
+    }
+
+    /// The table index of `sq` for a piece of `color`.
+    #[inline]
+    pub fn index(color: Color, sq: Square) -> usize {
+        let file = sq.file().min(8 - sq.file()) as usize;
+        let rank = match color {
+            Color::Red => sq.rank(),
+            Color::Black => 9 - sq.rank(),
+        } as usize;
+        rank * 5 + file
+    }
+
+    /// The value of a piece of table `kind` (a role index, or 7 for hidden) of `color` on `sq`.
+    #[inline]
+    pub fn at(&self, kind: usize, color: Color, sq: Square) -> i32 {
+        self.tables()[kind.min(7)]
+            .get(Pst::index(color, sq))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// A table that does not have [`PST_SQUARES`] values, by name.
+    pub fn malformed(&self) -> Option<&'static str> {
+        const NAMES: [&str; 8] = [
+            "chariot", "horse", "elephant", "advisor", "king", "cannon", "pawn", "hidden",
+        ];
+        let tables = self.tables();
+        (0..8)
+            .find(|&i| tables[i].len() != PST_SQUARES)
+            .map(|i| NAMES[i])
+    }
 }
 
 impl Default for EvalWeights {
@@ -109,6 +231,8 @@ impl Default for EvalWeights {
             king_attack: 8,
             king_attack_open: 6,
             tempo: 10,
+            pst: Pst::default(),
+            provenance: None,
         }
     }
 }
@@ -184,7 +308,13 @@ impl EvalWeights {
         let text = String::from_utf8(bytes).map_err(|_| named("not UTF-8 text".into()))?;
         // A UTF-8 byte order mark, which some editors write, is not JSON: read past it.
         let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-        serde_json::from_str(text).map_err(|e| named(e.to_string()))
+        let w: EvalWeights = serde_json::from_str(text).map_err(|e| named(e.to_string()))?;
+        if let Some(table) = w.pst.malformed() {
+            return Err(named(format!(
+                "pst.{table} must have {PST_SQUARES} values (files a-e by ranks 0-9)"
+            )));
+        }
+        Ok(w)
     }
 
     /// Piece-square bonus of a face-up piece (no material).
@@ -292,6 +422,7 @@ pub fn evaluate(pos: &Position, w: &EvalWeights) -> i32 {
                 _ => {
                     // Hidden (the bitboard says the square is occupied by `color`).
                     n_hidden[c] += 1;
+                    score[c] += w.pst.at(HIDDEN_K, color, sq);
                     if matches!(
                         jieqi_core::start_role(sq),
                         Some(Role::Advisor | Role::Elephant)
@@ -302,6 +433,7 @@ pub fn evaluate(pos: &Position, w: &EvalWeights) -> i32 {
                 }
             };
             let on_their_half = !sq.is_own_half(color);
+            score[c] += w.pst.at(role.index(), color, sq);
             match role {
                 Role::King => continue,
                 Role::Advisor => {
@@ -409,7 +541,8 @@ const HIDDEN_K: usize = 7;
 #[derive(Clone, Debug)]
 pub struct Evaluator {
     weights: EvalWeights,
-    /// `[side][kind][square]`: material + piece-square value (0 for kings and hidden pieces).
+    /// `[side][kind][square]`: material + piece-square value (kings and hidden pieces: the
+    /// learned table's value only).
     base: [[[i32; 90]; 8]; 2],
     /// `[side][kind][square]`: attack units against the enemy king, plus 16 × guards.
     aux: [[[u8; 90]; 8]; 2],
@@ -431,9 +564,12 @@ impl Evaluator {
                 for role in Role::ALL {
                     let k = role.index();
                     if role == Role::King {
+                        e.base[c][k][s] = weights.pst.at(k, color, sq);
                         continue;
                     }
-                    e.base[c][k][s] = weights.piece(color, role, sq) + weights.pst(color, role, sq);
+                    e.base[c][k][s] = weights.piece(color, role, sq)
+                        + weights.pst(color, role, sq)
+                        + weights.pst.at(k, color, sq);
                     let guard = match role {
                         Role::Advisor => sq.is_palace(color),
                         Role::Elephant => !on_their_half,
@@ -460,6 +596,7 @@ impl Evaluator {
                     Some(Role::Advisor | Role::Elephant)
                 );
                 e.aux[c][HIDDEN_K][s] = 16 * u8::from(hidden_guard);
+                e.base[c][HIDDEN_K][s] = weights.pst.at(HIDDEN_K, color, sq);
             }
         }
         e

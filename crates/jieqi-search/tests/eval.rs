@@ -124,6 +124,32 @@ fn mobility(board: &[u8; 90], s: usize, role: Role, us: usize) -> i32 {
     n
 }
 
+/// The learned table's value for kind `kind` (role index, 7 hidden) of `color` on `sq`, computed
+/// from its definition: files a–e mirrored, ranks from the owner's side.
+fn table(w: &EvalWeights, kind: usize, color: Color, sq: Square) -> i32 {
+    let tables = [
+        &w.pst.chariot,
+        &w.pst.horse,
+        &w.pst.elephant,
+        &w.pst.advisor,
+        &w.pst.king,
+        &w.pst.cannon,
+        &w.pst.pawn,
+        &w.pst.hidden,
+    ];
+    let file = if sq.file() > 4 {
+        8 - sq.file()
+    } else {
+        sq.file()
+    };
+    let rank = if color == Color::Red {
+        sq.rank()
+    } else {
+        9 - sq.rank()
+    };
+    tables[kind][(rank * 5 + file) as usize]
+}
+
 /// The reference: scan all 90 squares, copy the board, count mobility by walking the board.
 fn reference(pos: &Position, w: &EvalWeights) -> i32 {
     let hidden = [
@@ -141,7 +167,7 @@ fn reference(pos: &Position, w: &EvalWeights) -> i32 {
         match pos.occupant(sq) {
             None => {}
             Some(Occupant::Hidden(c)) => {
-                score[c.index()] += hidden[c.index()];
+                score[c.index()] += hidden[c.index()] + table(w, 7, c, sq);
                 if matches!(
                     jieqi_core::start_role(sq),
                     Some(Role::Advisor | Role::Elephant)
@@ -151,6 +177,7 @@ fn reference(pos: &Position, w: &EvalWeights) -> i32 {
             }
             Some(Occupant::Revealed(p)) => {
                 let c = p.color.index();
+                score[c] += table(w, p.role.index(), p.color, sq);
                 match p.role {
                     Role::King => continue,
                     Role::Advisor if sq.is_palace(p.color) => guards[c] += 1,
@@ -222,6 +249,31 @@ fn random_weights(rng: &mut ChaCha8Rng) -> EvalWeights {
         king_attack: r(0, 19),
         king_attack_open: r(0, 23),
         tempo: r(0, 30),
+        pst: {
+            let mut t = || (0..50).map(|_| r(-40, 40)).collect::<Vec<i32>>();
+            jieqi_search::eval::Pst {
+                chariot: t(),
+                horse: t(),
+                elephant: t(),
+                advisor: t(),
+                king: t(),
+                cannon: t(),
+                pawn: t(),
+                hidden: t(),
+            }
+        },
+        provenance: None,
+    }
+}
+
+#[test]
+fn the_tables_follow_the_role_indices() {
+    let names = [
+        "chariot", "horse", "elephant", "advisor", "king", "cannon", "pawn",
+    ];
+    for (i, r) in Role::ALL.into_iter().enumerate() {
+        assert_eq!(r.index(), i);
+        assert_eq!(format!("{r:?}").to_lowercase(), names[i]);
     }
 }
 

@@ -33,7 +33,8 @@ pub struct TuneArgs {
     /// The step size of the fit, in centipawns, more than 0 and at most 100.
     #[arg(long, value_name = "CP", default_value_t = 0.5)]
     pub rate: f64,
-    /// Weights kept as they are, by name (comma-separated, e.g. `pawn,tempo`). `king` is always
+    /// Weights kept as they are, by name (comma-separated, e.g. `pawn,tempo`; a whole
+    /// piece-square table as `pst.horse`, one of its values as `pst.horse[12]`). `king` is always
     /// kept (both kings are always on the board, so the games cannot tell its value).
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub fix: Vec<String>,
@@ -47,6 +48,15 @@ pub struct TuneArgs {
     /// results only (plain Texel tuning). In [0, 1].
     #[arg(long, value_name = "SHARE", default_value_t = 1.0)]
     pub lambda: f64,
+    /// Fit the piece-square tables too (a table per role and one for hidden pieces, 50 squares
+    /// each: 400 more weights), not only the scalar weights.
+    #[arg(long)]
+    pub pst: bool,
+    /// Pull towards the starting weights: this much times the sum of each weight's squared
+    /// change (in centipawns) is added to the loss, so weights the games say little about stay
+    /// near where they were. 0: none; in [0, 1].
+    #[arg(long, value_name = "L", default_value_t = 0.0)]
+    pub l2: f64,
     /// Seed of the training / held-out split of the games.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,

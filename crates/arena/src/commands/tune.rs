@@ -21,21 +21,52 @@ use std::io::Write;
 use std::path::Path;
 
 use jieqi_core::{Color, Game, Position};
-use jieqi_search::eval::{EvalWeights, evaluate};
+use jieqi_search::eval::{EvalWeights, PST_SQUARES, Pst, evaluate};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 use crate::error::Error;
-use crate::plan::tune::{TunePlan, named};
+use crate::plan::tune::{TunePlan, fixes, named, pst_name};
 use crate::records::GameResult;
 
-/// Weights from names and (rounded) values.
+/// Weights from names and (rounded) values ([`named`]'s).
 fn weights_of(names: &[(String, f64)]) -> EvalWeights {
     let map: serde_json::Map<String, serde_json::Value> = names
         .iter()
+        .filter(|(k, _)| pst_name(k).is_none())
         .map(|(k, v)| (k.clone(), serde_json::Value::from(v.round() as i64)))
         .collect();
-    serde_json::from_value(serde_json::Value::Object(map)).expect("the same keys")
+    let mut w: EvalWeights =
+        serde_json::from_value(serde_json::Value::Object(map)).expect("the same keys");
+    let tables = w.pst.tables_mut();
+    for (k, v) in names {
+        if let Some((t, i)) = pst_name(k) {
+            tables[t][i] = v.round() as i32;
+        }
+    }
+    w
+}
+
+/// The piece-square features of `pos` (Red's side): for every piece, +1 (Red) or −1 (Black) at
+/// its table entry, as `(weight number, value)` with weight numbers those of [`named`] (the
+/// tables follow the `scalars` scalar weights).
+fn pst_features(pos: &Position, scalars: usize) -> Vec<(u32, f32)> {
+    let mut out: Vec<(u32, f32)> = Vec::with_capacity(32);
+    for sq in jieqi_core::Square::all() {
+        let (color, kind) = match pos.occupant(sq) {
+            None => continue,
+            Some(jieqi_core::Occupant::Hidden(c)) => (c, 7),
+            Some(jieqi_core::Occupant::Revealed(p)) => (p.color, p.role.index()),
+        };
+        let j = (scalars + kind * PST_SQUARES + Pst::index(color, sq)) as u32;
+        let v = if color == Color::Red { 1.0 } else { -1.0 };
+        match out.iter_mut().find(|(k, _)| *k == j) {
+            Some(e) => e.1 += v,
+            None => out.push((j, v)),
+        }
+    }
+    out.retain(|&(_, v)| v != 0.0);
+    out
 }
 
 /// The evaluation of `pos` from Red's side.
@@ -50,11 +81,12 @@ fn sigmoid(k: f64, s: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * s / 400.0))
 }
 
-/// One training position: result, the score part no tuned weight explains, and the features.
+/// One training position: result, the score part no tuned weight explains, and the features
+/// that are not zero, as (tuned weight number, value).
 struct Sample {
     result: f64,
     rest: f64,
-    features: Vec<f32>,
+    features: Vec<(u32, f32)>,
 }
 
 /// A recorded search score in centipawns, from the searching side's view: `+1.25` pawns, or a
@@ -140,8 +172,8 @@ fn loss(samples: &[Sample], w: &[f64], k: f64) -> f64 {
 }
 
 #[inline]
-fn dot(f: &[f32], w: &[f64]) -> f64 {
-    f.iter().zip(w).map(|(&a, &b)| f64::from(a) * b).sum()
+fn dot(f: &[(u32, f32)], w: &[f64]) -> f64 {
+    f.iter().map(|&(j, a)| f64::from(a) * w[j as usize]).sum()
 }
 
 /// Mean squared error of `positions` with their results under the real evaluation.
@@ -160,9 +192,19 @@ fn true_loss(held: &[(f64, Position)], w: &EvalWeights, k: f64) -> f64 {
 pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
     let base = &args.base;
     let names = named(base);
+    let scalars = names.iter().filter(|(k, _)| pst_name(k).is_none()).count();
     let tuned_idx: Vec<usize> = (0..names.len())
-        .filter(|&i| names[i].0 != "king" && !args.fix.contains(&names[i].0))
+        .filter(|&i| {
+            names[i].0 != "king"
+                && !args.fix.iter().any(|f| fixes(f, &names[i].0))
+                && (i < scalars || args.pst)
+        })
         .collect();
+    // The tuned number of every weight (usize::MAX: not tuned).
+    let mut tuned_of = vec![usize::MAX; names.len()];
+    for (j, &i) in tuned_idx.iter().enumerate() {
+        tuned_of[i] = j;
+    }
     let io = |e: std::io::Error| Error::Write(e.to_string());
     let mut budget = args.max_positions;
     let mut all_games = Vec::new();
@@ -204,9 +246,11 @@ pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
             tuned_idx.len()
         )));
     }
-    // Features: the score's change per unit of each tuned weight (a step of DELTA).
+    // Features: the score's change per unit of each tuned scalar weight (a step of DELTA), and
+    // the piece counts of the tables' squares (the tables are linear by construction).
     const DELTA: f64 = 100.0;
-    let bumped: Vec<EvalWeights> = tuned_idx
+    let scalar_idx: Vec<usize> = tuned_idx.iter().copied().filter(|&i| i < scalars).collect();
+    let bumped: Vec<EvalWeights> = scalar_idx
         .iter()
         .map(|&i| {
             let mut n = names.clone();
@@ -221,10 +265,23 @@ pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
             .par_iter()
             .map(|(result, _, pos)| {
                 let s0 = red_score(pos, base);
-                let features: Vec<f32> = bumped
+                let mut features: Vec<(u32, f32)> = bumped
                     .iter()
-                    .map(|b| ((red_score(pos, b) - s0) / DELTA) as f32)
+                    .zip(&scalar_idx)
+                    .map(|(b, &i)| {
+                        (
+                            tuned_of[i] as u32,
+                            ((red_score(pos, b) - s0) / DELTA) as f32,
+                        )
+                    })
+                    .filter(|&(_, f)| f != 0.0)
                     .collect();
+                if args.pst {
+                    features.extend(pst_features(pos, scalars).into_iter().filter_map(|(i, f)| {
+                        let j = tuned_of[i as usize];
+                        (j != usize::MAX).then_some((j as u32, f))
+                    }));
+                }
                 let rest = s0 - dot(&features, &w0);
                 Sample {
                     result: *result,
@@ -274,8 +331,8 @@ pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
                     for s in chunk {
                         let p = sigmoid(k, s.rest + dot(&s.features, &wt));
                         let d = 2.0 * (p - s.result) * p * (1.0 - p) * scale;
-                        for (gj, &f) in g.iter_mut().zip(&s.features) {
-                            *gj += d * f64::from(f);
+                        for &(j, f) in &s.features {
+                            g[j as usize] += d * f64::from(f);
                         }
                     }
                     g
@@ -289,7 +346,8 @@ pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
                 )
         };
         for j in 0..n {
-            let g = grad[j] / samples.len() as f64;
+            // The pull towards the start: l2 · (w − w0)², per position as the loss is a mean.
+            let g = grad[j] / samples.len() as f64 + 2.0 * args.l2 * (wt[j] - w0[j]);
             m[j] = b1 * m[j] + (1.0 - b1) * g;
             v[j] = b2 * v[j] + (1.0 - b2) * g * g;
             let mh = m[j] / (1.0 - b1.powi(t as i32));
@@ -313,7 +371,7 @@ pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
     )
     .map_err(io)?;
     writeln!(w, "{:<18} {:>8} {:>8}", "weight", "before", "after").map_err(io)?;
-    for ((name, old), (_, new)) in names.iter().zip(&out_names) {
+    for ((name, old), (_, new)) in names.iter().zip(&out_names).take(scalars) {
         let mark = if (old - new).abs() > 0.0 {
             ""
         } else {
@@ -321,10 +379,99 @@ pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
         };
         writeln!(w, "{name:<18} {old:>8} {new:>8}{mark}").map_err(io)?;
     }
+    if args.pst {
+        // The tables, one line each: how far their values moved.
+        for (t, table) in crate::plan::tune::PST_NAMES.iter().enumerate() {
+            let at = scalars + t * PST_SQUARES;
+            let d: Vec<f64> = (at..at + PST_SQUARES)
+                .map(|i| out_names[i].1 - names[i].1)
+                .collect();
+            let (lo, hi) = d
+                .iter()
+                .fold((0f64, 0f64), |(a, b), &x| (a.min(x), b.max(x)));
+            let mean = d.iter().map(|x| x.abs()).sum::<f64>() / d.len() as f64;
+            writeln!(
+                w,
+                "pst.{table:<13} changed by {lo:+} to {hi:+} (mean |change| {mean:.1})"
+            )
+            .map_err(io)?;
+        }
+    }
+    let mut tuned = tuned;
+    let build = crate::records::build::Build::current(&[]);
+    tuned.provenance = Some(serde_json::json!({
+        "made_by": "arena tune",
+        "arena": build.version,
+        "commit": build.commit,
+        "dirty": build.dirty,
+        "folders": args.dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>(),
+        "games": { "fit": train_games, "held_out": held_games },
+        "positions": { "fit": samples.len(), "held_out": held.len() },
+        "settings": {
+            "eval": args.eval_path.as_ref().map(|p| p.display().to_string()),
+            "holdout": args.holdout, "skip": args.skip, "iterations": args.iterations,
+            "rate": args.rate, "fix": args.fix, "max_positions": args.max_positions,
+            "lambda": args.lambda, "pst": args.pst, "l2": args.l2, "seed": args.seed,
+        },
+        "k": k,
+        "loss": {
+            "fit": [before_train, after_train],
+            "held_out": [before_held, after_held],
+        },
+    }));
     let mut json = serde_json::to_string_pretty(&tuned).expect("weights serialize");
     json.push('\n');
     crate::records::files::write_output(&args.out, json.as_bytes())
         .map_err(|e| Error::Write(format!("cannot write {e}")))?;
     writeln!(w, "tuned weights written to {}", args.out.display()).map_err(io)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jieqi_core::{Deal, Rules};
+
+    /// The tables' features are the score's exact change per unit of each table weight, as the
+    /// evaluation computes it (checked by raising every table weight along a game).
+    #[test]
+    fn table_features_are_the_evaluations_own_changes() {
+        let rules = Rules::standard();
+        let mut game = Game::new(rules, Deal::unshuffled(&rules));
+        let base = EvalWeights::default();
+        let names = named(&base);
+        let scalars = names.iter().filter(|(k, _)| pst_name(k).is_none()).count();
+        for ply in 0..30 {
+            let pos = game.view(game.turn()).position().clone();
+            let features = pst_features(&pos, scalars);
+            let s0 = red_score(&pos, &base);
+            for i in scalars..names.len() {
+                let mut n = names.clone();
+                n[i].1 += 10.0;
+                let change = (red_score(&pos, &weights_of(&n)) - s0) / 10.0;
+                let f = features
+                    .iter()
+                    .find(|(j, _)| *j as usize == i)
+                    .map_or(0.0, |&(_, f)| f64::from(f));
+                assert_eq!(change, f, "ply {ply}: {}", names[i].0);
+            }
+            let moves = pos.legal_moves();
+            let m = moves[(ply * 7) % moves.len()];
+            game.play(m).unwrap();
+            if game.outcome().is_some() {
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn weights_round_trip_through_their_names() {
+        let mut w = EvalWeights::default();
+        w.pst.horse[12] = 7;
+        w.pst.hidden[3] = -4;
+        w.tempo = 13;
+        assert_eq!(weights_of(&named(&w)), w);
+        assert_eq!(pst_name("pst.horse[12]"), Some((1, 12)));
+        assert_eq!(pst_name("horse"), None);
+    }
 }

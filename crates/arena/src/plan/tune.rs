@@ -45,6 +45,12 @@ pub struct TunePlan {
     pub lambda: f64,
     /// Seed of the training / held-out split.
     pub seed: u64,
+    /// Whether the piece-square tables are fitted too.
+    pub pst: bool,
+    /// The pull towards the starting weights, in [0, 1].
+    pub l2: f64,
+    /// The `--eval` file the weights started from, if any.
+    pub eval_path: Option<PathBuf>,
 }
 
 impl TunePlan {
@@ -60,6 +66,12 @@ impl TunePlan {
             return Err(Error::Input(format!(
                 "--lambda {}: give a share in [0, 1]",
                 number(args.lambda)
+            )));
+        }
+        if !(0.0..=1.0).contains(&args.l2) {
+            return Err(Error::Input(format!(
+                "--l2 {}: give a weight in [0, 1]",
+                number(args.l2)
             )));
         }
         crate::records::files::check_output(&args.out)
@@ -96,11 +108,12 @@ impl TunePlan {
         distinct_runs(&args.dirs)?;
         let names = named(&base);
         for f in &args.fix {
-            if !names.iter().any(|(k, _)| k == f) {
-                let all: Vec<&str> = names.iter().map(|(k, _)| k.as_str()).collect();
+            if !names.iter().any(|(k, _)| fixes(f, k)) {
                 return Err(Error::Input(format!(
-                    "--fix {f}: no such weight (the weights are {})",
-                    all.join(", ")
+                    "--fix {f}: no such weight; give a key of configs/eval/default.json (such \
+                     as pawn or tempo), a table pst.<{}>, or one of its values pst.<table>[i], \
+                     i from 0 to 49",
+                    PST_NAMES.join("|")
                 )));
             }
         }
@@ -116,6 +129,9 @@ impl TunePlan {
             max_positions: args.max_positions,
             lambda: args.lambda,
             seed: args.seed,
+            pst: args.pst,
+            l2: args.l2,
+            eval_path: args.eval,
         })
     }
 }
@@ -160,13 +176,43 @@ fn distinct_runs(dirs: &[PathBuf]) -> Result<(), Error> {
     Ok(())
 }
 
-/// The weights' names and values, in the order of their JSON form.
+/// The names of the piece-square tables in a weights file, in kind order (role indices, then
+/// hidden).
+pub const PST_NAMES: [&str; 8] = [
+    "chariot", "horse", "elephant", "advisor", "king", "cannon", "pawn", "hidden",
+];
+
+/// Every weight by name and value: the scalar weights (`chariot`, `tempo`, …) in file order,
+/// then the piece-square tables' values as `pst.<table>[i]`.
 pub fn named(w: &EvalWeights) -> Vec<(String, f64)> {
-    let value = serde_json::to_value(w).expect("weights serialize");
+    let mut scalars = w.clone();
+    scalars.pst = jieqi_search::eval::Pst::default();
+    scalars.provenance = None;
+    let value = serde_json::to_value(&scalars).expect("weights serialize");
     let serde_json::Value::Object(map) = value else {
         unreachable!("weights are an object")
     };
-    map.into_iter()
+    let mut out: Vec<(String, f64)> = map
+        .into_iter()
         .map(|(k, v)| (k, v.as_f64().unwrap_or(0.0)))
-        .collect()
+        .collect();
+    for (name, table) in PST_NAMES.iter().zip(w.pst.tables()) {
+        for (i, &v) in table.iter().enumerate() {
+            out.push((format!("pst.{name}[{i}]"), f64::from(v)));
+        }
+    }
+    out
+}
+
+/// Whether `--fix f` keeps weight `name`: its own name, or a whole table (`pst.horse`).
+pub fn fixes(f: &str, name: &str) -> bool {
+    f == name || (f.starts_with("pst.") && name.strip_prefix(f).is_some_and(|r| r.starts_with('[')))
+}
+
+/// The (table, square) of a piece-square weight's name (`pst.horse[12]`), if it is one.
+pub fn pst_name(name: &str) -> Option<(usize, usize)> {
+    let rest = name.strip_prefix("pst.")?;
+    let (table, index) = rest.strip_suffix(']')?.split_once('[')?;
+    let t = PST_NAMES.iter().position(|&n| n == table)?;
+    Some((t, index.parse().ok()?))
 }
