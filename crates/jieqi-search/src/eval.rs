@@ -238,6 +238,18 @@ impl Default for EvalWeights {
 }
 
 impl EvalWeights {
+    /// The weights `alphabeta` evaluates with unless told otherwise: learned from our own games
+    /// by `scripts/train-eval.sh` (configs/eval/learned.json, built in; its `provenance` says
+    /// from which games and how). [`EvalWeights::default`] is the hand-crafted set it started
+    /// from (configs/eval/default.json), which the other engines still use.
+    pub fn learned() -> &'static EvalWeights {
+        static LEARNED: std::sync::OnceLock<EvalWeights> = std::sync::OnceLock::new();
+        LEARNED.get_or_init(|| {
+            serde_json::from_str(include_str!("../../../configs/eval/learned.json"))
+                .expect("configs/eval/learned.json parses (tests/eval.rs checks it)")
+        })
+    }
+
     /// Value of a face-up piece of `role` standing on `sq` for `color`.
     #[inline]
     pub fn piece(&self, color: Color, role: Role, sq: Square) -> i32 {

@@ -106,7 +106,7 @@ fn plain(qsearch: bool) -> Options {
 
 #[test]
 fn star1_equals_expectimax_on_random_positions() {
-    let w = EvalWeights::default();
+    let w = EvalWeights::learned().clone();
     for (rules, depth, count) in [
         (Rules::standard(), 2, 40),
         (Rules::simple(), 2, 40),
@@ -421,7 +421,7 @@ fn threads_report_each_depth_once_and_answer_with_the_deepest() {
 #[test]
 fn reveal_prices_average_to_nothing_and_price_down_lucky_draws() {
     let rules = Rules::standard();
-    let w = EvalWeights::default();
+    let w = EvalWeights::learned().clone();
     let (mut checked, mut excess) = (0, 0);
     for pos in positions(rules, 30, 0, 60, 5) {
         for &m in pos.legal_moves().iter() {
@@ -505,7 +505,7 @@ fn default_eval_file_matches_the_built_in_weights() {
 
 #[test]
 fn evaluation_is_symmetric_up_to_tempo() {
-    let w = EvalWeights::default();
+    let w = EvalWeights::learned().clone();
     for rules in [Rules::standard(), Rules::xiangqi()] {
         for pos in positions(rules, 10, 10, 50, 9) {
             // Mirror ranks and colours: the side to move's score must not change.
@@ -574,7 +574,7 @@ fn game_history_repetitions_are_draws_scored_with_contempt() {
 fn omniscient_knowledge_collapses_chance_nodes() {
     use jieqi_core::{Belief, Knowledge};
     use jieqi_search::eval::{evaluate, evaluate_known, known_hidden};
-    let w = EvalWeights::default();
+    let w = EvalWeights::learned().clone();
     for rules in [Rules::standard(), Rules::simple()] {
         let mut rng = ChaCha8Rng::seed_from_u64(0x0B5E);
         let mut game = Game::new(rules, Deal::shuffled_for(&rules, &mut rng));

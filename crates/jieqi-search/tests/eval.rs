@@ -354,3 +354,19 @@ fn fast_evaluation_equals_the_reference() {
     }
     assert!(checked > 10_000, "{checked}");
 }
+
+/// The built-in learned weights are configs/eval/learned.json, whole and well formed, and they
+/// say where they came from.
+#[test]
+fn the_learned_weights_are_the_file() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../configs/eval/learned.json"
+    );
+    let file = EvalWeights::from_json_file(path).unwrap();
+    assert_eq!(&file, EvalWeights::learned());
+    assert!(!file.pst.is_zero());
+    let provenance = file.provenance.as_ref().expect("provenance");
+    assert_eq!(provenance["made_by"], "arena tune");
+    assert_ne!(file, EvalWeights::default());
+}

@@ -337,13 +337,14 @@ pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
                     }
                     g
                 })
-                .reduce(
-                    || vec![0.0; n],
-                    |mut a, b| {
-                        a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
-                        a
-                    },
-                )
+                .collect::<Vec<_>>()
+                // Summed in chunk order, not as the threads finish: the same sums, to the last
+                // bit, at any thread count.
+                .into_iter()
+                .fold(vec![0.0; n], |mut a, b| {
+                    a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                    a
+                })
         };
         for j in 0..n {
             // The pull towards the start: l2 · (w − w0)², per position as the loss is a mean.
@@ -404,7 +405,14 @@ pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
         "arena": build.version,
         "commit": build.commit,
         "dirty": build.dirty,
-        "folders": args.dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>(),
+        // The runs by fingerprint (their folders' names are the machine's).
+        "runs": args
+            .dirs
+            .iter()
+            .map(|d| {
+                crate::run::folder::recorded_run(d).map_or_else(|_| "?".into(), |r| r.1.fingerprint)
+            })
+            .collect::<Vec<_>>(),
         "games": { "fit": train_games, "held_out": held_games },
         "positions": { "fit": samples.len(), "held_out": held.len() },
         "settings": {

@@ -166,7 +166,7 @@ Keys: depth=N (default: none; with no limit at all the search stops after 100000
 half a second), hash=MB (16), contempt=CP (20), \
 star1=true|false (true), star2=true|false (false), qsearch=true|false (true), delta=true|false (true: delta pruning in \
 quiescence, margin 200), eval=PATH (weights \
-JSON, default built in = configs/eval/default.json), tt=true|false (true), exact_tt=true|false \
+JSON, default built in = configs/eval/learned.json, learned from our games by scripts/train-eval.sh; configs/eval/default.json is the hand-crafted set), tt=true|false (true), exact_tt=true|false \
 (false; test switch: TT cutoffs only at exactly the same depth), chance=N (0: hidden-piece moves \
 are exact chance nodes in the first N plies, deeper one identity is sampled and priced at the \
 expectation; a large N is exact everywhere), null=true|false (true: null-move pruning), \

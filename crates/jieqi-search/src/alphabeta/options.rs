@@ -73,7 +73,7 @@ impl Default for Options {
             qsearch: true,
             delta: true,
             contempt: 20,
-            eval: EvalWeights::default(),
+            eval: EvalWeights::learned().clone(),
             chance_plies: DEFAULT_CHANCE_PLIES,
             null_move: true,
             lmr: true,
@@ -147,7 +147,7 @@ pub(super) fn options_from_spec(spec: &Spec) -> Result<(Options, Option<u32>), S
         )));
     }
     let eval = if eval_path.is_empty() {
-        EvalWeights::default()
+        EvalWeights::learned().clone()
     } else {
         EvalWeights::from_json_file(&eval_path).map_err(err)?
     };
