@@ -106,8 +106,10 @@ fn xiangqi_mates_in_one_two_and_three_are_exact_and_agree_with_alphabeta() {
         let ab = engine("alphabeta")
             .go(
                 &view,
+                // A selective search need not see a mate in n at depth 2n - 1 (pruning and the
+                // evaluation order the moves); it stops once the prover confirms the mate.
                 &Limits {
-                    depth: Some(2 * n as u32 + 1),
+                    depth: Some(2 * n as u32 + 3),
                     ..Limits::default()
                 },
                 1,
