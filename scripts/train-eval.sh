@@ -17,7 +17,7 @@
 #                  configs/eval/learned.json)
 # ARENA=PATH in the environment runs that arena binary instead of target/release/arena.
 #
-# About 10 minutes on 2 cores: the games take nearly all of it, the fit half a minute.
+# About 10 minutes on an idle 2-core machine: the games take nearly all of it, the fit half a minute.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
