@@ -179,6 +179,42 @@ impl<'h> MateProver<'h> {
         Ok(None)
     }
 
+    /// The verdict on the claim "`mv` mates in `n`" (`n > 0`) or "the side to move is mated in
+    /// `−n`" (`n ≤ 0`): see [`check_claim`].
+    pub fn verdict(&mut self, pos: &Position, mv: Move, n: i32) -> Verdict {
+        let found = if n > 0 {
+            self.mate_after(pos, mv, n.unsigned_abs())
+        } else {
+            self.mated_in(pos, n.unsigned_abs())
+        };
+        match found {
+            Ok(Some(shortest)) => Verdict::Proved { shortest },
+            Ok(None) => Verdict::Refuted,
+            Err(e) => Verdict::Unknown(e),
+        }
+    }
+
+    /// The first of `moves` (legal moves of the side to move, in their order) that mates within
+    /// the least `n < below` moves in every outcome, with that `n`; `None` if none does.
+    ///
+    /// # Errors
+    /// As [`MateProver::shortest`].
+    pub fn first_mate_below(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        below: u32,
+    ) -> Result<Option<(Move, u32)>, MateError> {
+        for n in 1..below {
+            for &m in moves {
+                if self.mates_within(pos, m, n)? {
+                    return Ok(Some((m, n)));
+                }
+            }
+        }
+        Ok(None)
+    }
+
     /// Whether legal move `m` of the side to move mates within `n` moves (the move counting as
     /// the first) in every outcome.
     ///
@@ -330,16 +366,7 @@ pub fn check_claim(
 ) -> (Verdict, u64) {
     let mut prover = MateProver::with_knowledge(budget, knowledge);
     prover.set_deadline(deadline);
-    let found = if n > 0 {
-        prover.mate_after(pos, mv, n.unsigned_abs())
-    } else {
-        prover.mated_in(pos, n.unsigned_abs())
-    };
-    let verdict = match found {
-        Ok(Some(shortest)) => Verdict::Proved { shortest },
-        Ok(None) => Verdict::Refuted,
-        Err(e) => Verdict::Unknown(e),
-    };
+    let verdict = prover.verdict(pos, mv, n);
     (verdict, prover.nodes())
 }
 

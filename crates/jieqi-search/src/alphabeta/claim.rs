@@ -153,42 +153,22 @@ impl Searcher<'_> {
         let mut prover = MateProver::with_knowledge(budget, self.knowledge);
         prover.set_deadline(self.deadline);
         prover.set_hint(&hint);
-        let found = if n > 0 {
-            prover.mate_after(&self.pos, mv, n.unsigned_abs())
-        } else {
-            prover.mated_in(&self.pos, n.unsigned_abs())
-        };
+        let mut verdict = prover.verdict(&self.pos, mv, n);
         let mut answer = mv;
-        let mut settled = true;
-        let verdict = match found {
-            Ok(Some(found)) => {
-                let mut shortest = found;
-                if n > 0 {
-                    let roots = self.control.root_moves(self.pos.legal_moves());
-                    'shorter: for k in 1..found {
-                        for &m in roots.iter().filter(|&&m| m != mv) {
-                            match prover.mates_within(&self.pos, m, k) {
-                                Ok(true) => {
-                                    (answer, shortest) = (m, k);
-                                    break 'shorter;
-                                }
-                                Ok(false) => {}
-                                Err(_) => {
-                                    settled = false;
-                                    break 'shorter;
-                                }
-                            }
-                        }
-                    }
+        let mut settled = !matches!(verdict, Verdict::Unknown(_));
+        if let (Verdict::Proved { shortest }, true) = (verdict, n > 0) {
+            let mut others = MoveList::new();
+            for &m in self.control.root_moves(self.pos.legal_moves()).iter() {
+                if m != mv {
+                    others.push(m);
                 }
-                Verdict::Proved { shortest }
             }
-            Ok(None) => Verdict::Refuted,
-            Err(e) => {
-                settled = false;
-                Verdict::Unknown(e)
+            match prover.first_mate_below(&self.pos, &others, shortest) {
+                Ok(Some((m, k))) => (answer, verdict) = (m, Verdict::Proved { shortest: k }),
+                Ok(None) => {}
+                Err(_) => settled = false,
             }
-        };
+        }
         self.add_nodes(prover.nodes());
         let c = RootClaim {
             asked: (mv, v),

@@ -122,15 +122,7 @@ impl Search<'_> {
             self.root_filter.clone()
         };
         // A win in p plies is a mate in (p + 1) / 2 moves.
-        for n in 1..plies.div_ceil(2) {
-            for &m in moves.iter() {
-                match prover.mates_within(&self.pos, m, n) {
-                    Ok(true) => return Some((m, 2 * n - 1)),
-                    Ok(false) => {}
-                    Err(_) => return None,
-                }
-            }
-        }
-        None
+        let found = prover.first_mate_below(&self.pos, &moves, plies.div_ceil(2));
+        found.ok().flatten().map(|(m, n)| (m, 2 * n - 1))
     }
 }
