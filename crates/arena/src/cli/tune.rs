@@ -13,7 +13,7 @@ pub struct TuneArgs {
     #[arg(value_name = "DIR", required = true)]
     pub dirs: Vec<PathBuf>,
     /// The weights to start from: a JSON file like configs/eval/default.json [default: the
-    /// built-in weights].
+    /// built-in hand-crafted weights, those of configs/eval/default.json].
     #[arg(long, value_name = "PATH")]
     pub eval: Option<PathBuf>,
     /// Where to write the tuned weights (JSON, replaced atomically). Load them with
