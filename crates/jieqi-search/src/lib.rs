@@ -10,6 +10,7 @@ pub mod alphabeta;
 pub mod eval;
 pub mod flat_uct;
 pub mod ismcts;
+pub mod leaf;
 pub mod mate;
 pub mod mcts_solver;
 pub mod playout;
