@@ -46,7 +46,7 @@
 //! the default; the learned weights unless `eval=` names a file), or by a playout
 //! (`leaf=playout`): random or capture-biased ([`crate::playout`]), cut off after `cutoff` plies
 //! and scored by the evaluation (early playout termination). At 20 ms a move the quiescence
-//! leaves with widening beat the playout design by about +160 Elo (see docs/engines.md).
+//! leaves with widening beat the playout design (fa338b7) by +490 ± 55 Elo (docs/engines.md).
 //!
 //! **Threads** (`threads=N`): root parallelism. Each of N threads grows its own tree from its own
 //! seed (thread 0 the call's seed, thread i a stream derived from it) and its own share of the
