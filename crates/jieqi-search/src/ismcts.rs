@@ -590,10 +590,13 @@ impl Ismcts {
                 c = child.next_sibling;
             }
             let untried = moves.len() - tried;
-            let grow = tree.nodes.len() < MAX_NODES
+            // A new child if a legal move has none, the arena has room and (with widening) the
+            // node's visits allow one more (the bound is only computed when it can matter).
+            let grow = untried > 0
+                && tree.nodes.len() < MAX_NODES
                 && (self.width == 0.0
                     || (tried as f64) < self.room(tree.nodes[node as usize].visits));
-            let (chosen, expanded) = if untried > 0 && grow {
+            let (chosen, expanded) = if grow {
                 let pick = self.next_child(det, &moves, untried, rng);
                 let child = tree.add_child(node, Node::new(pick, to_move));
                 tree.nodes[child as usize].avail = 1;

@@ -99,15 +99,7 @@ pub fn quiescence(
         n += 1;
     }
     for k in 0..n {
-        let mut bi = k;
-        for j in k + 1..n {
-            if scores[j] > scores[bi] {
-                bi = j;
-            }
-        }
-        scores.swap(k, bi);
-        moves.as_mut_slice().swap(k, bi);
-        let m = moves[k];
+        let m = crate::pick_best(&mut moves, &mut scores, k, n);
         let (pm, undo) = det.make(m);
         let v = if took_king(&pm, &undo) {
             WIN

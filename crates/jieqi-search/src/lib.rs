@@ -42,6 +42,28 @@ impl std::hash::Hasher for KeyHasher {
     }
 }
 
+/// One step of a selection sort over a move list and its scores: brings the best-scored of
+/// `moves[k..n]` (the first of equals) to position `k`, its score with it, and returns it. The
+/// quiescence searches order their captures this way, one pick per move tried, so a cut-off
+/// leaves the rest unsorted.
+#[inline]
+pub(crate) fn pick_best(
+    moves: &mut jieqi_core::MoveList,
+    scores: &mut [i32],
+    k: usize,
+    n: usize,
+) -> jieqi_core::Move {
+    let mut bi = k;
+    for j in k + 1..n {
+        if scores[j] > scores[bi] {
+            bi = j;
+        }
+    }
+    scores.swap(k, bi);
+    moves.as_mut_slice().swap(k, bi);
+    moves[k]
+}
+
 /// Most search threads a spec may ask for (`threads=N` of `alphabeta` and `ismcts`).
 pub const MAX_THREADS: usize = 256;
 

@@ -86,15 +86,7 @@ impl Searcher<'_> {
             n = k;
         }
         for k in 0..n {
-            let mut bi = k;
-            for j in k + 1..n {
-                if scores[j] > scores[bi] {
-                    bi = j;
-                }
-            }
-            scores.swap(k, bi);
-            moves.as_mut_slice().swap(k, bi);
-            let m = moves[k];
+            let m = crate::pick_best(&mut moves, &mut scores, k, n);
             let v = self.move_value(m, 0, ply, alpha, beta, true, qply);
             if self.stopped {
                 return 0;
