@@ -337,6 +337,8 @@ for turn in 1 2 3 4 5 6; do
     # the moves since the last reveal grow), else the first one, revealed as the first letter
     # that fits.
     legal_moves "fen $cur"
+    # The engine's move ended the game (the human has no move): the variation is over.
+    [ "${#legal[@]}" -gt 0 ] || break
     human=""
     for m in "${legal[@]}"; do
         fen_of "fen $cur moves $m"
