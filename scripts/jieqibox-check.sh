@@ -338,7 +338,7 @@ for turn in 1 2 3 4 5 6; do
     # that fits.
     legal_moves "fen $cur"
     # The engine's move ended the game (the human has no move): the variation is over.
-    [ "${#legal[@]}" -gt 0 ] || break
+    [ "${#legal[@]}" -gt 0 ] || { echo "variation: the game ended after the engine's move of turn $turn"; break; }
     human=""
     for m in "${legal[@]}"; do
         fen_of "fen $cur moves $m"
