@@ -502,6 +502,22 @@ impl Position {
         }
     }
 
+    /// Whether the piece that makes move `m` (of the side to move) may be taken back on
+    /// `m.to` at once: the other side has a pseudo-legal capture onto `m.to` after the move,
+    /// whatever the mover turns out to be (pins and checks are not considered). For pruning
+    /// captures that lose material.
+    pub fn is_recapturable(&self, m: Move) -> bool {
+        let mut board = self.board;
+        board[m.to.index()] = board[m.from.index()];
+        board[m.from.index()] = crate::cell::EMPTY;
+        // Facing kings make a position illegal; they capture nothing across the board.
+        let rules = Rules {
+            flying_general: false,
+            ..self.rules
+        };
+        crate::attacks::is_attacked(&board, &rules, m.to.index(), !self.turn)
+    }
+
     /// Whether the side to move is in check.
     #[inline]
     pub fn in_check(&self) -> bool {

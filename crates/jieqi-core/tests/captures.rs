@@ -1,9 +1,12 @@
 //! The capture generator and the pseudo-legal legality test against their definitions:
 //! `pseudo_legal_captures` is `pseudo_legal_moves` filtered to captures (same order), and
 //! `is_pseudo_legal_move_legal` agrees with `is_legal` on every pseudo-legal move, along seeded
-//! random games of all three rule presets (players' views and the referee's position).
+//! random games of all three rule presets (players' views and the referee's position); and
+//! `is_recapturable` of every capture is whether the other side can capture on its square next.
 
-use jieqi_core::{Color, Deal, Game, MoveList, Position, Rules, uniform_below};
+use jieqi_core::{
+    Color, Deal, Game, MoveList, Occupant, PlayedMove, Position, Role, Rules, uniform_below,
+};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
@@ -21,6 +24,31 @@ fn check(pos: &Position) {
     for &m in all.iter() {
         let fast = pos.is_pseudo_legal_move_legal(m, || pos.in_check());
         assert_eq!(fast, pos.is_legal(m), "{} {m}", pos.fen());
+    }
+    for &m in caps.iter() {
+        if matches!(pos.occupant(m.to), Some(Occupant::Revealed(p)) if p.role == Role::King) {
+            continue;
+        }
+        // Any identity the mover may reveal: the other side's captures onto m.to do not depend
+        // on it.
+        let reveal = pos
+            .is_hidden(m.from)
+            .then(|| {
+                Role::ALL
+                    .into_iter()
+                    .find(|&r| pos.pool(pos.turn()).get(r) > 0)
+            })
+            .flatten();
+        let mut after = pos.clone();
+        after.make(PlayedMove {
+            mv: m,
+            reveal,
+            capture: None,
+        });
+        let mut replies = MoveList::new();
+        after.pseudo_legal_captures(&mut replies);
+        let expected = replies.iter().any(|r| r.to == m.to);
+        assert_eq!(pos.is_recapturable(m), expected, "{} {m}", pos.fen());
     }
 }
 

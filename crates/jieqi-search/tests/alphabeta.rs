@@ -6,6 +6,7 @@ use jieqi_core::{Color, Deal, Game, Position, Role, Rules, View, uniform_below};
 use jieqi_engine::{Limits, Score, Spec};
 use jieqi_search::alphabeta::{
     self, INF, MATE, Options, branches, leaf_eval, no_capture_draw, round_div, search_value,
+    search_value_nodes,
 };
 use jieqi_search::eval::EvalWeights;
 use rand_chacha::ChaCha8Rng;
@@ -209,6 +210,41 @@ fn depth(d: u32) -> Limits {
         depth: Some(d),
         ..Limits::default()
     }
+}
+
+/// Quiescence skips a capture that loses its capturer for less (`see`): the chariot does not take
+/// a pawn the other chariot would retake, and the value is the same as when it searches it; an
+/// undefended pawn is still taken.
+#[test]
+fn quiescence_skips_captures_that_lose_the_capturer() {
+    let rules = Rules::xiangqi();
+    let on = Options {
+        tt: false,
+        ..Options::default()
+    };
+    let off = Options {
+        see: false,
+        ..on.clone()
+    };
+    assert!(on.see, "on by default");
+    // Red's chariot e4 could take the pawn e6, but the chariot e7 retakes.
+    let defended = Position::from_fen("3k5/9/4r4/4p4/9/4R4/9/9/9/5K3 w - - 0 1", &rules).unwrap();
+    let (v_on, n_on) = search_value_nodes(&defended, 0, &on);
+    let (v_off, n_off) = search_value_nodes(&defended, 0, &off);
+    assert_eq!(v_on, v_off);
+    assert_eq!(n_on, 0, "the losing capture is not searched");
+    assert!(n_off > 0);
+    // Without the black chariot the pawn hangs: taken with either setting.
+    let hanging = Position::from_fen("3k5/9/9/4p4/9/4R4/9/9/9/5K3 w - - 0 1", &rules).unwrap();
+    let (v, n) = search_value_nodes(&hanging, 0, &on);
+    assert_eq!((v, n), search_value_nodes(&hanging, 0, &off));
+    assert!(n > 0 && v > leaf_eval(&hanging, &on.eval), "{v}");
+    // A losing capture that gives check is searched: the chariot takes e6 with check on e9,
+    // though the chariot a6 retakes (checking sacrifices are how many mates begin).
+    let check = Position::from_fen("4k4/9/9/r3p4/9/4R4/9/9/9/3K5 w - - 0 1", &rules).unwrap();
+    let (v, n) = search_value_nodes(&check, 0, &on);
+    assert!(n > 0, "the checking capture is searched");
+    assert_eq!((v, n), search_value_nodes(&check, 0, &off));
 }
 
 #[test]

@@ -129,6 +129,9 @@ impl Searcher<'_> {
     /// proved win in `k > 1`, the root moves are tried for a mate in fewer, with what is left of
     /// the budget.
     fn claim(&mut self, mv: Move, v: i32) -> Option<RootClaim> {
+        if !self.opts.prove {
+            return None;
+        }
         let budget = proof_budget(self.nodes, self.node_limit.saturating_sub(self.nodes));
         if let Some(c) = self.claim {
             if c.asked.1 == v

@@ -64,6 +64,10 @@
 //! futility / move-count pruning of quiet moves within three plies of the leaves, late-move
 //! reductions (about ln(depth)·ln(k)/2 plies for the k-th quiet move), a one-ply check extension,
 //! and aspiration windows (±40, widened fourfold on a fail) from depth 4. Each has a spec switch.
+//! Moves are ordered: the table's move, winning and even captures (MVV-LVA), the two killers, the
+//! counter-move (the quiet move that last refuted the opponent's previous move, `counter=true`),
+//! the quiet moves by history, and last the captures that lose their capturer for less (as
+//! quiescence's `see` tells them, `see_order=true`).
 //!
 //! # Transposition table
 //! Keyed on [`Position::hash`] (board with hidden markers, side, pools); entries are stored only
@@ -103,7 +107,11 @@
 //! [`QS_CHECK_PLIES`] plies of quiescence does not stand pat: all its evasions are searched and no
 //! legal move loses; deeper, check is ignored. Delta pruning (`delta=true`, margin [`QS_DELTA`])
 //! skips captures whose victim cannot lift the stand-pat score to alpha; it makes quiescence values
-//! depend on the window (the exact-table test turns it off).
+//! depend on the window (the exact-table test turns it off). Losing captures are skipped too
+//! (`see=true`, a static-exchange test reduced to one exchange): a capturer worth more than its
+//! victim by over [`SEE_MARGIN`] onto a square the other side can take back on at once
+//! ([`Position::is_recapturable`]); a king is always taken, and so is a capture that gives check
+//! ([`Position::gives_check`]). [`Options::exact`] turns it off.
 //!
 //! # Speed
 //! Leaf evaluations go through a small per-search cache keyed on the position hash (it never
@@ -173,7 +181,12 @@ expectation; a large N is exact everywhere), null=true|false (true: null-move pr
 lmr=true|false (true: late-move reductions), futility=true|false (true: reverse futility \
 pruning), check_ext=true|false (true: check extension), aspiration=true|false (true: \
 aspiration windows), late_sample=true|false (true: at the exact chance plies, moves after the \
-first are tested on one sampled identity before their chance node is searched), threads=N (1: Lazy SMP search threads sharing the table, the deepest completed iteration \
+first are tested on one sampled identity before their chance node is searched), \
+see=true|false (true: quiescence skips a capture by a piece worth more than its victim onto a \
+square the opponent can take back on, unless it gives check), see_order=true|false (true: such captures are ordered \
+after the quiet moves), counter=true|false (true: counter-move ordering), prove=true|false \
+(true: root mate claims go to the exhaustive prover; false: no claim is proved, every mate is \
+reported as a finite score), threads=N (1: Lazy SMP search threads sharing the table, the deepest completed iteration \
 answers, at most 256; 1 is reproducible under node limits)";
 
 /// The score of a won game at the root (a loss at ply p is `-(MATE - p)`).
@@ -191,6 +204,9 @@ pub const QS_CHECK_PLIES: u32 = 2;
 /// Delta-pruning margin: a capture whose victim cannot lift the stand-pat score above alpha by this
 /// much is skipped.
 pub const QS_DELTA: i32 = 200;
+/// How much more than its victim a capturer must be worth for a capture onto a defended square
+/// to count as losing ([`Options::see`], [`Options::see_order`]), centipawns.
+pub const SEE_MARGIN: i32 = 50;
 /// The node budget when no limit of any kind is given (no depth, nodes, movetime or clock, here
 /// or in the spec): about half a second on one core, and reproducible. (A fixed depth could take
 /// minutes: depth 5 does not finish at the Jieqi start position.)

@@ -99,14 +99,27 @@ impl Searcher<'_> {
         let mut best = -INF;
         let mut best_move = None;
         for k in 0..n {
-            // Selection sort step: bring the best remaining move to position k.
-            let mut bi = k;
-            for j in k + 1..n {
-                if scores[order[j] as usize] > scores[order[bi] as usize] {
-                    bi = j;
+            // Selection sort step: bring the best remaining move to position k. A capture is
+            // tested for losing its capturer only when it comes up; one that does goes behind
+            // the quiet moves, and the step is taken again.
+            loop {
+                let mut bi = k;
+                for j in k + 1..n {
+                    if scores[order[j] as usize] > scores[order[bi] as usize] {
+                        bi = j;
+                    }
                 }
+                order.swap(k, bi);
+                let i = order[k] as usize;
+                if self.opts.see_order
+                    && (SCORE_CAPTURE..SCORE_TT).contains(&scores[i])
+                    && self.loses_capturer(moves[i])
+                {
+                    scores[i] += SCORE_BAD_CAPTURE - SCORE_CAPTURE;
+                    continue;
+                }
+                break;
             }
-            order.swap(k, bi);
             let m = moves[order[k] as usize];
             let quiet = scores[order[k] as usize] < SCORE_KILLER && !self.is_capture(m);
             // Near the leaves, late quiet moves are not searched at all (move-count pruning), nor
@@ -176,6 +189,9 @@ impl Searcher<'_> {
                                 + m.from.index() * 90
                                 + m.to.index()];
                             *h = (*h + depth * depth).min(SCORE_KILLER - 1);
+                            if let Some(i) = self.counter_index(ply) {
+                                self.counters[i] = e;
+                            }
                         }
                         break;
                     }
@@ -199,6 +215,7 @@ impl Searcher<'_> {
     /// side's view) to `depth`; `None` when stopped.
     fn null_child(&mut self, depth: i32, ply: usize, beta: i32) -> Option<i32> {
         self.pos.make_null();
+        self.ply_moves[ply] = 0;
         self.tick();
         let floor = self.rep_floor;
         // No repetition reaches back across a pass.
@@ -235,6 +252,7 @@ impl Searcher<'_> {
         let saved = self.inc;
         self.evaluator.update(&mut self.inc, &self.pos, pm);
         let undo = self.pos.make(pm);
+        self.ply_moves[ply] = encode(pm.mv);
         self.tick();
         let floor = self.rep_floor;
         self.push_path(irreversible);

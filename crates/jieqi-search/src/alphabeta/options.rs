@@ -43,6 +43,19 @@ pub struct Options {
     pub late_sample: bool,
     /// Search threads (Lazy SMP: helpers share the table). 1 is deterministic under node limits.
     pub threads: usize,
+    /// Quiescence skips a capture by a piece worth more than its victim when the victim's
+    /// square is defended ([`jieqi_core::Position::is_recapturable`]) and the capture does not
+    /// give check.
+    pub see: bool,
+    /// Counter-move heuristic: the quiet move that last refuted the opponent's previous move is
+    /// tried right after the killers.
+    pub counter: bool,
+    /// Captures that lose their capturer for less (as [`Options::see`] tells them) are tried
+    /// after the quiet moves.
+    pub see_order: bool,
+    /// Root mate claims go to the prover (see [`super::claim`]); off, no claim is proved: every
+    /// mate is reported as a finite score and the search never stops early on one.
+    pub prove: bool,
 }
 
 impl Options {
@@ -57,6 +70,7 @@ impl Options {
             check_extension: false,
             aspiration: false,
             late_sample: false,
+            see: false,
             ..Options::default()
         }
     }
@@ -82,6 +96,10 @@ impl Default for Options {
             aspiration: true,
             late_sample: true,
             threads: 1,
+            see: true,
+            counter: true,
+            see_order: true,
+            prove: true,
         }
     }
 }
@@ -107,6 +125,10 @@ pub(super) fn options_from_spec(spec: &Spec) -> Result<(Options, Option<u32>), S
     let aspiration: bool = p.get("aspiration", true)?;
     let threads: usize = p.get("threads", 1)?;
     let late_sample: bool = p.get("late_sample", true)?;
+    let see: bool = p.get("see", true)?;
+    let counter: bool = p.get("counter", true)?;
+    let see_order: bool = p.get("see_order", true)?;
+    let prove: bool = p.get("prove", true)?;
     p.finish(&[
         "depth",
         "hash",
@@ -126,6 +148,10 @@ pub(super) fn options_from_spec(spec: &Spec) -> Result<(Options, Option<u32>), S
         "aspiration",
         "threads",
         "late_sample",
+        "see",
+        "counter",
+        "see_order",
+        "prove",
     ])?;
     let err = |message: String| SpecError {
         spec: spec.to_string(),
@@ -169,6 +195,10 @@ pub(super) fn options_from_spec(spec: &Spec) -> Result<(Options, Option<u32>), S
         aspiration,
         late_sample,
         threads,
+        see,
+        counter,
+        see_order,
+        prove,
     };
     Ok((opts, (depth > 0).then_some(depth)))
 }

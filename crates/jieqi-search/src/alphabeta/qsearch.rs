@@ -87,6 +87,18 @@ impl Searcher<'_> {
         }
         for k in 0..n {
             let m = crate::pick_best(&mut moves, &mut scores, k, n);
+            // A capture that loses its capturer for less is skipped (tested only when it comes
+            // up, so a cut-off spares the test).
+            if self.opts.see
+                && !in_check
+                && self.loses_capturer_with(
+                    m,
+                    self.value_at(m.to, &mut hv),
+                    self.value_at(m.from, &mut hv),
+                )
+            {
+                continue;
+            }
             let v = self.move_value(m, 0, ply, alpha, beta, true, qply);
             if self.stopped {
                 return 0;

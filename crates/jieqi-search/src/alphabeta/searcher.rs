@@ -51,6 +51,11 @@ pub(super) struct Searcher<'a> {
     pub(super) rep_floor: usize,
     pub(super) killers: [[u16; 2]; MAX_PLY + 1],
     pub(super) history: Vec<i32>,
+    /// The move made at each ply of the path ([`encode`]d; 0 for a null move).
+    pub(super) ply_moves: [u16; MAX_PLY + 2],
+    /// Counter-moves: per side to move and the opponent's previous move, the quiet move that
+    /// last cut off after it ([`Options::counter`]).
+    pub(super) counters: Vec<u16>,
     pub(super) root_best: Option<Move>,
     pub(super) root_score: i32,
     /// Cache of leaf evaluations (see [`EvalCache`]).
@@ -153,6 +158,8 @@ impl<'a> Searcher<'a> {
             path,
             track_checks,
             killers: [[0; 2]; MAX_PLY + 1],
+            ply_moves: [0; MAX_PLY + 2],
+            counters: vec![0; 2 * 8100],
             history: vec![0; 2 * 90 * 90],
             root_best: None,
             root_score: 0,
