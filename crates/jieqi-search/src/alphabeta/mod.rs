@@ -183,8 +183,8 @@ pruning), check_ext=true|false (true: check extension), aspiration=true|false (t
 aspiration windows), late_sample=true|false (true: at the exact chance plies, moves after the \
 first are tested on one sampled identity before their chance node is searched), \
 see=true|false (true: quiescence skips a capture by a piece worth more than its victim onto a \
-square the opponent can take back on, unless it gives check), see_order=true|false (true: such captures are ordered \
-after the quiet moves), counter=true|false (true: counter-move ordering), prove=true|false \
+square the opponent can take back on, unless it gives check), see_order=true|false (true: such \
+captures are ordered after the quiet moves), counter=true|false (true: counter-move ordering), prove=true|false \
 (true: root mate claims go to the exhaustive prover; false: no claim is proved, every mate is \
 reported as a finite score), threads=N (1: Lazy SMP search threads sharing the table, the deepest completed iteration \
 answers, at most 256; 1 is reproducible under node limits)";

@@ -60,7 +60,8 @@ pub struct Options {
 
 impl Options {
     /// The exact search the reference tests compare with: chance nodes everywhere, no pruning
-    /// that changes values (null move, reductions, futility, extensions, aspiration off).
+    /// that changes values (null move, reductions, futility, extensions, aspiration and the
+    /// losing-capture skip off).
     pub fn exact() -> Options {
         Options {
             chance_plies: u32::MAX,

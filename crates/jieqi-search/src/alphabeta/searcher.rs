@@ -159,7 +159,7 @@ impl<'a> Searcher<'a> {
             track_checks,
             killers: [[0; 2]; MAX_PLY + 1],
             ply_moves: [0; MAX_PLY + 2],
-            counters: vec![0; 2 * 8100],
+            counters: vec![0; 2 * 90 * 90],
             history: vec![0; 2 * 90 * 90],
             root_best: None,
             root_score: 0,
