@@ -273,3 +273,32 @@ fn a_refused_night_leaves_no_night_record() {
     assert!(!dir.join("n/2026-12-03").exists());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn ttd_refuses_bad_arguments_before_building_anything() {
+    if !have_bash("scripts_usage") {
+        return;
+    }
+    for (args, says) in [
+        (
+            &["--threads", "1"][..],
+            "--threads '1' is not a whole number of 2 or more",
+        ),
+        (&["--runs", "x"], "--runs 'x' is not a whole number"),
+        (&["--depth"], "--depth needs a value"),
+        (
+            &["--spec", "ismcts"],
+            "--spec 'ismcts' is not an alphabeta spec",
+        ),
+        (
+            &["--spec", "alphabeta:threads=4"],
+            "sets threads: use --threads",
+        ),
+        (&["--bogus"], "unknown argument '--bogus'"),
+    ] {
+        let o = run("ttd.sh", args, None);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}

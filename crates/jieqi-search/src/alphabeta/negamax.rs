@@ -185,9 +185,7 @@ impl Searcher<'_> {
                                 ks[1] = ks[0];
                                 ks[0] = e;
                             }
-                            let h = &mut self.history[self.pos.turn().index() * 8100
-                                + m.from.index() * 90
-                                + m.to.index()];
+                            let h = &mut self.history[move_slot(self.pos.turn(), e)];
                             *h = (*h + depth * depth).min(SCORE_KILLER - 1);
                             if let Some(i) = self.counter_index(ply) {
                                 self.counters[i] = e;

@@ -58,7 +58,7 @@ impl Searcher<'_> {
             return None;
         }
         let prev = self.ply_moves[ply - 1];
-        (prev != 0).then(|| self.pos.turn().index() * 8100 + usize::from(prev) - 1)
+        (prev != 0).then(|| move_slot(self.pos.turn(), prev))
     }
 
     /// Whether capture `m` loses its capturer for less: the capturer is worth more than its
@@ -94,7 +94,7 @@ impl Searcher<'_> {
         ply: usize,
         out: &mut [i32],
     ) {
-        let turn = self.pos.turn().index();
+        let turn = self.pos.turn();
         let killers = self.killers[ply.min(MAX_PLY)];
         let counter = self.counter_index(ply).map_or(0, |i| self.counters[i]);
         for (i, &m) in moves.iter().enumerate() {
@@ -111,9 +111,16 @@ impl Searcher<'_> {
                 } else if e == counter {
                     SCORE_KILLER - 1
                 } else {
-                    self.history[turn * 8100 + m.from.index() * 90 + m.to.index()]
+                    self.history[move_slot(turn, e)]
                 }
             };
         }
     }
+}
+
+/// The slot of a move (as [`encode`]d, not 0) of side `turn` in the history and counter-move
+/// tables, which are laid out alike: `turn · 8100 + from · 90 + to`.
+#[inline]
+pub(super) fn move_slot(turn: Color, encoded: u16) -> usize {
+    turn.index() * 8100 + usize::from(encoded) - 1
 }
