@@ -91,7 +91,8 @@ pub(super) struct RootClaim {
 impl Searcher<'_> {
     /// The score to report for root move `mv` worth `v`: a mate only if the prover has proved
     /// it (asked here, once per move and value, by the main thread only: a helper thread reports
-    /// a finite score), else a finite score.
+    /// a finite score), else a finite score. The proved N is that of the prover's answer (see
+    /// [`Searcher::settle`]): for another move, even the one asked about, the score is finite.
     pub(super) fn claim_score(&mut self, mv: Move, v: i32) -> Score {
         if v.abs() <= MATE_BOUND {
             return to_score(v);
@@ -99,7 +100,11 @@ impl Searcher<'_> {
         if self.helper {
             return Score::Cp(through_sample(v));
         }
-        match self.claim(mv, v).map(|c| c.verdict) {
+        match self
+            .claim(mv, v)
+            .filter(|c| c.answer == mv)
+            .map(|c| c.verdict)
+        {
             Some(Verdict::Proved { shortest }) => Score::Mate(if v > 0 {
                 shortest as i32
             } else {
@@ -258,6 +263,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `xiangqi-mates.epd` mate2.001: Black's e6e5 mates in 3, a0a1 in 2. A mate-in-3 claim on
+    /// e6e5 is proved, and the prover answers with a0a1 in 2: the mate 2 belongs to a0a1, and
+    /// e6e5 itself must not be reported as `mate 2` (an interrupted iteration's best move once
+    /// was, through the final answer).
+    #[test]
+    fn a_shorter_mate_found_by_the_prover_is_reported_with_its_own_move() {
+        let rules = jieqi_core::Rules::xiangqi();
+        let pos = Position::from_fen(
+            "3akab2/9/2n1b1n2/p1p1p1p1p/4C4/P8/4P3P/9/1c2K4/cN1r1Ar2 b - - 0 22",
+            &rules,
+        )
+        .unwrap();
+        let opts = Options::default();
+        let mut s = Searcher::new(pos, &opts, None, Vec::new());
+        let (slow, fast): (Move, Move) = ("e6e5".parse().unwrap(), "a0a1".parse().unwrap());
+        let mate_in_3 = MATE - 5;
+        assert_eq!(to_score(mate_in_3), Score::Mate(3));
+        assert_eq!(
+            s.claim_score(slow, mate_in_3),
+            Score::Cp(through_sample(mate_in_3))
+        );
+        assert_eq!(s.settle(slow, mate_in_3), (fast, true));
+        assert_eq!(s.claim_score(fast, mate_in_3), Score::Mate(2));
     }
 
     #[test]

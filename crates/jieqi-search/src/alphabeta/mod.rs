@@ -407,6 +407,15 @@ impl Engine for AlphaBeta {
                 )
             }
         };
+        // A claimed mate is played with the prover's answer, the shortest mate it found among
+        // the root moves, as a completed iteration's is (`settle`): the move of an interrupted
+        // iteration, or a helper's, may be a longer mate than the one the claim proves.
+        let (settled, _) = s.settle(mv, score);
+        let (mv, pv) = if settled == mv {
+            (mv, pv)
+        } else {
+            (settled, s.pv(settled, completed.max(1) as usize))
+        };
         // Every thread's nodes: the shared count holds the helpers' and the main thread's
         // thousands, the rest is added here.
         let nodes = if threads > 1 {
