@@ -51,7 +51,9 @@ sep=":"
 cd "$root"
 # The bench binary: cargo prints its path when it builds it; without a build, the newest one.
 if [[ $build == 1 ]]; then
-    bench="$(cargo bench -p jieqi-search --bench depth --no-run --message-format=json |
+    # (json-render-diagnostics: a build error still reaches the terminal, on stderr.)
+    bench="$(cargo bench -p jieqi-search --bench depth --no-run \
+        --message-format=json-render-diagnostics |
         grep -o '"executable":"[^"]*depth-[^"]*"' | tail -1 | cut -d'"' -f4)"
 else
     bench="$(find target/release/deps -maxdepth 1 -type f -name 'depth-*' -perm -u+x \
