@@ -247,6 +247,32 @@ fn quiescence_skips_captures_that_lose_the_capturer() {
     assert_eq!((v, n), search_value_nodes(&check, 0, &off));
 }
 
+/// A quiet move that gives check is neither pruned nor reduced near the leaves (`prune_checks`,
+/// off by default): in these mates in 2 of the Xiangqi suite the mating move is a quiet check
+/// late in its node's order, so a depth-3 search finds the mate only if move-count pruning leaves
+/// checks alone (with `prune_checks=true` it scores each as a plain material edge).
+#[test]
+fn quiet_checks_are_not_pruned_near_the_leaves() {
+    let rules = Rules::xiangqi();
+    let on = Options::default();
+    let off = Options {
+        prune_checks: true,
+        ..Options::default()
+    };
+    assert!(!on.prune_checks, "off by default");
+    for fen in [
+        // mate2.001, .002, .003 of configs/suites/xiangqi-mates.epd
+        "3akab2/9/2n1b1n2/p1p1p1p1p/4C4/P8/4P3P/9/1c2K4/cN1r1Ar2 b - - 0 22",
+        "3akab2/9/2n1b1n2/p1p3p1p/4p4/P7P/4P4/9/1c2K4/cN1r1Ar2 b - - 0 23",
+        "3akab2/9/2n1b1n2/p1p3p1p/4p4/P7P/4P4/4K4/1c4r2/cN1r1A3 b - - 0 24",
+    ] {
+        let pos = Position::from_fen(fen, &rules).unwrap();
+        assert_eq!(search_value(&pos, 3, &on), MATE - 3, "{fen}");
+        let pruned = search_value(&pos, 3, &off);
+        assert!(pruned < MATE - 100, "{fen}: {pruned}");
+    }
+}
+
 #[test]
 fn mate_in_one_through_a_certain_reveal() {
     let rules = Rules::standard();

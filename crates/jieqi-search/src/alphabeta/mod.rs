@@ -62,7 +62,8 @@
 //! Decision nodes use principal-variation search, null-move pruning (R = 3 + depth/6, not in
 //! check, not twice in a row, not with five pieces or fewer), reverse futility pruning and
 //! futility / move-count pruning of quiet moves within three plies of the leaves, late-move
-//! reductions (about ln(depth)·ln(k)/2 plies for the k-th quiet move), a one-ply check extension,
+//! reductions (about ln(depth)·ln(k)/2 plies for the k-th quiet move; a move that gives check is
+//! neither reduced nor pruned unless `prune_checks=true`), a one-ply check extension,
 //! and aspiration windows (±40, widened fourfold on a fail) from depth 4. Each has a spec switch.
 //! Moves are ordered: the table's move, winning and even captures (MVV-LVA), the two killers, the
 //! counter-move (the quiet move that last refuted the opponent's previous move, `counter=true`),
@@ -184,7 +185,8 @@ aspiration windows), late_sample=true|false (true: at the exact chance plies, mo
 first are tested on one sampled identity before their chance node is searched), \
 see=true|false (true: quiescence skips a capture by a piece worth more than its victim onto a \
 square the opponent can take back on, unless it gives check), see_order=true|false (true: such \
-captures are ordered after the quiet moves), counter=true|false (true: counter-move ordering), prove=true|false \
+captures are ordered after the quiet moves), counter=true|false (true: counter-move ordering), prune_checks=true|false (false: a quiet \
+move that gives check is neither reduced nor pruned near the leaves; true: like any quiet move), prove=true|false \
 (true: root mate claims go to the exhaustive prover; false: no claim is proved, every mate is \
 reported as a finite score), threads=N (1: Lazy SMP search threads sharing the table, the deepest completed iteration \
 answers, at most 256; 1 is reproducible under node limits)";

@@ -121,7 +121,14 @@ impl Searcher<'_> {
                 break;
             }
             let m = moves[order[k] as usize];
-            let quiet = scores[order[k] as usize] < SCORE_KILLER && !self.is_capture(m);
+            // (A move that gives check is not quiet here, unless `prune_checks`; whether it
+            // does is asked only of a move that would be reduced or pruned.)
+            let quiet = scores[order[k] as usize] < SCORE_KILLER
+                && !self.is_capture(m)
+                && (self.opts.prune_checks
+                    || k == 0
+                    || (depth > 3 && k < 3)
+                    || !self.pos.gives_check(m, None));
             // Near the leaves, late quiet moves are not searched at all (move-count pruning), nor
             // quiet moves that cannot lift a low static evaluation to alpha (futility pruning).
             if let Some(stand) = static_eval {

@@ -56,6 +56,9 @@ pub struct Options {
     /// Root mate claims go to the prover (see [`super::claim`]); off, no claim is proved: every
     /// mate is reported as a finite score and the search never stops early on one.
     pub prove: bool,
+    /// Quiet moves that give check are reduced (late-move reductions) and pruned (futility and
+    /// move-count pruning) like the other quiet moves; false (the default): they are neither.
+    pub prune_checks: bool,
 }
 
 impl Options {
@@ -101,6 +104,7 @@ impl Default for Options {
             counter: true,
             see_order: true,
             prove: true,
+            prune_checks: false,
         }
     }
 }
@@ -130,6 +134,7 @@ pub(super) fn options_from_spec(spec: &Spec) -> Result<(Options, Option<u32>), S
     let counter: bool = p.get("counter", true)?;
     let see_order: bool = p.get("see_order", true)?;
     let prove: bool = p.get("prove", true)?;
+    let prune_checks: bool = p.get("prune_checks", false)?;
     p.finish(&[
         "depth",
         "hash",
@@ -153,6 +158,7 @@ pub(super) fn options_from_spec(spec: &Spec) -> Result<(Options, Option<u32>), S
         "counter",
         "see_order",
         "prove",
+        "prune_checks",
     ])?;
     let err = |message: String| SpecError {
         spec: spec.to_string(),
@@ -200,6 +206,7 @@ pub(super) fn options_from_spec(spec: &Spec) -> Result<(Options, Option<u32>), S
         counter,
         see_order,
         prove,
+        prune_checks,
     };
     Ok((opts, (depth > 0).then_some(depth)))
 }
