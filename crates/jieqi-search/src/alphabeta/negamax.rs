@@ -121,14 +121,7 @@ impl Searcher<'_> {
                 break;
             }
             let m = moves[order[k] as usize];
-            // (A move that gives check is not quiet here, unless `prune_checks`; whether it
-            // does is asked only of a move that would be reduced or pruned.)
-            let quiet = scores[order[k] as usize] < SCORE_KILLER
-                && !self.is_capture(m)
-                && (self.opts.prune_checks
-                    || k == 0
-                    || (depth > 3 && k < 3)
-                    || !self.pos.gives_check(m, None));
+            let quiet = scores[order[k] as usize] < SCORE_KILLER && !self.is_capture(m);
             // Near the leaves, late quiet moves are not searched at all (move-count pruning), nor
             // quiet moves that cannot lift a low static evaluation to alpha (futility pruning).
             if let Some(stand) = static_eval {
@@ -139,6 +132,7 @@ impl Searcher<'_> {
                     && depth <= 3
                     && (k >= 3 + (depth * depth) as usize
                         || stand + FUTILITY_MARGIN * depth + 50 <= alpha)
+                    && self.may_cut(m)
                 {
                     continue;
                 }
@@ -148,7 +142,13 @@ impl Searcher<'_> {
                 v = self.move_value(m, depth - 1, ply, alpha, beta, false, 0);
             } else {
                 // Late quiet moves are searched shallower first; a fail high is searched again.
-                let r = if self.opts.lmr && quiet && !in_check && depth >= 3 && k >= 3 {
+                let r = if self.opts.lmr
+                    && quiet
+                    && !in_check
+                    && depth >= 3
+                    && k >= 3
+                    && self.may_cut(m)
+                {
                     lmr_reduction(depth, k, pv_node)
                 } else {
                     0
@@ -214,6 +214,13 @@ impl Searcher<'_> {
             tt.store(key, depth, bound, to_tt(best, ply), best_move);
         }
         best
+    }
+
+    /// Whether quiet move `m` may be pruned or reduced: not if it gives check, unless
+    /// [`Options::prune_checks`]. Asked last, only of a move that would otherwise be.
+    #[inline]
+    fn may_cut(&self, m: Move) -> bool {
+        self.opts.prune_checks || !self.pos.gives_check(m, None)
     }
 
     /// Passes the turn and searches the opponent's reply with a null window at `beta` (our
