@@ -497,7 +497,13 @@ impl Position {
     /// Whether `color`'s face-up king is attacked. Always false when the king is not on the board.
     pub fn is_in_check(&self, color: Color) -> bool {
         match self.king(color) {
-            Some(k) => crate::attacks::is_attacked(&self.board, &self.rules, k.index(), !color),
+            Some(k) => crate::attacks::is_attacked_occ(
+                &self.board,
+                self.occupied[0] | self.occupied[1],
+                &self.rules,
+                k.index(),
+                !color,
+            ),
             None => false,
         }
     }
@@ -515,7 +521,8 @@ impl Position {
             flying_general: false,
             ..self.rules
         };
-        crate::attacks::is_attacked(&board, &rules, m.to.index(), !self.turn)
+        let occ = self.occ_after(m.from.index(), m.to.index());
+        crate::attacks::is_attacked_occ(&board, occ, &rules, m.to.index(), !self.turn)
     }
 
     /// Whether the side to move is in check.

@@ -114,7 +114,18 @@ pub static RAY_MASKS: [[u128; 4]; 90] = {
 /// lower ones.
 #[inline(always)]
 pub fn nearest_on_ray(blockers: u128, d: usize) -> u32 {
-    if ORTHO_DIRS[d].0 + ORTHO_DIRS[d].1 > 0 {
+    // Whether direction d runs towards higher indices, read from a table: the sum of the steps
+    // would carry the core's overflow check into every caller's loop.
+    const ASCENDING: [bool; 4] = {
+        let mut out = [false; 4];
+        let mut d = 0;
+        while d < 4 {
+            out[d] = ORTHO_DIRS[d].0 + ORTHO_DIRS[d].1 > 0;
+            d += 1;
+        }
+        out
+    };
+    if ASCENDING[d] {
         blockers.trailing_zeros()
     } else {
         127 - blockers.leading_zeros()

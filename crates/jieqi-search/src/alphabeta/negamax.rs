@@ -81,9 +81,10 @@ impl Searcher<'_> {
         }
         let moves = if ply == 0 {
             // The root: only the moves the front end allows (`go searchmoves`).
-            self.control.root_moves(self.pos.legal_moves())
+            self.control
+                .root_moves(self.pos.legal_moves_in_check(in_check))
         } else {
-            self.pos.legal_moves()
+            self.pos.legal_moves_in_check(in_check)
         };
         if moves.is_empty() {
             return -(MATE - ply as i32);

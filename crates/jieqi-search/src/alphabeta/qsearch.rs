@@ -35,7 +35,7 @@ impl Searcher<'_> {
         let mut moves;
         let n;
         if in_check {
-            moves = self.pos.legal_moves();
+            moves = self.pos.legal_moves_in_check(true);
             if moves.is_empty() {
                 return -(MATE - ply as i32);
             }
