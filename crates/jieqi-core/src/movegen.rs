@@ -386,17 +386,6 @@ impl Position {
         guard
     }
 
-    /// Whether square `s` is on the rank or file of square `k` or diagonally next to it: where a
-    /// piece arriving or leaving can change whether `k` is attacked (lines, cannon screens, horse
-    /// legs, elephant eyes).
-    #[inline(always)]
-    fn near_lines(s: usize, k: usize) -> bool {
-        let (s, k) = (Square::from_index(s), Square::from_index(k));
-        s.file() == k.file()
-            || s.rank() == k.rank()
-            || ((s.file() - k.file()).abs() == 1 && (s.rank() - k.rank()).abs() == 1)
-    }
-
     /// Both sides' occupied squares, as bits.
     #[inline(always)]
     fn occ(&self) -> u128 {
@@ -520,14 +509,23 @@ impl Position {
         // legs and elephant eyes are). The landing piece reaches the king otherwise only as a
         // horse or an elephant.
         let ks = k.index();
-        if !Self::near_lines(from, ks)
-            && !Self::near_lines(to, ks)
+        let near = Guard::all(ks).from;
+        if ((near >> from) | (near >> to)) & 1 == 0
             && !HORSE_ATTACKERS[ks].iter().any(|(t, _)| t == to)
             && !ELEPHANT[ks].iter().any(|(t, _)| t == to)
         {
             return false;
         }
+        let board = self.board_after(m, landed);
+        is_attacked_occ(&board, self.occ_after(from, to), &self.rules, ks, self.turn)
+    }
+
+    /// The board after move `m` of the side to move, the moving piece landing as `landed` (its
+    /// revealed identity for a hidden mover; ignored otherwise, and a hidden mover stays hidden).
+    #[inline]
+    fn board_after(&self, m: Move, landed: Option<Role>) -> [u8; 90] {
         let mut board = self.board;
+        let (from, to) = (m.from.index(), m.to.index());
         let mut piece = board[from];
         if code_kind(piece) == crate::position::HIDDEN_KIND {
             if let Some(r) = landed {
@@ -536,7 +534,7 @@ impl Position {
         }
         board[from] = EMPTY;
         board[to] = piece;
-        is_attacked_occ(&board, self.occ_after(from, to), &self.rules, ks, self.turn)
+        board
     }
 }
 
@@ -586,17 +584,7 @@ mod tests {
         let Some(k) = pos.king(!pos.turn) else {
             return false;
         };
-        let mut board = pos.board;
-        let (from, to) = (m.from.index(), m.to.index());
-        let mut piece = board[from];
-        if code_kind(piece) == crate::position::HIDDEN_KIND {
-            if let Some(r) = landed {
-                piece = crate::position::code(pos.turn, r as u8);
-            }
-        }
-        board[from] = EMPTY;
-        board[to] = piece;
-        is_attacked(&board, &pos.rules, k.index(), pos.turn)
+        is_attacked(&pos.board_after(m, landed), &pos.rules, k.index(), pos.turn)
     }
 
     /// Calls `f` on every position of `games` random games under `rules` (at most 150 plies each,
