@@ -118,7 +118,10 @@
 //! Leaf evaluations go through a small per-search cache keyed on the position hash (it never
 //! changes a value). Quiescence generates captures only ([`Position::pseudo_legal_captures`]) and
 //! tests each with [`Position::is_pseudo_legal_move_legal`], asking whether the side is in check at
-//! most once per node; pool means of hidden pieces are computed at most once per node.
+//! most once per node; pool means of hidden pieces are computed at most once per node. Whether
+//! the side to move is in check is asked once per position on the path (the answer found when
+//! the position is pushed is kept for the node). A decision node picks its moves by selection
+//! sort, one step per move tried ([`ordering::Picker`]), and a run of equal scores costs one scan.
 //!
 //! # Nodes and limits
 //! A node is one [`Position::make`] call. A node limit stops the search exactly when the counter

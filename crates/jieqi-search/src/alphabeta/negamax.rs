@@ -19,7 +19,7 @@ impl Searcher<'_> {
         if ply >= MAX_PLY {
             return self.eval();
         }
-        let in_check = self.pos.rules().check && self.pos.in_check();
+        let in_check = self.pos.rules().check && self.in_check();
         if in_check && self.opts.check_extension && ply < MAX_PLY / 2 {
             depth += 1;
         }
@@ -92,10 +92,7 @@ impl Searcher<'_> {
         let mut scores = [0i32; jieqi_core::MAX_MOVES];
         self.score_moves(&moves, tt_move, ply, &mut scores);
         let n = moves.len();
-        let mut order = [0u8; jieqi_core::MAX_MOVES];
-        for (i, o) in order.iter_mut().enumerate().take(n) {
-            *o = i as u8;
-        }
+        let mut picker = Picker::new(n);
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -103,26 +100,20 @@ impl Searcher<'_> {
             // Selection sort step: bring the best remaining move to position k. A capture is
             // tested for losing its capturer only when it comes up; one that does goes behind
             // the quiet moves, and the step is taken again.
-            loop {
-                let mut bi = k;
-                for j in k + 1..n {
-                    if scores[order[j] as usize] > scores[order[bi] as usize] {
-                        bi = j;
-                    }
-                }
-                order.swap(k, bi);
-                let i = order[k] as usize;
+            let i = loop {
+                let i = picker.pick(k, &scores);
                 if self.opts.see_order
                     && (SCORE_CAPTURE..SCORE_TT).contains(&scores[i])
                     && self.loses_capturer(moves[i])
                 {
                     scores[i] += SCORE_BAD_CAPTURE - SCORE_CAPTURE;
+                    picker.rescored();
                     continue;
                 }
-                break;
-            }
-            let m = moves[order[k] as usize];
-            let quiet = scores[order[k] as usize] < SCORE_KILLER && !self.is_capture(m);
+                break i;
+            };
+            let m = moves[i];
+            let quiet = scores[i] < SCORE_KILLER && !self.is_capture(m);
             // Near the leaves, late quiet moves are not searched at all (move-count pruning), nor
             // quiet moves that cannot lift a low static evaluation to alpha (futility pruning).
             if let Some(stand) = static_eval {
@@ -232,6 +223,7 @@ impl Searcher<'_> {
         self.tick();
         let floor = self.rep_floor;
         // No repetition reaches back across a pass.
+        self.known_check = None;
         self.path.push(PathEntry {
             hash: self.pos.hash(),
             in_check: false,

@@ -124,3 +124,123 @@ impl Searcher<'_> {
 pub(super) fn move_slot(turn: Color, encoded: u16) -> usize {
     turn.index() * 8100 + usize::from(encoded) - 1
 }
+
+/// The order in which a decision node tries its moves: a selection sort by ordering score, one
+/// step per move tried, so a cut-off leaves the rest unsorted. Each step brings the best
+/// remaining move to the front, the first of equals in the current arrangement (steps swap).
+///
+/// A step does not always rescan: a scan counts the moves that share its maximum, and the next
+/// steps walk on to them (every move the scan passed before its pick scored lower, and the move
+/// the swap sent back did too), which picks exactly what a rescan would. Long runs of equal
+/// scores (quiet moves without history) thus cost one scan, not one each.
+pub(super) struct Picker {
+    order: [u8; jieqi_core::MAX_MOVES],
+    n: usize,
+    /// From the last scan: its maximum, how many unpicked moves still hold it, and the position
+    /// from which the next of them is sought. `None`: the next step scans.
+    run: Option<(i32, usize, usize)>,
+}
+
+impl Picker {
+    /// A picker over moves `0..n` of a list.
+    #[inline]
+    pub(super) fn new(n: usize) -> Picker {
+        let mut order = [0u8; jieqi_core::MAX_MOVES];
+        for (i, o) in order.iter_mut().enumerate().take(n) {
+            *o = i as u8;
+        }
+        Picker {
+            order,
+            n,
+            run: None,
+        }
+    }
+
+    /// Step `k` (steps are taken in order from 0; a step may be taken again after
+    /// [`Picker::rescored`]): the index in the move list of the best-scored move not yet picked.
+    #[inline]
+    pub(super) fn pick(&mut self, k: usize, scores: &[i32]) -> usize {
+        let bi = match self.run {
+            Some((best, left, from)) if left > 0 => {
+                let mut j = from;
+                while scores[self.order[j] as usize] != best {
+                    j += 1;
+                }
+                self.run = Some((best, left - 1, j + 1));
+                j
+            }
+            _ => {
+                let (mut bi, mut best, mut count) = (k, scores[self.order[k] as usize], 1);
+                for j in k + 1..self.n {
+                    let s = scores[self.order[j] as usize];
+                    if s > best {
+                        (bi, best, count) = (j, s, 1);
+                    } else if s == best {
+                        count += 1;
+                    }
+                }
+                self.run = Some((best, count - 1, bi + 1));
+                bi
+            }
+        };
+        self.order.swap(k, bi);
+        self.order[k] as usize
+    }
+
+    /// The score of the move just picked was changed: the next step scans again.
+    #[inline]
+    pub(super) fn rescored(&mut self) {
+        self.run = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::{Rng, SeedableRng};
+
+    /// The plain selection sort with swaps that [`Picker`] must reproduce, step for step.
+    fn naive_pick(order: &mut [u8], k: usize, scores: &[i32]) -> usize {
+        let mut bi = k;
+        for j in k + 1..order.len() {
+            if scores[order[j] as usize] > scores[order[bi] as usize] {
+                bi = j;
+            }
+        }
+        order.swap(k, bi);
+        order[k] as usize
+    }
+
+    #[test]
+    fn the_picker_picks_what_a_selection_sort_with_swaps_picks() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for case in 0..3000 {
+            let n = 1 + (rng.next_u32() % 90) as usize;
+            // Few distinct values (long runs of ties) in some cases, many in others.
+            let spread = [2, 5, 1000][case % 3];
+            let mut scores: Vec<i32> = (0..n).map(|_| (rng.next_u32() % spread) as i32).collect();
+            let mut naive_scores = scores.clone();
+            let mut order: Vec<u8> = (0..n as u8).collect();
+            let mut picker = Picker::new(n);
+            let mut k = 0;
+            while k < n {
+                let i = picker.pick(k, &scores);
+                assert_eq!(
+                    i,
+                    naive_pick(&mut order, k, &naive_scores),
+                    "case {case}, step {k}"
+                );
+                // Now and then the pick is scored down and the step taken again, as a losing
+                // capture is.
+                if rng.next_u32() % 7 == 0 && scores[i] > 0 {
+                    scores[i] -= 1 + (rng.next_u32() % spread) as i32;
+                    naive_scores[i] = scores[i];
+                    picker.rescored();
+                    continue;
+                }
+                k += 1;
+            }
+        }
+    }
+}

@@ -15,7 +15,7 @@ impl Searcher<'_> {
         if ply >= MAX_PLY {
             return self.eval();
         }
-        let in_check = qply < QS_CHECK_PLIES && self.pos.in_check();
+        let in_check = qply < QS_CHECK_PLIES && self.in_check();
         let mut best;
         if in_check {
             best = -INF;

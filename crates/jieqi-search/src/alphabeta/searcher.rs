@@ -53,6 +53,11 @@ pub(super) struct Searcher<'a> {
     pub(super) history: Vec<i32>,
     /// The move made at each ply of the path ([`encode`]d; 0 for a null move).
     pub(super) ply_moves: [u16; MAX_PLY + 2],
+    /// Whether the side to move is in check at the path's top, as `(path length, answer)`: set
+    /// where the question is first asked of a position (pushing it, or [`Searcher::in_check`])
+    /// and cleared by every push that does not ask it, so a length that matches names the
+    /// current position.
+    pub(super) known_check: Option<(usize, bool)>,
     /// Counter-moves: per side to move and the opponent's previous move, the quiet move that
     /// last cut off after it ([`Options::counter`]).
     pub(super) counters: Vec<u16>,
@@ -159,6 +164,7 @@ impl<'a> Searcher<'a> {
             track_checks,
             killers: [[0; 2]; MAX_PLY + 1],
             ply_moves: [0; MAX_PLY + 2],
+            known_check: None,
             counters: vec![0; 2 * 90 * 90],
             history: vec![0; 2 * 90 * 90],
             root_best: None,
@@ -209,12 +215,35 @@ impl<'a> Searcher<'a> {
     /// reveal, so no cycle reaches back across it and its check flag is never read).
     #[inline]
     pub(super) fn push_path(&mut self, irreversible: bool) {
+        let in_check = if self.track_checks && !irreversible {
+            let v = self.pos.in_check();
+            self.known_check = Some((self.path.len() + 1, v));
+            v
+        } else {
+            self.known_check = None;
+            false
+        };
         self.path.push(PathEntry {
             hash: self.pos.hash(),
-            in_check: self.track_checks && !irreversible && self.pos.in_check(),
+            in_check,
         });
         if irreversible {
             self.rep_floor = self.path.len() - 1;
+        }
+    }
+
+    /// Whether the side to move is in check ([`Position::in_check`]), asked once per position on
+    /// the path: the answer is kept for the path's top ([`Searcher::known_check`]).
+    #[inline]
+    pub(super) fn in_check(&mut self) -> bool {
+        let top = self.path.len();
+        match self.known_check {
+            Some((at, v)) if at == top => v,
+            _ => {
+                let v = self.pos.in_check();
+                self.known_check = Some((top, v));
+                v
+            }
         }
     }
 
