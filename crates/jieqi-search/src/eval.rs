@@ -30,6 +30,8 @@ use jieqi_core::tables::{HORSE, RAY_MASKS, RAYS, nearest_on_ray as nearest};
 use jieqi_core::{Belief, Color, Knowledge, Occupant, PlayedMove, Pool, Position, Role, Square};
 use serde::{Deserialize, Serialize};
 
+use crate::nnue::Net;
+
 /// Tunable evaluation weights (centipawns).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -85,6 +87,10 @@ pub struct EvalWeights {
     /// see [`Pst`]. Absent from a weights file: all zero.
     #[serde(skip_serializing_if = "Pst::is_zero")]
     pub pst: Pst,
+    /// A network that corrects the evaluation ([`crate::nnue`]), if any (`arena tune --net`
+    /// fits one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub net: Option<Box<Net>>,
     /// Where these weights came from (`arena tune` writes the command, the games, the seed and
     /// the build): read and written, never used.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -232,6 +238,7 @@ impl Default for EvalWeights {
             king_attack_open: 6,
             tempo: 10,
             pst: Pst::default(),
+            net: None,
             provenance: None,
         }
     }
@@ -325,6 +332,9 @@ impl EvalWeights {
             return Err(named(format!(
                 "pst.{table} must have {PST_SQUARES} values (files a-e by ranks 0-9)"
             )));
+        }
+        if let Some(m) = w.net.as_ref().and_then(|n| n.malformed()) {
+            return Err(named(m.into()));
         }
         Ok(w)
     }
@@ -489,7 +499,7 @@ pub fn evaluate(pos: &Position, w: &EvalWeights) -> i32 {
             }
         }
     }
-    finish(pos, w, score, n_hidden, attack, guards)
+    finish(pos, w, score, n_hidden, attack, guards) + w.net.as_ref().map_or(0, |n| n.evaluate(pos))
 }
 
 /// The terms both evaluation paths end with: hidden pieces at their pool's mean, king safety, and
@@ -654,6 +664,7 @@ impl Evaluator {
             }
         }
         finish(pos, w, score, n_hidden, attack, guards)
+            + w.net.as_ref().map_or(0, |n| n.evaluate(pos))
     }
 }
 
@@ -809,7 +820,7 @@ impl Evaluator {
             }
         }
         let us = pos.turn().index();
-        score[us] - score[1 - us] + w.tempo
+        score[us] - score[1 - us] + w.tempo + w.net.as_ref().map_or(0, |n| n.evaluate(pos))
     }
 }
 

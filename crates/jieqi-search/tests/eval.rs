@@ -8,6 +8,7 @@ use jieqi_core::{
     Color, Deal, Game, Occupant, PlayedMove, Pool, Position, Role, Rules, Square, uniform_below,
 };
 use jieqi_search::eval::{EvalWeights, Evaluator, evaluate};
+use jieqi_search::nnue::{self, Net};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
@@ -152,6 +153,10 @@ fn table(w: &EvalWeights, kind: usize, color: Color, sq: Square) -> i32 {
 
 /// The reference: scan all 90 squares, copy the board, count mobility by walking the board.
 fn reference(pos: &Position, w: &EvalWeights) -> i32 {
+    linear_reference(pos, w) + w.net.as_ref().map_or(0, |n| net_reference(pos, n))
+}
+
+fn linear_reference(pos: &Position, w: &EvalWeights) -> i32 {
     let hidden = [
         hidden_value(w, pos.pool(Color::Red)),
         hidden_value(w, pos.pool(Color::Black)),
@@ -262,8 +267,57 @@ fn random_weights(rng: &mut ChaCha8Rng) -> EvalWeights {
                 hidden: t(),
             }
         },
+        net: None,
         provenance: None,
     }
+}
+
+/// A network of random weights, large enough that the clip bites both ways.
+fn random_net(rng: &mut ChaCha8Rng) -> Net {
+    let mut r = |lo: i32, hi: i32| lo + (rng.next_u32() % (hi - lo + 1) as u32) as i32;
+    Net {
+        w0: (0..nnue::INPUTS * nnue::HIDDEN)
+            .map(|_| r(-40, 40) as i16)
+            .collect(),
+        b0: (0..nnue::HIDDEN).map(|_| r(-100, 200) as i16).collect(),
+        w1: (0..2 * nnue::HIDDEN)
+            .map(|_| r(-3000, 3000) as i16)
+            .collect(),
+        b1: r(-100_000, 100_000),
+    }
+}
+
+/// The network's correction computed plainly: each perspective's hidden inputs summed over the
+/// 90 squares, the feature written out by its definition.
+fn net_reference(pos: &Position, net: &Net) -> i32 {
+    let h = nnue::HIDDEN;
+    let mut acc = [[0i32; 32]; 2];
+    for (persp, a) in acc.iter_mut().enumerate() {
+        for (i, x) in a.iter_mut().enumerate() {
+            *x = i32::from(net.b0[i]);
+        }
+        for sq in Square::all() {
+            let (color, kind) = match pos.occupant(sq) {
+                None => continue,
+                Some(Occupant::Hidden(c)) => (c.index(), 7),
+                Some(Occupant::Revealed(p)) => (p.color.index(), p.role.index()),
+            };
+            let rank = if persp == 0 { sq.rank() } else { 9 - sq.rank() } as usize;
+            let theirs = usize::from(color != persp);
+            let f = (theirs * 8 + kind) * 90 + rank * 9 + sq.file() as usize;
+            for (i, x) in a.iter_mut().enumerate() {
+                *x += i32::from(net.w0[f * h + i]);
+            }
+        }
+    }
+    let us = pos.turn().index();
+    let mut sum = net.b1;
+    for (half, p) in [us, 1 - us].into_iter().enumerate() {
+        for (x, &w) in acc[p].iter().zip(&net.w1[half * h..(half + 1) * h]) {
+            sum += x.clamp(&0, &nnue::QA) * i32::from(w);
+        }
+    }
+    sum.div_euclid(nnue::QA * nnue::QB)
 }
 
 #[test]
@@ -287,7 +341,11 @@ fn fast_evaluation_equals_the_reference() {
         for game_no in 0..60u64 {
             let seed = 1000 * k as u64 + game_no;
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let weights = [EvalWeights::default(), random_weights(&mut rng)];
+            let with_net = EvalWeights {
+                net: Some(Box::new(random_net(&mut rng))),
+                ..random_weights(&mut rng)
+            };
+            let weights = [EvalWeights::default(), random_weights(&mut rng), with_net];
             let evaluators = weights.each_ref().map(Evaluator::new);
             let mut game = Game::new(rules, Deal::shuffled_for(&rules, &mut rng));
             while game.outcome().is_none() && game.ply() < 200 {

@@ -26,6 +26,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 use crate::error::Error;
+
+mod net;
 use crate::plan::tune::{TunePlan, fixes, named, pst_name};
 use crate::records::GameResult;
 
@@ -113,7 +115,14 @@ struct Collected {
     read: u64,
 }
 
-fn collect(dir: &Path, skip: usize, budget: &mut usize) -> Result<Collected, Error> {
+/// `quiet_next`: also leave out positions whose played move captures (their search score is
+/// mostly the capture's gain, which no static term can see).
+fn collect(
+    dir: &Path,
+    skip: usize,
+    quiet_next: bool,
+    budget: &mut usize,
+) -> Result<Collected, Error> {
     let mut games = Vec::new();
     let tally = crate::run::recorded_games::for_each(dir, |rules, line, checked| {
         if *budget == 0 {
@@ -135,6 +144,7 @@ fn collect(dir: &Path, skip: usize, budget: &mut usize) -> Result<Collected, Err
                 && game.outcome().is_none()
                 && !game.position().in_check()
                 && game.records().last().is_none_or(|r| r.captured.is_none())
+                && !(quiet_next && game.position().occupant(record.played.mv.to).is_some())
             {
                 let sign = if game.turn() == Color::Red { 1.0 } else { -1.0 };
                 let score = line
@@ -210,7 +220,7 @@ pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
     let mut all_games = Vec::new();
     let (mut read, mut skipped) = (0, 0);
     for dir in &args.dirs {
-        let c = collect(dir, args.skip, &mut budget)?;
+        let c = collect(dir, args.skip, args.net, &mut budget)?;
         read += c.read;
         skipped += c.skipped;
         all_games.extend(c.games);
@@ -221,11 +231,19 @@ pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
     let mut train_pos = Vec::new();
     let mut held = Vec::new();
     let (mut train_games, mut held_games) = (0, 0);
-    for (_, positions) in all_games {
-        let hold = rand_core::Rng::next_u32(&mut rng) < threshold;
+    for (key, positions) in all_games {
+        let draw = rand_core::Rng::next_u32(&mut rng);
+        // The network is split by deal: both games of a pair on the same side of the split, so
+        // that what one game says about its deal is not measured on the other.
+        let hold = if args.net {
+            let deal = key & !(3 << 62);
+            rand_core::Rng::next_u32(&mut ChaCha8Rng::seed_from_u64(args.seed ^ deal)) < threshold
+        } else {
+            draw < threshold
+        };
         if hold {
             held_games += 1;
-            held.extend(positions.into_iter().map(|(r, _, p)| (r, p)));
+            held.extend(positions);
         } else {
             train_games += 1;
             train_pos.extend(positions);
@@ -241,11 +259,19 @@ pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
     .map_err(io)?;
     if train_pos.len() < 1000 {
         return Err(Error::Input(format!(
-            "{} positions are too few to fit {} weights: give more games",
+            "{} positions are too few to fit {}: give more games",
             train_pos.len(),
-            tuned_idx.len()
+            if args.net {
+                "a network".to_string()
+            } else {
+                format!("{} weights", tuned_idx.len())
+            }
         )));
     }
+    if args.net {
+        return net::fit(args, &train_pos, &held, w);
+    }
+    let held: Vec<(f64, Position)> = held.into_iter().map(|(r, _, p)| (r, p)).collect();
     // Features: the score's change per unit of each tuned scalar weight (a step of DELTA), and
     // the piece counts of the tables' squares (the tables are linear by construction).
     const DELTA: f64 = 100.0;

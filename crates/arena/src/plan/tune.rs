@@ -47,6 +47,8 @@ pub struct TunePlan {
     pub seed: u64,
     /// Whether the piece-square tables are fitted too.
     pub pst: bool,
+    /// Whether a correction network is fitted instead of the weights.
+    pub net: bool,
     /// The pull towards the starting weights, in [0, 1].
     pub l2: f64,
     /// The `--eval` file the weights started from, if any.
@@ -130,6 +132,7 @@ impl TunePlan {
             lambda: args.lambda,
             seed: args.seed,
             pst: args.pst,
+            net: args.net,
             l2: args.l2,
             eval_path: args.eval,
         })
@@ -188,6 +191,7 @@ pub fn named(w: &EvalWeights) -> Vec<(String, f64)> {
     let mut scalars = w.clone();
     scalars.pst = jieqi_search::eval::Pst::default();
     scalars.provenance = None;
+    scalars.net = None;
     let value = serde_json::to_value(&scalars).expect("weights serialize");
     let serde_json::Value::Object(map) = value else {
         unreachable!("weights are an object")

@@ -172,3 +172,115 @@ fn tuning_fits_the_games_and_refuses_bad_input() {
     }
     let _ = std::fs::remove_dir_all(Path::new(&dir));
 }
+
+/// `arena tune --net` fits a correction network on top of the starting weights: the same file at
+/// any thread count, kept at its best held-out pass, loadable as an engine's evaluation; a
+/// network of the wrong size is refused by name.
+#[test]
+fn a_network_is_fitted_reproducibly_and_loads() {
+    let dir = tmp("net");
+    let games = dir.join("games");
+    let run = arena(&[
+        "match",
+        "--engine",
+        "alphabeta",
+        "--engine",
+        "greedy",
+        "--nodes",
+        "300",
+        "--pairs",
+        "80",
+        "--threads",
+        "2",
+        "--no-progress",
+        "--out",
+        games.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let fit = |threads: &str, out: &Path| {
+        let r = std::process::Command::new(crate::common::arena_bin())
+            .args([
+                "tune",
+                games.to_str().unwrap(),
+                "--net",
+                "--lambda",
+                "0.5",
+                "--iterations",
+                "4",
+                "--rate",
+                "3",
+                "--l2",
+                "0.0001",
+                "--skip",
+                "4",
+                "--holdout",
+                "0.25",
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .unwrap();
+        let report = text(&r.stdout);
+        assert!(r.status.success(), "{report}{}", text(&r.stderr));
+        report
+    };
+    let (one, two) = (dir.join("net1.json"), dir.join("net2.json"));
+    let report = fit("1", &one);
+    fit("2", &two);
+    assert_eq!(
+        std::fs::read(&one).unwrap(),
+        std::fs::read(&two).unwrap(),
+        "the fit depends on the thread count"
+    );
+    // The kept pass is never worse on the held-out games than no network (pass 0).
+    let without = report
+        .split("held out ")
+        .nth(1)
+        .and_then(|t| t.split(|c: char| !(c.is_ascii_digit() || c == '.')).next())
+        .map(|t| t.parse::<f64>().unwrap())
+        .unwrap();
+    let kept = report
+        .split("kept pass ")
+        .nth(1)
+        .and_then(|t| t.split("held out ").nth(1))
+        .and_then(|t| t.split(|c: char| !(c.is_ascii_digit() || c == '.')).next())
+        .map(|t| t.parse::<f64>().unwrap())
+        .unwrap_or_else(|| panic!("{report}"));
+    assert!(kept <= without, "{report}");
+    let weights = json(&one);
+    assert_eq!(weights["net"]["w0"].as_array().unwrap().len(), 1440 * 32);
+    assert_eq!(weights["net"]["w1"].as_array().unwrap().len(), 64);
+    assert_eq!(weights["provenance"]["made_by"], "arena tune --net");
+    let play = |eval: &Path, out: &str| {
+        arena(&[
+            "match",
+            "--engine",
+            &format!("alphabeta:eval={}", eval.display()),
+            "--engine",
+            "greedy",
+            "--pairs",
+            "1",
+            "--nodes",
+            "300",
+            "--no-progress",
+            "--out",
+            dir.join(out).to_str().unwrap(),
+        ])
+    };
+    let r = play(&one, "check");
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    // One value short.
+    let mut bad = weights.clone();
+    bad["net"]["w0"].as_array_mut().unwrap().pop();
+    let bad_path = dir.join("bad.json");
+    std::fs::write(&bad_path, serde_json::to_string(&bad).unwrap()).unwrap();
+    let r = play(&bad_path, "bad");
+    assert_eq!(r.status.code(), Some(2), "{}", text(&r.stderr));
+    assert!(
+        text(&r.stderr).contains("net.w0 must have 1440 × 32 values"),
+        "{}",
+        text(&r.stderr)
+    );
+    let _ = std::fs::remove_dir_all(Path::new(&dir));
+}

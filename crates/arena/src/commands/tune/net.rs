@@ -1,0 +1,372 @@
+//! `arena tune --net`: fits the correction network ([`jieqi_search::nnue`]) on top of the
+//! starting weights, which stay as they are.
+//!
+//! Each position's target is the one the linear fit uses (the result blended with the recorded
+//! search score's win probability, `--lambda`), from the side to move's point of view; the
+//! prediction is `sigmoid(K · (evaluation + network))` with K fitted at the starting weights.
+//! The network is fitted in floats by Adam on shuffled mini-batches (`--iterations` passes over
+//! the positions, `--rate` thousandths as the step, a tenth of it in the last quarter of the
+//! passes, `--l2` as weight decay), the pass with the
+//! lowest held-out loss is kept, and the weights are rounded to the network's integer units. The
+//! gradient of a batch is summed in a fixed order, so the same games and seed give the same
+//! network at any thread count.
+
+use std::io::Write;
+
+use jieqi_core::{Color, Position, Square};
+use jieqi_search::eval::{EvalWeights, evaluate};
+use jieqi_search::nnue::{HIDDEN, INPUTS, Net, QA, QB, feature, kind_of};
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+
+use super::{Kept, sigmoid};
+use crate::error::Error;
+use crate::plan::tune::TunePlan;
+
+/// One position: the starting evaluation and target (side to move's view), the side to move, and
+/// its active features per perspective (Red's, Black's).
+struct Sample {
+    base: f32,
+    target: f32,
+    stm: usize,
+    feats: [Vec<u16>; 2],
+}
+
+/// Network parameters in floats: hidden units in [0, 1], the output in pawns (100 cp).
+#[derive(Clone)]
+struct Params {
+    w0: Vec<f32>,
+    b0: Vec<f32>,
+    w1: Vec<f32>,
+    b1: f32,
+}
+
+const BATCH: usize = 16_384;
+const CHUNK: usize = 2048;
+
+impl Params {
+    fn len() -> usize {
+        INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN + 1
+    }
+
+    /// Hidden inputs of both perspectives, then the output in centipawns.
+    fn forward(&self, s: &Sample) -> ([[f32; HIDDEN]; 2], f32) {
+        let mut a = [[0f32; HIDDEN]; 2];
+        for (p, ap) in a.iter_mut().enumerate() {
+            ap.copy_from_slice(&self.b0);
+            for &f in &s.feats[p] {
+                let row = &self.w0[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+                for (x, w) in ap.iter_mut().zip(row) {
+                    *x += w;
+                }
+            }
+        }
+        let mut out = self.b1;
+        for (half, p) in [s.stm, 1 - s.stm].into_iter().enumerate() {
+            let w1 = &self.w1[half * HIDDEN..(half + 1) * HIDDEN];
+            for (x, w) in a[p].iter().zip(w1) {
+                out += x.clamp(0.0, 1.0) * w;
+            }
+        }
+        (a, out * 100.0)
+    }
+
+    /// Adds this sample's gradient (of the squared error) into `g` (laid out as [`Params`]).
+    fn backward(&self, s: &Sample, k: f64, g: &mut [f32]) -> f64 {
+        let (a, out) = self.forward(s);
+        let p = sigmoid(k, f64::from(s.base + out));
+        let err = p - f64::from(s.target);
+        let d = (2.0 * err * p * (1.0 - p) * std::f64::consts::LN_10 * k / 400.0 * 100.0) as f32;
+        let (gw0, rest) = g.split_at_mut(INPUTS * HIDDEN);
+        let (gb0, rest) = rest.split_at_mut(HIDDEN);
+        let (gw1, gb1) = rest.split_at_mut(2 * HIDDEN);
+        gb1[0] += d;
+        for (half, pp) in [s.stm, 1 - s.stm].into_iter().enumerate() {
+            let mut da = [0f32; HIDDEN];
+            let range = half * HIDDEN..(half + 1) * HIDDEN;
+            let units = a[pp].iter().zip(&mut da);
+            for ((&x, da), (gw, &w)) in
+                units.zip(gw1[range.clone()].iter_mut().zip(&self.w1[range]))
+            {
+                *gw += d * x.clamp(0.0, 1.0);
+                if x > 0.0 && x < 1.0 {
+                    *da = d * w;
+                }
+            }
+            for (gb, da) in gb0.iter_mut().zip(&da) {
+                *gb += da;
+            }
+            for &f in &s.feats[pp] {
+                let row = &mut gw0[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+                for (x, d) in row.iter_mut().zip(&da) {
+                    *x += d;
+                }
+            }
+        }
+        err * err
+    }
+
+    fn flat_mut(&mut self) -> [&mut [f32]; 4] {
+        [
+            &mut self.w0,
+            &mut self.b0,
+            &mut self.w1,
+            std::slice::from_mut(&mut self.b1),
+        ]
+    }
+
+    /// The rounded integer network.
+    fn quantize(&self) -> Net {
+        let qa = QA as f32;
+        Net {
+            w0: self.w0.iter().map(|&w| (w * qa).round() as i16).collect(),
+            b0: self.b0.iter().map(|&w| (w * qa).round() as i16).collect(),
+            w1: self
+                .w1
+                .iter()
+                .map(|&w| (w * 100.0 * QB as f32).round() as i16)
+                .collect(),
+            b1: (self.b1 * 100.0 * (QA * QB) as f32).round() as i32,
+        }
+    }
+}
+
+fn features(pos: &Position) -> [Vec<u16>; 2] {
+    let mut out = [Vec::with_capacity(32), Vec::with_capacity(32)];
+    for sq in Square::all() {
+        if let Some(o) = pos.occupant(sq) {
+            let (c, k) = kind_of(o);
+            for (p, v) in out.iter_mut().enumerate() {
+                v.push(feature(p, c, k, sq.index()) as u16);
+            }
+        }
+    }
+    out
+}
+
+fn samples(kept: &[Kept], base: &EvalWeights, k: Option<f64>, lambda: f64) -> Vec<Sample> {
+    use rayon::prelude::*;
+    kept.par_iter()
+        .map(|(result, score, pos)| {
+            let red = pos.turn() == Color::Red;
+            let r = if red { *result } else { 1.0 - result };
+            let target = match (k, score) {
+                (Some(k), Some(cp)) => {
+                    let cp = if red { *cp } else { -cp };
+                    lambda * r + (1.0 - lambda) * sigmoid(k, cp)
+                }
+                _ => r,
+            };
+            Sample {
+                base: evaluate(pos, base) as f32,
+                target: target as f32,
+                stm: pos.turn().index(),
+                feats: features(pos),
+            }
+        })
+        .collect()
+}
+
+fn mean_loss(samples: &[Sample], p: &Params, k: f64) -> f64 {
+    use rayon::prelude::*;
+    let sum: f64 = samples
+        .par_chunks(CHUNK)
+        .map(|c| {
+            c.iter()
+                .map(|s| {
+                    let out = p.forward(s).1;
+                    (sigmoid(k, f64::from(s.base + out)) - f64::from(s.target)).powi(2)
+                })
+                .sum::<f64>()
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .sum();
+    sum / samples.len().max(1) as f64
+}
+
+/// Fits the network to `train` (held-out `held`) and writes the weights.
+pub fn fit(args: &TunePlan, train: &[Kept], held: &[Kept], w: &mut dyn Write) -> Result<(), Error> {
+    let io = |e: std::io::Error| Error::Write(e.to_string());
+    let mut base = args.base.clone();
+    base.net = None;
+    // K at the starting weights, on results only.
+    let plain = samples(train, &base, None, 1.0);
+    let zero = Params {
+        w0: vec![0.0; INPUTS * HIDDEN],
+        b0: vec![0.0; HIDDEN],
+        w1: vec![0.0; 2 * HIDDEN],
+        b1: 0.0,
+    };
+    let (mut lo, mut hi) = (0.05f64, 5.0f64);
+    let phi = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..50 {
+        let a = hi - phi * (hi - lo);
+        let b = lo + phi * (hi - lo);
+        if mean_loss(&plain, &zero, a) < mean_loss(&plain, &zero, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    drop(plain);
+    let k = (lo + hi) / 2.0;
+    let mut train_s = samples(train, &base, Some(k), args.lambda);
+    let held_s = samples(held, &base, Some(k), args.lambda);
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed ^ 0x6e6e_7565);
+    let mut params = Params {
+        w0: (0..INPUTS * HIDDEN)
+            .map(|_| (rng.next_u32() as f32 / u32::MAX as f32 - 0.5) * 0.2)
+            .collect(),
+        b0: vec![0.5; HIDDEN],
+        w1: vec![0.0; 2 * HIDDEN],
+        b1: 0.0,
+    };
+    let n = Params::len();
+    let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
+    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let lr = (args.rate * 1e-3) as f32;
+    let decay = args.l2 as f32;
+    let start_held = mean_loss(&held_s, &zero, k);
+    let start_fit = mean_loss(&train_s, &zero, k);
+    writeln!(
+        w,
+        "K = {k:.4}; loss without the network: fit {start_fit:.6}, held out {start_held:.6}"
+    )
+    .map_err(io)?;
+    let mut best = (start_held, params.clone(), 0u32);
+    let mut t = 0i32;
+    for epoch in 1..=args.iterations {
+        // A seeded shuffle (Fisher–Yates).
+        for i in (1..train_s.len()).rev() {
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+            train_s.swap(i, j);
+        }
+        let mut fit_sum = 0.0;
+        // The last quarter of the passes at a tenth of the step.
+        let lr = if epoch * 4 > args.iterations * 3 {
+            lr * 0.1
+        } else {
+            lr
+        };
+        for batch in train_s.chunks(BATCH) {
+            use rayon::prelude::*;
+            let parts: Vec<(Vec<f32>, f64)> = batch
+                .par_chunks(CHUNK)
+                .map(|c| {
+                    let mut g = vec![0f32; n];
+                    let l: f64 = c.iter().map(|s| params.backward(s, k, &mut g)).sum();
+                    (g, l)
+                })
+                .collect();
+            let mut g = vec![0f32; n];
+            for (part, l) in parts {
+                fit_sum += l;
+                g.iter_mut().zip(&part).for_each(|(a, b)| *a += b);
+            }
+            t += 1;
+            let scale = 1.0 / batch.len() as f32;
+            let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
+            let mut j = 0;
+            for slice in params.flat_mut() {
+                for x in slice.iter_mut() {
+                    let gj = g[j] * scale + decay * *x;
+                    m[j] = b1 * m[j] + (1.0 - b1) * gj;
+                    v[j] = b2 * v[j] + (1.0 - b2) * gj * gj;
+                    *x -= lr * (m[j] / c1) / ((v[j] / c2).sqrt() + eps);
+                    j += 1;
+                }
+            }
+        }
+        let held_loss = mean_loss(&held_s, &params, k);
+        writeln!(
+            w,
+            "pass {epoch}: fit {:.6}, held out {held_loss:.6}",
+            fit_sum / train_s.len() as f64
+        )
+        .map_err(io)?;
+        // Without held-out games, the last pass.
+        if held_loss < best.0 || held_s.is_empty() {
+            best = (held_loss, params.clone(), epoch);
+        }
+    }
+    let net = best.1.quantize();
+    // Values beyond the integer types are clipped (`as` saturates): say how many.
+    let clipped = best
+        .1
+        .w0
+        .iter()
+        .chain(&best.1.b0)
+        .filter(|&&x| (x * QA as f32).abs() > f32::from(i16::MAX))
+        .count()
+        + best
+            .1
+            .w1
+            .iter()
+            .filter(|&&x| (x * 100.0 * QB as f32).abs() > f32::from(i16::MAX))
+            .count();
+    if clipped > 0 {
+        writeln!(
+            w,
+            "{clipped} weights were beyond the integer range and clipped"
+        )
+        .map_err(io)?;
+    }
+    let mut tuned = base.clone();
+    tuned.net = Some(Box::new(net));
+    // The held-out loss of what the engine will play with: the integer network.
+    let real: f64 = held
+        .iter()
+        .zip(&held_s)
+        .map(|((_, _, pos), s)| {
+            (sigmoid(k, f64::from(evaluate(pos, &tuned))) - f64::from(s.target)).powi(2)
+        })
+        .sum::<f64>()
+        / held.len().max(1) as f64;
+    let mean_abs = held_s
+        .iter()
+        .map(|s| f64::from(best.1.forward(s).1.abs()))
+        .sum::<f64>()
+        / held_s.len().max(1) as f64;
+    writeln!(
+        w,
+        "kept pass {} (held out {:.6}); rounded to integers: held out {real:.6}; mean |correction| \
+         {mean_abs:.1} cp",
+        best.2, best.0
+    )
+    .map_err(io)?;
+    let build = crate::records::build::Build::current(&[]);
+    tuned.provenance = Some(serde_json::json!({
+        "made_by": "arena tune --net",
+        "arena": build.version,
+        "commit": build.commit,
+        "dirty": build.dirty,
+        "runs": args
+            .dirs
+            .iter()
+            .map(|d| {
+                crate::run::folder::recorded_run(d).map_or_else(|_| "?".into(), |r| r.1.fingerprint)
+            })
+            .collect::<Vec<_>>(),
+        "positions": { "fit": train.len(), "held_out": held.len() },
+        "settings": {
+            "eval": args.eval_path.as_ref().map(|p| p.display().to_string()),
+            "holdout": args.holdout, "skip": args.skip, "passes": args.iterations,
+            "rate": args.rate, "max_positions": args.max_positions,
+            "lambda": args.lambda, "l2": args.l2, "seed": args.seed,
+        },
+        "k": k,
+        "loss": { "held_out": [start_held, best.0, real], "kept_pass": best.2 },
+    }));
+    let mut json = serde_json::to_string(&tuned).expect("weights serialize");
+    json.push('\n');
+    crate::records::files::write_output(&args.out, json.as_bytes())
+        .map_err(|e| Error::Write(format!("cannot write {e}")))?;
+    writeln!(
+        w,
+        "weights with the network written to {}",
+        args.out.display()
+    )
+    .map_err(io)?;
+    Ok(())
+}
