@@ -57,7 +57,8 @@ pub struct TuneArgs {
     /// The split is by deal (both games of a pair on one side), positions whose played move
     /// captures are left out too, `--iterations` counts passes over the positions (24 is
     /// plenty), `--rate` is the step in thousandths (3), `--l2` the weight decay (0.0001).
-    #[arg(long)]
+    /// A network in `--eval` is replaced.
+    #[arg(long, conflicts_with_all = ["pst", "fix"])]
     pub net: bool,
     /// Pull towards the starting weights: this much times the sum of each weight's squared
     /// change (in centipawns) is added to the loss, so weights the games say little about stay

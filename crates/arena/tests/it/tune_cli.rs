@@ -270,6 +270,19 @@ fn a_network_is_fitted_reproducibly_and_loads() {
     };
     let r = play(&one, "check");
     assert!(r.status.success(), "{}", text(&r.stderr));
+    // The linear fit's own flags mean nothing to the network: refused, not ignored.
+    for flag in [["--pst", ""], ["--fix", "tempo"]] {
+        let mut args = vec!["tune", games.to_str().unwrap(), "--net", "--out"];
+        args.push(one.to_str().unwrap());
+        args.extend(flag.iter().filter(|a| !a.is_empty()));
+        let r = arena(&args);
+        assert_eq!(r.status.code(), Some(2), "{flag:?}: {}", text(&r.stderr));
+        assert!(
+            text(&r.stderr).contains("cannot be used with"),
+            "{}",
+            text(&r.stderr)
+        );
+    }
     // One value short.
     let mut bad = weights.clone();
     bad["net"]["w0"].as_array_mut().unwrap().pop();
