@@ -129,16 +129,18 @@ impl Net {
     #[inline]
     pub fn output(&self, acc: &Accumulator, stm: Color) -> i32 {
         let us = stm.index();
-        let mut sum = self.b1;
+        // In i64: a weights file's bias may be any i32, and nothing read from outside overflows.
+        let mut sum = i64::from(self.b1);
         for (half, a) in [&acc[us], &acc[1 - us]].into_iter().enumerate() {
             let w = &self.w1[half * HIDDEN..(half + 1) * HIDDEN];
             let mut s = 0i32;
             for (&x, &w) in a.iter().zip(w) {
+                // At most 32 × 127 × 32,768 in all: no overflow.
                 s += i32::from(x.clamp(0, QA as i16)) * i32::from(w);
             }
-            sum += s;
+            sum += i64::from(s);
         }
-        sum.div_euclid(QA * QB)
+        sum.div_euclid(i64::from(QA * QB)) as i32
     }
 
     /// The correction for `pos`, from the side to move's point of view (from scratch).

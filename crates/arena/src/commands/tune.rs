@@ -26,10 +26,10 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 use crate::error::Error;
-
-mod net;
 use crate::plan::tune::{TunePlan, fixes, named, pst_name};
 use crate::records::GameResult;
+
+mod net;
 
 /// Weights from names and (rounded) values ([`named`]'s).
 fn weights_of(names: &[(String, f64)]) -> EvalWeights {
@@ -232,6 +232,7 @@ pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
     let mut held = Vec::new();
     let (mut train_games, mut held_games) = (0, 0);
     for (key, positions) in all_games {
+        // Drawn in both cases, so that the linear fit's split is what it always was.
         let draw = rand_core::Rng::next_u32(&mut rng);
         // The network is split by deal: both games of a pair on the same side of the split, so
         // that what one game says about its deal is not measured on the other.
