@@ -169,6 +169,54 @@ fn collect(
     })
 }
 
+/// The scale K in [0.05, 5] that minimises `loss`, by `steps` steps of golden-section search.
+fn fit_k(steps: u32, loss: impl Fn(f64) -> f64) -> f64 {
+    let (mut lo, mut hi) = (0.05f64, 5.0f64);
+    let phi = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..steps {
+        let a = hi - phi * (hi - lo);
+        let b = lo + phi * (hi - lo);
+        if loss(a) < loss(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// A weights file's `provenance`: what made it (`made_by`), the build, the runs by fingerprint
+/// (their folders' names are the machine's), then `rest`'s fields.
+fn provenance(args: &TunePlan, made_by: &str, rest: serde_json::Value) -> serde_json::Value {
+    let build = crate::records::build::Build::current(&[]);
+    let mut p = serde_json::json!({
+        "made_by": made_by,
+        "arena": build.version,
+        "commit": build.commit,
+        "dirty": build.dirty,
+        "runs": args
+            .dirs
+            .iter()
+            .map(|d| {
+                crate::run::folder::recorded_run(d).map_or_else(|_| "?".into(), |r| r.1.fingerprint)
+            })
+            .collect::<Vec<_>>(),
+    });
+    if let (Some(p), serde_json::Value::Object(rest)) = (p.as_object_mut(), rest) {
+        p.extend(rest);
+    }
+    p
+}
+
+/// Writes `json` (a weights file, without its last newline) to `--out`, atomically, and says so.
+fn write_weights(args: &TunePlan, mut json: String, w: &mut dyn Write) -> Result<(), Error> {
+    json.push('\n');
+    crate::records::files::write_output(&args.out, json.as_bytes())
+        .map_err(|e| Error::Write(format!("cannot write {e}")))?;
+    writeln!(w, "tuned weights written to {}", args.out.display())
+        .map_err(|e| Error::Write(e.to_string()))
+}
+
 /// Mean squared error of `samples` under weights `w` (the linear model) and scale `k`.
 fn loss(samples: &[Sample], w: &[f64], k: f64) -> f64 {
     let sum: f64 = samples
@@ -318,19 +366,8 @@ pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
             })
             .collect()
     };
-    // K: golden-section search of the loss at the starting weights.
-    let (mut lo, mut hi) = (0.05f64, 5.0f64);
-    let phi = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..60 {
-        let a = hi - phi * (hi - lo);
-        let b = lo + phi * (hi - lo);
-        if loss(&samples, &w0, a) < loss(&samples, &w0, b) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    let k = (lo + hi) / 2.0;
+    // K: the loss at the starting weights, minimised.
+    let k = fit_k(60, |k| loss(&samples, &w0, k));
     // The targets: results blended with the recorded search scores' win probabilities.
     let mut samples = samples;
     if args.lambda < 1.0 {
@@ -426,40 +463,30 @@ pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
         }
     }
     let mut tuned = tuned;
-    let build = crate::records::build::Build::current(&[]);
-    tuned.provenance = Some(serde_json::json!({
-        "made_by": "arena tune",
-        "arena": build.version,
-        "commit": build.commit,
-        "dirty": build.dirty,
-        // The runs by fingerprint (their folders' names are the machine's).
-        "runs": args
-            .dirs
-            .iter()
-            .map(|d| {
-                crate::run::folder::recorded_run(d).map_or_else(|_| "?".into(), |r| r.1.fingerprint)
-            })
-            .collect::<Vec<_>>(),
-        "games": { "fit": train_games, "held_out": held_games },
-        "positions": { "fit": samples.len(), "held_out": held.len() },
-        "settings": {
-            "eval": args.eval_path.as_ref().map(|p| p.display().to_string()),
-            "holdout": args.holdout, "skip": args.skip, "iterations": args.iterations,
-            "rate": args.rate, "fix": args.fix, "max_positions": args.max_positions,
-            "lambda": args.lambda, "pst": args.pst, "l2": args.l2, "seed": args.seed,
-        },
-        "k": k,
-        "loss": {
-            "fit": [before_train, after_train],
-            "held_out": [before_held, after_held],
-        },
-    }));
-    let mut json = serde_json::to_string_pretty(&tuned).expect("weights serialize");
-    json.push('\n');
-    crate::records::files::write_output(&args.out, json.as_bytes())
-        .map_err(|e| Error::Write(format!("cannot write {e}")))?;
-    writeln!(w, "tuned weights written to {}", args.out.display()).map_err(io)?;
-    Ok(())
+    tuned.provenance = Some(provenance(
+        args,
+        "arena tune",
+        serde_json::json!({
+            "games": { "fit": train_games, "held_out": held_games },
+            "positions": { "fit": samples.len(), "held_out": held.len() },
+            "settings": {
+                "eval": args.eval_path.as_ref().map(|p| p.display().to_string()),
+                "holdout": args.holdout, "skip": args.skip, "iterations": args.iterations,
+                "rate": args.rate, "fix": args.fix, "max_positions": args.max_positions,
+                "lambda": args.lambda, "pst": args.pst, "l2": args.l2, "seed": args.seed,
+            },
+            "k": k,
+            "loss": {
+                "fit": [before_train, after_train],
+                "held_out": [before_held, after_held],
+            },
+        }),
+    ));
+    write_weights(
+        args,
+        serde_json::to_string_pretty(&tuned).expect("weights serialize"),
+        w,
+    )
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use jieqi_search::nnue::{HIDDEN, INPUTS, Net, QA, QB, feature, kind_of};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
-use super::{Kept, sigmoid};
+use super::{Kept, fit_k, provenance, sigmoid, write_weights};
 use crate::error::Error;
 use crate::plan::tune::TunePlan;
 
@@ -198,19 +198,8 @@ pub fn fit(args: &TunePlan, train: &[Kept], held: &[Kept], w: &mut dyn Write) ->
         w1: vec![0.0; 2 * HIDDEN],
         b1: 0.0,
     };
-    let (mut lo, mut hi) = (0.05f64, 5.0f64);
-    let phi = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..50 {
-        let a = hi - phi * (hi - lo);
-        let b = lo + phi * (hi - lo);
-        if mean_loss(&plain, &zero, a) < mean_loss(&plain, &zero, b) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
+    let k = fit_k(50, |k| mean_loss(&plain, &zero, k));
     drop(plain);
-    let k = (lo + hi) / 2.0;
     let mut train_s = samples(train, &base, Some(k), args.lambda);
     let held_s = samples(held, &base, Some(k), args.lambda);
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed ^ 0x6e6e_7565);
@@ -335,38 +324,25 @@ pub fn fit(args: &TunePlan, train: &[Kept], held: &[Kept], w: &mut dyn Write) ->
         best.2, best.0
     )
     .map_err(io)?;
-    let build = crate::records::build::Build::current(&[]);
-    tuned.provenance = Some(serde_json::json!({
-        "made_by": "arena tune --net",
-        "arena": build.version,
-        "commit": build.commit,
-        "dirty": build.dirty,
-        "runs": args
-            .dirs
-            .iter()
-            .map(|d| {
-                crate::run::folder::recorded_run(d).map_or_else(|_| "?".into(), |r| r.1.fingerprint)
-            })
-            .collect::<Vec<_>>(),
-        "positions": { "fit": train.len(), "held_out": held.len() },
-        "settings": {
-            "eval": args.eval_path.as_ref().map(|p| p.display().to_string()),
-            "holdout": args.holdout, "skip": args.skip, "passes": args.iterations,
-            "rate": args.rate, "max_positions": args.max_positions,
-            "lambda": args.lambda, "l2": args.l2, "seed": args.seed,
-        },
-        "k": k,
-        "loss": { "held_out": [start_held, best.0, real], "kept_pass": best.2 },
-    }));
-    let mut json = serde_json::to_string(&tuned).expect("weights serialize");
-    json.push('\n');
-    crate::records::files::write_output(&args.out, json.as_bytes())
-        .map_err(|e| Error::Write(format!("cannot write {e}")))?;
-    writeln!(
+    tuned.provenance = Some(provenance(
+        args,
+        "arena tune --net",
+        serde_json::json!({
+            "positions": { "fit": train.len(), "held_out": held.len() },
+            "settings": {
+                "eval": args.eval_path.as_ref().map(|p| p.display().to_string()),
+                "holdout": args.holdout, "skip": args.skip, "passes": args.iterations,
+                "rate": args.rate, "max_positions": args.max_positions,
+                "lambda": args.lambda, "l2": args.l2, "seed": args.seed,
+            },
+            "k": k,
+            "loss": { "held_out": [start_held, best.0, real], "kept_pass": best.2 },
+        }),
+    ));
+    // Compact: the network's 46,000 values would take a line each.
+    write_weights(
+        args,
+        serde_json::to_string(&tuned).expect("weights serialize"),
         w,
-        "weights with the network written to {}",
-        args.out.display()
     )
-    .map_err(io)?;
-    Ok(())
 }
