@@ -65,7 +65,8 @@ pub struct TuneArgs {
     /// near where they were. 0: none; in [0, 1].
     #[arg(long, value_name = "L", default_value_t = 0.0)]
     pub l2: f64,
-    /// Seed of the training / held-out split of the games.
+    /// Seed of the training / held-out split of the games (with `--net`, also of the network's
+    /// starting weights and the order of its batches).
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
 }
