@@ -46,6 +46,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Verdict(GateResult::Accepted(Hypothesis::H0))) => EXIT_H0,
         Ok(Outcome::Verdict(GateResult::Inconclusive)) => EXIT_DIFFERENT,
         Ok(Outcome::Verdict(GateResult::EngineFailure)) => EXIT_ENGINE_FAILURE,
+        Ok(Outcome::Verdict(GateResult::Repeated)) => EXIT_DIFFERENT,
         Ok(Outcome::Differs) => EXIT_DIFFERENT,
         Ok(Outcome::BelowMinimum) => EXIT_H0,
         Err(e) if e.is_broken_pipe() => 0,
@@ -121,6 +122,7 @@ fn run() -> Result<Outcome, Error> {
         Plan::Leak(l) => commands::leak::run(l, &mut out).map(|()| Outcome::Done),
         Plan::Check(c) => commands::check::run(c, &mut out).map(|()| Outcome::Done),
         Plan::Merge(m) => commands::merge::run(m, &mut out).map(|()| Outcome::Done),
+        Plan::Book(b) => commands::book::run(b, &mut out).map(|()| Outcome::Done),
         Plan::History(h) => commands::history::run(h, &mut out).map(|()| Outcome::Done),
         Plan::Replay(r) => commands::replay::run(r, &mut out).map(|same| {
             if same {

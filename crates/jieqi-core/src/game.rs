@@ -71,6 +71,9 @@ pub struct Game {
     rules: Rules,
     deal: Option<Deal>,
     start: Determinization,
+    /// The public start position (both players' pools there) when it is not the rules' start:
+    /// the start of every view's history.
+    public_start: Option<Box<Position>>,
     truth: Determinization,
     records: Vec<Record>,
     /// The true position before the first ply and after every ply, for the repetition rule.
@@ -115,6 +118,7 @@ impl Game {
         let mut game = Game {
             rules,
             deal: None,
+            public_start: crate::view::non_standard_start(truth.position()),
             start: truth.clone(),
             history: RepetitionHistory::starting_at(truth.position()),
             truth,
@@ -130,6 +134,31 @@ impl Game {
             rules.repetition_count,
         );
         game
+    }
+
+    /// A game from a public position — an opening — whose hidden identities were drawn from its
+    /// pools ([`View::sample`] of a view made from the position): the identities the draw gave to
+    /// captured hidden pieces (pools holding more identities than hidden pieces stand on the
+    /// board) stay unknown to both players, as the position said. Every view's history starts
+    /// at the public position ([`View::start_position`]).
+    pub fn from_opening(truth: Determinization) -> Game {
+        let captured = *truth.captured_unknown();
+        let mut public = truth.position().clone();
+        for owner in Color::ALL {
+            for r in Role::ALL {
+                public.pools[owner].0[r.index()] += captured[owner].get(r);
+            }
+        }
+        public.hash = public.compute_hash();
+        let mut game = Game::from_determinization(truth);
+        game.unknown = ByColor::new_with(|_| captured);
+        game.public_start = crate::view::non_standard_start(&public);
+        game
+    }
+
+    /// The public start position when it is not the rules' start (see [`View::start_position`]).
+    pub fn public_start(&self) -> Option<&Position> {
+        self.public_start.as_deref()
     }
 
     /// A game from a position without hidden pieces (a Xiangqi FEN, an endgame study).
@@ -281,7 +310,14 @@ impl Game {
             .iter()
             .map(|r| r.seen_by(player, self.rules.capture_reveal))
             .collect();
-        View::new(player, pos, self.learned[player], history, None)
+        View::new(
+            player,
+            pos,
+            self.learned[player],
+            history,
+            None,
+            self.public_start.clone(),
+        )
     }
 
     /// An omniscient view for `player`: complete knowledge, and sampling returns the truth. For
@@ -296,6 +332,13 @@ impl Game {
             p
         });
         let history = self.records.iter().map(|r| r.played).collect();
-        View::new(player, pos, learned, history, Some(self.truth.clone()))
+        View::new(
+            player,
+            pos,
+            learned,
+            history,
+            Some(self.truth.clone()),
+            self.public_start.clone(),
+        )
     }
 }

@@ -23,6 +23,9 @@ pub struct View {
     learned: ByColor<Pool>,
     history: Vec<PlayedMove>,
     truth: Option<Determinization>,
+    /// The public position `history` starts from, when it is not the rules' start position (a
+    /// game from an opening or a study): both players' pools there, no hidden truth.
+    start: Option<Box<Position>>,
 }
 
 impl View {
@@ -32,6 +35,7 @@ impl View {
         learned: ByColor<Pool>,
         history: Vec<PlayedMove>,
         truth: Option<Determinization>,
+        start: Option<Box<Position>>,
     ) -> View {
         View {
             player,
@@ -39,6 +43,7 @@ impl View {
             learned,
             history,
             truth,
+            start,
         }
     }
 
@@ -50,12 +55,14 @@ impl View {
     pub fn from_setup(setup: &Setup, rules: &Rules) -> Result<View, FenError> {
         let pos = Position::from_setup(setup, rules)?;
         let learned = setup.captured_hidden.unwrap_or_default();
+        let start = non_standard_start(&pos);
         Ok(View {
             player: setup.turn,
             pos,
             learned,
             history: Vec::new(),
             truth: None,
+            start,
         })
     }
 
@@ -89,6 +96,13 @@ impl View {
     /// Legal moves of the side to move (they never depend on hidden identities).
     pub fn legal_moves(&self) -> MoveList {
         self.pos.legal_moves()
+    }
+
+    /// The public position the history starts from when it is not the rules' start position (a
+    /// game from an opening, a view made from a FEN): what a protocol front end sends as
+    /// `position fen START moves …`. `None`: the rules' start, [`Position::start`].
+    pub fn start_position(&self) -> Option<&Position> {
+        self.start.as_deref()
     }
 
     /// The moves so far, as this player saw them.
@@ -224,4 +238,10 @@ impl View {
         pos.hash = pos.compute_hash();
         Determinization::from_parts(pos, ids, captured)
     }
+}
+
+/// `pos` as a view's recorded start ([`View::start_position`]): `None` when it is its rules'
+/// start position, which needs no recording.
+pub(crate) fn non_standard_start(pos: &Position) -> Option<Box<Position>> {
+    (pos.fen() != Position::start(pos.rules()).fen()).then(|| Box::new(pos.clone()))
 }

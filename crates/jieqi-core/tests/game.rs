@@ -389,3 +389,44 @@ fn incrementally_kept_views_equal_fresh_ones() {
         }
     }
 }
+
+/// A game from a public position (an opening): the views see the position's pools (captured
+/// identities nobody saw included), start their history there, and kept up with `View::apply`
+/// equal `Game::view` ply by ply.
+#[test]
+fn a_game_from_an_opening_keeps_its_public_start() {
+    use rand_chacha::ChaCha20Rng;
+    use rand_chacha::rand_core::SeedableRng;
+    let rules = jieqi_core::Rules::standard();
+    // Black's i9 hidden piece was captured unseen: 14 hidden black pieces, a pool of 15.
+    let fen = "xxxxkxxx1/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w \
+               R2A2C2P5N2B2r2a2c2p5n2b2 2 2";
+    let public = jieqi_core::Position::from_fen(fen, &rules).unwrap();
+    let view = jieqi_core::View::from_setup(&public.to_setup(), &rules).unwrap();
+    for seed in 0..20u64 {
+        let truth = view.sample(&mut ChaCha20Rng::seed_from_u64(seed));
+        let mut game = jieqi_core::Game::from_opening(truth);
+        assert_eq!(game.public_start().map(|p| p.fen()), Some(public.fen()));
+        let mut views = jieqi_core::ByColor::new_with(|c| game.view(c));
+        for c in jieqi_core::Color::ALL {
+            assert_eq!(views[c].position().fen(), public.fen());
+            assert_eq!(views[c].start_position(), Some(&public));
+            assert_eq!(views[c].unknown_captured(jieqi_core::Color::Black), 1);
+        }
+        let mut rng = ChaCha20Rng::seed_from_u64(seed + 100);
+        for _ in 0..30 {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[jieqi_core::uniform_below(&mut rng, moves.len() as u32) as usize];
+            let record = *game.play(mv).unwrap();
+            for c in jieqi_core::Color::ALL {
+                views[c]
+                    .apply(record.seen_by(c, rules.capture_reveal))
+                    .unwrap();
+                assert_eq!(views[c], game.view(c), "seed {seed}");
+            }
+        }
+    }
+}

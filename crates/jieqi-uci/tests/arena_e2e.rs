@@ -26,11 +26,13 @@ fn game(red: &EngineEntry, black: &EngineEntry, deal_seed: u64, nodes: u64) -> P
         &GameSpec {
             rules: &rules,
             deal_seed,
+            opening: None,
             players: ByColor {
                 red: player(red, &limits, None, None, false),
                 black: player(black, &limits, None, None, false),
             },
             max_plies: 160,
+            adjudication: Default::default(),
             timemargin: std::time::Duration::ZERO,
             logs: ByColor::default(),
             stop: None,
@@ -171,11 +173,13 @@ fn clock_games_send_both_clocks_and_keep_one_process() {
             &GameSpec {
                 rules: &rules,
                 deal_seed: 5,
+                opening: None,
                 players: ByColor {
                     red: player(red, &Limits::default(), tc, None, false),
                     black: player(black, &Limits::default(), tc, None, false),
                 },
                 max_plies: 60,
+                adjudication: Default::default(),
                 timemargin: std::time::Duration::ZERO,
                 logs: ByColor::default(),
                 stop: None,

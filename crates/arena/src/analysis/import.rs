@@ -70,7 +70,7 @@ pub fn study_from_file(path: &Path, game: Option<u64>) -> Result<StudyGame, Stri
     if first == Some('{') {
         let text = crate::records::files::read_bounded(path, MAX_JIEQIBOX_FILE)
             .map_err(|e| named(e.to_string()))?;
-        jieqibox(&text, &path.display().to_string(), game).map_err(named)
+        jieqibox(&text, &path.display().to_string(), game, None).map_err(named)
     } else {
         let file = crate::records::files::open_regular(path).map_err(|e| named(e.to_string()))?;
         let (parsed, position) = select_pgn(std::io::BufReader::new(file), game).map_err(named)?;
@@ -79,8 +79,101 @@ pub fn study_from_file(path: &Path, game: Option<u64>) -> Result<StudyGame, Stri
             path.display(),
             parsed.number.unwrap_or(position)
         );
-        pgn_game(parsed, title, position).map_err(named)
+        pgn_game(parsed, title, position, None).map_err(named)
     }
+}
+
+/// Every game of a book file, played through (see [`study_from_file`] for what each format
+/// gives), handed to `each` in file order with its name for messages (`game 3 (Number 12)`).
+/// Games without a variant take `rules`. A JieqiBox file holds one game or a JSON array of them.
+///
+/// # Errors
+/// The file cannot be read or a game does not hold up (the message names the file and game), or
+/// `each` fails.
+pub fn each_book_game(
+    path: &Path,
+    jieqibox_format: bool,
+    rules: &Rules,
+    mut each: impl FnMut(StudyGame, &str) -> Result<(), String>,
+) -> Result<(), String> {
+    let named = |m: String| format!("{}: {m}", path.display());
+    if jieqibox_format {
+        let text = crate::records::files::read_bounded(path, MAX_JIEQIBOX_FILE)
+            .map_err(|e| named(e.to_string()))?;
+        let value: Value = serde_json::from_str(&text)
+            .map_err(|e| named(format!("not JieqiBox notation JSON: {e}")))?;
+        let games = match value {
+            Value::Array(a) => a,
+            other => vec![other],
+        };
+        for (i, g) in games.iter().enumerate() {
+            let name = format!("game {}", i + 1);
+            let text = g.to_string();
+            let study = jieqibox(&text, &path.display().to_string(), None, Some(rules))
+                .map_err(|m| named(format!("{name}: {m}")))?;
+            each(study, &name).map_err(|m| named(format!("{name}: {m}")))?;
+        }
+        return Ok(());
+    }
+    let file = crate::records::files::open_regular(path).map_err(|e| named(e.to_string()))?;
+    each_pgn(std::io::BufReader::new(file), |text, position| {
+        let name = match text.number {
+            Some(n) => format!("game {position} (Number {n})"),
+            None => format!("game {position}"),
+        };
+        let study = pgn_game(text, name.clone(), position, Some(rules))?;
+        each(study, &name).map_err(|m| format!("{name}: {m}"))?;
+        Ok(false)
+    })
+    .map_err(named)
+}
+
+/// The openings of a book file under `rules` (`--openings`): an EPD's positions, or each game's
+/// public position after its first `plies` plies (all of them when `None`, or when the game is
+/// shorter): the board, the side to move and the pools of what nobody has seen — an identity
+/// the game revealed is out of its pool, a captured hidden piece's stays in (an opening is
+/// public, whoever captured it). A game over at that point is an error, as a PGN game of another
+/// variant than the run's.
+///
+/// # Errors
+/// The file cannot be read, or a game or line is no opening (the message names it).
+pub fn book_positions(
+    path: &Path,
+    format: crate::records::openings::BookFormat,
+    plies: Option<u32>,
+    rules: &Rules,
+) -> Result<Vec<Position>, String> {
+    use crate::records::openings::{BookFormat, MAX_BOOK_POSITIONS, check_opening, read_epd};
+    if format == BookFormat::Epd {
+        return read_epd(path, rules);
+    }
+    let mut out = Vec::new();
+    each_book_game(path, format == BookFormat::Jieqibox, rules, |study, _| {
+        if study.start.rules() != rules {
+            return Err(format!(
+                "it is a game of the rules '{}', and the run plays '{}'",
+                study.start.rules().name,
+                rules.name
+            ));
+        }
+        if out.len() >= MAX_BOOK_POSITIONS {
+            return Err(format!("more than {MAX_BOOK_POSITIONS} games"));
+        }
+        let mut game = study.start.clone();
+        let take = plies.map_or(study.moves.len(), |p| (p as usize).min(study.moves.len()));
+        for (i, &mv) in study.moves.iter().take(take).enumerate() {
+            game.play(mv).map_err(|e| format!("ply {}: {e}", i + 1))?;
+        }
+        let public = crate::records::openings::public_position(&game);
+        let pos = check_opening(&public.to_setup(), rules)
+            .map_err(|m| format!("after {take} plies: {m}"))?;
+        out.push(pos);
+        Ok(())
+    })?;
+    if out.is_empty() {
+        return Err(format!("{}: holds no game", path.display()));
+    }
+    Ok(out)
 }
 
 /// The first character of a file that is not whitespace (a UTF-8 byte order mark skipped), from
@@ -250,8 +343,13 @@ fn build(p: Parsed, at: &dyn Fn(usize) -> String) -> Result<StudyGame, String> {
                 return Err(format!("{}: {why} ({field})", at(i)));
             }
         }
-    } else if let Some(s) = seed.filter(|_| standard && p.rules.has_hidden()) {
-        let mut game = Game::new(p.rules, deal_for_seed(s, &p.rules));
+    } else if let Some(s) = seed.filter(|_| p.rules.has_hidden()) {
+        // A game from an opening deals its hidden pieces from its seed too.
+        let mut game = if standard {
+            Game::new(p.rules, deal_for_seed(s, &p.rules))
+        } else {
+            crate::records::openings::start_game(s, &p.rules, Some(&p.start))
+        };
         let start = game.clone();
         match replay(&mut game, &played) {
             Ok(()) => truth = Some((start, game)),
@@ -352,16 +450,18 @@ fn rules_of_variant(name: &str) -> Option<Rules> {
     jieqi_registry::rules_of_uci_variant(name).or_else(|| Rules::preset(name))
 }
 
-/// The start position of a FEN under the rules a variant names (or, without a variant, Jieqi's
-/// rules when the FEN has hidden pieces and Xiangqi's when it has none); the rules' start
-/// without a FEN.
+/// The start position of a FEN under the rules a variant names (or, without a variant, the
+/// `default` rules if given, else Jieqi's rules when the FEN has hidden pieces and Xiangqi's
+/// when it has none); the rules' start without a FEN.
 fn start_of(
     variant: Option<&str>,
     fen: Option<&str>,
     variant_field: &str,
     fen_field: &str,
+    default: Option<&Rules>,
 ) -> Result<(Rules, Position), String> {
     let rules = match variant {
+        None if default.is_some() => *default.expect("checked"),
         Some(v) => rules_of_variant(v).ok_or_else(|| {
             format!(
                 "{variant_field}: '{v}' is no variant the arena plays (jieqi, xiangqi, simple, or \
@@ -449,43 +549,65 @@ fn parse_tag(line: &str) -> Result<(String, String), String> {
 
 /// Reads the PGN games of `reader` one at a time and returns the one `game` selects (see
 /// [`study_from_file`]) with its place in the file. No more than one game is held.
-fn select_pgn(mut reader: impl BufRead, game: Option<u64>) -> Result<(PgnText, u64), String> {
-    let mut current = PgnText {
-        tags: Vec::new(),
-        movetext: String::new(),
-        number: None,
-    };
-    let mut position = 0u64;
+fn select_pgn(reader: impl BufRead, game: Option<u64>) -> Result<(PgnText, u64), String> {
     let mut seen = 0u64;
     let mut numbers: Option<(u64, u64)> = None;
     let mut found: Option<(PgnText, u64)> = None;
-    let mut in_comment = false;
-    let mut bytes = Vec::new();
-    // Whether `t` (the `position`-th game) is the one asked for; a second game without a
-    // choice is an error.
-    let mut finish =
-        |t: PgnText, position: u64, found: &mut Option<(PgnText, u64)>| -> Result<bool, String> {
-            seen += 1;
-            if let Some(n) = t.number {
-                numbers = Some(numbers.map_or((n, n), |(lo, hi)| (lo.min(n), hi.max(n))));
-            }
-            match game {
+    each_pgn(reader, |t, position| {
+        seen += 1;
+        if let Some(n) = t.number {
+            numbers = Some(numbers.map_or((n, n), |(lo, hi)| (lo.min(n), hi.max(n))));
+        }
+        match game {
             None if found.is_some() => Err(
                 "holds several games: choose one with its Number tag (the game's number in its \
                  folder's games.csv), or its place in the file for games without one"
                     .to_string(),
             ),
             None => {
-                *found = Some((t, position));
+                found = Some((t, position));
                 Ok(false)
             }
             Some(n) if t.number == Some(n) || (t.number.is_none() && position == n) => {
-                *found = Some((t, position));
+                found = Some((t, position));
                 Ok(true)
             }
             Some(_) => Ok(false),
         }
-        };
+    })?;
+    match (game, found) {
+        (_, Some(f)) => Ok(f),
+        (None, None) => Err("holds no PGN game".into()),
+        (Some(n), None) => Err(match numbers {
+            Some((lo, hi)) => format!(
+                "no game has the Number tag {n} (its {seen} game{} are numbered {lo} to {hi})",
+                if seen == 1 { "" } else { "s" }
+            ),
+            None => format!(
+                "no game {n}: it holds {seen} game{}",
+                if seen == 1 { "" } else { "s" }
+            ),
+        }),
+    }
+}
+
+/// Reads the PGN games of `reader` one at a time, in bounded memory (a line at most
+/// [`MAX_PGN_LINE`], a game at most [`MAX_PGN_GAME`], tags counted), and hands each to `each`
+/// with its 1-based place in the file, until `each` says stop (`true`).
+fn each_pgn(
+    mut reader: impl BufRead,
+    mut each: impl FnMut(PgnText, u64) -> Result<bool, String>,
+) -> Result<(), String> {
+    let empty = || PgnText {
+        tags: Vec::new(),
+        movetext: String::new(),
+        number: None,
+    };
+    let mut current = empty();
+    let mut size = 0usize;
+    let mut position = 0u64;
+    let mut in_comment = false;
+    let mut bytes = Vec::new();
     for line_number in 1.. {
         bytes.clear();
         let n = reader
@@ -509,16 +631,9 @@ fn select_pgn(mut reader: impl BufRead, game: Option<u64>) -> Result<(PgnText, u
             // A tag after movetext starts the next game.
             if !current.movetext.trim().is_empty() {
                 position += 1;
-                let done = std::mem::replace(
-                    &mut current,
-                    PgnText {
-                        tags: Vec::new(),
-                        movetext: String::new(),
-                        number: None,
-                    },
-                );
-                if finish(done, position, &mut found)? {
-                    return Ok(found.expect("just found"));
+                size = 0;
+                if each(std::mem::replace(&mut current, empty()), position)? {
+                    return Ok(());
                 }
             }
             let (name, value) = parse_tag(line)
@@ -531,6 +646,7 @@ fn select_pgn(mut reader: impl BufRead, game: Option<u64>) -> Result<(PgnText, u
                     )
                 })?);
             }
+            size += name.len() + value.len();
             current.tags.push((name, value));
         } else {
             for c in line.chars() {
@@ -540,10 +656,11 @@ fn select_pgn(mut reader: impl BufRead, game: Option<u64>) -> Result<(PgnText, u
                     _ => {}
                 }
             }
+            size += line.len() + 1;
             current.movetext.push_str(line);
             current.movetext.push('\n');
         }
-        if current.movetext.len() > MAX_PGN_GAME {
+        if size > MAX_PGN_GAME {
             return Err(format!(
                 "game {}: longer than {MAX_PGN_GAME} bytes: not a game",
                 position + 1
@@ -552,24 +669,9 @@ fn select_pgn(mut reader: impl BufRead, game: Option<u64>) -> Result<(PgnText, u
     }
     if !current.tags.is_empty() || !current.movetext.trim().is_empty() {
         position += 1;
-        if finish(current, position, &mut found)? {
-            return Ok(found.expect("just found"));
-        }
+        each(current, position)?;
     }
-    match (game, found) {
-        (None, Some(f)) => Ok(f),
-        (None, None) => Err("holds no PGN game".into()),
-        (Some(n), _) => Err(match numbers {
-            Some((lo, hi)) => format!(
-                "no game has the Number tag {n} (its {seen} game{} are numbered {lo} to {hi})",
-                if seen == 1 { "" } else { "s" }
-            ),
-            None => format!(
-                "no game {n}: it holds {seen} game{}",
-                if seen == 1 { "" } else { "s" }
-            ),
-        }),
-    }
+    Ok(())
 }
 
 /// A token of PGN movetext.
@@ -693,7 +795,12 @@ fn eval_comment(text: &str) -> Option<PlyInfo> {
 }
 
 /// A PGN game played through (`position`: its place in the file, for messages).
-fn pgn_game(text: PgnText, title: String, position: u64) -> Result<StudyGame, String> {
+fn pgn_game(
+    text: PgnText,
+    title: String,
+    position: u64,
+    default: Option<&Rules>,
+) -> Result<StudyGame, String> {
     let game = match text.number {
         Some(n) => format!("game {position} (Number {n})"),
         None => format!("game {position}"),
@@ -704,6 +811,7 @@ fn pgn_game(text: PgnText, title: String, position: u64) -> Result<StudyGame, St
         text.tag("FEN"),
         &field("tag Variant"),
         &field("tag FEN"),
+        default,
     )?;
     let tokens = tokens(&text.movetext).map_err(|m| field(&format!("movetext: {m}")))?;
     let mut moves = Vec::new();
@@ -876,7 +984,12 @@ fn jieqibox_score(s: f64) -> String {
 }
 
 /// A JieqiBox notation file's game played through (`file`: its name, for the title).
-fn jieqibox(text: &str, file: &str, game: Option<u64>) -> Result<StudyGame, String> {
+fn jieqibox(
+    text: &str,
+    file: &str,
+    game: Option<u64>,
+    default: Option<&Rules>,
+) -> Result<StudyGame, String> {
     let v: Value =
         serde_json::from_str(text).map_err(|e| format!("not JieqiBox notation JSON: {e}"))?;
     if !v.is_object() {
@@ -904,6 +1017,7 @@ fn jieqibox(text: &str, file: &str, game: Option<u64>) -> Result<StudyGame, Stri
         string_field(meta, "initialFen", "metadata")?,
         "metadata.openingComment (its variant)",
         "metadata.initialFen",
+        default,
     )?;
     let result = match string_field(meta, "result", "metadata")? {
         Some(r) => result_of(r, "metadata.result")?,

@@ -53,7 +53,6 @@ impl StudyGame {
         if let Some(problem) = checked.problem {
             return Err(problem);
         }
-        let deal = crate::records::deal_seed::deal_for_seed(line.seed, rules);
         let ending = match &line.detail {
             Some(d) => format!(
                 "{}: {}",
@@ -64,7 +63,7 @@ impl StudyGame {
         };
         Ok(StudyGame {
             title,
-            start: Game::new(*rules, deal),
+            start: checked.start,
             truth_known: true,
             moves: checked.plies.iter().map(|(r, _)| r.played.mv).collect(),
             red: line.red.clone(),

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 pub mod analyze;
 pub mod bench;
+pub mod book;
 pub mod common;
 pub mod export;
 pub mod history;
@@ -90,6 +91,11 @@ pub enum Command {
     /// --resume continues it), and arms/NN-<engine>/{fair,omniscient,head-to-head}/, ordinary match
     /// folders that `arena replay` reads, each with its games index games.html.
     Leak(leak::LeakArgs),
+    /// Write a balanced opening book for --openings: positions a few plies from the start
+    /// (random legal plies, or a seeded choice among a reference engine's best moves), kept
+    /// where the reference search at fixed nodes scores them within ±X for the side to move,
+    /// each distinct; the same seed and flags write the same book.
+    Book(book::BookArgs),
     /// Put the shards of a match or tournament (run with --shard K/N on several machines) back
     /// together: check they belong together, and write the results one machine would have.
     ///

@@ -20,6 +20,48 @@ pub struct RunArgs {
     /// Adjudicate a game as a draw after this many plies (reason `max-plies`).
     #[arg(long, value_name = "PLIES", default_value_t = 400)]
     pub max_plies: u32,
+    /// Start every pair from a position of an opening book, fastchess style:
+    /// `file=FILE [format=epd|pgn|jieqibox] [order=sequential|random] [plies=N] [start=K]`
+    /// (the words separate or comma-separated; a bare FILE is file=FILE).
+    ///
+    /// Pair p plays position (K − 1 + p) mod N of the book (shuffled once with --seed for
+    /// order=random) twice, colours swapped; in Jieqi its hidden pieces are dealt from the
+    /// pair's seed, drawn from the position's pools. EPD: one FEN a line (hidden pieces and
+    /// pools as `arena show` writes them; EPD operations after it ignored). PGN (games as
+    /// `arena export` writes them, or any PGN with coordinate moves) and JieqiBox game JSON
+    /// (one game or an array): each game's position after its first plies=N plies (all of
+    /// them by default). The format is taken from the extension (.epd, .pgn, .json) when not
+    /// given; order is sequential and start 1 by default. The book's hash goes into the run's
+    /// fingerprint and its folder keeps a copy (openings.epd), so resume, shards and merge
+    /// play and check the same book.
+    ///
+    /// Default: under rules without hidden pieces (Xiangqi), the built-in Xiangqi book
+    /// (file=builtin:xiangqi order=random; configs/books/README.md), since every pair would
+    /// otherwise replay the one start position; `--openings none` plays from the start
+    /// position anyway. Under Jieqi rules the deal varies the games and there is no default.
+    #[arg(long, value_name = "file=FILE", num_args = 1..)]
+    pub openings: Vec<String>,
+    /// End a game when an engine's own scores say it is lost, fastchess style:
+    /// `movecount=N score=CP [twosided=true]` (the words separate or comma-separated).
+    ///
+    /// One-sided (the default): the side whose engine scored its own move at −CP or worse on N
+    /// consecutive moves of its own loses (`adjudication-resign`) once it scores below 0.
+    /// twosided=true: both engines must agree, on 2·N consecutive plies each scoring at least
+    /// CP either way for the same side. A mate counts as beyond any bound; a move without a
+    /// score starts the count again, so an engine that reports no score is never adjudicated
+    /// against. Off by default; recorded with the run (its fingerprint and match.json). The
+    /// scores that decided are in the game's detail.
+    #[arg(long, value_name = "movecount=N score=CP", num_args = 1..)]
+    pub resign: Vec<String>,
+    /// Draw a game when both engines' scores say it is even, fastchess style:
+    /// `movenumber=M movecount=N score=CP`.
+    ///
+    /// Once the full-move number (counted from the game's start, an opening's moves included)
+    /// is past M and 2·N consecutive plies were scored within ±CP by the engine that moved,
+    /// the game is drawn (`adjudication-draw`). A capture or a reveal, a mate score or a move
+    /// without a score starts the count again. Off by default; recorded with the run.
+    #[arg(long, value_name = "movenumber=M movecount=N score=CP", num_args = 1..)]
+    pub draw: Vec<String>,
     /// Search limits given to both engines on every move.
     #[command(flatten)]
     pub limits: LimitArgs,

@@ -42,6 +42,12 @@ pub struct SprtCmdArgs {
     /// verdict resting on a broken engine means nothing.
     #[arg(long)]
     pub recover: bool,
+    /// Take the verdict even when more than 1 % of the pairs repeat an earlier pair move for
+    /// move. Without it such a gate ends inconclusive (exit 3): repeated games are not
+    /// independent, so its LLR counts the same evidence many times (a Xiangqi gate at fixed
+    /// nodes from one start position plays one pair over and over; give --openings).
+    #[arg(long)]
+    pub allow_repeats: bool,
 }
 
 /// `--engine` of `sprt`.

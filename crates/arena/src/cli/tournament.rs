@@ -11,7 +11,8 @@ pub struct TournamentArgs {
     ///
     /// Keys (unknown keys are refused): engines (a list of specs as --engine takes them),
     /// gauntlet (a label), pairings (a list of [A, B] label pairs), pairs, seed, rules,
-    /// max_plies, nodes, depth, movetime_ms, tc, timemargin_ms, move_timeout_ms, anchor
+    /// max_plies, openings, resign and draw (each its flag's words in one string), nodes,
+    /// depth, movetime_ms, tc, timemargin_ms, move_timeout_ms, anchor
     /// ("LABEL=ELO"), bootstrap (100 to 100000), leak (what `arena leak --config` measures; the tournament's
     /// report shows a leak table found in its leak/ folder). A flag given on the command line
     /// wins over the file's value; --engine cannot be combined with it. See configs/nightly.json.

@@ -200,7 +200,9 @@ fn variant(rules: &Rules) -> String {
 fn pgn_termination(t: Termination) -> &'static str {
     match t {
         Termination::Rules(_) => "normal",
-        Termination::MaxPlies => "adjudication",
+        Termination::MaxPlies | Termination::AdjudicationResign | Termination::AdjudicationDraw => {
+            "adjudication"
+        }
         Termination::Timeout | Termination::TimeForfeit => "time forfeit",
         Termination::IllegalMove | Termination::ProtocolError => "rules infraction",
         Termination::EnginePanic | Termination::EngineError | Termination::EngineCrash => {
@@ -267,7 +269,8 @@ fn pgn(item: &Exported<'_>) -> Result<String, Error> {
     out.push_str(&tag("Number", &item.number.to_string()));
     out.push_str(&tag("Pair", &line.pair.to_string()));
     out.push_str(&tag("Seed", &line.seed.to_string()));
-    if setup.rules.has_hidden() {
+    // A deal names the identities of the rules' start; a game from an opening has its seed.
+    if setup.rules.has_hidden() && line.opening.is_none() {
         out.push_str(&tag(
             "Deal",
             &format!("red {} black {}", line.deal.red, line.deal.black),
@@ -278,9 +281,15 @@ fn pgn(item: &Exported<'_>) -> Result<String, Error> {
     }
     out.push('\n');
     let mut tokens = Vec::new();
+    // Red's moves are numbered `N.`; a game whose opening has Black to move starts `N...`.
+    let black_first = line.first_mover() == jieqi_core::Color::Black;
+    let first_number = line.first_move_number() as usize;
     for (i, mv) in line.moves.iter().enumerate() {
-        if i % 2 == 0 {
-            tokens.push(format!("{}.", i / 2 + 1));
+        let k = i + usize::from(black_first);
+        if k % 2 == 0 {
+            tokens.push(format!("{}.", first_number + k / 2));
+        } else if i == 0 {
+            tokens.push(format!("{first_number}..."));
         }
         tokens.push(mv.clone());
         if let Some(comment) = line.search.get(i).and_then(move_comment) {

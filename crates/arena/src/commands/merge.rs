@@ -41,6 +41,8 @@ struct ShardDir {
     pairs: BTreeMap<records::PairKey, [Span; 2]>,
     journal: PathBuf,
     threads: Option<usize>,
+    /// Its book, as its folder keeps it (a run with `--openings`).
+    book: Option<std::sync::Arc<crate::records::openings::Book>>,
 }
 
 /// How one shard compares with the others.
@@ -105,10 +107,14 @@ fn read_dir(dir: &Path) -> Result<ShardDir, Error> {
     let journal = dir.join("games.jsonl");
     let shard = record.shard.unwrap_or(Shard { index: 0, count: 1 });
     let mut bad = None;
+    let book = crate::run::folder::recorded_book(dir, &record)
+        .map_err(|m| refuse(format!("{}: {m}", dir.display())))?;
     let run_records = records::check::RunRecords {
         rules: record.rules,
         max_plies: record.max_plies,
         seed: record.seed,
+        openings: book.clone(),
+        adjudication: record.adjudication,
     };
     let (pairs, truncated) = records::pair_spans(&journal, |number, g| {
         if bad.is_none() {
@@ -167,6 +173,7 @@ fn read_dir(dir: &Path) -> Result<ShardDir, Error> {
         pairs,
         journal,
         threads,
+        book,
     })
 }
 
@@ -356,7 +363,7 @@ pub fn run(args: &MergePlan, out: &mut dyn Write) -> Result<(), Error> {
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let setup = first
         .record
-        .run_setup(out_dir.clone(), 1, command)
+        .run_setup(out_dir.clone(), 1, command, first.book.clone())
         .map_err(|m| refuse(format!("{}: {m}", first.dir.display())))?;
     let fingerprint = first.record.fingerprint.clone();
     // Every record must be the run its games say they are: an edited match.json, a pairing
@@ -364,7 +371,7 @@ pub fn run(args: &MergePlan, out: &mut dyn Write) -> Result<(), Error> {
     for s in &shards {
         let computed = s
             .record
-            .run_setup(out_dir.clone(), 1, String::new())
+            .run_setup(out_dir.clone(), 1, String::new(), s.book.clone())
             .map_err(|m| refuse(format!("{}: {m}", s.dir.display())))?
             .fingerprint();
         if computed != s.record.fingerprint {
@@ -458,6 +465,7 @@ pub fn run(args: &MergePlan, out: &mut dyn Write) -> Result<(), Error> {
     record.kind = first.record.kind.clone();
     record.builds = builds.clone();
     record.threads = None;
+    crate::records::openings::keep_copy(out_dir, setup.openings.as_deref())?;
     let mut json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
     json.push(b'\n');
     write_atomically(&out_dir.join(setup.record_name()), &json)?;

@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod book;
 pub mod check;
 pub mod engines;
 pub mod export;

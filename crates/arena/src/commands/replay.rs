@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use jieqi_core::{ByColor, Color};
+use jieqi_core::ByColor;
 
 use crate::error::Error;
 use crate::plan::replay::{ReplayPlan, Show};
@@ -142,6 +142,7 @@ fn replay(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
     let spec = GameSpec {
         rules: &plan.rules,
         deal_seed: plan.deal_seed,
+        opening: plan.opening.as_ref(),
         players: ByColor {
             red: player(&plan.red, plan.omniscient.red),
             black: player(&plan.black, plan.omniscient.black),
@@ -149,6 +150,7 @@ fn replay(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
         max_plies: plan
             .stop_at
             .map_or(plan.max_plies, |k| (k as u32).min(plan.max_plies)),
+        adjudication: plan.adjudication,
         timemargin: plan.timemargin,
         logs: ByColor::default(),
         stop: None,
@@ -160,14 +162,14 @@ fn replay(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
         plan.rules.name,
         sides(plan)
     )?;
-    let deal = crate::records::deal_seed::deal_for_seed(plan.deal_seed, &plan.rules);
+    let start =
+        crate::records::openings::start_game(plan.deal_seed, &plan.rules, plan.opening.as_ref());
+    if let Some(o) = &plan.opening {
+        writeln!(w, "Opening: {}", o.fen())?;
+    }
     if plan.rules.has_hidden() {
-        writeln!(
-            w,
-            "Deal: red {}  black {}",
-            deal.side_string(Color::Red),
-            deal.side_string(Color::Black)
-        )?;
+        let deal = crate::records::openings::deal_text(&start);
+        writeln!(w, "Deal: red {}  black {}", deal.red, deal.black)?;
     }
     let mut lines: Vec<String> = Vec::new();
     let mut boards: Vec<String> = Vec::new();
@@ -206,7 +208,7 @@ fn replay(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
         write!(w, "{board}")?;
     }
     // The final (or --ply) position, with every hidden identity shown: this is the referee's view.
-    let mut game = jieqi_core::Game::new(plan.rules, deal);
+    let mut game = start;
     for m in &moves {
         let mv = jieqi_core::Move::from_text(&m[..4]).expect("recorded move text");
         game.play(mv).expect("replayed move");
@@ -245,10 +247,7 @@ fn replay(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
              long as the machine lets them, so a replay may differ"
         )?;
     }
-    let dealt = (
-        played.deal.side_string(Color::Red),
-        played.deal.side_string(Color::Black),
-    );
+    let dealt = (played.deal.red.clone(), played.deal.black.clone());
     if (&expected.deal.red, &expected.deal.black) != (&dealt.0, &dealt.1) {
         writeln!(
             w,
@@ -353,10 +352,7 @@ fn show(
     if plan.boards {
         writeln!(w, "{MARKS}")?;
     }
-    let mut board = jieqi_core::Game::new(
-        plan.rules,
-        crate::records::deal_seed::deal_for_seed(line.seed, &plan.rules),
-    );
+    let mut board = checked.start.clone();
     for (i, (record, _)) in checked.plies.iter().enumerate() {
         board.play(record.played.mv).expect("checked");
         let info = line.search.get(i).map_or(

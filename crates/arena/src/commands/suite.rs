@@ -18,7 +18,7 @@
 use std::collections::HashSet;
 use std::io::Write;
 
-use jieqi_core::{Color, Game, Move, Position, fen};
+use jieqi_core::{Color, Move, Position, fen};
 use jieqi_search::mate::{MateError, MateProver};
 use jieqi_search::tactic::TacticProver;
 use rayon::prelude::*;
@@ -145,10 +145,7 @@ fn mates(args: &MatesPlan, w: &mut dyn Write) -> Result<(), Error> {
             let wanted: Vec<(usize, u32)> = (1..=args.max_moves)
                 .filter_map(|n| plies.checked_sub(2 * n as usize - 1).map(|i| (i, n)))
                 .collect();
-            let mut game = Game::new(
-                *rules,
-                crate::records::deal_seed::deal_for_seed(line.seed, rules),
-            );
+            let mut game = checked.start.clone();
             for (i, (record, _)) in checked.plies.iter().enumerate() {
                 if let Some(&(_, moves)) = wanted.iter().find(|w| w.0 == i) {
                     let pos = game.position().clone();
@@ -284,10 +281,7 @@ fn tactics(args: &TacticsPlan, w: &mut dyn Write) -> Result<(), Error> {
     for dir in &args.common.dirs {
         let tally = crate::run::recorded_games::for_each(dir, |rules, line, checked| {
             any_hidden |= rules.has_hidden();
-            let mut game = Game::new(
-                *rules,
-                crate::records::deal_seed::deal_for_seed(line.seed, rules),
-            );
+            let mut game = checked.start.clone();
             game_index += 1;
             let key = game_index;
             for (i, (record, _)) in checked.plies.iter().enumerate() {

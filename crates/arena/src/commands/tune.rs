@@ -20,7 +20,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use jieqi_core::{Color, Game, Position};
+use jieqi_core::{Color, Position};
 use jieqi_search::eval::{EvalWeights, PST_SQUARES, Pst, evaluate};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -124,7 +124,7 @@ fn collect(
     budget: &mut usize,
 ) -> Result<Collected, Error> {
     let mut games = Vec::new();
-    let tally = crate::run::recorded_games::for_each(dir, |rules, line, checked| {
+    let tally = crate::run::recorded_games::for_each(dir, |_rules, line, checked| {
         if *budget == 0 {
             return false;
         }
@@ -133,10 +133,7 @@ fn collect(
             GameResult::BlackWins => 0.0,
             GameResult::Draw => 0.5,
         };
-        let mut game = Game::new(
-            *rules,
-            crate::records::deal_seed::deal_for_seed(line.seed, rules),
-        );
+        let mut game = checked.start.clone();
         let mut positions = Vec::new();
         for (i, (record, _)) in checked.plies.iter().enumerate() {
             if i >= skip
@@ -492,7 +489,7 @@ pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jieqi_core::{Deal, Rules};
+    use jieqi_core::{Deal, Game, Rules};
 
     /// The tables' features are the score's exact change per unit of each table weight, as the
     /// evaluation computes it (checked by raising every table weight along a game).

@@ -575,7 +575,7 @@ pub fn probe(spec: &Spec) -> Result<Probe, String> {
 /// is its own start: its FEN, with the JieqiBox captured field when its player has learned
 /// hidden identities (never under Xiangqi rules, the only ones a Fairy engine is told).
 fn position_command(view: &View, dialect: Dialect) -> String {
-    let start = Position::start(view.rules());
+    let start = history_start(view);
     let start_fen = if view.history().is_empty() {
         let mut setup = view.position().to_setup();
         let learned = *view.learned();
@@ -596,6 +596,13 @@ fn position_command(view: &View, dialect: Dialect) -> String {
     cmd
 }
 
+/// The position a view's history starts from: the game's opening, or the rules' start.
+fn history_start(view: &View) -> Position {
+    view.start_position()
+        .cloned()
+        .unwrap_or_else(|| Position::start(view.rules()))
+}
+
 /// Appends ` MOVE` for each move in the dialect, the first one by `mover`.
 fn push_moves(cmd: &mut String, moves: &[PlayedMove], mut mover: Color, dialect: Dialect) {
     for pm in moves {
@@ -612,6 +619,8 @@ struct PositionText {
     /// The rules, first mover and dialect of the moves `text` holds (`None`: a view without
     /// moves, never extended).
     game: Option<(Rules, Color, Dialect)>,
+    /// The position those moves start from, when it is not the rules' start (an opening).
+    start: Option<Position>,
     history: Vec<PlayedMove>,
     text: String,
 }
@@ -623,6 +632,7 @@ impl PositionText {
         let extends = self
             .game
             .is_some_and(|(rules, _, d)| rules == *view.rules() && d == dialect)
+            && self.start.as_ref() == view.start_position()
             && history.starts_with(&self.history);
         match self.game {
             Some((_, first, _)) if extends => {
@@ -633,7 +643,8 @@ impl PositionText {
             _ => {
                 self.text = position_command(view, dialect);
                 self.game = (!history.is_empty())
-                    .then(|| (*view.rules(), Position::start(view.rules()).turn(), dialect));
+                    .then(|| (*view.rules(), history_start(view).turn(), dialect));
+                self.start = view.start_position().cloned();
             }
         }
         self.history.clear();

@@ -295,6 +295,10 @@ impl JaiSettings {
                 rules: self.rules.clone(),
             },
             max_plies: 400,
+            // JieqiBox shows every game from the rules' start.
+            openings: vec!["none".into()],
+            resign: Vec::new(),
+            draw: Vec::new(),
             limits: LimitArgs {
                 nodes: (self.nodes > 0).then_some(self.nodes),
                 depth: (self.depth > 0).then_some(self.depth as u32),

@@ -15,6 +15,7 @@ use crate::run::RunSetup;
 
 pub mod analyze;
 pub mod bench;
+pub mod book;
 pub mod export;
 pub mod history;
 pub mod jai;
@@ -58,6 +59,8 @@ pub enum Plan {
     Check(RunSetup),
     /// `arena merge`.
     Merge(merge::MergePlan),
+    /// `arena book`.
+    Book(book::BookPlan),
     /// `arena history`.
     History(history::HistoryPlan),
     /// `arena replay`.
@@ -112,6 +115,7 @@ impl Plan {
             ),
             Command::Leak(args) => checked(args.run.check, leak::plan(args, given)?, Plan::Leak),
             Command::Merge(args) => Plan::Merge(merge::MergePlan::new(args)),
+            Command::Book(args) => Plan::Book(book::plan(args)?),
             Command::History(args) => Plan::History(history::HistoryPlan::new(args)),
             Command::Replay(args) => Plan::Replay(replay::plan(args, colour_ok, given)?),
             Command::Stats(args) => Plan::Stats(stats::plan(&args)?),

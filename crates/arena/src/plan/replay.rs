@@ -26,6 +26,8 @@ pub struct ReplayPlan {
     pub black: EngineEntry,
     /// Deal seed.
     pub deal_seed: u64,
+    /// The opening the game starts from (a recorded game of a run with a book).
+    pub opening: Option<jieqi_core::Position>,
     /// Limits.
     pub limits: Limits,
     /// The clock, as the match had it (a clock game replays only approximately).
@@ -36,6 +38,8 @@ pub struct ReplayPlan {
     pub move_timeout: Option<Duration>,
     /// Cap.
     pub max_plies: u32,
+    /// `--resign` and `--draw`, as the run had them.
+    pub adjudication: crate::records::adjudication::Adjudication,
     /// Omniscient sides.
     pub omniscient: ByColor<bool>,
     /// Stop after this ply and show the board.
@@ -153,16 +157,27 @@ pub fn plan(
         } else {
             folder::not_reproducible(&setup, &line, &red, &black).map(Show::NotReproducible)
         };
+        let opening = match &line.opening {
+            None => None,
+            Some(fen) => Some(
+                jieqi_core::fen::parse(fen)
+                    .map_err(|e| e.to_string())
+                    .and_then(|s| crate::records::openings::check_opening(&s, &setup.rules))
+                    .map_err(|m| Error::arg("DIR", format!("the game's opening '{fen}': {m}")))?,
+            ),
+        };
         return Ok(ReplayPlan {
             rules: setup.rules,
             red,
             black,
             deal_seed: line.seed,
+            opening,
             limits: setup.limits(),
             tc: setup.tc,
             timemargin: std::time::Duration::from_millis(setup.timemargin_ms.unwrap_or(0)),
             move_timeout: setup.move_timeout_ms.map(std::time::Duration::from_millis),
             max_plies: setup.max_plies,
+            adjudication: setup.adjudication,
             omniscient,
             stop_at: args.ply,
             boards: args.boards,
@@ -193,11 +208,13 @@ pub fn plan(
         red,
         black,
         deal_seed: seed,
+        opening: None,
         limits: crate::plan::limits(&args.limits)?,
         tc: None,
         timemargin: std::time::Duration::ZERO,
         move_timeout: None,
         max_plies: args.max_plies,
+        adjudication: crate::records::adjudication::Adjudication::default(),
         omniscient: ByColor {
             red: false,
             black: false,

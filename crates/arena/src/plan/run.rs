@@ -213,6 +213,15 @@ pub fn run_setup(
         e.check_rules(&rules)
             .map_err(|why| Error::arg("--rules", why))?;
     }
+    let openings = openings_arg(&args.openings, &rules, args.seed)?;
+    let adjudication = crate::records::adjudication::Adjudication {
+        resign: crate::records::adjudication::parse_words(&args.resign, false)
+            .map_err(|m| Error::arg("--resign", m))?
+            .resign,
+        draw: crate::records::adjudication::parse_words(&args.draw, true)
+            .map_err(|m| Error::arg("--draw", m))?
+            .draw,
+    };
     let out = match args.out {
         Some(dir) => dir,
         None => {
@@ -236,6 +245,8 @@ pub fn run_setup(
         threads,
         rules,
         max_plies: args.max_plies,
+        openings,
+        adjudication,
         limits: crate::plan::limits(&args.limits)?,
         tc,
         timemargin: std::time::Duration::from_millis(args.timemargin),
@@ -254,6 +265,170 @@ pub fn run_setup(
     })
 }
 
+/// `--openings`: the book of the words given (see its help), the built-in Xiangqi book when none
+/// are given under rules without hidden pieces, or none (`none`, or Jieqi rules), arranged for
+/// the master seed `seed`.
+///
+/// # Errors
+/// A word that is no `key=value` of the flag, a bad value, a file that cannot be read or a
+/// position that is no opening under `rules` (named with its line or game).
+pub fn openings_arg(
+    words: &[String],
+    rules: &jieqi_core::Rules,
+    seed: u64,
+) -> Result<Option<std::sync::Arc<crate::records::openings::Book>>, Error> {
+    use crate::records::openings::{BUILTIN_XIANGQI, Book, BookFormat, BookOrder, BookSpec};
+    let flag = "--openings";
+    let bad = |m: String| Error::arg(flag, m);
+    if words.is_empty() && rules.has_hidden() {
+        return Ok(None);
+    }
+    if words.len() == 1 && words[0] == "none" {
+        return Ok(None);
+    }
+    let words: Vec<&str> = if words.is_empty() {
+        vec!["file=builtin:xiangqi", "order=random"]
+    } else {
+        words
+            .iter()
+            .flat_map(|w| w.split(','))
+            .filter(|w| !w.is_empty())
+            .collect()
+    };
+    let (mut file, mut format, mut order, mut plies, mut start) = (None, None, None, None, None);
+    for (i, word) in words.iter().enumerate() {
+        let (key, value) = match word.split_once('=') {
+            Some(kv) => kv,
+            None if i == 0 => ("file", *word),
+            None => {
+                return Err(bad(format!(
+                    "'{}' is no key=value (file=, format=, order=, plies=, start=)",
+                    crate::util::text::echo(word)
+                )));
+            }
+        };
+        let once = |seen: bool| {
+            if seen {
+                Err(bad(format!("{key}= is given twice")))
+            } else {
+                Ok(())
+            }
+        };
+        match key {
+            "file" => {
+                once(file.is_some())?;
+                file = Some(value.to_string());
+            }
+            "format" => {
+                once(format.is_some())?;
+                format = Some(match value {
+                    "epd" => BookFormat::Epd,
+                    "pgn" => BookFormat::Pgn,
+                    "jieqibox" | "json" => BookFormat::Jieqibox,
+                    other => {
+                        return Err(bad(format!(
+                            "format={}: epd, pgn or jieqibox",
+                            crate::util::text::echo(other)
+                        )));
+                    }
+                });
+            }
+            "order" => {
+                once(order.is_some())?;
+                order = Some(match value {
+                    "sequential" => BookOrder::Sequential,
+                    "random" => BookOrder::Random,
+                    other => {
+                        return Err(bad(format!(
+                            "order={}: sequential or random",
+                            crate::util::text::echo(other)
+                        )));
+                    }
+                });
+            }
+            "plies" => {
+                once(plies.is_some())?;
+                plies = Some(value.parse::<u32>().map_err(|_| {
+                    bad(format!(
+                        "plies={}: a whole number of plies",
+                        crate::util::text::echo(value)
+                    ))
+                })?);
+            }
+            "start" => {
+                once(start.is_some())?;
+                start = Some(
+                    value
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|&k| k >= 1)
+                        .ok_or_else(|| {
+                            bad(format!(
+                                "start={}: the 1-based position pair 0 takes (1 or more)",
+                                crate::util::text::echo(value)
+                            ))
+                        })?,
+                );
+            }
+            "policy" if value == "round" => {}
+            other => {
+                return Err(bad(format!(
+                    "'{}' is no key of the flag (file=, format=, order=, plies=, start=)",
+                    crate::util::text::echo(other)
+                )));
+            }
+        }
+    }
+    let file = file.ok_or_else(|| bad("give file=FILE".into()))?;
+    let builtin = file == "builtin:xiangqi";
+    let format = match format {
+        Some(f) => f,
+        None if builtin => BookFormat::Epd,
+        None => {
+            let ext = std::path::Path::new(&file)
+                .extension()
+                .and_then(|e| e.to_str())
+                .map(str::to_ascii_lowercase);
+            match ext.as_deref() {
+                Some("epd" | "fen") => BookFormat::Epd,
+                Some("pgn") => BookFormat::Pgn,
+                Some("json") => BookFormat::Jieqibox,
+                _ => {
+                    return Err(bad(format!(
+                        "cannot tell the format of '{}' from its name: give format=epd, pgn or \
+                         jieqibox",
+                        crate::util::text::echo(&file)
+                    )));
+                }
+            }
+        }
+    };
+    if plies.is_some() && format == BookFormat::Epd {
+        return Err(bad(
+            "plies= is for PGN and JieqiBox books (an EPD line is its position)".into(),
+        ));
+    }
+    let spec = BookSpec {
+        file: file.clone(),
+        format,
+        order: order.unwrap_or(BookOrder::Sequential),
+        plies,
+        start: start.unwrap_or(1),
+    };
+    let positions = if builtin {
+        if format != BookFormat::Epd {
+            return Err(bad("builtin:xiangqi is an EPD book".into()));
+        }
+        crate::records::openings::parse_epd(BUILTIN_XIANGQI, rules, &file)
+    } else {
+        crate::analysis::import::book_positions(std::path::Path::new(&file), format, plies, rules)
+    }
+    .map_err(bad)?;
+    Book::new(spec, positions, seed)
+        .map(|b| Some(std::sync::Arc::new(b)))
+        .map_err(bad)
+}
+
 /// The threads the run recorded in `out` was started with, if its record says (1 to
 /// [`MAX_THREADS`]); the summary's header says how many a run used.
 fn recorded_threads(out: &std::path::Path) -> Option<usize> {
@@ -262,8 +437,11 @@ fn recorded_threads(out: &std::path::Path) -> Option<usize> {
 }
 
 /// Flags that choose a run's games, which `--resume` with only `--out` takes from the record.
-const RECORDED_FLAGS: [&str; 22] = [
+const RECORDED_FLAGS: [&str; 25] = [
     "seed",
+    "openings",
+    "resign",
+    "draw",
     "rules",
     "max_plies",
     "nodes",

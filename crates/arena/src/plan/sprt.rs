@@ -17,8 +17,14 @@ pub fn plan(args: SprtCmdArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup,
     if args.engines.is_empty() && args.run.resume {
         let pairs = given("max_pairs").then_some(args.max_pairs);
         let mut setup = recorded_run("sprt", &args.run, pairs, given)?;
-        if let RunKind::Gate { recover, .. } = &mut setup.kind {
+        if let RunKind::Gate {
+            recover,
+            allow_repeats,
+            ..
+        } = &mut setup.kind
+        {
             *recover = args.recover;
+            *allow_repeats = args.allow_repeats;
         }
         return Ok(setup);
     }
@@ -34,6 +40,7 @@ pub fn plan(args: SprtCmdArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup,
     setup.kind = RunKind::Gate {
         sprt,
         recover: args.recover,
+        allow_repeats: args.allow_repeats,
     };
     Ok(setup)
 }

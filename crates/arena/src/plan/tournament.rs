@@ -32,6 +32,12 @@ pub struct TournamentConfig {
     pub rules: Option<String>,
     /// Adjudication cap.
     pub max_plies: Option<u32>,
+    /// `--openings`, its words in one string (`"file=book.epd order=random"`).
+    pub openings: Option<String>,
+    /// `--resign`, its words in one string (`"movecount=3 score=600"`).
+    pub resign: Option<String>,
+    /// `--draw`, its words in one string (`"movenumber=40 movecount=8 score=10"`).
+    pub draw: Option<String>,
     /// Nodes per move.
     pub nodes: Option<u64>,
     /// Depth per move.
@@ -398,7 +404,7 @@ fn check_connected(engines: &[EngineEntry], pairings: &[(usize, usize)]) -> Resu
 }
 
 /// Fills the run flags the command line did not give from a tournament config: seed, rules,
-/// adjudication cap, limits (as a group: a limit on the command line replaces all of the file's),
+/// adjudication cap, openings, resign and draw adjudication, limits (as a group: a limit on the command line replaces all of the file's),
 /// clock margin and move timeout.
 pub fn fill_run(run: &mut RunArgs, c: &TournamentConfig, given: &dyn Fn(&str) -> bool) {
     let fill = |id: &str| !given(id);
@@ -410,6 +416,16 @@ pub fn fill_run(run: &mut RunArgs, c: &TournamentConfig, given: &dyn Fn(&str) ->
     }
     if let (true, Some(v)) = (fill("max_plies"), c.max_plies) {
         run.max_plies = v;
+    }
+    let words = |v: &str| v.split_whitespace().map(String::from).collect::<Vec<_>>();
+    if let (true, Some(v)) = (fill("openings"), &c.openings) {
+        run.openings = words(v);
+    }
+    if let (true, Some(v)) = (fill("resign"), &c.resign) {
+        run.resign = words(v);
+    }
+    if let (true, Some(v)) = (fill("draw"), &c.draw) {
+        run.draw = words(v);
     }
     if fill("nodes") && fill("depth") && fill("movetime") && fill("tc") {
         run.limits.nodes = c.nodes;

@@ -1,16 +1,18 @@
 //! A recorded game checked against its deal: every move legal under the rules, its reveal and
 //! capture letters the truth, and its ending one the final position allows.
 
-use jieqi_core::{Color, Rules};
+use jieqi_core::Rules;
 
 use crate::records::{self, GameLine, RecordsError};
 use crate::util::text::printable;
 
 /// A recorded game played through from its deal by the referee, as far as the record holds up.
 pub struct Checked {
+    /// The game before its first ply: the deal, or the opening with its dealt identities.
+    pub start: jieqi_core::Game,
     /// The game after the last ply that checked out.
     pub game: jieqi_core::Game,
-    /// The start position's FEN.
+    /// The start position's public FEN (what both players saw).
     pub start_fen: String,
     /// Each ply that checked out: its record and the public FEN after it.
     pub plies: Vec<(jieqi_core::Record, String)>,
@@ -30,7 +32,7 @@ pub fn check_record(
     max_plies: u32,
     upto: Option<usize>,
 ) -> Checked {
-    play_through(rules, line, max_plies, upto, true)
+    play_through(rules, line, max_plies, upto, true, None)
 }
 
 /// What every game a run recorded must agree with beyond its own moves: the run's rules, its
@@ -38,7 +40,7 @@ pub fn check_record(
 /// [`crate::records::deal_seed::pair_seed`]`(seed, p)`). `--resume` and `arena merge` hold every
 /// journal line they take to it, so that an edited line (its checksum recomputed) is refused as
 /// `arena replay --show` would show it wrong, never counted.
-#[derive(Copy, Clone, Debug)]
+#[derive(Clone, Debug)]
 pub struct RunRecords {
     /// The run's rules.
     pub rules: Rules,
@@ -46,6 +48,10 @@ pub struct RunRecords {
     pub max_plies: u32,
     /// Its master seed.
     pub seed: u64,
+    /// Its opening book: pair `p` starts from the book's position for `p`.
+    pub openings: Option<std::sync::Arc<crate::records::openings::Book>>,
+    /// Its `--resign` and `--draw`: a game ends by them exactly where its recorded scores say.
+    pub adjudication: crate::records::adjudication::Adjudication,
 }
 
 impl RunRecords {
@@ -68,7 +74,26 @@ impl RunRecords {
                 line.seed, line.pair, self.seed, line.pair
             ));
         }
-        play_through(&self.rules, line, self.max_plies, None, false).problem
+        let opening = self.openings.as_ref().map(|b| b.fen_for_pair(line.pair));
+        if line.opening.as_deref() != opening {
+            let show =
+                |o: Option<&str>| o.map_or("the rules' start".to_string(), |f| format!("'{f}'"));
+            return Some(format!(
+                "it starts from {}, and pair {} of the run starts from {}",
+                show(line.opening.as_deref()),
+                line.pair,
+                show(opening)
+            ));
+        }
+        play_through(
+            &self.rules,
+            line,
+            self.max_plies,
+            None,
+            false,
+            Some(self.adjudication),
+        )
+        .problem
     }
 }
 
@@ -96,29 +121,46 @@ pub fn refusal(
 }
 
 /// [`check_record`], keeping each ply's record and FEN in [`Checked::plies`] only when `keep`
-/// (a check that wants the verdict alone skips the FENs).
+/// (a check that wants the verdict alone skips the FENs). With the run's `adjudication`, the
+/// recorded scores must end the game by it exactly where the record says, and nowhere before.
 fn play_through(
     rules: &Rules,
     line: &GameLine,
     max_plies: u32,
     upto: Option<usize>,
     keep: bool,
+    adjudication: Option<crate::records::adjudication::Adjudication>,
 ) -> Checked {
     use crate::records::termination::{ReasonKey, Termination};
-    let deal = crate::records::deal_seed::deal_for_seed(line.seed, rules);
-    let mut game = jieqi_core::Game::new(*rules, deal.clone());
+    let mut game = match crate::records::openings::start_of_line(line, rules) {
+        Ok(g) => g,
+        Err(why) => {
+            let start = crate::records::openings::start_game(line.seed, rules, None);
+            return Checked {
+                start_fen: start.position().fen(),
+                start: start.clone(),
+                game: start,
+                plies: Vec::new(),
+                problem: Some(why),
+            };
+        }
+    };
     let mut checked = Checked {
-        start_fen: game.position().fen(),
+        // The public start: an opening's pools hold its unseen captured identities too.
+        start_fen: game
+            .public_start()
+            .map_or_else(|| game.position().fen(), jieqi_core::Position::fen),
+        start: game.clone(),
         game: game.clone(),
         plies: Vec::new(),
         problem: None,
     };
-    let dealt = (deal.side_string(Color::Red), deal.side_string(Color::Black));
-    if (&line.deal.red, &line.deal.black) != (&dealt.0, &dealt.1) {
+    let dealt = crate::records::openings::deal_text(&game);
+    if (&line.deal.red, &line.deal.black) != (&dealt.red, &dealt.black) {
         checked.problem = Some(format!(
             "the record's deal (red {}, black {}) is not the deal of its seed {} (red {}, black \
              {}): the record was altered, or another harness version wrote it",
-            line.deal.red, line.deal.black, line.seed, dealt.0, dealt.1
+            line.deal.red, line.deal.black, line.seed, dealt.red, dealt.black
         ));
         return checked;
     }
@@ -132,6 +174,9 @@ fn play_through(
     }
     let upto = upto.unwrap_or(usize::MAX);
     let (mut played_plies, mut captures, mut reveals) = (0usize, 0u32, 0u32);
+    let mut adjudicator = adjudication.map(crate::records::adjudication::Tracker::new);
+    // The ply at which the recorded scores end the game by adjudication, if any.
+    let mut adjudicated: Option<usize> = None;
     for (i, text) in line.moves.iter().enumerate().take(upto) {
         let mover = game.turn();
         let bad = |why: String| {
@@ -167,6 +212,16 @@ fn play_through(
         played_plies += 1;
         captures += u32::from(record.captured.is_some());
         reveals += u32::from(record.played.reveal.is_some());
+        if let Some(t) = adjudicator.as_mut().filter(|_| game.outcome().is_none()) {
+            let score = line.search.get(i).and_then(|p| p.score.as_deref());
+            let irreversible = record.captured.is_some() || record.played.reveal.is_some();
+            if adjudicated.is_none()
+                && t.ply(mover, score, irreversible, game.position().fullmoves())
+                    .is_some()
+            {
+                adjudicated = Some(i + 1);
+            }
+        }
         if keep {
             checked.plies.push((record, game.position().fen()));
         }
@@ -191,6 +246,17 @@ fn play_through(
                     && line.moves.len() == max_plies as usize
                     && line.result == records::GameResult::Draw
             }
+            Termination::AdjudicationResign => {
+                // The side that moved last resigned.
+                by_rules.is_none()
+                    && !line.moves.is_empty()
+                    && line.result.winner() == Some(game.turn())
+            }
+            Termination::AdjudicationDraw => {
+                by_rules.is_none()
+                    && !line.moves.is_empty()
+                    && line.result == records::GameResult::Draw
+            }
             _ => {
                 // A failure loses for the side to move (whose engine failed), or before the
                 // first move for either side (an engine that could not get ready).
@@ -199,7 +265,26 @@ fn play_through(
                     && (line.moves.is_empty() || line.result.winner() == Some(!game.turn()))
             }
         };
-        if (captures, reveals) != (line.captures, line.reveals) {
+        let by_scores = adjudication.map(|_| adjudicated);
+        let plies = line.moves.len();
+        if let Some(at) = by_scores
+            && at != line.reason.is_adjudication().then_some(plies)
+        {
+            checked.problem = Some(match at {
+                Some(k) => format!(
+                    "its recorded scores end it by the run's adjudication ({}) at ply {k}, and it \
+                     ends {} at ply {plies}",
+                    adjudication.unwrap_or_default(),
+                    line.reason.name()
+                ),
+                None => format!(
+                    "it ends {} at ply {plies}, and its recorded scores do not end it by the \
+                     run's adjudication ({})",
+                    line.reason.name(),
+                    adjudication.unwrap_or_default()
+                ),
+            });
+        } else if (captures, reveals) != (line.captures, line.reveals) {
             checked.problem = Some(format!(
                 "it says {} captures and {} reveals but its moves make {captures} and {reveals}",
                 line.captures, line.reveals
@@ -226,6 +311,135 @@ fn play_through(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::records::adjudication::{Adjudication, Resign};
+    use crate::records::termination::Termination;
+
+    /// A recorded game of pair 0 of master seed 1: `plies` first legal moves, Red scoring its
+    /// moves `red` and Black `black`, ended by `reason` with `result`.
+    fn line(
+        plies: usize,
+        red: &str,
+        black: &str,
+        reason: Termination,
+        result: records::GameResult,
+    ) -> GameLine {
+        let rules = Rules::standard();
+        let seed = crate::records::deal_seed::pair_seed(1, 0);
+        let mut game = crate::records::openings::start_game(seed, &rules, None);
+        let (mut moves, mut search, mut captures, mut reveals) = (vec![], vec![], 0, 0);
+        for _ in 0..plies {
+            let mover = game.turn();
+            let mv = game.legal_moves()[0];
+            let r = *game.play(mv).unwrap();
+            captures += u32::from(r.captured.is_some());
+            reveals += u32::from(r.played.reveal.is_some());
+            moves.push(r.played.to_text(mover));
+            search.push(records::PlyInfo {
+                nodes: 1,
+                ms: None,
+                depth: None,
+                score: Some(
+                    if mover == jieqi_core::Color::Red {
+                        red
+                    } else {
+                        black
+                    }
+                    .into(),
+                ),
+                pv: vec![],
+            });
+        }
+        GameLine {
+            fingerprint: "f".into(),
+            pair: 0,
+            game: 1,
+            seed,
+            red: "a".into(),
+            black: "b".into(),
+            deal: crate::records::openings::deal_text(&crate::records::openings::start_game(
+                seed, &rules, None,
+            )),
+            opening: None,
+            result,
+            reason,
+            detail: None,
+            plies: plies as u32,
+            captures,
+            reveals,
+            nodes: records::Sides { red: 0, black: 0 },
+            ms: records::Sides {
+                red: 0.0,
+                black: 0.0,
+            },
+            total_ms: 0.0,
+            moves,
+            search,
+        }
+    }
+
+    /// `--resume` and `arena merge` hold an adjudicated game to its scores: it must end by the
+    /// run's adjudication exactly where they say, and a game they would have ended earlier, or
+    /// not at all, is refused.
+    #[test]
+    fn adjudication_is_checked_against_the_recorded_scores() {
+        let run = |adjudication| RunRecords {
+            rules: Rules::standard(),
+            max_plies: 400,
+            seed: 1,
+            openings: None,
+            adjudication,
+        };
+        let resign = Adjudication {
+            resign: Some(Resign {
+                movecount: 2,
+                score: 600,
+                twosided: false,
+            }),
+            draw: None,
+        };
+        let black_wins = records::GameResult::BlackWins;
+        // Red scores -7.00 on its moves 1 and 2 (plies 1 and 3): it resigns at ply 3.
+        let good = line(
+            3,
+            "-7.00",
+            "+7.00",
+            Termination::AdjudicationResign,
+            black_wins,
+        );
+        assert_eq!(run(resign).problem(&good), None);
+        // Its scores do not say so.
+        let weak = line(
+            3,
+            "-5.00",
+            "+7.00",
+            Termination::AdjudicationResign,
+            black_wins,
+        );
+        let p = run(resign).problem(&weak).unwrap();
+        assert!(p.contains("do not end it by the run's adjudication"), "{p}");
+        // They say so earlier than the record ends.
+        let later = line(
+            5,
+            "-7.00",
+            "+7.00",
+            Termination::AdjudicationResign,
+            black_wins,
+        );
+        let p = run(resign).problem(&later).unwrap();
+        assert!(p.contains("at ply 3"), "{p}");
+        // A run without adjudication has no adjudicated game.
+        let p = run(Adjudication::default()).problem(&good).unwrap();
+        assert!(p.contains("do not end it"), "{p}");
+        // The wrong winner is refused by the ending check.
+        let wrong = line(
+            3,
+            "-7.00",
+            "+7.00",
+            Termination::AdjudicationResign,
+            records::GameResult::RedWins,
+        );
+        assert!(run(resign).problem(&wrong).is_some());
+    }
 
     /// The cost of the check `--resume` and `arena merge` make of every line, on a journal of
     /// your own: `CHECK_BENCH=DIR/games.jsonl CHECK_SEED=S cargo test -p arena --profile ci
@@ -240,6 +454,8 @@ mod tests {
             rules: Rules::standard(),
             max_plies: std::env::var("CHECK_MAX_PLIES").map_or(400, |m| m.parse().expect("a cap")),
             seed: seed.parse().expect("a number"),
+            openings: None,
+            adjudication: Default::default(),
         };
         let started = std::time::Instant::now();
         let (lines, _) = records::read_jsonl(std::path::Path::new(&path)).expect("a journal");

@@ -63,8 +63,14 @@ pub struct GameLine {
     pub red: String,
     /// Black's engine label.
     pub black: String,
-    /// The deal.
+    /// The deal: for a game from the rules' start, each side's identities in deal order; from
+    /// an opening, the identities of its hidden pieces in square order
+    /// ([`crate::records::openings::deal_text`]).
     pub deal: DealText,
+    /// The opening the game started from, as a FEN (a run with `--openings`); absent: the
+    /// rules' start position.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<String>,
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: GameResult,
     /// Termination (`checkmate`, `max-plies`, `illegal-move`, …).
@@ -142,6 +148,29 @@ impl GameLine {
     /// The winner.
     pub fn winner(&self) -> Option<Color> {
         self.result.winner()
+    }
+
+    /// Who made the first move: Red, or the side to move in the game's opening (a FEN's second
+    /// field, `b` for Black).
+    pub fn first_mover(&self) -> Color {
+        match self
+            .opening
+            .as_deref()
+            .and_then(|f| f.split_whitespace().nth(1))
+        {
+            Some("b") => Color::Black,
+            _ => Color::Red,
+        }
+    }
+
+    /// The full-move number of the game's first move: 1, or the opening FEN's sixth field
+    /// (fifth of a Pikafish FEN).
+    pub fn first_move_number(&self) -> u32 {
+        self.opening
+            .as_deref()
+            .and_then(|f| f.split_whitespace().last())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1)
     }
 }
 
@@ -634,6 +663,7 @@ mod tests {
                 red: "RNBA".into(),
                 black: "rnba".into(),
             },
+            opening: None,
             result: GameResult::Draw,
             reason: Termination::MaxPlies,
             detail: None,

@@ -571,6 +571,8 @@ mod tests {
             rules: jieqi_core::Rules::standard(),
             max_plies: 400,
             seed: 1,
+            openings: None,
+            adjudication: Default::default(),
         };
         let (mut journal, _) = Journal::open(&path, false, "f", &run).unwrap();
         journal.append(&[game(0, 1), game(0, 2)]).unwrap();

@@ -1,9 +1,10 @@
 //! What a run leaves on disk and reads back: the code that played it ([`build`]), the per-game formats and where a game's line is
-//! ([`games`], re-exported here), how a game ended ([`termination`]), the journal `games.jsonl`
+//! ([`games`], re-exported here), how a game ended ([`termination`]) and when scores end it ([`adjudication`]), the journal `games.jsonl`
 //! ([`journal`]), every file written ([`files`]), a recorded game checked against its deal
 //! ([`check`]), the canonical deal seed → deal mapping ([`deal_seed`]), a shard's share of the
-//! pairs ([`shard`]) and test-suite files ([`epd`]).
+//! pairs ([`shard`]), test-suite files ([`epd`]) and opening books ([`openings`]).
 
+pub mod adjudication;
 pub mod build;
 pub mod check;
 pub mod deal_seed;
@@ -11,6 +12,7 @@ pub mod epd;
 pub mod files;
 pub mod games;
 pub mod journal;
+pub mod openings;
 pub mod shard;
 pub mod termination;
 

@@ -25,6 +25,10 @@ pub enum Termination {
     EngineCrash,
     /// The loser's external engine broke the protocol (a malformed answer).
     ProtocolError,
+    /// The loser resigned by `--resign`: its engine's scores said it was lost.
+    AdjudicationResign,
+    /// Drawn by `--draw`: both engines' scores said it was even.
+    AdjudicationDraw,
 }
 
 /// [`Reason`] with an order, for counting.
@@ -64,6 +68,8 @@ impl Termination {
             Termination::TimeForfeit => "time-forfeit",
             Termination::EngineCrash => "engine-crash",
             Termination::ProtocolError => "protocol-error",
+            Termination::AdjudicationResign => "adjudication-resign",
+            Termination::AdjudicationDraw => "adjudication-draw",
         }
     }
 
@@ -82,8 +88,18 @@ impl Termination {
                 "time-forfeit" => Some(Termination::TimeForfeit),
                 "engine-crash" => Some(Termination::EngineCrash),
                 "protocol-error" => Some(Termination::ProtocolError),
+                "adjudication-resign" => Some(Termination::AdjudicationResign),
+                "adjudication-draw" => Some(Termination::AdjudicationDraw),
                 _ => None,
             })
+    }
+
+    /// Whether the arena's adjudication ended the game (`--resign`, `--draw`).
+    pub fn is_adjudication(self) -> bool {
+        matches!(
+            self,
+            Termination::AdjudicationResign | Termination::AdjudicationDraw
+        )
     }
 
     /// Whether an engine failed (as opposed to the game ending on the board). Losing on time is

@@ -221,8 +221,40 @@ fn write(folder: &Folder<'_>, pages: ViewerPages) -> Result<GamesIndex, Error> {
     };
     let (mut failures, mut lowest) = (Vec::new(), Vec::new());
     let mut uncounted = 0u64;
+    // Pairs whose games repeat an earlier pair's: game 1 waits for its game 2 (they are
+    // neighbours in the journal), then the pair's hash is looked up.
+    let mut waiting: std::collections::HashMap<(String, String, u64), GameLine> =
+        std::collections::HashMap::new();
+    let mut pair_hashes = std::collections::HashSet::new();
+    let (mut pairs, mut repeated) = (0u64, 0u64);
     let journal = dir.join(records::files::JOURNAL);
     records::for_each_line(&journal, |_, g| {
+        // Game 1 is (a Red, b Black); game 2 the other way round.
+        let key = if g.game == 1 {
+            (g.red.clone(), g.black.clone(), g.pair)
+        } else {
+            (g.black.clone(), g.red.clone(), g.pair)
+        };
+        match waiting.remove(&key) {
+            None => {
+                waiting.insert(key, g.clone());
+            }
+            Some(other) => {
+                let pair = if g.game == 1 {
+                    [g.clone(), other]
+                } else {
+                    [other, g.clone()]
+                };
+                pairs += 1;
+                let labels = format!("{}\u{0}{}", key.0, key.1);
+                if !pair_hashes.insert((
+                    records::fnv(&labels),
+                    crate::run::scoreboard::pair_hash(&pair),
+                )) {
+                    repeated += 1;
+                }
+            }
+        }
         let number = records::game_number(g.pair, g.game);
         let is_counted = counted
             .as_ref()
@@ -266,6 +298,12 @@ fn write(folder: &Folder<'_>, pages: ViewerPages) -> Result<GamesIndex, Error> {
         Ok(())
     })
     .map_err(|e| Error::Input(e.to_string()))?;
+    if repeated as f64 > crate::run::scoreboard::REPEAT_SHARE * pairs as f64 {
+        page.notes.push(format!(
+            "REPEATED: {repeated} of {pairs} pairs repeat earlier pairs move for move: the games \
+             are not independent (play from an opening book, --openings)."
+        ));
+    }
     if uncounted > 0 {
         page.notes.push(format!(
             "{uncounted} game{} of games.jsonl {} not in games.csv (pairs a gate finished beyond \
@@ -340,6 +378,7 @@ mod tests {
                 red: String::new(),
                 black: String::new(),
             },
+            opening: None,
             result: GameResult::Draw,
             reason,
             detail: None,

@@ -64,6 +64,7 @@ pub fn write_pairings(setup: &RunSetup, outcome: &RunOutcome) -> Result<(), Erro
         record.builds = outcome.builds.clone();
         let mut json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
         json.push(b'\n');
+        crate::records::openings::keep_copy(&dir, sub.openings.as_deref())?;
         write_atomically(&dir.join("match.json"), &json)?;
         let mut points = PairPoints::default();
         for (job, p) in outcome.points.iter().filter(|(j, _)| j % np == i as u64) {

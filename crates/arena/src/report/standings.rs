@@ -185,6 +185,18 @@ pub fn notes(setup: &RunSetup, outcome: &RunOutcome, r: &RatingsJson) -> Vec<Str
             setup.jobs()
         ));
     }
+    let (pairs, repeated) = outcome
+        .board
+        .pairings()
+        .iter()
+        .fold((0, 0), |(n, r), p| (n + p.pairs(), r + p.repeated));
+    if repeated as f64 > crate::run::scoreboard::REPEAT_SHARE * pairs as f64 {
+        notes.push(format!(
+            "REPEATED: {repeated} of {pairs} pairs repeat earlier pairs of their pairing move for \
+             move: the games are not independent and the intervals are too narrow (play from \
+             an opening book, --openings)."
+        ));
+    }
     if let Some(s) = setup.shard {
         notes.push(format!(
             "This is shard {s} only: merge the shards (arena merge) for the tournament's ratings."

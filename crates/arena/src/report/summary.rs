@@ -85,6 +85,9 @@ pub enum GateResult {
     /// An engine failed (crashed, hung, broke the protocol, played an illegal move…) and the
     /// gate was not told to `--recover`: a verdict resting on failures would mean nothing.
     EngineFailure,
+    /// More than 1 % of the pairs repeat earlier pairs and the gate was not told to
+    /// `--allow-repeats`: its test counted the same games many times. Exit 3, as inconclusive.
+    Repeated,
 }
 
 impl GateResult {
@@ -95,6 +98,7 @@ impl GateResult {
             GateResult::Accepted(Hypothesis::H0) => "H0",
             GateResult::Inconclusive => "inconclusive",
             GateResult::EngineFailure => "engine-failure",
+            GateResult::Repeated => "repeated-games",
         }
     }
 }
@@ -102,12 +106,20 @@ impl GateResult {
 /// How a gate run ended (`None` for a run that is not a gate). Decided from the counted pairs
 /// alone, as the stop rule decided.
 pub fn gate_result(setup: &RunSetup, outcome: &RunOutcome) -> Option<GateResult> {
-    let crate::run::kind::RunKind::Gate { sprt, recover } = setup.kind else {
+    let crate::run::kind::RunKind::Gate {
+        sprt,
+        recover,
+        allow_repeats,
+    } = setup.kind
+    else {
         return None;
     };
     let p = first(outcome);
     if !recover && p.failures.iter().sum::<u64>() > 0 {
         return Some(GateResult::EngineFailure);
+    }
+    if !allow_repeats && p.too_many_repeats() {
+        return Some(GateResult::Repeated);
     }
     Some(match sprt.verdict(sprt.llr_pentanomial(&p.ptnml)) {
         Some(h) if outcome.stopped => GateResult::Accepted(h),
@@ -140,6 +152,17 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
         return s;
     }
     let mut s = render_block(&block_input(setup, outcome, &context));
+    if gate_result(setup, outcome) == Some(GateResult::Repeated) {
+        // The LLR crossed a bound on games that repeat one another: not a verdict.
+        for h in ["H1", "H0"] {
+            s = s.replace(
+                &format!("SPRT: {h} accepted\n"),
+                &format!(
+                    "SPRT: {h} bound crossed, not accepted: the pairs repeat (REPEATED below)\n"
+                ),
+            );
+        }
+    }
     s.push_str(&format!("Build: {}\n", outcome.builds.line()));
     s.push_str(&format!(
         "{} as Red: {:.2} %, as Black: {:.2} %\n",
@@ -157,6 +180,12 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
     s.push_str(&format!("Terminations: {}\n", terms.join(", ")));
+    if let Some(line) = repeats_line(p) {
+        s.push_str(&line);
+    }
+    if let Some(line) = adjudication_line(setup, p) {
+        s.push_str(&line);
+    }
     s.push_str(&format!(
         "Engine failures (illegal move, panic, error, timeout, crash, protocol error): {} {}, {} {}\n",
         a.label, p.failures[0], b.label, p.failures[1]
@@ -205,6 +234,12 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
                 "Gate: inconclusive, no bound crossed in {pairs} pairs (the cap is {})\n",
                 setup.pairs
             )),
+            GateResult::Repeated => s.push_str(&format!(
+                "Gate: no verdict after {pairs} pairs: {} of them repeat earlier pairs move for \
+                 move, so the test counted the same games many times (give --openings, or \
+                 --allow-repeats to take the verdict anyway)\n",
+                p.repeated
+            )),
             GateResult::EngineFailure => s.push_str(&format!(
                 "Gate: stopped after {pairs} pairs, no verdict: {} {}, {} {} engine failures \
                  (see Terminations and games.jsonl; --recover counts them as losses and goes on)\n",
@@ -249,6 +284,46 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
         share
     ));
     s
+}
+
+/// The warning of a pairing whose pairs repeat earlier pairs (more than
+/// [`crate::run::scoreboard::REPEAT_SHARE`] of them), for every report that shows it.
+pub fn repeats_line(p: &PairingScore) -> Option<String> {
+    p.too_many_repeats().then(|| {
+        format!(
+            "REPEATED: {} of {} pairs repeat earlier pairs: the games are not independent (the \
+             intervals and the test count the same games many times; play from an opening book, \
+             --openings)\n",
+            p.repeated,
+            p.pairs()
+        )
+    })
+}
+
+/// What adjudication did in a two-engine run, when it is on: the games it ended, and the
+/// engines it could not judge (they reported no score on any move).
+pub fn adjudication_line(setup: &RunSetup, p: &PairingScore) -> Option<String> {
+    if setup.adjudication.is_off() {
+        return None;
+    }
+    let count = |name: &str| p.terminations.get(name).copied().unwrap_or(0);
+    let (resigned, drawn) = (count("adjudication-resign"), count("adjudication-draw"));
+    let mut s = format!(
+        "Adjudicated ({}): {} of {} games, {resigned} by resignation, {drawn} drawn\n",
+        setup.adjudication,
+        resigned + drawn,
+        p.games()
+    );
+    for (i, e) in [setup.a(), setup.b()].into_iter().enumerate() {
+        if p.moves[i].moves > 0 && p.moves[i].scored == 0 {
+            s.push_str(&format!(
+                "Adjudication: {} reported no score on any move, so no game was adjudicated \
+                 against it (and none drawn)\n",
+                e.label
+            ));
+        }
+    }
+    Some(s)
 }
 
 fn beyond_text(beyond: u64) -> String {
@@ -326,8 +401,9 @@ impl From<&MoveStats> for PerMove {
 /// Where a gate run (`arena sprt`) stopped.
 #[derive(Clone, Debug, Serialize)]
 pub struct GateSummary {
-    /// `"H1"` (merge), `"H0"` (do not), `"inconclusive"` (the cap came first) or
-    /// `"engine-failure"` (an engine failed; no verdict).
+    /// `"H1"` (merge), `"H0"` (do not), `"inconclusive"` (the cap came first),
+    /// `"engine-failure"` (an engine failed; no verdict) or `"repeated-games"` (more than 1 % of
+    /// the pairs repeat earlier ones; no verdict).
     pub outcome: &'static str,
     /// The hypothesis accepted: `"H1"`, `"H0"`, or `null` without one.
     pub verdict: Option<Hypothesis>,
@@ -395,6 +471,14 @@ pub struct Summary {
     pub max_plies: u32,
     /// Omniscient engines.
     pub omniscient: Omniscient,
+    /// The opening book (`--openings`), if any: how it was asked for, its size and hash.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub openings: Option<crate::records::openings::BookRecord>,
+    /// Pairs whose two games repeat an earlier pair's move for move (not independent of it).
+    pub repeated_pairs: u64,
+    /// Set when more than 1 % of the pairs repeat earlier pairs: the warning's text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeat_warning: Option<String>,
     /// Every number of the block.
     pub results: BlockJson,
     /// The first engine's score as Red.
@@ -457,6 +541,9 @@ pub fn summary(setup: &RunSetup, outcome: &RunOutcome) -> Summary {
         move_timeout_ms: setup.move_timeout.map(ms),
         max_plies: setup.max_plies,
         omniscient: setup.omniscient(),
+        openings: setup.openings.as_ref().map(|b| b.record()),
+        repeated_pairs: p.repeated,
+        repeat_warning: repeats_line(p).map(|l| l.trim_end().to_string()),
         results: block_json(&block_input(setup, outcome, &context)),
         a_score_as_red: p.by_color[0].fraction(),
         a_score_as_black: p.by_color[1].fraction(),

@@ -92,6 +92,8 @@ pub fn execute(setup: &RunSetup, line: &LineFn) -> Result<RunOutcome, Error> {
         rules: setup.rules,
         max_plies: setup.max_plies,
         seed: setup.seed,
+        openings: setup.openings.clone(),
+        adjudication: setup.adjudication,
     };
     let (mut journal, resumed) =
         Journal::open(&journal_path, setup.resume, &fingerprint, &run_records).map_err(
@@ -211,6 +213,7 @@ pub fn execute(setup: &RunSetup, line: &LineFn) -> Result<RunOutcome, Error> {
         }
         _ => recorded.builds = current,
     }
+    crate::records::openings::keep_copy(&setup.out, setup.openings.as_deref())?;
     let mut setup_json = serde_json::to_vec_pretty(&recorded).map_err(std::io::Error::other)?;
     setup_json.push(b'\n');
     write_atomically(&setup_path, &setup_json)?;

@@ -39,10 +39,47 @@ pub fn recorded_run(dir: &std::path::Path) -> Result<(PathBuf, MatchSetup, RunSe
         .map_err(|e| format!("{}: {e}", path.display()))?;
     let record: MatchSetup =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let book = recorded_book(dir, &record)?;
     let setup = record
-        .run_setup(dir.to_path_buf(), 1, String::new())
+        .run_setup(dir.to_path_buf(), 1, String::new(), book)
         .map_err(|m| format!("{}: {m}", path.display()))?;
     Ok((path, record, setup))
+}
+
+/// The book of the run `record` describes, as its folder `dir` keeps it
+/// ([`crate::records::openings::FOLDER_COPY`]), arranged for its seed; `None` for a run without
+/// one.
+///
+/// # Errors
+/// The copy is missing, unreadable, or not the recorded book (its hash differs).
+pub fn recorded_book(
+    dir: &std::path::Path,
+    record: &MatchSetup,
+) -> Result<Option<std::sync::Arc<crate::records::openings::Book>>, String> {
+    use crate::records::openings::{Book, FOLDER_COPY, read_epd};
+    let Some(r) = &record.openings else {
+        return Ok(None);
+    };
+    let path = dir.join(FOLDER_COPY);
+    let positions = read_epd(&path, &record.rules).map_err(|m| {
+        format!(
+            "the run played from the book {} and its copy cannot be read: {m}",
+            r.spec
+        )
+    })?;
+    let book = Book::new(r.spec.clone(), positions, record.seed)?;
+    if book.record() != *r {
+        return Err(format!(
+            "{} is not the book the run played from ({} positions of SHA-256 {} recorded, {} of \
+             {} found): it was edited",
+            path.display(),
+            r.positions,
+            r.sha256,
+            book.record().positions,
+            book.record().sha256
+        ));
+    }
+    Ok(Some(std::sync::Arc::new(book)))
 }
 
 /// The job after which a recorded run stopped counting, if its stop rule stopped it: its pairs

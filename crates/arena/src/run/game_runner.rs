@@ -20,7 +20,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
-use jieqi_core::{ByColor, Color, Deal, Game, Move, PlayedMove, Record, Rules, View};
+use jieqi_core::{ByColor, Color, Game, Move, PlayedMove, Record, Rules, View};
 use jieqi_engine::{Choice, Clock, Control, Engine, EngineError, Failure, Limits, SearchInfo, mix};
 
 use crate::engines::EngineEntry;
@@ -91,10 +91,15 @@ pub struct GameSpec<'a> {
     pub rules: &'a Rules,
     /// The deal seed (see the module docs).
     pub deal_seed: u64,
+    /// The opening the game starts from (a book position), `None` for the rules' start: its
+    /// hidden pieces are dealt from the deal seed ([`crate::records::openings::start_game`]).
+    pub opening: Option<&'a jieqi_core::Position>,
     /// Red and Black.
     pub players: ByColor<Player<'a>>,
     /// Plies after which the game is adjudicated a draw.
     pub max_plies: u32,
+    /// `--resign` and `--draw`: when the engines' scores end the game.
+    pub adjudication: crate::records::adjudication::Adjudication,
     /// `--timemargin`: how far past its clock a move may go before it loses on time.
     pub timemargin: Duration,
     /// Where each side's external engine logs its error output and traffic (see
@@ -128,8 +133,10 @@ impl Ply {
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct PlayedGame {
-    /// The deal.
-    pub deal: Deal,
+    /// The deal, as records write it ([`crate::records::openings::deal_text`]).
+    pub deal: DealText,
+    /// The opening's FEN, for a game from a book position.
+    pub opening: Option<String>,
     /// Every ply.
     pub plies: Vec<Ply>,
     /// Winner, `None` for a draw.
@@ -352,8 +359,8 @@ fn answer(result: Result<Result<Choice, EngineError>, String>) -> Answer {
 /// running out of time lose the game for that side; they never stop the caller.
 pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> PlayedGame {
     let started = Instant::now();
-    let deal = crate::records::deal_seed::deal_for_seed(spec.deal_seed, spec.rules);
-    let mut game = Game::new(*spec.rules, deal.clone());
+    let mut game = crate::records::openings::start_game(spec.deal_seed, spec.rules, spec.opening);
+    let deal = crate::records::openings::deal_text(&game);
     let players = &spec.players;
     let mut engines: ByColor<Option<Box<dyn Engine>>> = ByColor::new_with(|c| {
         let mut engine = players[c].engine.build();
@@ -370,12 +377,14 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
         }
     });
     let seeds = ByColor::new_with(|c| engine_seed(spec.deal_seed, c));
+    let mut adjudicator = crate::records::adjudication::Tracker::new(spec.adjudication);
     let alarm = match spec.stop {
         Some(stop) => Alarm::with_abort(Arc::clone(stop)),
         None => Alarm::new(),
     };
     let mut out = PlayedGame {
         deal,
+        opening: spec.opening.map(jieqi_core::Position::fen),
         plies: Vec::new(),
         winner: None,
         termination: Termination::MaxPlies,
@@ -569,12 +578,32 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
         if let Some(obs) = observer.as_mut() {
             obs(&game, &record, &choice, ms);
         }
+        // Adjudication reads the score as the record keeps it, so a record gives the same verdict.
+        let score = choice.info.score.map(|s| s.to_string());
         out.plies.push(Ply {
             mover: us,
             played: record.played,
             info: choice.info,
             ms,
         });
+        if game.outcome().is_none() {
+            let irreversible = record.captured.is_some() || record.played.reveal.is_some();
+            if let Some(v) = adjudicator.ply(
+                us,
+                score.as_deref(),
+                irreversible,
+                game.position().fullmoves(),
+            ) {
+                out.winner = v.winner;
+                out.termination = if v.winner.is_some() {
+                    Termination::AdjudicationResign
+                } else {
+                    Termination::AdjudicationDraw
+                };
+                out.detail = Some(v.detail);
+                break;
+            }
+        }
     }
     out.total_ms = started.elapsed().as_secs_f64() * 1000.0;
     out
@@ -598,10 +627,8 @@ impl GameLine {
             seed,
             red: red.to_string(),
             black: black.to_string(),
-            deal: DealText {
-                red: g.deal.side_string(Color::Red),
-                black: g.deal.side_string(Color::Black),
-            },
+            deal: g.deal.clone(),
+            opening: g.opening.clone(),
             result: GameResult::of(g.winner),
             reason: g.termination,
             detail: g.detail.clone(),

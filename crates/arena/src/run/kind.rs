@@ -25,6 +25,9 @@ pub enum RunKind {
         sprt: Sprt,
         /// Count engine failures as losses and go on, instead of stopping at the first.
         recover: bool,
+        /// Take a verdict even when more than 1 % of the pairs repeat earlier pairs
+        /// (`--allow-repeats`).
+        allow_repeats: bool,
     },
     /// `arena tournament`: many engines, rated together.
     Tournament(TournamentOptions),
@@ -101,6 +104,9 @@ pub struct KindFields {
     /// A gate's `--recover` (absent in records older than the kind: no).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub recover: bool,
+    /// A gate's `--allow-repeats` (absent: no).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_repeats: bool,
     /// A tournament's options.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<TournamentOptions>,
@@ -118,6 +124,7 @@ impl TryFrom<KindFields> for RunKind {
             (Some(sprt), None, None) => Ok(RunKind::Gate {
                 sprt,
                 recover: f.recover,
+                allow_repeats: f.allow_repeats,
             }),
             (None, Some(t), None) => Ok(RunKind::Tournament(t)),
             (None, None, Some(l)) => Ok(RunKind::Leak(l)),
@@ -131,9 +138,14 @@ impl From<RunKind> for KindFields {
         let mut f = KindFields::default();
         match kind {
             RunKind::Match { sprt } => f.sprt = sprt,
-            RunKind::Gate { sprt, recover } => {
+            RunKind::Gate {
+                sprt,
+                recover,
+                allow_repeats,
+            } => {
                 f.gate = Some(sprt);
                 f.recover = recover;
+                f.allow_repeats = allow_repeats;
             }
             RunKind::Tournament(t) => f.tournament = Some(t),
             RunKind::Leak(l) => f.leak = Some(l),

@@ -49,6 +49,8 @@ pub struct MoveStats {
     pub depth_sum: u64,
     /// Moves that failed (timeout, time forfeit, crash…): not in any mean.
     pub failed: u64,
+    /// Moves that reported a score (what adjudication reads).
+    pub scored: u64,
 }
 
 impl MoveStats {
@@ -80,6 +82,7 @@ impl MoveStats {
         self.depth_moves += o.depth_moves;
         self.depth_sum += o.depth_sum;
         self.failed += o.failed;
+        self.scored += o.scored;
     }
 }
 
@@ -111,9 +114,47 @@ pub struct PairingScore {
     pub engine_ms: f64,
     /// Milliseconds of whole games, harness included.
     pub total_ms: f64,
+    /// Pairs whose two games repeat an earlier pair's move for move, from the same start
+    /// ([`pair_hash`]): not independent of it.
+    pub repeated: u64,
+    /// The hashes of the distinct pairs counted (8 bytes a pair: a run of 10^6 pairs holds
+    /// 8 MB here).
+    seen: std::collections::HashSet<u64>,
 }
 
+/// The hash that says two pairs are the same games: each game's opening and its moves with the
+/// identities they revealed and captured (FNV-1a). Two pairs of the same pairing with the same
+/// hash replayed one another move for move (a deal's identities that never showed change
+/// nothing that was played; under Xiangqi rules every seed has a deal nothing uses).
+pub fn pair_hash(pair: &[GameLine; 2]) -> u64 {
+    let mut text = String::new();
+    for g in pair {
+        text.push_str(g.opening.as_deref().unwrap_or(""));
+        text.push('|');
+        for m in &g.moves {
+            text.push_str(m);
+            text.push(' ');
+        }
+        text.push('#');
+    }
+    crate::records::fnv(&text)
+}
+
+/// The share of repeated pairs above which a run's games are said not to be independent
+/// (and a gate refuses its verdict): 1 %.
+pub const REPEAT_SHARE: f64 = 0.01;
+
 impl PairingScore {
+    /// Pairs counted.
+    pub fn pairs(&self) -> u64 {
+        self.ptnml.pairs()
+    }
+
+    /// Whether more than [`REPEAT_SHARE`] of the pairs repeat earlier ones.
+    pub fn too_many_repeats(&self) -> bool {
+        self.repeated as f64 > REPEAT_SHARE * self.pairs() as f64
+    }
+
     /// Games counted.
     pub fn games(&self) -> u64 {
         self.wdl.games()
@@ -126,6 +167,9 @@ impl PairingScore {
             a_score(&pair[1], Color::Black),
         ];
         self.ptnml.add(scores[0], scores[1]);
+        if !self.seen.insert(pair_hash(pair)) {
+            self.repeated += 1;
+        }
         for (i, (g, score)) in pair.iter().zip(scores).enumerate() {
             self.wdl.add(score);
             let side = &mut self.by_color[i];
@@ -160,12 +204,12 @@ fn a_score(g: &GameLine, a_color: Color) -> GameScore {
     }
 }
 
-/// What the engine playing `c` reported over the moves it made in a game (Red moves at the even
-/// plies): their time and nodes, from each ply's record (the game's totals hold a failed move's
+/// What the engine playing `c` reported over the moves it made in a game (the first mover's at
+/// the even plies: Red, or the side to move in the game's opening): their time and nodes, from each ply's record (the game's totals hold a failed move's
 /// too), and whether its last move failed. A record without per-ply times (older versions)
 /// gives the game's total time.
 fn side_moves(g: &GameLine, c: Color) -> MoveStats {
-    let first = usize::from(c == Color::Black);
+    let first = usize::from(c != g.first_mover());
     let mut s = MoveStats::default();
     let mut timed = true;
     for info in g.search.iter().skip(first).step_by(2) {
@@ -179,6 +223,7 @@ fn side_moves(g: &GameLine, c: Color) -> MoveStats {
             s.depth_moves += 1;
             s.depth_sum += u64::from(d);
         }
+        s.scored += u64::from(info.score.is_some());
     }
     if !timed {
         s.ms = match c {
@@ -351,6 +396,7 @@ mod tests {
                 red: "RNBA".into(),
                 black: "rnba".into(),
             },
+            opening: None,
             result: GameResult::BlackWins,
             reason: Termination::Timeout,
             detail: Some("red: 1100 ms for one move (hard limit 1100 ms)".into()),

@@ -97,6 +97,10 @@ pub struct RunSetup {
     pub rules: Rules,
     /// Adjudication cap.
     pub max_plies: u32,
+    /// The opening book pairs start from (`--openings`); `None`: the rules' start position.
+    pub openings: Option<std::sync::Arc<crate::records::openings::Book>>,
+    /// `--resign` and `--draw`.
+    pub adjudication: crate::records::adjudication::Adjudication,
     /// Node, depth and movetime limits for every engine that does not set its own.
     pub limits: Limits,
     /// The clock for every engine that does not set its own.
@@ -187,6 +191,16 @@ pub struct MatchSetup {
     pub timemargin_ms: Option<u64>,
     /// Adjudication cap.
     pub max_plies: u32,
+    /// The opening book (`--openings`): how it was asked for, its size and hash. The folder
+    /// keeps the book itself ([`crate::records::openings::FOLDER_COPY`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<crate::records::openings::BookRecord>,
+    /// `--resign` and `--draw` (absent: off).
+    #[serde(
+        default,
+        skip_serializing_if = "crate::records::adjudication::Adjudication::is_off"
+    )]
+    pub adjudication: crate::records::adjudication::Adjudication,
     /// Omniscient engines.
     pub omniscient: Omniscient,
     /// What kind of run, in the fields records always had (`gate`, `sprt`, `recover`,
@@ -237,14 +251,40 @@ impl MatchSetup {
     /// engines rebuilt from their recorded specs (external engines are not started), every pair
     /// (no shard), no progress bar.
     ///
+    /// `book` is the run's book as its folder keeps it ([`crate::run::folder::recorded_book`]),
+    /// for a record that has one.
+    ///
     /// # Errors
-    /// A recorded spec that no longer names an engine.
+    /// A recorded spec that no longer names an engine; a book missing or given where the record
+    /// has none, or another book than the record's.
     pub fn run_setup(
         &self,
         out: PathBuf,
         threads: usize,
         command: String,
+        book: Option<std::sync::Arc<crate::records::openings::Book>>,
     ) -> Result<RunSetup, String> {
+        match (&self.openings, &book) {
+            (None, None) => {}
+            (Some(r), Some(b)) if b.record() == *r => {}
+            (Some(r), Some(b)) => {
+                return Err(format!(
+                    "the run's book is {} positions of SHA-256 {}, and the book given is {} \
+                     positions of SHA-256 {}",
+                    r.positions,
+                    r.sha256,
+                    b.record().positions,
+                    b.record().sha256
+                ));
+            }
+            (Some(r), None) => {
+                return Err(format!(
+                    "the run played from the book {} and it is missing",
+                    r.spec
+                ));
+            }
+            (None, Some(_)) => return Err("the run played from no book".into()),
+        }
         let (engines, pairings, omniscient) = match &self.all {
             Some(all) => (
                 all.engines.clone(),
@@ -283,6 +323,8 @@ impl MatchSetup {
             threads,
             rules: self.rules,
             max_plies: self.max_plies,
+            openings: book,
+            adjudication: self.adjudication,
             limits: self.limits(),
             tc: self.tc,
             timemargin: Duration::from_millis(self.timemargin_ms.unwrap_or(0)),
@@ -335,6 +377,12 @@ struct FingerprintInput<'a> {
     /// Its omniscient slots, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     omniscient_slots: Option<Vec<usize>>,
+    /// The opening book, if any: `--openings` and the SHA-256 of its positions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    openings: Option<String>,
+    /// `--resign` and `--draw`, when either is on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    adjudication: Option<String>,
 }
 
 impl RunSetup {
@@ -434,6 +482,11 @@ impl RunSetup {
             pairings: (!self.is_two_engine()).then_some(self.pairings.as_slice()),
             omniscient_slots: Some(self.omniscient_slots())
                 .filter(|s| !s.is_empty() && !self.is_two_engine()),
+            openings: self.openings.as_ref().map(|b| {
+                let r = b.record();
+                format!("{} sha256={}", r.spec, r.sha256)
+            }),
+            adjudication: (!self.adjudication.is_off()).then(|| self.adjudication.to_string()),
         };
         // Through a `Value`, whose maps sort their keys: the text older versions hashed.
         let text = serde_json::to_value(&input)
@@ -461,6 +514,8 @@ impl RunSetup {
             tc: self.tc,
             timemargin_ms: self.tc.map(|_| ms(self.timemargin)),
             max_plies: self.max_plies,
+            openings: self.openings.as_ref().map(|b| b.record()),
+            adjudication: self.adjudication,
             omniscient: self.omniscient(),
             kind: self.kind.clone(),
             shard: self.shard,
@@ -535,8 +590,21 @@ impl RunSetup {
         let shard = self
             .shard
             .map_or(String::new(), |s| format!(" (shard {s})"));
+        let openings = self.openings.as_ref().map_or(String::new(), |b| {
+            format!(
+                ", openings {} ({} positions, {})",
+                b.spec.file,
+                b.positions().len(),
+                b.spec.order.name()
+            )
+        });
+        let adjudication = if self.adjudication.is_off() {
+            String::new()
+        } else {
+            format!(", adjudication {}", self.adjudication)
+        };
         format!(
-            "{limits}, {workers}, seed {}, rules {}, {}{} pair{}{shard}",
+            "{limits}, {workers}, seed {}, rules {}{openings}{adjudication}, {}{} pair{}{shard}",
             self.seed,
             self.rules.name,
             if self.kind.is_gate() { "at most " } else { "" },
@@ -584,11 +652,13 @@ impl RunSetup {
             let spec = GameSpec {
                 rules: &self.rules,
                 deal_seed: seed,
+                opening: self.openings.as_deref().map(|b| b.for_pair(p)),
                 players: ByColor {
                     red: self.player(red),
                     black: self.player(black),
                 },
                 max_plies: self.max_plies,
+                adjudication: self.adjudication,
                 timemargin: self.timemargin,
                 logs,
                 stop: watch.map(|w| &w.stop),
@@ -601,9 +671,10 @@ impl RunSetup {
             let played = match watch {
                 None => play_game(&spec, None),
                 Some(w) => {
-                    let start = jieqi_core::Game::new(
-                        self.rules,
-                        crate::records::deal_seed::deal_for_seed(seed, &self.rules),
+                    let start = crate::records::openings::start_game(
+                        seed,
+                        &self.rules,
+                        self.openings.as_deref().map(|b| b.for_pair(p)),
                     );
                     w.watcher.game_started(which, &start);
                     let mut observer = |game: &jieqi_core::Game,

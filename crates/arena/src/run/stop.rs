@@ -58,7 +58,7 @@ impl StopRule for SprtStop {
 /// The stop rule of a kind of run: a gate stops by its SPRT, every other kind plays every pair.
 pub fn for_kind(kind: &RunKind) -> Box<dyn StopRule> {
     match kind {
-        RunKind::Gate { sprt, recover } => Box::new(SprtStop {
+        RunKind::Gate { sprt, recover, .. } => Box::new(SprtStop {
             sprt: *sprt,
             recover: *recover,
         }),

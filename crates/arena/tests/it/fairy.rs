@@ -196,11 +196,13 @@ fn the_fairy_dialect_is_detected_from_the_id_name() {
     );
     let out = dir.join("out");
     let spec = format!("uci:path={fake},name=fake");
-    // One ply: its first move as Red is all it plays.
+    // One ply from the start position: its first move as Red is all it plays.
     let o = arena(&[
         "match",
         "--rules",
         "xiangqi",
+        "--openings",
+        "none",
         "--engine",
         &spec,
         "--engine",

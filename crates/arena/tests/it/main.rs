@@ -22,6 +22,7 @@ mod leak_cli;
 mod match_cli;
 mod messages;
 mod old_runs;
+mod openings;
 mod output_files;
 mod progress_cli;
 mod regression_script;
