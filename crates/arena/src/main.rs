@@ -59,14 +59,23 @@ fn main() -> ExitCode {
                 // A usage error quotes what was typed (`invalid value '…'`): plain text, escaped
                 // as every other message is.
                 Error::Usage(usage) => {
-                    eprint!(
+                    let _ = write!(
+                        std::io::stderr(),
                         "{}",
                         arena::util::text::message(&usage.render().to_string())
                     );
                 }
                 // Escaped and cut to length: no control character or bidi control of an
                 // input reaches the terminal raw, however the message quoted it.
-                _ => eprintln!("error: {}", arena::util::text::message(&e.to_string())),
+                // Written, not `eprintln!`: a closed stderr (`2>&1 | head`) must not turn the
+                // error's exit status into a panic's.
+                _ => {
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "error: {}",
+                        arena::util::text::message(&e.to_string())
+                    );
+                }
             }
             e.exit_code()
         }

@@ -195,6 +195,13 @@ pub fn run(plan: &BookPlan, out: &mut dyn Write) -> Result<(), Error> {
     })?;
     bar.finish_and_clear();
     let kept_n = kept.len();
+    if kept_n == 0 && failed > 0 && failed == tried {
+        return Err(Error::Input(format!(
+            "the reference engine {} reported no score for any of {tried} candidates: give \
+             --engine an engine that scores positions (alphabeta, ismcts)",
+            plan.engine.spec
+        )));
+    }
     if kept_n < plan.positions {
         return Err(Error::Input(format!(
             "only {kept_n} of {} positions within ±{} cp in {} candidates ({over} ended, \

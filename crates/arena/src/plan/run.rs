@@ -286,11 +286,17 @@ pub fn openings_arg(
     if words.len() == 1 && words[0] == "none" {
         return Ok(None);
     }
+    if words.len() > 1 && words.iter().any(|w| w == "none") {
+        return Err(bad(
+            "none stands alone (the start position, no book); it takes no other words".into(),
+        ));
+    }
     let words: Vec<&str> = if words.is_empty() {
         vec!["file=builtin:xiangqi", "order=random"]
     } else {
         words
             .iter()
+            // A path may hold spaces: only commas separate words within one argument.
             .flat_map(|w| w.split(','))
             .filter(|w| !w.is_empty())
             .collect()
@@ -364,7 +370,8 @@ pub fn openings_arg(
                         .filter(|&k| k >= 1)
                         .ok_or_else(|| {
                             bad(format!(
-                                "start={}: the 1-based position pair 0 takes (1 or more)",
+                                "start={}: the 1-based position pair 0 takes, a whole number \
+                                 from 1",
                                 crate::util::text::echo(value)
                             ))
                         })?,
@@ -379,7 +386,9 @@ pub fn openings_arg(
             }
         }
     }
-    let file = file.ok_or_else(|| bad("give file=FILE".into()))?;
+    let file = file
+        .filter(|f| !f.is_empty())
+        .ok_or_else(|| bad("give file=FILE (a path)".into()))?;
     let builtin = file == "builtin:xiangqi";
     let format = match format {
         Some(f) => f,

@@ -270,7 +270,7 @@ pub fn parse_words(words: &[String], draw: bool) -> Result<Adjudication, String>
     let mut twosided = None;
     for word in words
         .iter()
-        .flat_map(|w| w.split(','))
+        .flat_map(|w| w.split([',', ' ', '\t']))
         .filter(|w| !w.is_empty())
     {
         let (key, value) = word.split_once('=').ok_or_else(|| {
@@ -312,7 +312,7 @@ pub fn parse_words(words: &[String], draw: bool) -> Result<Adjudication, String>
             .filter(|n| (0..=1_000_000).contains(n))
             .ok_or_else(|| {
                 format!(
-                    "{key}={}: a whole number from 0 to 1000000",
+                    "{key}={}: a whole number from 0 to 1000000 (a movecount from 1)",
                     crate::util::text::echo(value)
                 )
             })?;
@@ -320,9 +320,13 @@ pub fn parse_words(words: &[String], draw: bool) -> Result<Adjudication, String>
     }
     let need = |i: usize| values[i].ok_or_else(|| format!("give {}=", keys[i]));
     if draw {
+        let movecount = need(1)? as u32;
+        if movecount == 0 {
+            return Err("movecount=0: at least 1 move of each side".into());
+        }
         out.draw = Some(Draw {
             movenumber: need(0)? as u32,
-            movecount: need(1)? as u32,
+            movecount,
             score: need(2)? as i32,
         });
     } else {
@@ -387,6 +391,10 @@ mod tests {
             assert!(parse_words(&words(bad), false).is_err(), "{bad}");
         }
         assert!(parse_words(&words("movenumber=1 score=3"), true).is_err());
+        assert!(parse_words(&words("movenumber=0 movecount=0 score=0"), true).is_err());
+        // One quoted word holding every key reads as the separate words.
+        let quoted = vec!["movecount=3 score=600".to_string()];
+        assert_eq!(parse_words(&quoted, false).unwrap(), resign(3, 600, false));
         assert!(parse_words(&words("none"), true).unwrap().is_off());
     }
 

@@ -175,8 +175,10 @@ fn play_through(
     let upto = upto.unwrap_or(usize::MAX);
     let (mut played_plies, mut captures, mut reveals) = (0usize, 0u32, 0u32);
     let mut adjudicator = adjudication.map(crate::records::adjudication::Tracker::new);
-    // The ply at which the recorded scores end the game by adjudication, if any.
+    // The ply at which the recorded scores end the game by adjudication, if any, and the
+    // detail the game's record must then say.
     let mut adjudicated: Option<usize> = None;
+    let mut adjudicated_detail = None;
     for (i, text) in line.moves.iter().enumerate().take(upto) {
         let mover = game.turn();
         let bad = |why: String| {
@@ -216,10 +218,10 @@ fn play_through(
             let score = line.search.get(i).and_then(|p| p.score.as_deref());
             let irreversible = record.captured.is_some() || record.played.reveal.is_some();
             if adjudicated.is_none()
-                && t.ply(mover, score, irreversible, game.position().fullmoves())
-                    .is_some()
+                && let Some(v) = t.ply(mover, score, irreversible, game.position().fullmoves())
             {
                 adjudicated = Some(i + 1);
+                adjudicated_detail = Some(v.detail);
             }
         }
         if keep {
@@ -284,6 +286,15 @@ fn play_through(
                     adjudication.unwrap_or_default()
                 ),
             });
+        } else if by_scores.is_some()
+            && line.reason.is_adjudication()
+            && line.detail != adjudicated_detail
+        {
+            checked.problem = Some(format!(
+                "its detail {:?} is not what its scores decided: {:?}",
+                line.detail.as_deref().map(printable),
+                adjudicated_detail.unwrap_or_default()
+            ));
         } else if (captures, reveals) != (line.captures, line.reveals) {
             checked.problem = Some(format!(
                 "it says {} captures and {} reveals but its moves make {captures} and {reveals}",
@@ -399,14 +410,24 @@ mod tests {
         };
         let black_wins = records::GameResult::BlackWins;
         // Red scores -7.00 on its moves 1 and 2 (plies 1 and 3): it resigns at ply 3.
-        let good = line(
+        let mut good = line(
             3,
             "-7.00",
             "+7.00",
             Termination::AdjudicationResign,
             black_wins,
         );
+        good.detail = Some(
+            "red resigns (--resign movecount=2 score=600; last scores red -7.00, black +7.00, \
+             red -7.00)"
+                .into(),
+        );
         assert_eq!(run(resign).problem(&good), None);
+        // A detail that is not what the scores decided is refused.
+        let mut forged = good.clone();
+        forged.detail = Some("white resigns, totally".into());
+        let p = run(resign).problem(&forged).unwrap();
+        assert!(p.contains("is not what its scores decided"), "{p}");
         // Its scores do not say so.
         let weak = line(
             3,

@@ -175,7 +175,8 @@ impl core::fmt::Display for JournalError {
             } => write!(
                 f,
                 "--resume: {} holds games of another run (fingerprint {found} at pair {pair}, \
-                 this run is {want}); the engines, rules, seed, limits or cap differ",
+                 this run is {want}); the engines, rules, seed, limits, cap, opening book or \
+                 adjudication differ (compare its match.json)",
                 path.display()
             ),
             JournalError::Records(e) => write!(f, "{e}"),

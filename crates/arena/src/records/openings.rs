@@ -300,14 +300,24 @@ pub fn parse_epd(text: &str, rules: &Rules, file: &str) -> Result<Vec<Position>,
 }
 
 /// The FEN at the start of an EPD line: the longest prefix of at most six fields that parses
-/// (the operations after it, if any, are ignored).
+/// and is followed by nothing, or by EPD operations ([`are_operations`]; they are ignored). A
+/// field that does not parse is never taken for an operation: `… z - - 0 1` is refused, not
+/// read as the board alone.
 fn fen_prefix(line: &str) -> Result<jieqi_core::Setup, String> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     let mut first_error = None;
     for n in (1..=fields.len().min(6)).rev() {
         let fen = fields[..n].join(" ");
         match jieqi_core::fen::parse(&fen) {
-            Ok(s) => return Ok(s),
+            Ok(s) if are_operations(&fields[n..].join(" ")) => return Ok(s),
+            Ok(_) => {
+                if first_error.is_none() {
+                    first_error = Some(format!(
+                        "'{}' after its FEN is no EPD operation (an opcode, its operands and ';')",
+                        crate::util::text::echo(&fields[n..].join(" "))
+                    ));
+                }
+            }
             Err(e) => {
                 if first_error.is_none() {
                     first_error = Some(e.to_string());
@@ -319,6 +329,39 @@ fn fen_prefix(line: &str) -> Result<jieqi_core::Setup, String> {
         "not a FEN: {}",
         first_error.unwrap_or_else(|| "empty".into())
     ))
+}
+
+/// Whether `text` is EPD operations: empty, or opcodes (a letter, then letters, digits or `_`)
+/// each with its operands and ended by `;` (a `;` inside double quotes is an operand's).
+fn are_operations(text: &str) -> bool {
+    let text = text.trim();
+    let text = text.strip_prefix(';').unwrap_or(text).trim();
+    if text.is_empty() {
+        return true;
+    }
+    if !text.ends_with(';') {
+        return false;
+    }
+    let mut quoted = false;
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ';' if !quoted => {
+                let op = text[start..i].trim();
+                let code = op.split_whitespace().next().unwrap_or("");
+                let mut chars = code.chars();
+                let good = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+                    && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if !good {
+                    return false;
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    !quoted
 }
 
 /// Reads an EPD book file (at most [`MAX_BOOK_BYTES`]).

@@ -67,7 +67,8 @@ pub fn recorded_book(
             r.spec
         )
     })?;
-    let book = Book::new(r.spec.clone(), positions, record.seed)?;
+    let book = Book::new(r.spec.clone(), positions, record.seed)
+        .map_err(|m| format!("{}: {m}", path.display()))?;
     if book.record() != *r {
         return Err(format!(
             "{} is not the book the run played from ({} positions of SHA-256 {} recorded, {} of \

@@ -286,6 +286,35 @@ fn bad_books_are_refused_with_their_line() {
     );
     let err = run(&[s(&bad_line)]);
     assert!(err.contains("bad.epd:3: not a FEN"), "{err}");
+    // A field that does not parse is never taken for an EPD operation.
+    let board = start.split(' ').next().unwrap();
+    for (i, fields) in ["z - - 0 1", "b - - abc def", "w - - 0 1 junk"]
+        .iter()
+        .enumerate()
+    {
+        let f = write(&format!("field{i}.epd"), &format!("{board} {fields}\n"));
+        let err = run(&[s(&f)]);
+        assert!(err.contains(":1: not a FEN"), "{fields}: {err}");
+    }
+    let ops = write(
+        "ops.epd",
+        &format!("{start} ; ce 12; id \"a;b\"; c0 \"x\";\n{board} b - - 0 1 bm h2e2;\n"),
+    );
+    let checked = ok(&[
+        "match",
+        "--rules",
+        "xiangqi",
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--pairs",
+        "2",
+        "--check",
+        "--openings",
+        s(&ops),
+    ]);
+    assert!(checked.contains("(2 positions, sequential)"), "{checked}");
     let over = write(
         "over.epd",
         "3k5/4R4/4R4/9/9/9/9/9/9/4K4 b - - 0 1 ; id \"mated\";\n",
