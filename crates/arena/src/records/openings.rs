@@ -467,13 +467,7 @@ pub fn deal_text(game: &Game) -> DealText {
         Square::all()
             .filter(|&sq| start.position().occupant(sq) == Some(Occupant::Hidden(color)))
             .filter_map(|sq| start.identity(sq))
-            .map(|r| {
-                if color == Color::Red {
-                    r.upper_char()
-                } else {
-                    r.char()
-                }
-            })
+            .map(|role| jieqi_core::Piece { color, role }.char())
             .collect()
     };
     DealText {

@@ -6,6 +6,11 @@ use std::path::Path;
 
 use crate::common::{arena, csv_without_timing, json, ok, refused, s, text, tmp};
 
+/// Borrowed words of owned ones, for the helpers that take `&[&str]`.
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
 /// The games of a folder's journal, parsed.
 fn games(dir: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(dir.join("games.jsonl"))
@@ -263,7 +268,7 @@ fn bad_books_are_refused_with_their_line() {
         p
     };
     let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
-    let run = |words: &[&str]| {
+    let args = |words: &[&str]| -> Vec<String> {
         let mut args = vec![
             "match",
             "--rules",
@@ -278,8 +283,9 @@ fn bad_books_are_refused_with_their_line() {
             "--openings",
         ];
         args.extend_from_slice(words);
-        refused(&args)
+        args.into_iter().map(String::from).collect()
     };
+    let run = |words: &[&str]| refused(&strs(&args(words)));
     let bad_line = write(
         "bad.epd",
         &format!("# a comment\n{start}\nnot a fen at all\n"),
@@ -300,20 +306,7 @@ fn bad_books_are_refused_with_their_line() {
         "ops.epd",
         &format!("{start} ; ce 12; id \"a;b\"; c0 \"x\";\n{board} b - - 0 1 bm h2e2;\n"),
     );
-    let checked = ok(&[
-        "match",
-        "--rules",
-        "xiangqi",
-        "--engine",
-        "random",
-        "--engine",
-        "greedy",
-        "--pairs",
-        "2",
-        "--check",
-        "--openings",
-        s(&ops),
-    ]);
+    let checked = ok(&strs(&args(&[s(&ops)])));
     assert!(checked.contains("(2 positions, sequential)"), "{checked}");
     let over = write(
         "over.epd",
