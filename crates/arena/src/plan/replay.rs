@@ -160,9 +160,7 @@ pub fn plan(
         let opening = match &line.opening {
             None => None,
             Some(fen) => Some(
-                jieqi_core::fen::parse(fen)
-                    .map_err(|e| e.to_string())
-                    .and_then(|s| crate::records::openings::check_opening(&s, &setup.rules))
+                crate::records::openings::parse_opening(fen, &setup.rules)
                     .map_err(|m| Error::arg("DIR", format!("the game's opening '{fen}': {m}")))?,
             ),
         };

@@ -277,7 +277,7 @@ pub fn openings_arg(
     rules: &jieqi_core::Rules,
     seed: u64,
 ) -> Result<Option<std::sync::Arc<crate::records::openings::Book>>, Error> {
-    use crate::records::openings::{BUILTIN_XIANGQI, Book, BookFormat, BookOrder, BookSpec};
+    use crate::records::openings::{BUILTIN_XIANGQI, Book, BookFormat};
     let flag = "--openings";
     let bad = |m: String| Error::arg(flag, m);
     if words.is_empty() && rules.has_hidden() {
@@ -301,6 +301,33 @@ pub fn openings_arg(
             .filter(|w| !w.is_empty())
             .collect()
     };
+    let spec = book_spec(&words)?;
+    let builtin = spec.file == "builtin:xiangqi";
+    let (format, plies) = (spec.format, spec.plies);
+    let file = spec.file.clone();
+    let positions = if builtin {
+        if format != BookFormat::Epd {
+            return Err(bad("builtin:xiangqi is an EPD book".into()));
+        }
+        crate::records::openings::parse_epd(BUILTIN_XIANGQI, rules, &file)
+    } else {
+        crate::analysis::import::book_positions(std::path::Path::new(&file), format, plies, rules)
+    }
+    .map_err(bad)?;
+    Book::new(spec, positions, seed)
+        .map(|b| Some(std::sync::Arc::new(b)))
+        .map_err(bad)
+}
+
+/// The book `--openings` words ask for (already split at commas): `file=`, `format=` (else by
+/// the file's extension), `order=`, `plies=` (PGN and JieqiBox only) and `start=`, each at most
+/// once; a first word without `=` is the file.
+///
+/// # Errors
+/// A word that is no key of the flag, a bad value, or a format that cannot be told.
+fn book_spec(words: &[&str]) -> Result<crate::records::openings::BookSpec, Error> {
+    use crate::records::openings::{BookFormat, BookOrder, BookSpec};
+    let bad = |m: String| Error::arg("--openings", m);
     let (mut file, mut format, mut order, mut plies, mut start) = (None, None, None, None, None);
     for (i, word) in words.iter().enumerate() {
         let (key, value) = match word.split_once('=') {
@@ -417,25 +444,13 @@ pub fn openings_arg(
             "plies= is for PGN and JieqiBox books (an EPD line is its position)".into(),
         ));
     }
-    let spec = BookSpec {
+    Ok(BookSpec {
         file: file.clone(),
         format,
         order: order.unwrap_or(BookOrder::Sequential),
         plies,
         start: start.unwrap_or(1),
-    };
-    let positions = if builtin {
-        if format != BookFormat::Epd {
-            return Err(bad("builtin:xiangqi is an EPD book".into()));
-        }
-        crate::records::openings::parse_epd(BUILTIN_XIANGQI, rules, &file)
-    } else {
-        crate::analysis::import::book_positions(std::path::Path::new(&file), format, plies, rules)
-    }
-    .map_err(bad)?;
-    Book::new(spec, positions, seed)
-        .map(|b| Some(std::sync::Arc::new(b)))
-        .map_err(bad)
+    })
 }
 
 /// The threads the run recorded in `out` was started with, if its record says (1 to

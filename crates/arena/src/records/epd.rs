@@ -148,7 +148,7 @@ pub fn parse(text: &str, rules: &Rules) -> Suite {
 const OPCODES: [&str; 4] = ["bm", "am", "dm", "id"];
 
 /// One operation: its opcode and operands (quotes removed).
-type Op = (String, Vec<String>);
+pub(crate) type Op = (String, Vec<String>);
 
 fn parse_line(text: &str, line: usize, rules: &Rules) -> Result<Entry, String> {
     // Token spans, to cut the text after the k-th token.
@@ -304,7 +304,7 @@ fn token_spans(text: &str) -> Vec<(usize, usize)> {
 }
 
 /// The operations of the text after the FEN: `;`-ended, opcode then operands, `"…"` quoted.
-fn operations(text: &str) -> Result<Vec<Op>, String> {
+pub(crate) fn operations(text: &str) -> Result<Vec<Op>, String> {
     let mut ops = Vec::new();
     let mut words: Vec<String> = Vec::new();
     let mut word = String::new();

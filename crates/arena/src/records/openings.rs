@@ -331,37 +331,13 @@ fn fen_prefix(line: &str) -> Result<jieqi_core::Setup, String> {
     ))
 }
 
-/// Whether `text` is EPD operations: empty, or opcodes (a letter, then letters, digits or `_`)
-/// each with its operands and ended by `;` (a `;` inside double quotes is an operand's).
+/// Whether `text` is EPD operations as a book line may end: nothing, or operations each ended
+/// by `;` ([`crate::records::epd::operations`] reads them). A suite's last operation may do
+/// without its `;`; a book's may not, so that FEN fields that do not parse are never read as
+/// operations.
 fn are_operations(text: &str) -> bool {
     let text = text.trim();
-    let text = text.strip_prefix(';').unwrap_or(text).trim();
-    if text.is_empty() {
-        return true;
-    }
-    if !text.ends_with(';') {
-        return false;
-    }
-    let mut quoted = false;
-    let mut start = 0;
-    for (i, c) in text.char_indices() {
-        match c {
-            '"' => quoted = !quoted,
-            ';' if !quoted => {
-                let op = text[start..i].trim();
-                let code = op.split_whitespace().next().unwrap_or("");
-                let mut chars = code.chars();
-                let good = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-                    && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
-                if !good {
-                    return false;
-                }
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    !quoted
+    text.is_empty() || (text.ends_with(';') && crate::records::epd::operations(text).is_ok())
 }
 
 /// Reads an EPD book file (at most [`MAX_BOOK_BYTES`]).
@@ -412,6 +388,15 @@ pub fn start_game(seed: u64, rules: &Rules, opening: Option<&Position>) -> Game 
     }
 }
 
+/// An opening's FEN (as a record keeps it) read under `rules` and checked as a book position.
+///
+/// # Errors
+/// The FEN does not parse, or is no opening ([`check_opening`]).
+pub fn parse_opening(fen: &str, rules: &Rules) -> Result<Position, String> {
+    let setup = jieqi_core::fen::parse(fen).map_err(|e| e.to_string())?;
+    check_opening(&setup, rules)
+}
+
 /// The game a recorded line starts from: its opening (if any) read under `rules`, and its seed.
 ///
 /// # Errors
@@ -420,10 +405,7 @@ pub fn start_of_line(line: &crate::records::GameLine, rules: &Rules) -> Result<G
     match &line.opening {
         None => Ok(start_game(line.seed, rules, None)),
         Some(fen) => {
-            let setup =
-                jieqi_core::fen::parse(fen).map_err(|e| format!("its opening '{fen}': {e}"))?;
-            let pos =
-                check_opening(&setup, rules).map_err(|e| format!("its opening '{fen}': {e}"))?;
+            let pos = parse_opening(fen, rules).map_err(|e| format!("its opening '{fen}': {e}"))?;
             Ok(start_game(line.seed, rules, Some(&pos)))
         }
     }
