@@ -206,6 +206,58 @@ fn href(dir: &Path, path: &Path) -> String {
         .join("/")
 }
 
+/// The pairs of a journal read game by game that repeat an earlier pair's games
+/// ([`crate::run::scoreboard::pair_hash`], within one pairing): game 1 waits for its game 2
+/// (neighbours in the journal), then the pair is looked up.
+#[derive(Default)]
+struct Repeats {
+    waiting: std::collections::HashMap<(String, String, u64), GameLine>,
+    seen: std::collections::HashSet<(u64, u64)>,
+    pairs: u64,
+    repeated: u64,
+}
+
+impl Repeats {
+    fn add(&mut self, g: &GameLine) {
+        // Game 1 is (a Red, b Black); game 2 the other way round.
+        let key = if g.game == 1 {
+            (g.red.clone(), g.black.clone(), g.pair)
+        } else {
+            (g.black.clone(), g.red.clone(), g.pair)
+        };
+        let Some(other) = self.waiting.remove(&key) else {
+            self.waiting.insert(key, g.clone());
+            return;
+        };
+        let pair = if g.game == 1 {
+            [g.clone(), other]
+        } else {
+            [other, g.clone()]
+        };
+        self.pairs += 1;
+        let labels = records::fnv(&format!("{}\u{0}{}", key.0, key.1));
+        if !self
+            .seen
+            .insert((labels, crate::run::scoreboard::pair_hash(&pair)))
+        {
+            self.repeated += 1;
+        }
+    }
+
+    /// The page's warning when more than [`crate::run::scoreboard::REPEAT_SHARE`] repeat.
+    fn note(&self) -> Option<String> {
+        (self.repeated as f64 > crate::run::scoreboard::REPEAT_SHARE * self.pairs as f64).then(
+            || {
+                format!(
+                    "REPEATED: {} of {} pairs repeat earlier pairs move for move: the games are \
+                     not independent (play from an opening book, --openings).",
+                    self.repeated, self.pairs
+                )
+            },
+        )
+    }
+}
+
 /// Streams the journal into the rows, writes the chosen viewer pages, then the index.
 fn write(folder: &Folder<'_>, pages: ViewerPages) -> Result<GamesIndex, Error> {
     let dir = folder.dir;
@@ -221,40 +273,10 @@ fn write(folder: &Folder<'_>, pages: ViewerPages) -> Result<GamesIndex, Error> {
     };
     let (mut failures, mut lowest) = (Vec::new(), Vec::new());
     let mut uncounted = 0u64;
-    // Pairs whose games repeat an earlier pair's: game 1 waits for its game 2 (they are
-    // neighbours in the journal), then the pair's hash is looked up.
-    let mut waiting: std::collections::HashMap<(String, String, u64), GameLine> =
-        std::collections::HashMap::new();
-    let mut pair_hashes = std::collections::HashSet::new();
-    let (mut pairs, mut repeated) = (0u64, 0u64);
+    let mut repeats = Repeats::default();
     let journal = dir.join(records::files::JOURNAL);
     records::for_each_line(&journal, |_, g| {
-        // Game 1 is (a Red, b Black); game 2 the other way round.
-        let key = if g.game == 1 {
-            (g.red.clone(), g.black.clone(), g.pair)
-        } else {
-            (g.black.clone(), g.red.clone(), g.pair)
-        };
-        match waiting.remove(&key) {
-            None => {
-                waiting.insert(key, g.clone());
-            }
-            Some(other) => {
-                let pair = if g.game == 1 {
-                    [g.clone(), other]
-                } else {
-                    [other, g.clone()]
-                };
-                pairs += 1;
-                let labels = format!("{}\u{0}{}", key.0, key.1);
-                if !pair_hashes.insert((
-                    records::fnv(&labels),
-                    crate::run::scoreboard::pair_hash(&pair),
-                )) {
-                    repeated += 1;
-                }
-            }
-        }
+        repeats.add(&g);
         let number = records::game_number(g.pair, g.game);
         let is_counted = counted
             .as_ref()
@@ -298,12 +320,7 @@ fn write(folder: &Folder<'_>, pages: ViewerPages) -> Result<GamesIndex, Error> {
         Ok(())
     })
     .map_err(|e| Error::Input(e.to_string()))?;
-    if repeated as f64 > crate::run::scoreboard::REPEAT_SHARE * pairs as f64 {
-        page.notes.push(format!(
-            "REPEATED: {repeated} of {pairs} pairs repeat earlier pairs move for move: the games \
-             are not independent (play from an opening book, --openings)."
-        ));
-    }
+    page.notes.extend(repeats.note());
     if uncounted > 0 {
         page.notes.push(format!(
             "{uncounted} game{} of games.jsonl {} not in games.csv (pairs a gate finished beyond \
