@@ -13,6 +13,8 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod input;
+
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

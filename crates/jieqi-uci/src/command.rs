@@ -5,6 +5,10 @@
 
 use std::time::Duration;
 
+/// The longest command line read, in bytes: a longer one is refused whole (a `position` with a
+/// hundred thousand moves is shorter).
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
 /// The most characters of a GUI's input quoted back in an `info string`.
 pub const MAX_ECHO_CHARS: usize = 200;
 
@@ -52,8 +56,9 @@ pub enum Command {
     },
     /// `go …`.
     Go(Go),
-    /// A `go` line that does not parse (an unknown argument, a number out of range): the session
-    /// says why and still answers a `bestmove`, since a GUI waits for one.
+    /// A `go` line that does not parse (an unknown argument, a number out of range, `go perft`
+    /// without a depth): the session says why and still answers a `bestmove`, since a GUI waits
+    /// for one.
     RefusedGo(String),
     /// `go perft N`.
     Perft(u32),
@@ -108,8 +113,8 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         "ucinewgame" => Command::NewGame,
         "setoption" => set_option(&rest)?,
         "position" => position(&rest)?,
-        // `go perft` is not a search: a malformed one gets no `bestmove`.
-        "go" if rest.first() == Some(&"perft") => go(&rest)?,
+        // A malformed `go perft` too: a GUI (or Stockfish, which then searches) cannot tell
+        // from the word `perft` alone that no `bestmove` will come.
         "go" => go(&rest).unwrap_or_else(Command::RefusedGo),
         "stop" => Command::Stop,
         "ponderhit" => Command::PonderHit,
@@ -274,6 +279,8 @@ mod tests {
             ("go depth x", "'depth x' is not a valid number"),
             ("go sideways 3", "unknown argument 'sideways'"),
             ("go nodes", "'nodes' needs a number"),
+            ("go perft abc", "'perft abc' is not a valid number"),
+            ("go perft", "'perft' needs a number"),
             (
                 "go movetime 18446744073709551615",
                 "'movetime 18446744073709551615' is not a valid number",
@@ -290,7 +297,6 @@ mod tests {
     fn malformed_lines_are_explained() {
         for (line, says) in [
             ("fly", "unknown command 'fly'"),
-            ("go perft x", "'perft x' is not a valid number"),
             ("position", "expected 'startpos' or 'fen FEN'"),
             ("position fen", "'fen' without a FEN"),
             ("position startpos b0c2", "unexpected 'b0c2'"),

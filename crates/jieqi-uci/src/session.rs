@@ -1,21 +1,24 @@
 //! One UCI session: the options, the position (as the view of the side to move), the engine, and
 //! the running search.
 //!
-//! The search runs on its own thread so that `isready` is answered at once and `stop` is heard
-//! during it; the thread owns the engine while it searches and hands it back when it ends. As in
+//! The search runs on its own thread so that the command loop keeps reading during it: `stop`,
+//! `isready`, `ponderhit`, `d` and `quit` are answered at once, whatever the search. As in
 //! Stockfish, a command that needs the engine or the position (`go`, `position`, `setoption`,
-//! `ucinewgame`, `uci`, `go perft`) waits for a running search to answer first — so a script
-//! can pipe `go depth 8` and more commands — except that an infinite or pondering search, which
-//! would never answer, is stopped. `go ponder` searches with its node and depth limits only and
-//! holds its answer; `ponderhit` starts its time limit (a timer stops it) and lets it answer, as
-//! in Stockfish. `go perft` runs on the same thread, stoppable. The end of the input is `quit`:
-//! the running search is stopped and answers, and the session ends.
+//! `ucinewgame`, `uci`, `go perft`) runs only after a running search has answered — so a script
+//! can pipe `go depth 8` and more commands — but here it waits in a queue ([`MAX_WAITING`]
+//! commands) instead of blocking the loop, so a `stop` or `quit` behind it is still heard at
+//! once; an infinite or pondering search, which would never answer, is stopped by such a
+//! command. `go ponder` searches with its node and depth limits only and holds its answer;
+//! `ponderhit` starts its time limit (a timer stops it) and lets it answer, as in Stockfish.
+//! `go perft` runs on the same thread, stoppable. The end of the input is `quit` once the queued
+//! commands have run: the last search is stopped and answers, and the session ends.
 //!
 //! Every `go` gets a `bestmove` with a legal move of the current position — a `go` line that
-//! does not parse gets a short search, an engine that fails gets the first legal move — and
-//! `bestmove (none)` only when there is no legal move. A refused `position` keeps the previous
-//! position.
+//! does not parse (`go perft` included) gets a short search, an engine that fails gets the first
+//! legal move — and `bestmove (none)` only when there is no legal move. A refused `position`
+//! keeps the previous position.
 
+use std::collections::VecDeque;
 use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -73,6 +76,10 @@ pub const MAX_INFO_CHARS: usize = 1000;
 /// The nodes of the search that answers a `go` line that does not parse.
 pub const REFUSED_GO_NODES: u64 = 1000;
 
+/// The most commands that wait for a running search to answer; past them a command is refused
+/// with an `info string` (a GUI waits for the `bestmove` before it sends more than a few).
+pub const MAX_WAITING: usize = 64;
+
 /// Whether to keep reading commands.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -114,6 +121,8 @@ pub struct Session {
     /// The position as the side to move knows it (a refused `position` keeps the one before).
     view: View,
     search: Option<Running>,
+    /// Commands that wait for the running search to answer, in the order they came.
+    waiting: VecDeque<Command>,
 }
 
 impl Session {
@@ -127,12 +136,14 @@ impl Session {
             engine: None,
             view,
             search: None,
+            waiting: VecDeque::new(),
         }
     }
 
     /// Handles one command line. Malformed lines are answered with an `info string` saying what
     /// is wrong; nothing a GUI sends makes the session fail.
     pub fn handle(&mut self, line: &str) -> Flow {
+        self.resume();
         let cmd = match command::parse(line) {
             Ok(Some(cmd)) => cmd,
             Ok(None) => return Flow::Continue,
@@ -144,23 +155,65 @@ impl Session {
         match cmd {
             Command::IsReady => self.out.say("readyok"),
             Command::PonderHit => self.ponderhit(),
-            Command::Stop => self.finish_search(true),
+            // Stops every search of a `go` read before it, the waiting ones too (each answers),
+            // as when the commands ran one after the other.
+            Command::Stop => {
+                self.finish_search(true);
+                while self.is_waiting() {
+                    self.resume();
+                    self.finish_search(true);
+                }
+            }
             Command::Quit => {
                 self.finish_search(true);
                 return Flow::Quit;
             }
             Command::Display => self.display(),
+            _ if self.waiting.len() >= MAX_WAITING => self.out.info(&format!(
+                "'{}' ignored: {MAX_WAITING} commands already wait for the running search to \
+                 answer (send stop, or wait for its bestmove)",
+                quoted(line.split_whitespace().next().unwrap_or_default())
+            )),
             other => {
-                self.finish_search(false);
-                self.run(other);
+                self.waiting.push_back(other);
+                self.resume();
             }
         }
         Flow::Continue
     }
 
-    /// The end of the input: as `quit` (Stockfish does the same), the running search is stopped
-    /// and answers its `bestmove`, so that a closed pipe never leaves an orphan searching.
+    /// Whether commands wait for the running search to answer: the caller then calls
+    /// [`Session::resume`] now and then, so that they run when it has.
+    pub fn is_waiting(&self) -> bool {
+        !self.waiting.is_empty()
+    }
+
+    /// Runs the waiting commands, in order, as far as the running search allows: a finite search
+    /// that has not answered yet keeps them waiting; an infinite or pondering one is stopped.
+    pub fn resume(&mut self) {
+        while !self.waiting.is_empty() {
+            if let Some(run) = &self.search {
+                let held = run.hold.load(Ordering::Relaxed);
+                if !held && !run.handle.is_finished() {
+                    return;
+                }
+                self.finish_search(false);
+            }
+            if let Some(cmd) = self.waiting.pop_front() {
+                self.run(cmd);
+            }
+        }
+    }
+
+    /// The end of the input: the waiting commands run as they would have (each finite search
+    /// they wait for ends by itself), then, as `quit` (Stockfish does the same), the running
+    /// search is stopped and answers its `bestmove`, so that a closed pipe never leaves an
+    /// orphan searching.
     pub fn end_of_input(&mut self) {
+        while self.is_waiting() {
+            self.finish_search(false);
+            self.resume();
+        }
         self.finish_search(true);
     }
 

@@ -380,8 +380,8 @@ fn malformed_lines_are_explained_and_ignored() {
 #[test]
 fn echoed_input_is_capped_and_escaped() {
     let mut e = Engine::start();
-    let huge = "x".repeat(5_000_000);
-    let huge_move = format!("a0a1{}", "y".repeat(5_000_000));
+    let huge = "x".repeat(500_000);
+    let huge_move = format!("a0a1{}", "y".repeat(500_000));
     for (line, says) in [
         (huge.clone(), "unknown command 'xxxx"),
         (format!("go {huge}"), "unknown argument 'xxxx"),
@@ -416,6 +416,15 @@ fn echoed_input_is_capped_and_escaped() {
             &line[..20]
         );
     }
+    // A line longer than the bound (1 MiB) is refused whole, without being held.
+    e.send(&"z".repeat(5_000_000));
+    let got = e.until(Duration::from_secs(20), |l| l.starts_with("info string"));
+    let last = got.last().unwrap();
+    assert!(
+        last.starts_with("info string a line of 5000000 bytes ignored: longer than 1048576 bytes"),
+        "{last:.300}"
+    );
+    assert!(last.len() < 1500, "{last:.300}");
     e.send("hel\u{1b}[31mlo\u{7}");
     let got = e.until(Duration::from_secs(5), |l| l.starts_with("info string"));
     assert_eq!(
@@ -478,6 +487,62 @@ fn commands_during_a_finite_search_wait_for_its_answer() {
     );
     let (_, best) = e.bestmove(Duration::from_secs(20));
     assert_legal(&best, &view_after(START, &[], &Rules::standard()));
+}
+
+/// A command that must wait for a finite search (a `setoption` during `go movetime`, `go depth`,
+/// `go nodes`) waits in a queue: the `isready`, `stop` and `quit` sent after it are answered at
+/// once, and it runs when the search has answered.
+#[test]
+fn stop_isready_and_quit_are_heard_behind_a_waiting_command() {
+    for go in ["go movetime 20000", "go depth 30", "go nodes 2000000000"] {
+        let mut e = Engine::start();
+        e.send("position startpos");
+        e.send(go);
+        std::thread::sleep(Duration::from_millis(200));
+        let t = Instant::now();
+        e.send("setoption name Hash value 16");
+        e.ready();
+        assert!(
+            t.elapsed() < Duration::from_secs(2),
+            "{go}: readyok after {:?}",
+            t.elapsed()
+        );
+        e.send("stop");
+        let (_, best) = e.bestmove(Duration::from_secs(2));
+        assert_legal(&best, &view_after(START, &[], &Rules::standard()));
+        assert!(
+            t.elapsed() < Duration::from_secs(3),
+            "{go}: bestmove after {:?}",
+            t.elapsed()
+        );
+        // The waiting setoption ran after the answer: a bad one behind a search says so then.
+        e.send(go);
+        e.send("setoption name Hash value -5");
+        e.send("quit");
+        let t = Instant::now();
+        let got = e.until(Duration::from_secs(3), |l| l.starts_with("bestmove"));
+        assert!(
+            !got.iter().any(|l| l.contains("setoption refused")),
+            "{got:?}"
+        );
+        loop {
+            if e.child.try_wait().unwrap().is_some() {
+                break;
+            }
+            assert!(
+                t.elapsed() < Duration::from_secs(3),
+                "{go}: still running after quit"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    // Without a stop, the waiting command runs as soon as the search answers by itself.
+    let mut e = Engine::start();
+    e.send("go depth 2");
+    e.send("setoption name Hash value -5");
+    let got = e.until(Duration::from_secs(20), |l| l.starts_with("info string"));
+    assert!(got.iter().any(|l| l.starts_with("bestmove")), "{got:?}");
+    assert!(got.last().unwrap().contains("setoption refused"), "{got:?}");
 }
 
 /// `go perft` runs like a search: `isready` is answered during it and `stop` ends it; perft 0
@@ -555,6 +620,9 @@ fn refused_go_lines_are_answered() {
         ("go nodes", "needs a number"),
         ("go sideways 3", "unknown argument 'sideways'"),
         ("go wtime -", "is not a valid number"),
+        // `go perft` that cannot run is a refused `go` too: a GUI would wait for its answer.
+        ("go perft abc", "'perft abc' is not a valid number"),
+        ("go perft", "'perft' needs a number"),
     ] {
         e.send(line);
         let (lines, best) = e.bestmove(Duration::from_secs(10));

@@ -7,6 +7,7 @@
 //! [`Watcher`]; bad commands and values get an `info string` and never end the runner.
 
 use std::io::{BufRead, Write};
+use std::sync::OnceLock;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
@@ -18,6 +19,8 @@ use crate::error::Error;
 use crate::plan::jai::JaiSettings;
 use crate::records::{GameLine, GameResult};
 use crate::run::watch::{Watch, WatchedGame, WatchedPly, Watcher};
+use crate::util::text::echo;
+use jieqi_engine::input::read_line;
 
 /// Where the runner's lines go: shared by the command loop and the match's threads, a line
 /// written and flushed whole under the lock.
@@ -37,87 +40,46 @@ struct Running {
     watch: Watch,
 }
 
+/// The longest command line read, in bytes: a longer one is refused whole, unread past that
+/// (JAI's commands and values are short; an engine spec or a path is far shorter).
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
 /// Speaks JAI on `input` and `output` from the settings `settings`, until `quit` or the end of
-/// the input. A match still running then is stopped as `stop` would, and waited for.
+/// the input. A match still running then is stopped as `stop` would, and waited for. Lines are
+/// read at most [`MAX_LINE_BYTES`] long and decoded lossily (a byte that is not UTF-8 reads as
+/// U+FFFD), as `jieqi-uci` reads them; what an `info string` quotes of them is made printable
+/// and cut ([`echo`]).
 ///
 /// # Errors
 /// Reading the input fails.
 pub fn run(
     settings: &JaiSettings,
-    input: impl BufRead,
+    mut input: impl BufRead,
     output: Box<dyn Write + Send>,
 ) -> Result<(), Error> {
     let out: Shared = Arc::new(Mutex::new(output));
     let mut settings = settings.clone();
     let mut running: Option<Running> = None;
-    for line in input.lines() {
-        let line = line.map_err(|e| Error::Input(format!("reading JAI commands: {e}")))?;
+    while let Some(line) = read_line(&mut input, MAX_LINE_BYTES)
+        .map_err(|e| Error::Input(format!("reading JAI commands: {e}")))?
+    {
         if running.as_ref().is_some_and(|r| r.thread.is_finished()) {
             finish(&mut running);
         }
-        let line = line.trim();
-        let (command, rest) = line.split_once(' ').unwrap_or((line, ""));
-        match command {
-            "" => {}
-            "jai" => {
-                say(
-                    &out,
-                    &format!("id name arena {}", env!("CARGO_PKG_VERSION")),
-                );
-                say(&out, "id author the jieqi arena");
-                for option in settings.declarations() {
-                    say(&out, &option);
-                }
-                say(&out, "jaiok");
-            }
-            "isready" => say(&out, "readyok"),
-            "setoption" => {
-                if running.is_some() {
-                    say(
-                        &out,
-                        "info string setoption refused: a match is running (stop it first)",
-                    );
-                    continue;
-                }
-                match parse_setoption(rest) {
-                    Some((name, value)) => match settings.set(name, value) {
-                        Ok(()) => {}
-                        Err(e) => say(&out, &format!("info string {e}")),
-                    },
-                    None => say(
-                        &out,
-                        &format!(
-                            "info string setoption: '{line}' is not `setoption name NAME value \
-                             VALUE`"
-                        ),
-                    ),
-                }
-            }
-            "startmatch" => {
-                if running.is_some() {
-                    say(&out, "info string startmatch refused: a match is running");
-                    continue;
-                }
-                match settings.setup() {
-                    Ok(setup) => running = Some(start(setup, &out)),
-                    Err(e) => say(&out, &format!("info string startmatch refused: {e}")),
-                }
-            }
-            "stop" => match &running {
-                Some(r) => {
-                    r.watch.stop.store(true, Ordering::Relaxed);
-                    finish(&mut running);
-                }
-                None => say(&out, "info string stop: no match is running"),
-            },
-            "quit" => break,
-            other => say(
+        if line.cut {
+            say(
                 &out,
                 &format!(
-                    "info string unknown command '{other}' (JAI commands: jai, isready, \
-                     setoption, startmatch, stop, quit)"
+                    "info string a line of {} bytes ignored: longer than {MAX_LINE_BYTES} bytes \
+                     ('{}')",
+                    line.bytes,
+                    echo(&line.text)
                 ),
-            ),
+            );
+            continue;
+        }
+        if command(&line.text, &mut settings, &mut running, &out) == Flow::Quit {
+            break;
         }
     }
     if let Some(r) = &running {
@@ -125,6 +87,77 @@ pub fn run(
     }
     finish(&mut running);
     Ok(())
+}
+
+/// Whether to read on after a command.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Flow {
+    /// Read the next command.
+    Continue,
+    /// `quit`.
+    Quit,
+}
+
+/// Answers one command line.
+fn command(
+    line: &str,
+    settings: &mut JaiSettings,
+    running: &mut Option<Running>,
+    out: &Shared,
+) -> Flow {
+    let line = line.trim();
+    let (command, rest) = line.split_once(' ').unwrap_or((line, ""));
+    match command {
+        "" => {}
+        "jai" => {
+            say(out, &format!("id name arena {}", env!("CARGO_PKG_VERSION")));
+            say(out, "id author the jieqi arena");
+            for option in settings.declarations() {
+                say(out, &option);
+            }
+            say(out, "jaiok");
+        }
+        "isready" => say(out, "readyok"),
+        "setoption" if running.is_some() => say(
+            out,
+            "info string setoption refused: a match is running (stop it first)",
+        ),
+        "setoption" => match parse_setoption(rest) {
+            Some((name, value)) => {
+                if let Err(e) = settings.set(name, value) {
+                    say(out, &format!("info string {e}"));
+                }
+            }
+            None => say(
+                out,
+                &format!(
+                    "info string setoption: '{}' is not `setoption name NAME value VALUE`",
+                    echo(line)
+                ),
+            ),
+        },
+        "startmatch" if running.is_some() => {
+            say(out, "info string startmatch refused: a match is running");
+        }
+        "startmatch" => *running = Some(start(settings.clone(), out)),
+        "stop" => match running {
+            Some(r) => {
+                r.watch.stop.store(true, Ordering::Relaxed);
+                finish(running);
+            }
+            None => say(out, "info string stop: no match is running"),
+        },
+        "quit" => return Flow::Quit,
+        other => say(
+            out,
+            &format!(
+                "info string unknown command '{}' (JAI commands: jai, isready, setoption, \
+                 startmatch, stop, quit)",
+                echo(other)
+            ),
+        ),
+    }
+    Flow::Continue
 }
 
 /// `name NAME value VALUE` (or `name NAME` alone, an empty value) into its name and value.
@@ -143,19 +176,32 @@ fn finish(running: &mut Option<Running>) {
     }
 }
 
-/// Starts the match of `setup` on a thread of its own, reporting to `out`.
-fn start(mut setup: crate::run::RunSetup, out: &Shared) -> Running {
+/// Starts the match of `settings` on a thread of its own, reporting to `out`. The run is set up
+/// there too (its external engines are started and asked for `uciok`), so that the command loop
+/// keeps answering meanwhile; settings that make no run are refused from that thread.
+fn start(settings: JaiSettings, out: &Shared) -> Running {
     let watcher = Arc::new(JaiWatcher {
         out: Arc::clone(out),
-        total: setup.pairs.saturating_mul(2),
-        first: setup.engines[0].label.clone(),
+        total: settings.pairs.saturating_mul(2),
+        first: OnceLock::new(),
         shown: Mutex::new(None),
         wld: Mutex::new([0; 3]),
     });
-    let watch = Watch::new(watcher);
-    setup.watch = Some(watch.clone());
+    let watch = Watch::new(watcher.clone());
+    let stop = watch.clone();
     let out = Arc::clone(out);
-    let thread = std::thread::spawn(move || play(&setup, &out));
+    let thread = std::thread::spawn(move || {
+        let mut setup = match settings.setup() {
+            Ok(setup) => setup,
+            Err(e) => return say(&out, &format!("info string startmatch refused: {e}")),
+        };
+        if stop.stopping() {
+            return say(&out, "info string match stopped before it started");
+        }
+        let _ = watcher.first.set(setup.engines[0].label.clone());
+        setup.watch = Some(stop);
+        play(&setup, &out);
+    });
     Running { thread, watch }
 }
 
@@ -198,25 +244,31 @@ fn play(setup: &crate::run::RunSetup, out: &Shared) {
         }
     }
     let stopped = setup.watch.as_ref().is_some_and(Watch::stopping);
-    let kept = outcome.counted;
+    let dir = setup.out.display().to_string();
     say(
         out,
-        &if stopped && kept < setup.pairs {
-            format!(
-                "info string match stopped: {kept} of {} pairs kept in {} (continue it with \
-                 arena match --out {} --resume)",
-                setup.pairs,
-                setup.out.display(),
-                setup.out.display()
-            )
-        } else {
-            format!(
-                "info string match finished: {} in {}",
-                pairs(kept),
-                setup.out.display()
-            )
-        },
+        &end_line(stopped, outcome.counted, outcome.beyond, setup.pairs, &dir),
     );
+}
+
+/// The match's last line: the pairs kept and where; for a match stopped early, also the pairs
+/// that finished beyond the counted ones (kept in the journal, counted by a resume that reaches
+/// them) and how to continue it.
+fn end_line(stopped: bool, counted: u64, beyond: u64, total: u64, dir: &str) -> String {
+    if !stopped || counted >= total {
+        return format!("info string match finished: {} in {dir}", pairs(counted));
+    }
+    let beyond = match beyond {
+        0 => String::new(),
+        n => format!(
+            "; {n} more {} finished beyond them, kept in its games.jsonl and not counted",
+            if n == 1 { "pair" } else { "pairs" }
+        ),
+    };
+    format!(
+        "info string match stopped: {counted} of {total} pairs kept in {dir}{beyond} (continue it \
+         with arena match --out {dir} --resume, which counts every pair kept)"
+    )
 }
 
 /// "1 pair", "5 pairs".
@@ -233,8 +285,8 @@ fn pairs(n: u64) -> String {
 struct JaiWatcher {
     out: Shared,
     total: u64,
-    /// The first engine's label: W-L-D are its.
-    first: String,
+    /// The first engine's label: W-L-D are its (set when the run is set up, before any game).
+    first: OnceLock<String>,
     /// The game shown move by move, if any.
     shown: Mutex<Option<u64>>,
     /// The first engine's wins, losses and draws in the games finished so far.
@@ -338,7 +390,7 @@ impl Watcher for JaiWatcher {
             }
         }
         let mut wld = self.wld.lock().unwrap_or_else(PoisonError::into_inner);
-        let first = if line.red == self.first {
+        let first = if self.first.get() == Some(&line.red) {
             Color::Red
         } else {
             Color::Black
@@ -366,5 +418,30 @@ impl Watcher for JaiWatcher {
             );
             *shown = None;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stopped_match_says_what_its_journal_keeps_beyond_the_counted_pairs() {
+        assert_eq!(
+            end_line(true, 27, 412, 100_000_000, "results/x"),
+            "info string match stopped: 27 of 100000000 pairs kept in results/x; 412 more pairs \
+             finished beyond them, kept in its games.jsonl and not counted (continue it with \
+             arena match --out results/x --resume, which counts every pair kept)"
+        );
+        assert_eq!(
+            end_line(true, 1, 0, 5, "d"),
+            "info string match stopped: 1 of 5 pairs kept in d (continue it with arena match \
+             --out d --resume, which counts every pair kept)"
+        );
+        assert!(end_line(true, 0, 1, 5, "d").contains("; 1 more pair finished beyond them"));
+        assert_eq!(
+            end_line(false, 5, 0, 5, "d"),
+            "info string match finished: 5 pairs in d"
+        );
     }
 }

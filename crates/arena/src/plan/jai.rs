@@ -8,6 +8,7 @@ use crate::cli::run::RunArgs;
 use crate::error::Error;
 use crate::plan::run::{MAX_PAIRS, MAX_THREADS, two_engine_setup};
 use crate::run::RunSetup;
+use crate::util::text::echo;
 
 /// The engines when none are given.
 pub const DEFAULT_ENGINES: [&str; 2] = ["alphabeta", "ismcts"];
@@ -114,10 +115,12 @@ const OPTIONS: [(&str, Kind, &str); 11] = [
 ];
 
 impl JaiSettings {
-    /// The settings of the command line, checked as `setoption` would check them.
+    /// The settings of the command line, checked as `setoption` would check them (the engines
+    /// also started, and `--rules` read, so that a bad one ends the runner at once).
     ///
     /// # Errors
-    /// More than two engines, or a value out of range, naming the flag.
+    /// More than two engines, a value out of range (naming the flag), or `--rules` neither a
+    /// preset nor a small regular file holding a rule set.
     pub fn from_args(args: JaiArgs) -> Result<JaiSettings, Error> {
         if args.engines.len() > 2 {
             return Err(Error::arg(
@@ -154,6 +157,7 @@ impl JaiSettings {
                 }
             }
         }
+        crate::plan::rules_arg::resolve(&settings.rules)?;
         for (slot, spec) in settings.engines.iter().enumerate() {
             crate::plan::engine("--engine", spec).map_err(|e| match e {
                 Error::Arg { message, .. } => Error::arg(
@@ -216,18 +220,20 @@ impl JaiSettings {
 
     /// Sets option `name` (as JieqiBox sends it: names match case-insensitively; `<empty>` or
     /// nothing is empty text) to `value`, checked: a number in its range, an engine spec the
-    /// arena accepts, rules that resolve. The other settings are only checked together, when
-    /// the match starts.
+    /// arena reads (an external engine is not started here: it is, when the match starts),
+    /// rules that resolve. The other settings are only checked together, when the match starts.
     ///
     /// # Errors
-    /// An unknown option or a bad value, in a sentence that names the option.
+    /// An unknown option or a bad value, in a sentence that names the option and quotes the
+    /// value safely ([`crate::util::text::echo`]).
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
         let Some(&(name, kind, _)) = OPTIONS
             .iter()
             .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
         else {
             return Err(format!(
-                "no option '{name}' (options: {})",
+                "no option '{}' (options: {})",
+                echo(name),
                 OPTIONS.map(|(n, _, _)| n).join(", ")
             ));
         };
@@ -241,7 +247,8 @@ impl JaiSettings {
                     .filter(|n| (min..=max).contains(n) || (name == "Seed" && *n > max))
                     .ok_or_else(|| {
                         format!(
-                            "option {name}: '{value}' is not a whole number from {min} to {max}"
+                            "option {name}: '{}' is not a whole number from {min} to {max}",
+                            echo(value)
                         )
                     })?;
                 match name {
@@ -259,12 +266,12 @@ impl JaiSettings {
                         if value.is_empty() {
                             return Err(format!("option {name}: an engine spec is needed"));
                         }
-                        crate::engines::parse_arg(value)
-                            .map_err(|e| format!("option {name}: '{value}': {e}"))?;
+                        crate::engines::entry_unprobed(value)
+                            .map_err(|e| format!("option {name}: '{}': {e}", echo(value)))?;
                     }
                     "Rules" => {
                         crate::plan::rules_arg::resolve(value)
-                            .map_err(|e| format!("option Rules: '{value}': {e}"))?;
+                            .map_err(|e| format!("option Rules: '{}': {e}", echo(value)))?;
                     }
                     _ => {}
                 }

@@ -270,14 +270,11 @@ pub fn execute(setup: &RunSetup, line: &LineFn) -> Result<RunOutcome, Error> {
                  no game logs are written"
             );
         }
-        // A gate stops on its test: no worker runs more than a pair ahead of the finished prefix,
-        // so at most `threads` pairs are played beyond the stop. Other runs play every pair and
-        // may run further ahead, so that one long game does not idle the other workers.
-        let window = if setup.kind.is_gate() {
-            setup.threads as u64
-        } else {
-            8 * setup.threads as u64
-        };
+        // A gate stops on its test, a watched run (`arena jai`) when its watcher says: no worker
+        // runs more than a pair ahead of the finished prefix, so fewer than `threads` pairs are
+        // played beyond the stop. Other runs play every pair and may run further ahead.
+        let window =
+            scheduler::window(setup.threads, setup.kind.is_gate() || setup.watch.is_some());
         let result = scheduler::run(
             total,
             setup.threads,

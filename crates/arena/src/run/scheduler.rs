@@ -21,6 +21,20 @@ pub enum Flow {
     Stop,
 }
 
+/// How far ahead of the finished prefix a run's workers may start jobs ([`run`]'s `window`). A
+/// run that may be stopped before its end (a gate, by its test; a watched run, by its watcher:
+/// `arena jai`'s `stop`) keeps its `threads` workers within `threads` jobs of the prefix, so a
+/// stop leaves fewer than `threads` jobs finished beyond it; a run that plays every job lets them
+/// run `8 × threads` ahead, so that one long game does not idle the other workers.
+pub fn window(threads: usize, stoppable: bool) -> u64 {
+    let threads = threads.max(1) as u64;
+    if stoppable {
+        threads
+    } else {
+        threads.saturating_mul(8)
+    }
+}
+
 /// Plays jobs `0..total` except those `skip` names, `threads` at a time, calling `finished` on the
 /// calling thread with each result in finishing order.
 ///
@@ -209,6 +223,13 @@ mod tests {
         seen.sort_unstable();
         let want: Vec<u64> = (0..50).filter(|j| j % 7 != 0).collect();
         assert_eq!(seen, want);
+    }
+
+    #[test]
+    fn a_stoppable_run_keeps_its_workers_near_the_prefix() {
+        assert_eq!(window(1024, true), 1024);
+        assert_eq!(window(1024, false), 8192);
+        assert_eq!(window(0, true), 1);
     }
 
     #[test]

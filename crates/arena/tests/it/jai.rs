@@ -405,4 +405,67 @@ fn jai_flags_are_checked_before_anything_runs() {
         "jai", "--engine", "greedy", "--engine", "random", "--engine", "level",
     ]);
     assert!(e.contains("at most two"), "{e}");
+    // A device is no rules file: refused at start, not read forever when the match starts.
+    let e = refused(&["jai", "--rules", "/dev/zero"]);
+    assert!(
+        e.contains("/dev/zero") && e.contains("not a regular file"),
+        "{e}"
+    );
+}
+
+/// Bad input never ends the runner nor comes back raw: a line past 64 KiB is refused unread
+/// (a 200 MB one no longer fills the memory), a long unknown command is quoted cut, control
+/// bytes escaped, a byte that is not UTF-8 read as U+FFFD (it used to end the runner, exit 2).
+#[test]
+fn jai_bad_lines_are_bounded_escaped_and_never_end_it() {
+    let mut jai = Jai::start(&[]);
+    jai.stdin.write_all(&vec![b'x'; 300_000]).unwrap();
+    jai.send("");
+    let e = jai.until(|l| l.starts_with("info string"));
+    assert!(
+        e.starts_with("info string a line of 300000 bytes ignored: longer than 65536 bytes"),
+        "{e:.300}"
+    );
+    assert!(e.len() < 1000, "{} bytes: {e:.300}", e.len());
+    jai.send(&"y".repeat(20_000));
+    let e = jai.until(|l| l.starts_with("info string"));
+    assert!(
+        e.contains("unknown command 'yyy") && e.len() < 1000,
+        "{e:.300}"
+    );
+    jai.send("foo\u{1b}]0;pwned\u{7}bar");
+    let e = jai.until(|l| l.starts_with("info string"));
+    assert!(e.contains("'foo\\u{1b}]0;pwned\\u{7}bar'"), "{e}");
+    jai.send("setoption name Seed value 1\u{1b}[2J");
+    let e = jai.until(|l| l.starts_with("info string"));
+    assert!(e.contains("'1\\u{1b}[2J'") && !e.contains('\u{1b}'), "{e}");
+    jai.stdin.write_all(b"\xffisready\nisready\n").unwrap();
+    let e = jai.until(|l| l.starts_with("info string") || l == "readyok");
+    assert!(e.contains("unknown command '\u{fffd}isready'"), "{e}");
+    jai.until(|l| l == "readyok");
+    jai.quit();
+}
+
+/// An external engine that never answers holds neither `setoption` (its spec is only read
+/// then) nor the command loop while `startmatch` waits for its handshake.
+#[test]
+fn jai_an_engine_that_never_answers_does_not_block_the_runner() {
+    let mut jai = Jai::start(&[]);
+    let t = Instant::now();
+    jai.send("setoption name Engine1 value uci:path=/bin/cat,init_timeout=4000");
+    jai.send("isready");
+    let l = jai.until(|l| l.starts_with("info string") || l == "readyok");
+    assert_eq!(l, "readyok");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    jai.send("startmatch");
+    jai.send("isready");
+    let l = jai.until(|l| l.starts_with("info string") || l == "readyok");
+    assert_eq!(l, "readyok");
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    let e = jai.until(|l| l.starts_with("info string"));
+    assert!(
+        e.starts_with("info string startmatch refused:") && e.contains("uciok"),
+        "{e}"
+    );
+    jai.quit();
 }
