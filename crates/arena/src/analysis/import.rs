@@ -19,12 +19,15 @@
 //! variation are not in the file); a last comment after the last move that is no such comment is
 //! the ending (`{checkmate}`). JieqiBox: `metadata.white`, `black`, `result`, `initialFen`,
 //! `openingComment` (arena's: variant, number, seed and termination), and per move `data`,
-//! `engineScore` (the mover's centipawns, a mate as ±(30000 − |N|), N in moves), `engineTime`
+//! `engineScore` (the mover's centipawns, a mate as ±(30000 − |N|), N in moves: past ±30000 it
+//! is refused), `engineTime`
 //! (milliseconds; 0 is none), `engineDepth` and `engineNodes`. A result of `*` (a game JieqiBox
 //! saved before its end) is the referee's if the final position ends the game, else a draw whose
 //! ending says the game is unfinished.
 //!
-//! Every malformed input is an error naming the file, the game or ply, and the field.
+//! A result the final position contradicts (`0-1` where Red mated) is refused, as is a `Seed`
+//! tag whose deal is not the `Deal` tag's. Every malformed input is an error naming the file, the
+//! game or ply, and the field. A PGN game is read in bounded memory (its lines, bytes and tags).
 
 use std::io::{BufRead, Read};
 use std::path::Path;
@@ -168,8 +171,10 @@ pub fn book_positions(
             game.play(mv).map_err(|e| format!("ply {}: {e}", i + 1))?;
         }
         let public = crate::records::openings::public_position(&game);
-        let pos = check_opening(&public.to_setup(), rules)
-            .map_err(|m| format!("after {take} plies: {m}"))?;
+        let pos = check_opening(&public.to_setup(), rules).map_err(|m| {
+            let plies = if take == 1 { "ply" } else { "plies" };
+            format!("after {take} {plies}: {m}")
+        })?;
         out.push(pos);
         Ok(())
     })?;

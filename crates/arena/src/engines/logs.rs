@@ -69,9 +69,9 @@ impl RunBudget {
             .store(self.limit.saturating_add(1), Ordering::Relaxed);
         if !self.reached.swap(true, Ordering::Relaxed) {
             eprintln!(
-                "warning: the game logs of this run reached their limit of {} bytes \
+                "warning: the game logs of this run reached their limit of {} \
                  (--log-limit): no more UCI traffic is written; the games go on",
-                self.limit
+                crate::util::text::counted(self.limit, "byte")
             );
         }
         false
@@ -150,15 +150,16 @@ impl CappedFile {
             let limit = self.budget.as_ref().map_or(0, |b| b.limit);
             writeln!(
                 f,
-                "[log cut here: the game logs of this run reached {limit} bytes (--log-limit); \
-                 no more traffic is written]"
+                "[log cut here: the game logs of this run reached {} (--log-limit); no more \
+                 traffic is written]",
+                crate::util::text::counted(limit, "byte")
             )
         } else if self.written + n > self.cap {
             self.full = true;
             writeln!(
                 f,
-                "[log cut here: more than {} bytes; the rest is dropped]",
-                self.cap
+                "[log cut here: more than {}; the rest is dropped]",
+                crate::util::text::counted(self.cap, "byte")
             )
         } else {
             self.written += n;
