@@ -300,7 +300,7 @@ pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
         w,
         "{} read, {skipped} left out (engine failures or records that do not hold up); {} ({}) \
          to fit, {} ({}) held out",
-        counted(read as u64, "game"),
+        counted(read, "game"),
         counted(train_games as u64, "game"),
         counted(train_pos.len() as u64, "position"),
         counted(held_games as u64, "game"),
