@@ -19,12 +19,15 @@
 //! variation are not in the file); a last comment after the last move that is no such comment is
 //! the ending (`{checkmate}`). JieqiBox: `metadata.white`, `black`, `result`, `initialFen`,
 //! `openingComment` (arena's: variant, number, seed and termination), and per move `data`,
-//! `engineScore` (the mover's centipawns, a mate as ±(30000 − |N|), N in moves), `engineTime`
+//! `engineScore` (the mover's centipawns, a mate as ±(30000 − |N|), N in moves: past ±30000 it
+//! is refused), `engineTime`
 //! (milliseconds; 0 is none), `engineDepth` and `engineNodes`. A result of `*` (a game JieqiBox
 //! saved before its end) is the referee's if the final position ends the game, else a draw whose
 //! ending says the game is unfinished.
 //!
-//! Every malformed input is an error naming the file, the game or ply, and the field.
+//! A result the final position contradicts (`0-1` where Red mated) is refused, as is a `Seed`
+//! tag whose deal is not the `Deal` tag's. Every malformed input is an error naming the file, the
+//! game or ply, and the field. A PGN game is read in bounded memory (its lines, bytes and tags).
 
 use std::io::{BufRead, Read};
 use std::path::Path;
@@ -45,8 +48,11 @@ pub const MAX_JIEQIBOX_FILE: u64 = 16 << 20;
 /// The longest line of a PGN file read.
 const MAX_PGN_LINE: usize = 1 << 20;
 
-/// The most text one PGN game may hold (its tags and moves).
+/// The most text one PGN game may hold (its tag lines and movetext, line breaks counted).
 const MAX_PGN_GAME: usize = 16 << 20;
+
+/// The most tags one PGN game may have (`arena export` writes a dozen).
+const MAX_PGN_TAGS: usize = 1000;
 
 /// The absolute JieqiBox `engineScore` from which a score is a mate: JieqiBox's own threshold
 /// (`MATE_SCORE_BASE − 999` in its `EvaluationChart.vue`).
@@ -165,8 +171,10 @@ pub fn book_positions(
             game.play(mv).map_err(|e| format!("ply {}: {e}", i + 1))?;
         }
         let public = crate::records::openings::public_position(&game);
-        let pos = check_opening(&public.to_setup(), rules)
-            .map_err(|m| format!("after {take} plies: {m}"))?;
+        let pos = check_opening(&public.to_setup(), rules).map_err(|m| {
+            let plies = if take == 1 { "ply" } else { "plies" };
+            format!("after {take} {plies}: {m}")
+        })?;
         out.push(pos);
         Ok(())
     })?;
@@ -205,6 +213,8 @@ struct Parsed {
     black: String,
     /// `None`: the file gives no result (`*`).
     result: Option<GameResult>,
+    /// The field the result came from, for messages (`tag Result`, `metadata.result`).
+    result_field: &'static str,
     ending: Option<String>,
     number: Option<u64>,
     seed: Option<u64>,
@@ -334,6 +344,15 @@ fn build(p: Parsed, at: &dyn Fn(usize) -> String) -> Result<StudyGame, String> {
         if deal.hidden_king() != p.rules.hidden_king {
             return Err(format!("{field}: the deal does not fit the rules"));
         }
+        // A seed beside the deal must be the deal's, or the wrong seed would be recorded.
+        if let Some(s) = seed
+            && deal_for_seed(s, &p.rules) != *deal
+        {
+            return Err(format!(
+                "tag Seed: seed {s} deals another deal than the {field} gives (leave one out, or \
+                 make them agree)"
+            ));
+        }
         let mut game = Game::new(p.rules, deal.clone());
         let start = game.clone();
         match replay(&mut game, &played) {
@@ -417,6 +436,18 @@ fn build(p: Parsed, at: &dyn Fn(usize) -> String) -> Result<StudyGame, String> {
         }
     };
     let outcome = end.outcome();
+    if let (Some(o), Some(given)) = (outcome, p.result) {
+        let by_rules = GameResult::of(o.winner);
+        if given != by_rules {
+            return Err(format!(
+                "{}: {}, but the final position is {} by the rules: {}",
+                p.result_field,
+                given.text(),
+                o.reason.name(),
+                by_rules.text()
+            ));
+        }
+    }
     let result = match p.result {
         Some(r) => r,
         None => outcome.map_or(GameResult::Draw, |o| GameResult::of(o.winner)),
@@ -592,7 +623,8 @@ fn select_pgn(reader: impl BufRead, game: Option<u64>) -> Result<(PgnText, u64),
 }
 
 /// Reads the PGN games of `reader` one at a time, in bounded memory (a line at most
-/// [`MAX_PGN_LINE`], a game at most [`MAX_PGN_GAME`], tags counted), and hands each to `each`
+/// [`MAX_PGN_LINE`] bytes, a game at most [`MAX_PGN_GAME`] bytes of tag lines and movetext and
+/// [`MAX_PGN_TAGS`] tags), and hands each to `each`
 /// with its 1-based place in the file, until `each` says stop (`true`).
 fn each_pgn(
     mut reader: impl BufRead,
@@ -646,7 +678,13 @@ fn each_pgn(
                     )
                 })?);
             }
-            size += name.len() + value.len();
+            if current.tags.len() >= MAX_PGN_TAGS {
+                return Err(format!(
+                    "game {}, line {line_number}: more than {MAX_PGN_TAGS} tags: not a game",
+                    position + 1
+                ));
+            }
+            size += bytes.len();
             current.tags.push((name, value));
         } else {
             for c in line.chars() {
@@ -656,13 +694,14 @@ fn each_pgn(
                     _ => {}
                 }
             }
-            size += line.len() + 1;
+            size += bytes.len();
             current.movetext.push_str(line);
             current.movetext.push('\n');
         }
         if size > MAX_PGN_GAME {
             return Err(format!(
-                "game {}: longer than {MAX_PGN_GAME} bytes: not a game",
+                "game {}, line {line_number}: the game is longer than {MAX_PGN_GAME} bytes: not \
+                 a game",
                 position + 1
             ));
         }
@@ -857,6 +896,11 @@ fn pgn_game(
         .as_deref()
         .map(|r| result_of(r, &field("movetext result")))
         .transpose()?;
+    let result_field = if tag_result.is_some() {
+        "tag Result"
+    } else {
+        "movetext result"
+    };
     let result = match (tag_result, end_result) {
         (Some(a), Some(b)) if a != b => {
             return Err(field(&format!(
@@ -905,6 +949,7 @@ fn pgn_game(
         red: text.tag("White").unwrap_or("Red").to_string(),
         black: text.tag("Black").unwrap_or("Black").to_string(),
         result,
+        result_field,
         ending: ending.filter(|_| !moves.is_empty()),
         number: text.number,
         seed: parse_u64("Seed")?,
@@ -972,15 +1017,21 @@ fn arena_comment(text: &str) -> Option<(&str, u64, u64, &str)> {
     Some((variant, number.parse().ok()?, seed.parse().ok()?, ending))
 }
 
-/// A JieqiBox `engineScore` as a score text: centipawns, or a mate from ±(30000 − |N|).
-fn jieqibox_score(s: f64) -> String {
-    if s.abs() >= JIEQIBOX_MATE_FROM {
-        let n = JIEQIBOX_MATE_BASE - (s.abs().round() as i64).min(JIEQIBOX_MATE_BASE);
-        let n = i32::try_from(n).unwrap_or(i32::MAX);
+/// A JieqiBox `engineScore` as a score text: centipawns, or a mate from ±(30000 − |N|), N read
+/// as JieqiBox shows it (at least 1: ±30000, what it writes for an engine's `mate 0`, is a mate
+/// in 1 on its chart too); `None` past ±30000, which JieqiBox never writes for a mate.
+fn jieqibox_score(s: f64) -> Option<String> {
+    let base = JIEQIBOX_MATE_BASE as f64;
+    if !(-base..=base).contains(&s) {
+        return None;
+    }
+    Some(if s.abs() >= JIEQIBOX_MATE_FROM {
+        let n = (JIEQIBOX_MATE_BASE - s.abs().round() as i64).max(1);
+        let n = i32::try_from(n).expect("at most 999");
         Score::Mate(if s < 0.0 { -n } else { n }).to_string()
     } else {
         Score::Cp(s.round() as i32).to_string()
-    }
+    })
 }
 
 /// A JieqiBox notation file's game played through (`file`: its name, for the title).
@@ -1052,7 +1103,17 @@ fn jieqibox(
         }
         let data = string_field(m, "data", &path)?.ok_or(format!("{path}.data: missing"))?;
         moves.push(data.to_string());
-        let score = number_field(m, "engineScore", &path)?;
+        let score = number_field(m, "engineScore", &path)?
+            .map(|s| {
+                jieqibox_score(s).ok_or_else(|| {
+                    format!(
+                        "{path}.engineScore: {} is out of range: JieqiBox writes centipawns, or a \
+                         mate as ±(30000 − N), so at most 30000 either way",
+                        crate::util::text::number(s)
+                    )
+                })
+            })
+            .transpose()?;
         let ms = number_field(m, "engineTime", &path)?;
         if ms.is_some_and(|t| t < 0.0) {
             return Err(format!("{path}.engineTime: negative"));
@@ -1068,7 +1129,7 @@ fn jieqibox(
                     nodes: nodes.unwrap_or(0),
                     ms,
                     depth,
-                    score: score.map(jieqibox_score),
+                    score,
                     pv: Vec::new(),
                 }
             }),
@@ -1086,6 +1147,7 @@ fn jieqibox(
             .unwrap_or("Black")
             .to_string(),
         result,
+        result_field: "metadata.result",
         ending: arena.map(|(.., ending)| ending.to_string()),
         number,
         seed: arena.map(|(_, _, seed, _)| seed),
@@ -1184,12 +1246,18 @@ mod tests {
 
     #[test]
     fn jieqibox_scores_and_mates() {
-        assert_eq!(jieqibox_score(44.0), "+0.44");
-        assert_eq!(jieqibox_score(0.5), "+0.01");
-        assert_eq!(jieqibox_score(29_998.0), "#2");
-        assert_eq!(jieqibox_score(-29_997.0), "#-3");
-        assert_eq!(jieqibox_score(30_000.0), "#0");
-        assert_eq!(jieqibox_score(29_000.0), "+290.00");
+        let score = |s: f64| jieqibox_score(s).expect("in range");
+        assert_eq!(score(44.0), "+0.44");
+        assert_eq!(score(0.5), "+0.01");
+        assert_eq!(score(29_998.0), "#2");
+        assert_eq!(score(-29_997.0), "#-3");
+        assert_eq!(score(29_000.0), "+290.00");
+        // ±30000 is a mate in 1 as JieqiBox shows it, its sign kept; past it, no score.
+        assert_eq!(score(30_000.0), "#1");
+        assert_eq!(score(-30_000.0), "#-1");
+        for out in [30_001.0, 40_000.0, 1e308, -30_001.0, -1e308] {
+            assert_eq!(jieqibox_score(out), None, "{out}");
+        }
     }
 
     #[test]
@@ -1257,6 +1325,24 @@ mod tests {
         let deal = "[Deal \"red RNBAABNRCCPPPPP black rnbaabnrccppppp\"]";
         let ok = study_from_file(&write("deal-ok", &pgn(deal, "1. h2e2C 1-0")), None).unwrap();
         assert!(ok.truth_known);
+        // A seed that deals another deal is refused, naming the game.
+        let with_seed = format!("{deal}\n[Seed \"12345\"]");
+        let err = study_from_file(&write("deal-seed", &pgn(&with_seed, "1. h2e2C 1-0")), None)
+            .unwrap_err();
+        assert!(
+            err.contains("game 1, tag Seed: seed 12345 deals another deal than the tag Deal"),
+            "{err}"
+        );
+        // The seed's own deal is taken with it.
+        let rules = Rules::standard();
+        let dealt = deal_for_seed(12345, &rules);
+        let own = format!(
+            "[Deal \"red {} black {}\"]\n[Seed \"12345\"]",
+            dealt.side_string(Color::Red),
+            dealt.side_string(Color::Black)
+        );
+        let g = study_from_file(&write("deal-own-seed", &pgn(&own, "1-0")), None).unwrap();
+        assert_eq!((g.seed, g.truth_known), (Some(12345), true));
         let err =
             study_from_file(&write("deal-bad", &pgn(deal, "1. h2e2N 1-0")), None).unwrap_err();
         assert!(
@@ -1299,6 +1385,12 @@ mod tests {
                 "moves[0] (ply 1).engineScore: not a number",
             ),
             (
+                "score-range",
+                "{\"metadata\": {}, \"moves\": [{\"data\": \"h2e2C\", \"engineScore\": 1e308}]}"
+                    .into(),
+                "moves[0] (ply 1).engineScore: 1e308 is out of range",
+            ),
+            (
                 "fen",
                 "{\"metadata\": {\"initialFen\": \"rnb/x\"}, \"moves\": []}".into(),
                 "metadata.initialFen",
@@ -1336,6 +1428,67 @@ mod tests {
                 .unwrap_err()
                 .contains("is a folder")
         );
+    }
+
+    /// A game of endless tags is refused at the bound, naming the line, before it is held in
+    /// memory; so is one of endless movetext.
+    #[test]
+    fn pgn_games_are_bounded_in_tags_and_bytes() {
+        let many = "[Foo \"bar\"]\n".repeat(MAX_PGN_TAGS + 1);
+        let path = write("many-tags", &pgn(&many, "1. h2e2C 1-0"));
+        let err = study_from_file(&path, None).unwrap_err();
+        // A tag a line from the first: the tag past the bound is on line 1001.
+        assert!(
+            err.starts_with(&path.display().to_string())
+                && err.contains("game 1, line 1001: more than 1000 tags"),
+            "{err}"
+        );
+        let fewer = "[Foo \"bar\"]\n".repeat(MAX_PGN_TAGS - 5);
+        study_from_file(&write("fewer-tags", &pgn(&fewer, "1. h2e2C 1-0")), None).unwrap();
+        let line = format!("{}\n", ";".repeat(1000));
+        let long = pgn("", &line.repeat(MAX_PGN_GAME / line.len() + 1));
+        let err = study_from_file(&write("long-game", &long), None).unwrap_err();
+        assert!(
+            err.contains("game 1, line ")
+                && err.contains(&format!("longer than {MAX_PGN_GAME} bytes")),
+            "{err}"
+        );
+    }
+
+    /// Red mates with `b1b9` (the a8 rook holds rank 8): a file that says Black won is refused,
+    /// a JieqiBox file as a PGN, naming the field.
+    #[test]
+    fn a_result_the_final_position_contradicts_is_refused() {
+        let fen = "4k4/R8/9/9/9/9/9/9/1R7/3K5 w - - 0 1";
+        let jieqibox = |result: &str| {
+            serde_json::json!({"metadata": {"initialFen": fen, "result": result},
+                               "moves": [{"data": "b1b9"}]})
+            .to_string()
+        };
+        let err = study_from_file(&write("jb-contradicts", &jieqibox("0-1")), None).unwrap_err();
+        assert!(
+            err.contains(
+                "metadata.result: 0-1, but the final position is checkmate by the \
+                           rules: 1-0"
+            ),
+            "{err}"
+        );
+        let g = study_from_file(&write("jb-agrees", &jieqibox("1-0")), None).unwrap();
+        assert_eq!(
+            (g.result, g.ending.as_str()),
+            (GameResult::RedWins, "checkmate")
+        );
+        let pgn = |result: &str| {
+            format!(
+                "[Variant \"xiangqi\"]\n[FEN \"{fen}\"]\n[Result \"{result}\"]\n\n1. b1b9 {result}\n"
+            )
+        };
+        let err = study_from_file(&write("pgn-contradicts", &pgn("0-1")), None).unwrap_err();
+        assert!(
+            err.contains("game 1, tag Result: 0-1, but the final position is checkmate"),
+            "{err}"
+        );
+        study_from_file(&write("pgn-agrees", &pgn("1-0")), None).unwrap();
     }
 
     #[test]

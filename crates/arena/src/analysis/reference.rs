@@ -65,6 +65,24 @@ fn score_of(choice: &Choice, who: &str) -> Result<Score, String> {
     })
 }
 
+/// The answer of a search restricted to `only` (`go … searchmoves`), checked to be one of those
+/// moves: an engine that ignores `searchmoves` would score its own best move as the move played,
+/// and every loss would read as none.
+fn honours(choice: Choice, only: &[jieqi_core::Move], job: usize) -> Result<Choice, String> {
+    if only.is_empty() || only.contains(&choice.mv) {
+        return Ok(choice);
+    }
+    let asked: Vec<String> = only.iter().map(ToString::to_string).collect();
+    Err(format!(
+        "ply {}: the reference engine answered {} when told to search only {} (go … \
+         searchmoves): it ignores searchmoves, so it cannot score the move played; use an engine \
+         that honours searchmoves",
+        job + 1,
+        choice.mv,
+        asked.join(" ")
+    ))
+}
+
 /// Searches position `job` of `games` (the game before ply `job + 1`, or the final position
 /// when `job` is the last): fair, restricted to the move played, and omniscient.
 fn search_position(
@@ -86,7 +104,8 @@ fn search_position(
             &quiet,
             only,
         )
-        .map_err(|e| format!("ply {}: the reference engine {e}", job + 1))
+        .map_err(|e| format!("ply {}: the reference engine failed: {e}", job + 1))
+        .and_then(|choice| honours(choice, only, job))
     };
     let fair = before.view(mover);
     let best = search(&fair, 0, &[])?;

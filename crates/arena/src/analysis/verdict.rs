@@ -475,16 +475,22 @@ fn summary_lines(
             String::new()
         } else {
             format!(
-                "; luck {} over {chances} reveals and hidden captures",
-                signed_points(luck)
+                "; luck {} over {}",
+                signed_points(luck),
+                if chances == 1 {
+                    "1 reveal or hidden capture".to_string()
+                } else {
+                    format!("{chances} reveals and hidden captures")
+                }
             )
         };
         lines.push(format!(
-            "{side:5} {}: {}, {}, {} in {moves} moves; average loss {} a move{luck}; worst: {}",
+            "{side:5} {}: {}, {}, {} in {}; average loss {} a move{luck}; worst: {}",
             crate::util::text::printable(name),
             count(classes[0], "inaccuracy", "inaccuracies"),
             count(classes[1], "mistake", "mistakes"),
             count(classes[2], "blunder", "blunders"),
+            crate::util::text::counted(moves as u64, "move"),
             points(loss / moves as f64),
             if worst.is_empty() {
                 "none".to_string()

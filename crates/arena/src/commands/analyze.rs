@@ -3,7 +3,8 @@
 //! notable plies, writes the analysis JSON and the game's viewer page.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use serde_json::json;
@@ -13,7 +14,7 @@ use crate::analysis::reference::analyse;
 use crate::analysis::verdict::{Analysis, Class, PlyAnalysis};
 use crate::error::Error;
 use crate::plan::analyze::AnalyzePlan;
-use crate::util::text::printable;
+use crate::util::text::{counted, printable};
 
 /// The format name and version the analysis JSON carries.
 const FORMAT: (&str, u32) = ("arena-analysis", 1);
@@ -106,6 +107,15 @@ fn ply_line(p: &PlyAnalysis, recorded: Option<&crate::records::PlyInfo>) -> Stri
     line
 }
 
+/// `1 ply`, `2 plies`.
+fn plies(n: usize) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
+}
+
 /// `1 thread`, `2 threads`.
 fn threads(n: usize) -> String {
     if n == 1 {
@@ -120,7 +130,8 @@ fn threads(n: usize) -> String {
 /// # Errors
 /// The reference engine failed on a ply, or an output cannot be written.
 pub fn run(plan: &AnalyzePlan, w: &mut dyn Write) -> Result<(), Error> {
-    let mut documents = Vec::new();
+    let documents: Finished = Arc::default();
+    crate::engines::interrupt::keep_on_interrupt(keeper(plan.out.clone(), Arc::clone(&documents)));
     let reference = &plan.reference;
     for target in &plan.targets {
         let study = &target.study;
@@ -136,14 +147,13 @@ pub fn run(plan: &AnalyzePlan, w: &mut dyn Write) -> Result<(), Error> {
         };
         writeln!(
             w,
-            "Analysis of {}: red {} vs black {}, {} ({}), {} plies\nReference: {} ({}), {views}, \
-             {}",
+            "Analysis of {}: red {} vs black {}, {} ({}), {}\nReference: {} ({}), {views}, {}",
             printable(&study.title),
             printable(&study.red),
             printable(&study.black),
             study.result.text(),
             study.ending,
-            study.moves.len(),
+            plies(study.moves.len()),
             printable(&reference.entry.label),
             reference.limits_text,
             threads(reference.threads)
@@ -189,8 +199,8 @@ pub fn run(plan: &AnalyzePlan, w: &mut dyn Write) -> Result<(), Error> {
         }
         writeln!(
             w,
-            "Analysed {} positions in {seconds:.1} s ({:.2} s a position on {}).",
-            positions,
+            "Analysed {} in {seconds:.1} s ({:.2} s a position on {}).",
+            counted(positions, "position"),
             seconds / positions as f64,
             threads(reference.threads)
         )
@@ -208,18 +218,58 @@ pub fn run(plan: &AnalyzePlan, w: &mut dyn Write) -> Result<(), Error> {
                 crate::report::games_index::relink(folder);
             }
         }
-        documents.push(entry);
+        documents
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(entry);
         writeln!(w).map_err(Error::Output)?;
     }
-    if let Some(out) = &plan.out {
+    crate::engines::interrupt::finish_keeping(|| {
+        let Some(out) = &plan.out else {
+            return Ok(());
+        };
+        let documents = documents.lock().unwrap_or_else(|e| e.into_inner());
         write(out, &document(&documents)?)?;
         writeln!(
             w,
-            "Analysis of {} games: {}",
-            documents.len(),
+            "Analysis of {}: {}",
+            counted(documents.len() as u64, "game"),
             out.display()
         )
-        .map_err(Error::Output)?;
-    }
-    Ok(())
+        .map_err(Error::Output)
+    })
+}
+
+/// The analysis JSON entries of the games analysed so far, shared with the interrupt handler.
+type Finished = Arc<Mutex<Vec<serde_json::Value>>>;
+
+/// What an interrupted `arena analyze` keeps: with `--out`, the games analysed so far in that
+/// file (it is otherwise written only at the end); without it, each finished game's files are
+/// already beside it.
+fn keeper(out: Option<PathBuf>, documents: Finished) -> crate::engines::interrupt::Keeper {
+    use crate::engines::interrupt::Kept;
+    Box::new(move || {
+        let documents = documents.lock().unwrap_or_else(|e| e.into_inner());
+        let games = counted(documents.len() as u64, "finished game");
+        match (&out, documents.is_empty()) {
+            (_, true) => Kept {
+                what: "no game had finished: nothing".into(),
+                file: None,
+            },
+            (None, false) => Kept {
+                what: format!("the analyses of {games}, each beside its game,"),
+                file: None,
+            },
+            (Some(path), false) => match document(&documents) {
+                Ok(bytes) => Kept {
+                    what: format!("the analyses of {games}"),
+                    file: Some((path.clone(), bytes)),
+                },
+                Err(e) => Kept {
+                    what: format!("nothing (the analyses of {games} do not serialize: {e})"),
+                    file: None,
+                },
+            },
+        }
+    })
 }

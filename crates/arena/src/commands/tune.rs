@@ -28,6 +28,7 @@ use rand_core::SeedableRng;
 use crate::error::Error;
 use crate::plan::tune::{TunePlan, fixes, named, pst_name};
 use crate::records::GameResult;
+use crate::util::text::counted;
 
 mod net;
 
@@ -297,20 +298,24 @@ pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
     }
     writeln!(
         w,
-        "{read} games read, {skipped} left out (engine failures or records that do not hold up); \
-         {train_games} games ({} positions) to fit, {held_games} games ({} positions) held out",
-        train_pos.len(),
-        held.len()
+        "{} read, {skipped} left out (engine failures or records that do not hold up); {} ({}) \
+         to fit, {} ({}) held out",
+        counted(read, "game"),
+        counted(train_games as u64, "game"),
+        counted(train_pos.len() as u64, "position"),
+        counted(held_games as u64, "game"),
+        counted(held.len() as u64, "position"),
     )
     .map_err(io)?;
     if train_pos.len() < 1000 {
         return Err(Error::Input(format!(
-            "{} positions are too few to fit {}: give more games",
-            train_pos.len(),
+            "{} {} too few to fit {}: give more games",
+            counted(train_pos.len() as u64, "position"),
+            if train_pos.len() == 1 { "is" } else { "are" },
             if args.net {
                 "a network".to_string()
             } else {
-                format!("{} weights", tuned_idx.len())
+                counted(tuned_idx.len() as u64, "weight")
             }
         )));
     }

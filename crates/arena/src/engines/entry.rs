@@ -452,14 +452,28 @@ pub fn entry_unprobed(arg: &str) -> Result<EngineEntry, EngineArgError> {
     from_spec(arg.to_string(), spec).map_err(as_typed)
 }
 
-/// Checks an engine's label: not empty, and free of control characters and of bidi controls
-/// ([`crate::util::text::is_bidi_control`]), which would show one label as another in every report.
+/// The most characters an engine's label may have: as many as a message quotes
+/// ([`crate::util::text::MAX_ECHO`]), so that an error shows a label whole; every report,
+/// table and summary line repeats it.
+pub const MAX_LABEL: usize = crate::util::text::MAX_ECHO;
+
+/// Checks an engine's label: not empty, at most [`MAX_LABEL`] characters, and free of control
+/// characters and of bidi controls ([`crate::util::text::is_bidi_control`]), which would show one
+/// label as another in every report.
 ///
 /// # Errors
 /// The label, escaped and cut to length, and what is wrong with it.
 pub fn check_label(label: &str) -> Result<(), String> {
     if label.is_empty() {
         return Err("the label is empty (give name=LABEL)".into());
+    }
+    let length = label.chars().count();
+    if length > MAX_LABEL {
+        return Err(format!(
+            "the label '{}' is {length} characters long: at most {MAX_LABEL} (give a shorter \
+             name=LABEL)",
+            echo(label)
+        ));
     }
     if label.chars().any(rewrites_terminal) {
         return Err(format!(
@@ -654,6 +668,17 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.len() < 1000 && e.contains('…'), "{} bytes", e.len());
+        // A long label is refused, saying the bound; one at the bound is taken.
+        let e = entry_unprobed(&format!("greedy:name={}", "x".repeat(100_000)))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.len() < 1000 && e.contains("is 100000 characters long: at most 200"),
+            "{e}"
+        );
+        let longest = "x".repeat(MAX_LABEL);
+        let entry = entry_unprobed(&format!("greedy:name={longest}")).unwrap();
+        assert_eq!(entry.label, longest);
         // A recorded label is checked as a typed one.
         let e = recorded("a\u{202e}b", "greedy").unwrap_err();
         assert!(e.contains("bidi controls"), "{e}");

@@ -3,7 +3,9 @@
 //! ends every engine group itself, releases its results folder and says what was kept and how to
 //! resume, then exits with status 130. Every finished pair is already in the journal
 //! (`games.jsonl` is appended and flushed pair by pair); pairs still being played are replayed
-//! by `--resume`.
+//! by `--resume`. A command that holds its results in memory until its end (`analyze --out`,
+//! `tune --net`) leaves a keeper instead ([`keep_on_interrupt`]): what had finished is written
+//! and named before the exit.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -20,6 +22,48 @@ static ENGINES: Mutex<(BTreeSet<u32>, bool)> = Mutex::new((BTreeSet::new(), fals
 /// The run writing now: its folder, subcommand and journal (`games.jsonl`, two lines a pair, or
 /// another journal of one line per item after a setup line).
 static RUN: Mutex<Option<(PathBuf, String, Option<&'static str>)>> = Mutex::new(None);
+
+/// What a command that holds its results in memory until its end keeps when it is interrupted:
+/// what has finished, said in words, and the file it goes to (`None`: it is on disk already).
+pub struct Kept {
+    /// What is kept, for the message (`the analyses of 3 finished games`).
+    pub what: String,
+    /// The file to write and its bytes, written atomically as every output is.
+    pub file: Option<(PathBuf, Vec<u8>)>,
+}
+
+/// Makes what a command keeps from what has finished at the moment of the interruption.
+pub type Keeper = Box<dyn Fn() -> Kept + Send>;
+
+/// The keeper of the command running now, if it holds results in memory.
+static KEEPER: Mutex<Option<Keeper>> = Mutex::new(None);
+
+/// Notes what to keep if the command is interrupted ([`Kept`]): on Ctrl-C or SIGTERM the
+/// handler writes it and says what was kept, then exits with status 130.
+pub fn keep_on_interrupt(keeper: Keeper) {
+    *KEEPER.lock().unwrap_or_else(|e| e.into_inner()) = Some(keeper);
+}
+
+/// Runs the command's own last write (`finish`) with nothing left to keep after it: an
+/// interruption during it waits for it, and then keeps nothing more.
+pub fn finish_keeping<R>(finish: impl FnOnce() -> R) -> R {
+    let mut keeper = KEEPER.lock().unwrap_or_else(|e| e.into_inner());
+    let r = finish();
+    *keeper = None;
+    r
+}
+
+/// Writes what the keeper keeps, and says so.
+fn keep(keeper: &Keeper) {
+    let kept = keeper();
+    match kept.file {
+        None => eprintln!("\ninterrupted: {} kept", kept.what),
+        Some((path, bytes)) => match crate::records::files::write_output(&path, &bytes) {
+            Ok(()) => eprintln!("\ninterrupted: {} kept in {}", kept.what, path.display()),
+            Err(e) => eprintln!("\ninterrupted: {} could not be kept: {e}", kept.what),
+        },
+    }
+}
 
 /// Installs the handler (once per process; later calls do nothing).
 pub fn install() {
@@ -88,6 +132,11 @@ fn on_interrupt() {
     };
     for pid in engines {
         end_group(pid);
+    }
+    let keeper = KEEPER.lock().unwrap_or_else(|e| e.into_inner()).take();
+    if let Some(keeper) = keeper {
+        keep(&keeper);
+        std::process::exit(i32::from(EXIT_INTERRUPTED));
     }
     let run = RUN.lock().unwrap_or_else(|e| e.into_inner()).clone();
     match run {

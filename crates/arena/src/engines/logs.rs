@@ -69,9 +69,9 @@ impl RunBudget {
             .store(self.limit.saturating_add(1), Ordering::Relaxed);
         if !self.reached.swap(true, Ordering::Relaxed) {
             eprintln!(
-                "warning: the game logs of this run reached their limit of {} bytes \
+                "warning: the game logs of this run reached their limit of {} \
                  (--log-limit): no more UCI traffic is written; the games go on",
-                self.limit
+                crate::util::text::counted(self.limit, "byte")
             );
         }
         false
@@ -107,11 +107,14 @@ impl CappedFile {
         }
     }
 
-    /// Appends a line; errors (a full disk) stop the log, never the run: a log is not a result.
+    /// Appends a line, its control characters escaped ([`escaped`]); errors (a full disk) stop
+    /// the log, never the run: a log is not a result.
     fn line(&mut self, text: &str) {
         if self.full || self.failed {
             return;
         }
+        let text = escaped(text);
+        let text = text.as_ref();
         let n = text.len() as u64 + 1;
         let over_run =
             self.written + n <= self.cap && self.budget.as_ref().is_some_and(|b| !b.take(n));
@@ -147,15 +150,16 @@ impl CappedFile {
             let limit = self.budget.as_ref().map_or(0, |b| b.limit);
             writeln!(
                 f,
-                "[log cut here: the game logs of this run reached {limit} bytes (--log-limit); \
-                 no more traffic is written]"
+                "[log cut here: the game logs of this run reached {} (--log-limit); no more \
+                 traffic is written]",
+                crate::util::text::counted(limit, "byte")
             )
         } else if self.written + n > self.cap {
             self.full = true;
             writeln!(
                 f,
-                "[log cut here: more than {} bytes; the rest is dropped]",
-                self.cap
+                "[log cut here: more than {}; the rest is dropped]",
+                crate::util::text::counted(self.cap, "byte")
             )
         } else {
             self.written += n;
@@ -178,6 +182,25 @@ impl Drop for CappedFile {
     fn drop(&mut self) {
         self.flush();
     }
+}
+
+/// A line of what an engine said as a log keeps it: each control character but the tab, and
+/// each bidi control, escaped (`\x1b`, `\x07`, `\x00`, `\u{202e}`), so that `cat` or `less` of a
+/// log shows what the engine wrote instead of running its escape sequences.
+fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| c != '\t' && crate::util::text::rewrites_terminal(c);
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            c if !unsafe_char(c) => out.push(c),
+            c if u32::from(c) < 0x100 => out.push_str(&format!("\\x{:02x}", u32::from(c))),
+            c => out.extend(c.escape_unicode()),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// The logs of one run: the error-output log of every engine slot, and whether games keep their
@@ -339,6 +362,34 @@ mod tests {
         let small = std::fs::read_to_string(dir.join("small.log")).unwrap();
         assert_eq!(small.lines().count(), 2, "{small}");
         assert!(small.contains("log cut here"), "{small}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// An engine's escape sequences, bells and NULs reach a log escaped, not raw: `cat` of a
+    /// log runs nothing.
+    #[test]
+    fn control_characters_are_escaped_in_logs() {
+        let dir = std::env::temp_dir().join(format!("engine-logs-esc-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let logs = RunLogs::new(&dir, &["a", "b"], true).unwrap();
+        let game = logs.game(
+            1,
+            ByColor { red: 0, black: 1 },
+            ByColor {
+                red: "a",
+                black: "b",
+            },
+        );
+        (game.red.traffic.as_ref().unwrap())("< info string \u{1b}[2J\u{7}\u{0}x\ty\u{202e}z");
+        (game.red.stderr.as_ref().unwrap())("[pid 1] \u{1b}]0;title\u{7}");
+        drop(game);
+        let traffic = std::fs::read_to_string(dir.join(LOG_DIR).join("game-1.log")).unwrap();
+        assert!(
+            traffic.ends_with("< info string \\x1b[2J\\x07\\x00x\ty\\u{202e}z\n"),
+            "{traffic:?}"
+        );
+        let stderr = std::fs::read_to_string(dir.join(LOG_DIR).join("01-a.stderr.log")).unwrap();
+        assert_eq!(stderr, "[pid 1] \\x1b]0;title\\x07\n");
         let _ = std::fs::remove_dir_all(dir);
     }
 

@@ -47,7 +47,8 @@ pub const NAME: &str = "uci";
 /// `arena engines` help.
 pub const HELP: &str = "An external engine process speaking UCI (the Pikafish dialect: jieqi-uci, \
 Pikafish's jieqi branch…; or Fairy-Stockfish's), a process kept across games while it is healthy. Keys: path (the executable, required), \
-option.NAME=VALUE (sent as setoption after the handshake, e.g. option.Hash=64), timeout (ms, this \
+option.NAME=VALUE (sent as setoption after the handshake, e.g. option.Hash=64; not UCI_Variant \
+or Seed, which the arena sets itself), timeout (ms, this \
 engine's own hard limit for one move: it replaces the run's --move-timeout, or movetime + 1000, \
 longer or shorter; a clock still flags), init_timeout (ms for \
 the uci and isready handshake, default 10000), dialect (pikafish: squares ranked 0-9, e.g. h2e2; \
@@ -59,6 +60,11 @@ answers garbage loses the game (engine-crash, timeout, protocol-error; an illega
 illegal-move) and is replaced for the next one. It only ever \
 learns what its side may know, so omniscient mode is refused. Example: \
 uci:path=target/release/jieqi-uci,option.Engine=alphabeta.";
+
+/// The options the arena sets itself on every engine that declares them: `UCI_Variant` from the
+/// rules ([`Dialect::variant_for`]) and `Seed` from each game's seed. A spec's `option.` for one
+/// of them would be sent and then silently overridden, so it is refused.
+const ARENA_OPTIONS: [&str; 2] = ["UCI_Variant", "Seed"];
 
 /// Settings read from the spec.
 #[derive(Clone, Debug)]
@@ -97,6 +103,12 @@ impl Settings {
                 "init_timeout" => s.init_timeout = ms(k, v)?,
                 dialect::KEY => s.dialect = Some(Dialect::parse(v).map_err(err)?),
                 _ => match k.strip_prefix("option.") {
+                    Some(name) if ARENA_OPTIONS.iter().any(|o| o.eq_ignore_ascii_case(name)) => {
+                        return Err(err(format!(
+                            "option '{name}' is set by the arena itself (UCI_Variant from the \
+                             rules, Seed from the game's seed): leave option.{name} out"
+                        )));
+                    }
                     Some(name) if !name.is_empty() => s.options.push((name.into(), v.clone())),
                     _ => {
                         return Err(err(format!(
@@ -1531,6 +1543,18 @@ mod tests {
             assert!(e.contains("from 1 to 86400000"), "{e}");
         }
         assert!(bad("uci:path=x,hash=3").contains("unknown parameter 'hash'"));
+        // What the arena sets itself would be overridden without a word: refused.
+        for key in ["UCI_Variant", "uci_variant", "Seed"] {
+            let spec = format!("uci:path=x,option.{key}=chess");
+            let e = Settings::parse(&Spec::parse(&spec).unwrap())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains(&format!("engine spec 'uci:path=x,option.{key}=chess'"))
+                    && e.contains("set by the arena itself"),
+                "{e}"
+            );
+        }
         let s = Settings::parse(&Spec::parse("uci:path=x,option.Hash=64,timeout=500").unwrap())
             .unwrap();
         assert_eq!(s.options, vec![("Hash".to_string(), "64".to_string())]);

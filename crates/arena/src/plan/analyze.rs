@@ -86,6 +86,13 @@ fn game_list(text: &str) -> Result<Option<Vec<u64>>, Error> {
             "no game given: numbers, ranges (1,4,10-20) or all".into()
         ));
     }
+    // A game listed twice would be analysed twice, its files written twice.
+    let mut seen = std::collections::HashSet::new();
+    if let Some(twice) = out.iter().find(|&&n| !seen.insert(n)) {
+        return Err(bad(format!(
+            "game {twice} is listed more than once: give each game once"
+        )));
+    }
     Ok(Some(out))
 }
 

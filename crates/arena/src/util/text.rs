@@ -118,9 +118,27 @@ pub fn number(x: f64) -> String {
     }
 }
 
+/// A count with its noun, plural unless the count is 1: `1 pair`, `2 pairs`, `0 games` (`noun`
+/// is the singular; its plural adds `s`).
+pub fn counted(n: impl Into<u64>, noun: &str) -> String {
+    let n: u64 = n.into();
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_take_their_plural() {
+        assert_eq!(counted(1u64, "pair"), "1 pair");
+        assert_eq!(counted(2u64, "pair"), "2 pairs");
+        assert_eq!(counted(0u32, "position"), "0 positions");
+    }
 
     #[test]
     fn controls_and_bidi_controls_are_escaped() {

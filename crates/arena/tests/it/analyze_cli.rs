@@ -160,6 +160,14 @@ fn analyze_refuses_what_it_cannot_do() {
     );
     let err = refused(&["analyze", s(&run), "--games", "2-1"]);
     assert!(err.contains("empty"), "{err}");
+    for (twice, game) in [("1,1,1", 1), ("1-2,2", 2)] {
+        let err = refused(&["analyze", s(&run), "--games", twice]);
+        assert!(
+            err.contains("--games")
+                && err.contains(&format!("game {game} is listed more than once")),
+            "{err}"
+        );
+    }
     let err = refused(&["analyze", s(&run), "--games", "1,x"]);
     assert!(err.contains("'x' is not a game number"), "{err}");
     let err = refused(&[
@@ -189,4 +197,138 @@ fn analyze_refuses_what_it_cannot_do() {
         "--no-progress",
     ]);
     assert!(err.contains("gave no score"), "{err}");
+}
+
+/// A Xiangqi game file of one move, `b2e2`, from the start.
+fn xiangqi_file(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("one.pgn");
+    std::fs::write(
+        &path,
+        "[Variant \"xiangqi\"]\n[Result \"*\"]\n\n1. b2e2 *\n",
+    )
+    .unwrap();
+    path
+}
+
+/// A reference that answers `h2e2` whatever it is told, `searchmoves` or not, would score its
+/// own best move as the move played: it is refused, naming the ply and the moves.
+#[test]
+fn a_reference_that_ignores_searchmoves_is_refused() {
+    let dir = tmp("searchmoves");
+    let game = xiangqi_file(&dir);
+    let engine = crate::common::scripted_engine(
+        &dir,
+        "stubborn",
+        &[],
+        "echo 'info depth 1 score cp 10 pv h2e2'; echo 'bestmove h2e2'",
+    );
+    let spec = format!("uci:path={engine},name=stubborn");
+    let err = refused(&[
+        "analyze",
+        s(&game),
+        "--engine",
+        &spec,
+        "--threads",
+        "1",
+        "--no-progress",
+    ]);
+    assert!(
+        err.contains("ply 1: the reference engine answered h2e2 when told to search only b2e2")
+            && err.contains("ignores searchmoves"),
+        "{err}"
+    );
+    assert!(!game.with_file_name("one.analysis.json").exists());
+    // A reference that dies is said once, in plain words.
+    let crashing = dir.join("crashing");
+    std::fs::create_dir_all(&crashing).unwrap();
+    let engine = crate::common::scripted_engine(&crashing, "crashing", &[], "exit 3");
+    let err = refused(&[
+        "analyze",
+        s(&game),
+        "--engine",
+        &format!("uci:path={engine}"),
+        "--threads",
+        "1",
+        "--no-progress",
+    ]);
+    assert!(
+        err.contains("ply 1: the reference engine failed: ") && !err.contains("engine the engine"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Runs `arena ARGS`, sends it SIGINT once its stdout holds `after`, and returns its exit status,
+/// stdout and stderr.
+pub fn interrupted_after(args: &[&str], after: &str) -> (Option<i32>, String, String) {
+    use std::io::Read;
+    let mut child = std::process::Command::new(crate::common::arena_bin())
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !String::from_utf8_lossy(&seen).contains(after) {
+        let n = stdout.read(&mut buf).unwrap();
+        assert!(
+            n > 0,
+            "ended before '{after}': {}",
+            String::from_utf8_lossy(&seen)
+        );
+        seen.extend_from_slice(&buf[..n]);
+    }
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    stdout.read_to_end(&mut seen).unwrap();
+    let o = child.wait_with_output().unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&seen).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// Ctrl-C during the second game of `--games all --out FILE` keeps the first game's analysis in
+/// FILE (written only at the end otherwise) and says so; exit 130.
+#[test]
+fn an_interrupted_analysis_keeps_the_games_that_finished() {
+    let dir = tmp("interrupted");
+    let run = played(&dir);
+    let out = dir.join("all.json");
+    let (code, stdout, stderr) = interrupted_after(
+        &[
+            "analyze",
+            s(&run),
+            "--games",
+            "all",
+            "--nodes",
+            "20000",
+            "--threads",
+            "1",
+            "--no-progress",
+            "--out",
+            s(&out),
+        ],
+        // The second game's heading: the first is analysed and kept.
+        "run game 2: red",
+    );
+    assert_eq!(code, Some(130), "{stdout}{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "interrupted: the analyses of 1 finished game kept in {}",
+            out.display()
+        )),
+        "{stderr}"
+    );
+    let doc = json(&out);
+    let games = doc["games"].as_array().unwrap();
+    assert_eq!(games.len(), 1, "{doc}");
+    assert_eq!(games[0]["number"], 1);
+    let _ = std::fs::remove_dir_all(dir);
 }

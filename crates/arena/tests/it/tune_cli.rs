@@ -283,6 +283,78 @@ fn a_network_is_fitted_reproducibly_and_loads() {
             text(&r.stderr)
         );
     }
+    // A linear fit from weights with a network would drop the network: refused, saying --net.
+    let linear = dir.join("linear.json");
+    let r = arena(&[
+        "tune",
+        games.to_str().unwrap(),
+        "--eval",
+        one.to_str().unwrap(),
+        "--out",
+        linear.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(2), "{}", text(&r.stderr));
+    assert!(
+        text(&r.stderr).contains("carry a correction network")
+            && text(&r.stderr).contains("give --net"),
+        "{}",
+        text(&r.stderr)
+    );
+    assert!(!linear.exists());
+    // With no game held out no pass is chosen by an empty mean: the last is kept, and said.
+    let last = dir.join("last.json");
+    let r = arena(&[
+        "tune",
+        games.to_str().unwrap(),
+        "--net",
+        "--iterations",
+        "2",
+        "--holdout",
+        "0",
+        "--out",
+        last.to_str().unwrap(),
+    ]);
+    let report = text(&r.stdout);
+    assert!(r.status.success(), "{report}{}", text(&r.stderr));
+    assert!(
+        !report.contains("held out -") && !report.contains("held out 0.000000"),
+        "{report}"
+    );
+    assert!(
+        report.contains("no position is held out")
+            && report.contains("kept the last pass, 2 (no position held out"),
+        "{report}"
+    );
+    assert!(json(&last)["provenance"]["loss"]["held_out"].is_null());
+    // Ctrl-C after the first pass keeps the best pass so far in --out, atomically, and says so.
+    let cut = dir.join("cut.json");
+    let (code, stdout, stderr) = crate::analyze_cli::interrupted_after(
+        &[
+            "tune",
+            games.to_str().unwrap(),
+            "--net",
+            "--iterations",
+            "1000",
+            "--holdout",
+            "0.25",
+            "--out",
+            cut.to_str().unwrap(),
+        ],
+        "pass 1:",
+    );
+    assert_eq!(code, Some(130), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("interrupted: the network of pass ")
+            && stderr.contains(&format!("kept in {}", cut.display())),
+        "{stderr}"
+    );
+    let kept = json(&cut);
+    assert_eq!(
+        kept["provenance"]["interrupted"], true,
+        "{}",
+        kept["provenance"]
+    );
+    assert_eq!(kept["net"]["w0"].as_array().unwrap().len(), 1440 * 32);
     // One value short.
     let mut bad = weights.clone();
     bad["net"]["w0"].as_array_mut().unwrap().pop();

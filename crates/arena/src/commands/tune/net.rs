@@ -9,9 +9,12 @@
 //! passes, `--l2` as weight decay), the pass with the
 //! lowest held-out loss is kept, and the weights are rounded to the network's integer units. The
 //! gradient of a batch is summed in a fixed order, so the same games and seed give the same
-//! network at any thread count.
+//! network at any thread count. Without held-out positions (`--holdout 0`, or too few games) the
+//! last pass is kept, and said to be. Interrupted (Ctrl-C), the fit writes the pass it would
+//! keep so far, its provenance marked `interrupted`.
 
 use std::io::Write;
+use std::sync::{Arc, Mutex};
 
 use jieqi_core::{Color, Position, Square};
 use jieqi_search::eval::{EvalWeights, evaluate};
@@ -218,12 +221,29 @@ pub fn fit(args: &TunePlan, train: &[Kept], held: &[Kept], w: &mut dyn Write) ->
     let decay = args.l2 as f32;
     let start_held = mean_loss(&held_s, &zero, k);
     let start_fit = mean_loss(&train_s, &zero, k);
-    writeln!(
-        w,
-        "K = {k:.4}; loss without the network: fit {start_fit:.6}, held out {start_held:.6}"
-    )
+    // Without held-out positions no pass can be chosen by them: the last pass is kept, and no
+    // held-out loss is printed (it would be the 0 of an empty mean).
+    let none_held = held_s.is_empty();
+    if none_held {
+        writeln!(
+            w,
+            "K = {k:.4}; loss without the network: fit {start_fit:.6}; no position is held out              (--holdout 0, or too few games): the last pass is kept"
+        )
+    } else {
+        writeln!(
+            w,
+            "K = {k:.4}; loss without the network: fit {start_fit:.6}, held out {start_held:.6}"
+        )
+    }
     .map_err(io)?;
     let mut best = (start_held, params.clone(), 0u32);
+    // The best pass so far, ready to be written if the fit is interrupted.
+    let kept: BestPass = Arc::default();
+    crate::engines::interrupt::keep_on_interrupt(keeper(args, Arc::clone(&kept), none_held));
+    if !none_held {
+        // Pass 0 (the network's output is 0) until a pass does better on the held-out games.
+        keep_pass(&kept, &base, &best, none_held, args);
+    }
     let mut t = 0i32;
     for epoch in 1..=args.iterations {
         // A seeded shuffle (Fisher–Yates).
@@ -268,16 +288,22 @@ pub fn fit(args: &TunePlan, train: &[Kept], held: &[Kept], w: &mut dyn Write) ->
             }
         }
         let held_loss = mean_loss(&held_s, &params, k);
-        writeln!(
-            w,
-            "pass {epoch}: fit {:.6}, held out {held_loss:.6}",
-            fit_sum / train_s.len() as f64
-        )
-        .map_err(io)?;
+        let fit_loss = fit_sum / train_s.len() as f64;
         // Without held-out games, the last pass.
-        if held_loss < best.0 || held_s.is_empty() {
+        if held_loss < best.0 || none_held {
             best = (held_loss, params.clone(), epoch);
+            keep_pass(&kept, &base, &best, none_held, args);
         }
+        // Said once the pass is kept for an interruption.
+        if none_held {
+            writeln!(w, "pass {epoch}: fit {fit_loss:.6}")
+        } else {
+            writeln!(
+                w,
+                "pass {epoch}: fit {fit_loss:.6}, held out {held_loss:.6}"
+            )
+        }
+        .map_err(io)?;
     }
     let net = best.1.quantize();
     // Values beyond the integer types are clipped (`as` saturates): say how many.
@@ -297,7 +323,12 @@ pub fn fit(args: &TunePlan, train: &[Kept], held: &[Kept], w: &mut dyn Write) ->
     if clipped > 0 {
         writeln!(
             w,
-            "{clipped} weights were beyond the integer range and clipped"
+            "{} beyond the integer range and clipped",
+            if clipped == 1 {
+                "1 weight was".to_string()
+            } else {
+                format!("{clipped} weights were")
+            }
         )
         .map_err(io)?;
     }
@@ -317,12 +348,20 @@ pub fn fit(args: &TunePlan, train: &[Kept], held: &[Kept], w: &mut dyn Write) ->
         .map(|s| f64::from(best.1.forward(s).1.abs()))
         .sum::<f64>()
         / held_s.len().max(1) as f64;
-    writeln!(
-        w,
-        "kept pass {} (held out {:.6}); rounded to integers: held out {real:.6}; mean |correction| \
-         {mean_abs:.1} cp",
-        best.2, best.0
-    )
+    if none_held {
+        writeln!(
+            w,
+            "kept the last pass, {} (no position held out to choose a pass by)",
+            best.2
+        )
+    } else {
+        writeln!(
+            w,
+            "kept pass {} (held out {:.6}); rounded to integers: held out {real:.6}; mean \
+             |correction| {mean_abs:.1} cp",
+            best.2, best.0
+        )
+    }
     .map_err(io)?;
     tuned.provenance = Some(provenance(
         args,
@@ -336,13 +375,66 @@ pub fn fit(args: &TunePlan, train: &[Kept], held: &[Kept], w: &mut dyn Write) ->
                 "lambda": args.lambda, "l2": args.l2, "seed": args.seed,
             },
             "k": k,
-            "loss": { "held_out": [start_held, best.0, real], "kept_pass": best.2 },
+            "loss": {
+                "held_out": (!none_held).then_some([start_held, best.0, real]),
+                "kept_pass": best.2,
+            },
         }),
     ));
     // Compact: the network's 46,000 values would take a line each.
-    write_weights(
-        args,
-        serde_json::to_string(&tuned).expect("weights serialize"),
-        w,
+    let text = serde_json::to_string(&tuned).expect("weights serialize");
+    crate::engines::interrupt::finish_keeping(|| write_weights(args, text, w))
+}
+
+/// The pass kept so far and its weights file, shared with the interrupt handler.
+type BestPass = Arc<Mutex<Option<(u32, String)>>>;
+
+/// Makes `best` (held-out loss, network, pass) the pass an interruption keeps.
+fn keep_pass(
+    kept: &BestPass,
+    base: &EvalWeights,
+    best: &(f64, Params, u32),
+    none_held: bool,
+    args: &TunePlan,
+) {
+    let rest = serde_json::json!({
+        "interrupted": true,
+        "loss": { "held_out": (!none_held).then_some(best.0), "kept_pass": best.2 },
+    });
+    let text = weights_text(base, &best.1, provenance(args, "arena tune --net", rest));
+    *kept.lock().unwrap_or_else(|e| e.into_inner()) = Some((best.2, text));
+}
+
+/// The weights file of `base` with the network `params` (rounded) and `provenance`, compact.
+fn weights_text(base: &EvalWeights, params: &Params, provenance: serde_json::Value) -> String {
+    let mut tuned = base.clone();
+    tuned.net = Some(Box::new(params.quantize()));
+    tuned.provenance = Some(provenance);
+    serde_json::to_string(&tuned).expect("weights serialize")
+}
+
+/// What an interrupted `arena tune --net` keeps: the best pass so far (the last, without
+/// held-out positions) written to `--out`, its provenance saying it was interrupted.
+fn keeper(args: &TunePlan, kept: BestPass, none_held: bool) -> crate::engines::interrupt::Keeper {
+    use crate::engines::interrupt::Kept;
+    let out = args.out.clone();
+    Box::new(
+        move || match &*kept.lock().unwrap_or_else(|e| e.into_inner()) {
+            None => Kept {
+                what: "no pass had finished: nothing".into(),
+                file: None,
+            },
+            Some((pass, text)) => Kept {
+                what: format!(
+                    "the network of pass {pass} ({})",
+                    if none_held {
+                        "the last finished"
+                    } else {
+                        "the best held-out pass so far"
+                    }
+                ),
+                file: Some((out.clone(), format!("{text}\n").into_bytes())),
+            },
+        },
     )
 }
