@@ -142,8 +142,13 @@ pub fn series_of(setup: &MatchSetup, r: &RatingsJson) -> Series {
     Series {
         key,
         description: format!(
-            "{name}: {} pairs, seed {}, rules {}, {limits}{clock}, anchor {} = {}",
-            setup.pairs, setup.seed, setup.rules.name, t.anchor, t.anchor_elo
+            "{name}: {} pair{}, seed {}, rules {}, {limits}{clock}, anchor {} = {}",
+            setup.pairs,
+            if setup.pairs == 1 { "" } else { "s" },
+            setup.seed,
+            setup.rules.name,
+            t.anchor,
+            t.anchor_elo
         ),
     }
 }

@@ -685,8 +685,8 @@ fn history_takes_only_nights_by_series_and_date_and_the_report_page_renders() {
 }
 
 /// A night as scripts/nightly.sh makes one, without the script: the marker first, then a
-/// tournament of 2 pairs into the folder.
-fn night_folder(root: &Path, date: &str, seed: &str) -> PathBuf {
+/// tournament into the folder.
+fn night_folder(root: &Path, date: &str, seed: &str, pairs: &str) -> PathBuf {
     let folder = root.join(date);
     std::fs::create_dir_all(&folder).unwrap();
     std::fs::write(
@@ -694,7 +694,7 @@ fn night_folder(root: &Path, date: &str, seed: &str) -> PathBuf {
         format!(r#"{{"night": "{date}", "commit": "unknown", "made_by": "scripts/nightly.sh"}}"#),
     )
     .unwrap();
-    tournament(&folder, "2", seed, &["--threads", "1"]);
+    tournament(&folder, pairs, seed, &["--threads", "1"]);
     folder
 }
 
@@ -708,10 +708,10 @@ fn history_leaves_what_lies_outside_the_root_alone() {
     let dir = tmp("history-links");
     let (root, outside) = (dir.join("nights"), dir.join("outside"));
     std::fs::create_dir_all(&outside).unwrap();
-    let first = night_folder(&root, "2026-11-29", "1");
-    night_folder(&root, "2026-11-30", "1");
-    // An older series of one night.
-    night_folder(&root, "2026-11-01", "2");
+    let first = night_folder(&root, "2026-11-29", "1", "2");
+    night_folder(&root, "2026-11-30", "1", "2");
+    // An older series of one night, of one pair.
+    night_folder(&root, "2026-11-01", "2", "1");
     // The first night's report lives outside the root, reached through a link; the second
     // night's run added a next night, so history would rewrite it.
     let victim = outside.join("victim.html");
@@ -740,7 +740,9 @@ fn history_leaves_what_lies_outside_the_root_alone() {
     assert!(o.status.success(), "{err}");
     assert!(out.contains("skipped 1 folder, not nights"), "{out}");
     assert!(
-        out.contains("1 other series") && out.contains("seed 2") && out.contains("(1 night)"),
+        out.contains("1 other series")
+            && out.contains("1 pair, seed 2")
+            && out.contains("(1 night)"),
         "{out}"
     );
     assert!(
