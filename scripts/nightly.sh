@@ -53,7 +53,9 @@ done
 # A real date: the night's folder name is its date, and arena history checks they agree.
 [[ "$night" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ && "$(date -u -d "$night" +%Y-%m-%d 2>/dev/null)" == "$night" ]] ||
     die "--date '$night': not a real date written YYYY-MM-DD (e.g. $(date -u +%Y-%m-%d))"
-if [[ ${#extra[@]} -gt 0 && "$nights" == "$root/results/nightly" ]]; then
+# The real nightly root, however --root spells it (`results/nightly/`, `./results/nightly`, a
+# link to it): paths are compared resolved, folders that do not exist yet included.
+if [[ ${#extra[@]} -gt 0 && "$(realpath -m -- "$nights")" == "$(realpath -m -- "$root/results/nightly")" ]]; then
     die "arguments after -- change the night's games, so they do not go into the nightly root; a quick try goes in a root of its own: $0 --root results/nightly-try -- ${extra[*]}"
 fi
 for a in "${extra[@]}"; do

@@ -37,8 +37,9 @@ max_shards=1000000
 # check_shards N: refuses a --shards value that is no count or above what arena takes. (The run's
 # own bound, no more shards than pairs, is check_run's.)
 check_shards() {
-    is_count "$1" || die "--shards must be a whole number, 1 or more (got '$1')"
-    [[ "$1" -le $max_shards ]] ||
+    [[ "$1" =~ ^[1-9][0-9]*$ ]] || die "--shards must be a whole number, 1 or more (got '$1')"
+    # Compared as text first: a number too long for the shell's integers is too many shards too.
+    [[ ${#1} -le ${#max_shards} && "$1" -le $max_shards ]] ||
         die "--shards $1: arena takes at most $max_shards shards (and a run no more than its pairs)"
 }
 

@@ -28,8 +28,9 @@ pub struct AnalyzeArgs {
     /// `all`. With --pairing, the numbers are that pairing folder's own.
     #[arg(long, value_name = "LIST")]
     pub games: Option<String>,
-    /// A tournament's or leak run's pairing folder to take --games from: its name under
-    /// `pairings/` or `arms/` (as the folder is named) or its index from 1.
+    /// A tournament's or leak run's pairing folder to take --games from: its index from 1, or
+    /// its path under `pairings/` or `arms/` (`01-greedy-vs-random`, `01-greedy/fair`), or any
+    /// end of that path that names one folder only (`fair` when one engine is measured).
     #[arg(long, value_name = "NAME", requires = "games")]
     pub pairing: Option<String>,
     /// The reference engine that judges every ply [default: alphabeta]. Any engine spec; an

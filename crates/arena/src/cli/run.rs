@@ -141,9 +141,11 @@ pub struct RunArgs {
     /// machine's run. The folder records the shard.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
-    /// Check the run and exit: validate every flag, engine and file as a real run would, print
-    /// what it would play (engines, pairs, shard, fingerprint) and exit 0 without playing or
-    /// writing anything. The cluster scripts check a run this way before submitting it.
+    /// Check the run and exit: validate every flag, engine and file as a real run would, and
+    /// --out as it would start with it (a folder it can make, not in use by a running arena, no
+    /// games of a run there without --resume, with --resume this run's), print what it would
+    /// play (engines, pairs, shard, fingerprint) and exit 0 without playing or writing anything.
+    /// The cluster scripts check a run this way before submitting it.
     #[arg(long)]
     pub check: bool,
 }

@@ -1,6 +1,7 @@
 //! `--check` of `match`, `sprt`, `tournament` and `leak`: the run is planned exactly as it would
-//! be played (every flag, engine and file validated), then described instead of played. Nothing
-//! is written. The lines are `key: value`, the first word of each value a number where there is
+//! be played (every flag, engine and file validated), its output folder is checked as the run
+//! would start with it ([`crate::run::execute::check_start`]: it can be made, no live run holds
+//! it, its journal is this run's), then described instead of played. Nothing is written. The lines are `key: value`, the first word of each value a number where there is
 //! one, so scripts can read them (`scripts/cluster/` reads `pairs:` to bound `--shards`).
 
 use std::io::Write;
@@ -8,11 +9,12 @@ use std::io::Write;
 use crate::error::Error;
 use crate::run::RunSetup;
 
-/// Prints what the run would play to `out`.
+/// Prints what the run would play to `out`, once its folder passes the run's own start checks.
 ///
 /// # Errors
-/// Writing to `out` fails.
+/// The run would refuse its folder at start, or writing to `out` fails.
 pub fn run(setup: &RunSetup, out: &mut dyn Write) -> Result<(), Error> {
+    crate::run::execute::check_start(setup)?;
     let labels: Vec<&str> = setup.engines.iter().map(|e| e.label.as_str()).collect();
     // A gate stops when its test decides: its pairs are a cap.
     let cap = if setup.kind.is_gate() { " at most" } else { "" };

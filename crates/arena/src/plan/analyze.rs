@@ -201,30 +201,91 @@ fn target_of(
     })
 }
 
-/// The pairing folder `name` (its folder name, or its index from 1) of run folder `dir`.
+/// The pairing folder `name` of run folder `dir`: its index from 1, its path in the run folder
+/// (`pairings/01-a-vs-b`, `arms/01-greedy/fair`), or any end of that path after a `/`
+/// (`01-a-vs-b`, `01-greedy/fair`, `fair`) that names one folder only.
+///
+/// # Errors
+/// No folder, or several, answer to `name`; the message lists the ones to choose from.
 fn pairing_folder(dir: &Path, name: &str) -> Result<PathBuf, Error> {
     let (_, _, setup) = folder::recorded_run(dir).map_err(|m| Error::arg("INPUT", m))?;
     let folders: Vec<String> = (0..setup.pairings.len())
         .map(|i| setup.pairing_folder(i))
         .collect();
-    let pick = match name.parse::<usize>() {
-        Ok(i) if (1..=folders.len()).contains(&i) => Some(folders[i - 1].clone()),
-        _ => folders
-            .iter()
-            .find(|f| f.rsplit('/').next() == Some(name) || f.as_str() == name)
-            .cloned(),
-    };
-    pick.map(|f| dir.join(f)).ok_or_else(|| {
-        Error::arg(
+    let name = name.trim_end_matches('/');
+    if let Ok(i) = name.parse::<usize>() {
+        if (1..=folders.len()).contains(&i) {
+            return Ok(dir.join(&folders[i - 1]));
+        }
+    }
+    let matches: Vec<&String> = folders
+        .iter()
+        .filter(|f| f.as_str() == name || f.ends_with(&format!("/{name}")))
+        .collect();
+    match matches.as_slice() {
+        [one] => Ok(dir.join(one)),
+        [] => {
+            // An arm's folder (`01-greedy`) holds several pairings: name them.
+            let under: Vec<&String> = folders
+                .iter()
+                .filter(|f| f.contains(&format!("/{name}/")) || f.starts_with(&format!("{name}/")))
+                .collect();
+            let (what, choices) = if under.is_empty() {
+                (
+                    format!(
+                        "no pairing folder of {} is '{}'",
+                        dir.display(),
+                        crate::util::text::echo(name)
+                    ),
+                    folders.iter().collect(),
+                )
+            } else {
+                (
+                    format!(
+                        "'{}' holds {} pairing folders: give one",
+                        crate::util::text::echo(name),
+                        under.len()
+                    ),
+                    under,
+                )
+            };
+            Err(Error::arg(
+                "--pairing",
+                format!("{what} ({})", choice_list(&choices)),
+            ))
+        }
+        several => Err(Error::arg(
             "--pairing",
             format!(
-                "{name}: {} has {} pairing folders: {}",
+                "'{}' names {} pairing folders of {}: give one of {}",
+                crate::util::text::echo(name),
+                several.len(),
                 dir.display(),
-                folders.len(),
-                folders.join(", ")
+                choice_list(several)
             ),
-        )
-    })
+        )),
+    }
+}
+
+/// Pairing folders as a message lists them: without the `pairings/` or `arms/` they all
+/// start with, the first 20, and how many more.
+fn choice_list(folders: &[&String]) -> String {
+    const SHOWN: usize = 20;
+    let list: Vec<&str> = folders
+        .iter()
+        .take(SHOWN)
+        .map(|f| {
+            f.strip_prefix("pairings/")
+                .or_else(|| f.strip_prefix("arms/"))
+                .unwrap_or(f)
+        })
+        .collect();
+    let more = folders.len().saturating_sub(SHOWN);
+    let mut text = list.join(", ");
+    if more > 0 {
+        text += &format!(" and {more} more");
+    }
+    text
 }
 
 /// Validates `arena analyze` arguments: reads the games and checks every output path.

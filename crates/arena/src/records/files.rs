@@ -406,6 +406,29 @@ pub fn create_dir(path: &Path) -> io::Result<()> {
     })
 }
 
+/// Checks that [`create_dir`] can make `path`, leaving nothing behind (`--check`): a folder
+/// that exists is only looked at; folders that do not are made as a run would make them, then
+/// removed again, deepest first (only while empty: nothing of anyone else's goes).
+///
+/// # Errors
+/// [`create_dir`]'s, naming the folder.
+pub fn try_create_dir(path: &Path) -> io::Result<()> {
+    let mut missing = Vec::new();
+    let mut p = path;
+    while std::fs::symlink_metadata(p).is_err() {
+        missing.push(p.to_path_buf());
+        match p.parent() {
+            Some(up) if !up.as_os_str().is_empty() => p = up,
+            _ => break,
+        }
+    }
+    let made = create_dir(path);
+    for m in &missing {
+        let _ = std::fs::remove_dir(m);
+    }
+    made
+}
+
 /// Opens a file for appending (the journal, an engine's error log), made if missing.
 ///
 /// # Errors

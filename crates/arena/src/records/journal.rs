@@ -37,16 +37,8 @@ impl FolderLock {
                     return Ok(FolderLock { path });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    let owner = read_bounded(&path, 64)
-                        .ok()
-                        .and_then(|t| t.trim().parse::<u32>().ok());
-                    if let Some(pid) = owner.filter(|&pid| process_alive(pid)) {
-                        return Err(format!(
-                            "{} is in use by another arena run (process {pid}): wait for it to \
-                             end, or choose another --out (if no arena is running, delete {})",
-                            dir.display(),
-                            path.display()
-                        ));
+                    if let Some(pid) = live_owner(&path) {
+                        return Err(in_use(dir, &path, pid));
                     }
                     // A lock of a process that is gone (or half written): take it over.
                     let _ = std::fs::remove_file(&path);
@@ -59,6 +51,37 @@ impl FolderLock {
             path.display()
         ))
     }
+
+    /// Checks that [`FolderLock::acquire`] would not find `dir` in use by a live run, writing
+    /// nothing (`--check`). A folder that does not exist is locked by nobody.
+    ///
+    /// # Errors
+    /// Another live process holds the lock; the message is `acquire`'s.
+    pub fn check(dir: &Path) -> Result<(), String> {
+        let path = dir.join(LOCK_FILE);
+        match live_owner(&path) {
+            Some(pid) if pid != std::process::id() => Err(in_use(dir, &path, pid)),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The live process that holds the lock file `path`, if one does.
+fn live_owner(path: &Path) -> Option<u32> {
+    read_bounded(path, 64)
+        .ok()
+        .and_then(|t| t.trim().parse::<u32>().ok())
+        .filter(|&pid| process_alive(pid))
+}
+
+/// The refusal of folder `dir`, whose lock `path` process `pid` holds.
+fn in_use(dir: &Path, path: &Path, pid: u32) -> String {
+    format!(
+        "{} is in use by another arena run (process {pid}): wait for it to end, or choose \
+         another --out (if no arena is running, delete {})",
+        dir.display(),
+        path.display()
+    )
 }
 
 impl Drop for FolderLock {
@@ -202,37 +225,9 @@ impl Journal {
         run: &RunRecords,
     ) -> Result<(Journal, Resumed), JournalError> {
         let mut resumed = Resumed::default();
-        if path.exists() {
-            if !resume {
-                return Err(JournalError::Exists(path.to_path_buf()));
-            }
-            let mut other = None;
-            let (pairs, truncated) = records::pair_spans(path, |number, g| {
-                if g.fingerprint != fingerprint {
-                    // Another run's game: refused below as such, whatever it holds.
-                    other.get_or_insert_with(|| (g.fingerprint.clone(), g.pair));
-                    return Ok(());
-                }
-                match run.problem(g) {
-                    None => Ok(()),
-                    Some(problem) => Err(refusal(
-                        path,
-                        number,
-                        g,
-                        &problem,
-                        "delete the line to replay that pair",
-                    )),
-                }
-            })
-            .map_err(JournalError::Records)?;
-            if let Some((found, pair)) = other {
-                return Err(JournalError::OtherRun {
-                    path: path.to_path_buf(),
-                    found,
-                    pair,
-                    want: fingerprint.to_string(),
-                });
-            }
+        if let Some(Resumed { pairs, truncated }) =
+            Journal::read_back(path, resume, fingerprint, run)?
+        {
             resumed.truncated = truncated;
             // The complete pairs, written into a new journal with their checksums; their spans
             // are the new file's. A checked line comes out byte for byte as it was (its checksum
@@ -268,6 +263,66 @@ impl Journal {
             },
             resumed,
         ))
+    }
+
+    /// Checks that [`Journal::open`] would take `path` for this run, reading it and writing
+    /// nothing (`--check`).
+    ///
+    /// # Errors
+    /// `open`'s refusals: it exists without `resume`, it holds another run's games or a line
+    /// that does not hold up.
+    pub fn check(
+        path: &Path,
+        resume: bool,
+        fingerprint: &str,
+        run: &RunRecords,
+    ) -> Result<(), JournalError> {
+        Journal::read_back(path, resume, fingerprint, run).map(drop)
+    }
+
+    /// An existing journal read back and checked for a run with this fingerprint: its complete
+    /// pairs (where they are in it as it stands) and whether its last line was cut short; None
+    /// when there is none.
+    fn read_back(
+        path: &Path,
+        resume: bool,
+        fingerprint: &str,
+        run: &RunRecords,
+    ) -> Result<Option<Resumed>, JournalError> {
+        if path.exists() {
+            if !resume {
+                return Err(JournalError::Exists(path.to_path_buf()));
+            }
+            let mut other = None;
+            let (pairs, truncated) = records::pair_spans(path, |number, g| {
+                if g.fingerprint != fingerprint {
+                    // Another run's game: refused below as such, whatever it holds.
+                    other.get_or_insert_with(|| (g.fingerprint.clone(), g.pair));
+                    return Ok(());
+                }
+                match run.problem(g) {
+                    None => Ok(()),
+                    Some(problem) => Err(refusal(
+                        path,
+                        number,
+                        g,
+                        &problem,
+                        "delete the line to replay that pair",
+                    )),
+                }
+            })
+            .map_err(JournalError::Records)?;
+            if let Some((found, pair)) = other {
+                return Err(JournalError::OtherRun {
+                    path: path.to_path_buf(),
+                    found,
+                    pair,
+                    want: fingerprint.to_string(),
+                });
+            }
+            return Ok(Some(Resumed { pairs, truncated }));
+        }
+        Ok(None)
     }
 
     /// Appends a finished pair and flushes it; returns where its lines are. Waits while

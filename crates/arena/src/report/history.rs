@@ -43,6 +43,8 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<(), Error> {
                 .map_or_else(|| "its parent".to_string(), |p| p.display().to_string())
         )));
     }
+    let root =
+        std::fs::canonicalize(dir).map_err(|e| Error::Input(format!("{}: {e}", dir.display())))?;
     let scan = nights::scan(dir);
     if scan.series.is_empty() {
         return Err(Error::Input(format!(
@@ -74,14 +76,11 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<(), Error> {
     };
     for (k, series) in scan.series.iter().enumerate() {
         let page = index_html(series, series_links(k), &scan.skipped);
-        write_atomically(
-            &dir.join(nights::series_page(&series.series)),
-            page.as_bytes(),
-        )?;
+        write_page(&root, &dir.join(nights::series_page(&series.series)), &page)?;
         if k == 0 {
-            write_atomically(&dir.join("index.html"), page.as_bytes())?;
+            write_page(&root, &dir.join("index.html"), &page)?;
         }
-        relink_reports(dir, series)?;
+        relink_reports(dir, &root, series)?;
     }
     let newest = &scan.series[0];
     let others = scan.series.len() - 1;
@@ -98,7 +97,12 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<(), Error> {
                 "; {others} other series (series-<key>.html): {}",
                 scan.series[1..]
                     .iter()
-                    .map(|s| format!("{} ({} nights)", s.series.description, s.nights.len()))
+                    .map(|s| format!(
+                        "{} ({} night{})",
+                        s.series.description,
+                        s.nights.len(),
+                        if s.nights.len() == 1 { "" } else { "s" }
+                    ))
                     .collect::<Vec<_>>()
                     .join(", ")
             )
@@ -108,7 +112,11 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<(), Error> {
         if scan.skipped.is_empty() {
             String::new()
         } else {
-            format!("; skipped {} folder(s), not nights", scan.skipped.len())
+            format!(
+                "; skipped {} folder{}, not nights",
+                scan.skipped.len(),
+                if scan.skipped.len() == 1 { "" } else { "s" }
+            )
         }
     )?;
     Ok(())
@@ -153,11 +161,32 @@ fn index_html(series: &SeriesNights, all: Vec<SeriesLink>, skipped: &[String]) -
     })
 }
 
+/// Writes an index page of the root (whose real path is `root`), refusing a link that leads
+/// outside the root: the pages of a root are its own files, never a file elsewhere.
+fn write_page(root: &Path, path: &Path, page: &str) -> Result<(), Error> {
+    if let Some(why) = nights::outside(root, path) {
+        return Err(Error::Input(format!(
+            "{}: {why}; not written",
+            path.display()
+        )));
+    }
+    write_atomically(path, page.as_bytes())?;
+    Ok(())
+}
+
 /// Rewrites the night links of every report of `series` (to its index, the previous and the
-/// next night); a report without them (older, or not found) is left as it is.
-fn relink_reports(dir: &Path, series: &SeriesNights) -> Result<(), Error> {
+/// next night); a report without them (older, or not found) is left as it is, and so is one
+/// that leads outside the root (`root`, its real path) through a link, said on stderr.
+fn relink_reports(dir: &Path, root: &Path, series: &SeriesNights) -> Result<(), Error> {
     for (i, n) in series.nights.iter().enumerate() {
         let path = dir.join(&n.date).join("report.html");
+        if let Some(why) = nights::outside(root, &path) {
+            eprintln!(
+                "warning: {}: {why}; its night links not rewritten",
+                path.display()
+            );
+            continue;
+        }
         let Ok(text) = read_bounded(&path, MAX_REPORT) else {
             continue;
         };

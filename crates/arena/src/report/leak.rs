@@ -453,8 +453,9 @@ pub fn leak_json(setup: &RunSetup, outcome: &RunOutcome) -> LeakJson {
     if let Some(s) = setup.shard {
         notes.push(if setup.local_pairs() == 0 {
             format!(
-                "Shard {s} holds none of the run's {} pairs: it has nothing to play.",
-                setup.pairs
+                "Shard {s} holds none of the run's {} pair{}: it has nothing to play.",
+                setup.pairs,
+                if setup.pairs == 1 { "" } else { "s" }
             )
         } else {
             format!(

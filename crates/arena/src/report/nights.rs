@@ -12,7 +12,7 @@
 //! spec starts a new track. Nights are ordered by their recorded date, never by folder name.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -32,6 +32,11 @@ pub const COMMITS_FILE: &str = "commits.txt";
 
 /// The most lines of [`COMMITS_FILE`] a page shows.
 pub const MAX_COMMITS: usize = 50;
+
+/// The most engines a night's rating list may have: far more than a nightly tournament plays
+/// (a round robin of 1,000 engines is half a million pairings), and the pages of a night stay
+/// small. A `ratings.json` with more is no night's, and is skipped with why.
+pub const MAX_NIGHT_ENGINES: usize = 1_000;
 
 /// `night.json`: what `scripts/nightly.sh` records about a night it made.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -137,8 +142,13 @@ pub fn series_of(setup: &MatchSetup, r: &RatingsJson) -> Series {
     Series {
         key,
         description: format!(
-            "{name}: {} pairs, seed {}, rules {}, {limits}{clock}, anchor {} = {}",
-            setup.pairs, setup.seed, setup.rules.name, t.anchor, t.anchor_elo
+            "{name}: {} pair{}, seed {}, rules {}, {limits}{clock}, anchor {} = {}",
+            setup.pairs,
+            if setup.pairs == 1 { "" } else { "s" },
+            setup.seed,
+            setup.rules.name,
+            t.anchor,
+            t.anchor_elo
         ),
     }
 }
@@ -162,7 +172,9 @@ pub fn read_night(folder: &Path) -> Result<Night, String> {
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().to_string());
     let marker = folder.join(NIGHT_FILE);
-    if !marker.is_file() {
+    // Only a missing marker is "no night.json": a folder, pipe or device there is named as what
+    // it is by the reader, which never opens a pipe to wait on it.
+    if std::fs::metadata(&marker).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
         return Err(format!(
             "no {NIGHT_FILE}: not a night made by scripts/nightly.sh"
         ));
@@ -184,6 +196,12 @@ pub fn read_night(folder: &Path) -> Result<Night, String> {
         .map_err(|e| format!("the tournament is not rated yet or cannot be read ({e})"))?;
     if ratings.shard.is_some() {
         return Err("a shard's ratings, not a night's".to_string());
+    }
+    if ratings.engines.len() > MAX_NIGHT_ENGINES {
+        return Err(format!(
+            "ratings.json rates {} engines, and a night has at most {MAX_NIGHT_ENGINES}",
+            ratings.engines.len()
+        ));
     }
     let setup: MatchSetup = read_json(&folder.join("tournament.json"), MAX_SMALL_FILE)?;
     let series = series_of(&setup, &ratings);
@@ -212,7 +230,9 @@ pub fn read_night(folder: &Path) -> Result<Night, String> {
 /// Loose files (`index.html`, `cron.log`) are not folders and are passed over in silence.
 pub fn scan(root: &Path) -> Scan {
     let mut by_series: Vec<SeriesNights> = Vec::new();
+    let mut series_index: HashMap<String, usize> = HashMap::new();
     let mut skipped = Vec::new();
+    let real_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let mut folders: Vec<_> = std::fs::read_dir(root)
         .map(|entries| {
             entries
@@ -227,13 +247,20 @@ pub fn scan(root: &Path) -> Scan {
         let name = folder
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().to_string());
-        match read_night(&folder) {
-            Ok(night) => match by_series.iter_mut().find(|s| s.series == night.series) {
-                Some(s) => s.nights.push(night),
-                None => by_series.push(SeriesNights {
-                    series: night.series.clone(),
-                    nights: vec![night],
-                }),
+        let night = match outside(&real_root, &folder) {
+            Some(why) => Err(why),
+            None => read_night(&folder),
+        };
+        match night {
+            Ok(night) => match series_index.get(&night.series.key) {
+                Some(&k) => by_series[k].nights.push(night),
+                None => {
+                    series_index.insert(night.series.key.clone(), by_series.len());
+                    by_series.push(SeriesNights {
+                        series: night.series.clone(),
+                        nights: vec![night],
+                    });
+                }
             },
             Err(why) => skipped.push(format!("{}: {why}", crate::util::text::printable(&name))),
         }
@@ -249,6 +276,42 @@ pub fn scan(root: &Path) -> Scan {
     Scan {
         series: by_series,
         skipped,
+    }
+}
+
+/// Where `path` leads once every link is followed: the file or folder it names, or for one not
+/// made yet, the real folder it would be made in and its name. A dangling link leads to the
+/// file it would make.
+///
+/// # Errors
+/// The path cannot be looked at, or its links loop; the message names it.
+pub fn real_place(path: &Path) -> std::io::Result<PathBuf> {
+    let target = crate::records::files::resolve(path)?;
+    let end = target.path();
+    match std::fs::canonicalize(end) {
+        Ok(real) => Ok(real),
+        Err(_) => {
+            let folder = end
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            let name = end.file_name().unwrap_or_default();
+            Ok(std::fs::canonicalize(folder)?.join(name))
+        }
+    }
+}
+
+/// Why `path` (in the root whose real path is `real_root`) is not to be read or written as
+/// part of the root: it leads outside it through a link; None when it stays inside.
+pub fn outside(real_root: &Path, path: &Path) -> Option<String> {
+    match real_place(path) {
+        Ok(real) if real.starts_with(real_root) => None,
+        Ok(real) => Some(format!(
+            "a link to {}, outside {}",
+            crate::util::text::printable(&real.display().to_string()),
+            crate::util::text::printable(&real_root.display().to_string())
+        )),
+        Err(e) => Some(format!("cannot be followed ({e})")),
     }
 }
 
@@ -295,19 +358,18 @@ pub fn tracks(nights: &[Night]) -> Vec<(String, Vec<HistoryPoint>)> {
 /// [`Delta::New`] when it did not play then, [`Delta::Unknown`] when either rating is ±inf or
 /// unrated.
 pub fn deltas(night: &RatingsJson, previous: &RatingsJson) -> Vec<Delta> {
+    let before: HashMap<(&str, &str), &crate::report::ratings_json::RatedEngine> = previous
+        .engines
+        .iter()
+        .map(|p| ((p.label.as_str(), p.spec.as_str()), p))
+        .collect();
     night
         .engines
         .iter()
-        .map(|e| {
-            match previous
-                .engines
-                .iter()
-                .find(|p| p.label == e.label && p.spec == e.spec)
-            {
-                None => Delta::New,
-                Some(p) if (e.elo - p.elo).is_finite() => Delta::Elo(e.elo - p.elo),
-                Some(_) => Delta::Unknown,
-            }
+        .map(|e| match before.get(&(e.label.as_str(), e.spec.as_str())) {
+            None => Delta::New,
+            Some(p) if (e.elo - p.elo).is_finite() => Delta::Elo(e.elo - p.elo),
+            Some(_) => Delta::Unknown,
         })
         .collect()
 }

@@ -1,5 +1,7 @@
 //! The rating list's data, as `ratings.json` holds it and every report of a tournament reads it.
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::report::PerMove;
@@ -144,5 +146,15 @@ impl RatingsJson {
     /// The pairwise cell of `row` against `col`, if they played.
     pub fn cell(&self, row: &str, col: &str) -> Option<&PairwiseCell> {
         self.pairwise.iter().find(|c| c.row == row && c.col == col)
+    }
+
+    /// Every pairwise cell by (row, column) label: one pass over the table, so that a grid of
+    /// the rating list looks each cell up at once (a search per cell made the grid of `n`
+    /// engines cost `n²` searches of the whole table).
+    pub fn cells(&self) -> HashMap<(&str, &str), &PairwiseCell> {
+        self.pairwise
+            .iter()
+            .map(|c| ((c.row.as_str(), c.col.as_str()), c))
+            .collect()
     }
 }

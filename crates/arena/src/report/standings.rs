@@ -282,10 +282,11 @@ pub fn text(r: &RatingsJson, outcome: &RunOutcome, notes: &[String]) -> String {
         s.push_str(&format!("  {short:>cw$}"));
     }
     s.push('\n');
+    let cells = r.cells();
     for row in &labels {
         s.push_str(&format!("{row:<w$}"));
         for col in &labels {
-            let c = r.cell(row, col);
+            let c = cells.get(&(*row, *col));
             let t = c.map_or("-".into(), |c| format!("{:.1}%", 100.0 * c.score));
             s.push_str(&format!("  {t:>cw$}"));
         }
@@ -379,10 +380,11 @@ pub fn markdown(r: &RatingsJson, notes: &[String]) -> String {
     s.push_str("\n|---|");
     s.push_str(&"---|".repeat(r.engines.len()));
     s.push('\n');
+    let cells = r.cells();
     for row in &r.engines {
         s.push_str(&format!("| **{}** |", md(&row.label)));
         for col in &r.engines {
-            let c = r.cell(&row.label, &col.label);
+            let c = cells.get(&(row.label.as_str(), col.label.as_str()));
             s.push_str(&match c {
                 Some(c) => format!(" {:.1} % (LOS {:.0} %) |", 100.0 * c.score, 100.0 * c.los),
                 None => " |".into(),
@@ -499,16 +501,26 @@ pub fn page(
     history: Vec<(String, Vec<HistoryPoint>)>,
     notes: Vec<String>,
 ) -> TournamentPage {
-    let pairwise = r
-        .engines
-        .iter()
-        .map(|row| {
-            r.engines
-                .iter()
-                .map(|col| r.cell(&row.label, &col.label).cloned())
-                .collect()
-        })
-        .collect();
+    // The grid is only drawn for a list the heat map can show: beyond, it would be `n²`
+    // empty cells held for nothing (4,000 engines took 1.2 GB).
+    let pairwise = if r.engines.len() <= html::MAX_HEAT_MAP {
+        let cells = r.cells();
+        r.engines
+            .iter()
+            .map(|row| {
+                r.engines
+                    .iter()
+                    .map(|col| {
+                        cells
+                            .get(&(row.label.as_str(), col.label.as_str()))
+                            .map(|c| (*c).clone())
+                    })
+                    .collect()
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     TournamentPage {
         leak: None,
         title: title.to_string(),

@@ -142,8 +142,11 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
             b.label,
             match setup.shard {
                 Some(shard) if shard.pairs_of(setup.pairs) == 0 => format!(
-                    "shard {shard} holds none of the {} pairs (pairs p with p mod {} = {})",
-                    setup.pairs, shard.count, shard.index
+                    "shard {shard} holds none of the {} pair{} (pairs p with p mod {} = {})",
+                    setup.pairs,
+                    if setup.pairs == 1 { "" } else { "s" },
+                    shard.count,
+                    shard.index
                 ),
                 _ => "no pair was finished".to_string(),
             }

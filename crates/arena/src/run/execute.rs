@@ -67,6 +67,110 @@ pub struct ShardRun {
     pub threads: Option<usize>,
 }
 
+/// Checks, writing nothing, that [`execute`] would start this run: that its folder can be made,
+/// no live run holds it, its journal is this run's to resume (or absent without `--resume`),
+/// and a resumed gate or shard is the same test and share. `--check` makes these refusals, by
+/// the same code as the run.
+///
+/// # Errors
+/// The refusal `execute` would start with.
+pub fn check_start(setup: &RunSetup) -> Result<(), Error> {
+    crate::records::files::try_create_dir(&setup.out).map_err(|e| Error::Input(e.to_string()))?;
+    if !setup.out.is_dir() {
+        return Ok(());
+    }
+    crate::records::journal::FolderLock::check(&setup.out).map_err(Error::Input)?;
+    let fingerprint = setup.fingerprint();
+    Journal::check(
+        &setup.out.join("games.jsonl"),
+        setup.resume,
+        &fingerprint,
+        &run_records(setup),
+    )
+    .map_err(journal_error)?;
+    resume_refusals(
+        setup,
+        recorded_before(setup).as_ref(),
+        &setup.match_setup(&fingerprint),
+    )
+}
+
+/// What the games of `setup` are checked against when read back.
+fn run_records(setup: &RunSetup) -> crate::records::check::RunRecords {
+    crate::records::check::RunRecords {
+        rules: setup.rules,
+        max_plies: setup.max_plies,
+        seed: setup.seed,
+        openings: setup.openings.clone(),
+        adjudication: setup.adjudication,
+    }
+}
+
+/// A journal's refusal as the run's error: input for what it holds, results for I/O.
+fn journal_error(e: JournalError) -> Error {
+    match e {
+        JournalError::Io(e) => Error::Results(e),
+        other => Error::Input(other.to_string()),
+    }
+}
+
+/// The record of the run a `--resume` continues, if its folder has one that reads.
+fn recorded_before(setup: &RunSetup) -> Option<MatchSetup> {
+    if !setup.resume {
+        return None;
+    }
+    crate::records::files::read_bounded(
+        &setup.out.join(setup.record_name()),
+        crate::records::files::MAX_SMALL_FILE,
+    )
+    .ok()
+    .and_then(|t| serde_json::from_str::<MatchSetup>(&t).ok())
+}
+
+/// What a resume may not change: a gate's test, a shard's share.
+fn resume_refusals(
+    setup: &RunSetup,
+    before: Option<&MatchSetup>,
+    recorded: &MatchSetup,
+) -> Result<(), Error> {
+    let setup_path = setup.out.join(setup.record_name());
+    if setup.resume && setup.kind.is_gate() {
+        // A gate's hypotheses cannot change mid-test: that would let a user shop for a verdict.
+        if let Some(before) = before.filter(|b| b.kind.sprt() != recorded.kind.sprt()) {
+            let show = |g: Option<Sprt>| {
+                g.map_or("no test".to_string(), |s| {
+                    format!(
+                        "[{}, {}] {}, alpha {}, beta {}",
+                        s.elo0, s.elo1, s.model, s.alpha, s.beta
+                    )
+                })
+            };
+            return Err(Error::Input(format!(
+                "--resume: {} was a gate of {}; this one asks for {}: a gate's test cannot \
+                 change mid-test (start a new --out)",
+                setup_path.display(),
+                show(before.kind.sprt()),
+                show(recorded.kind.sprt())
+            )));
+        }
+    }
+    if setup.resume {
+        // A shard resumed as another shard would mix pairs of two shares in one folder.
+        if let Some(before) = before.filter(|b| b.shard != recorded.shard) {
+            let show =
+                |s: Option<Shard>| s.map_or("the whole run".to_string(), |s| format!("shard {s}"));
+            return Err(Error::Input(format!(
+                "--resume: {} holds {}; this run asks for {} (resume it with the same --shard, or \
+                 choose another --out)",
+                setup.out.display(),
+                show(before.shard),
+                show(recorded.shard)
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Plays the run: journals every finished pair, tallies the finished prefix, asks its kind's stop
 /// rule ([`crate::run::stop::for_kind`]) after
 /// each pair that joins it, and writes `match.json`, the final `games.jsonl` and `games.csv`.
@@ -88,20 +192,13 @@ pub fn execute(setup: &RunSetup, line: &LineFn) -> Result<RunOutcome, Error> {
     // (those of the runs this one resumes too, while it reads them back).
     crate::engines::interrupt::run_started(&setup.out, setup.kind.command_name());
     let journal_path = setup.out.join("games.jsonl");
-    let run_records = crate::records::check::RunRecords {
-        rules: setup.rules,
-        max_plies: setup.max_plies,
-        seed: setup.seed,
-        openings: setup.openings.clone(),
-        adjudication: setup.adjudication,
-    };
-    let (mut journal, resumed) =
-        Journal::open(&journal_path, setup.resume, &fingerprint, &run_records).map_err(
-            |e| match e {
-                JournalError::Io(e) => Error::Results(e),
-                other => Error::Input(other.to_string()),
-            },
-        )?;
+    let (mut journal, resumed) = Journal::open(
+        &journal_path,
+        setup.resume,
+        &fingerprint,
+        &run_records(setup),
+    )
+    .map_err(journal_error)?;
     if resumed.truncated {
         eprintln!(
             "note: the last line of {} was cut short and is replayed",
@@ -110,50 +207,8 @@ pub fn execute(setup: &RunSetup, line: &LineFn) -> Result<RunOutcome, Error> {
     }
     let setup_path = setup.out.join(setup.record_name());
     let mut recorded = setup.match_setup(&fingerprint);
-    let before = if setup.resume {
-        crate::records::files::read_bounded(&setup_path, crate::records::files::MAX_SMALL_FILE)
-            .ok()
-            .and_then(|t| serde_json::from_str::<MatchSetup>(&t).ok())
-    } else {
-        None
-    };
-    if setup.resume && setup.kind.is_gate() {
-        // A gate's hypotheses cannot change mid-test: that would let a user shop for a verdict.
-        if let Some(before) = before
-            .as_ref()
-            .filter(|b| b.kind.sprt() != recorded.kind.sprt())
-        {
-            let show = |g: Option<Sprt>| {
-                g.map_or("no test".to_string(), |s| {
-                    format!(
-                        "[{}, {}] {}, alpha {}, beta {}",
-                        s.elo0, s.elo1, s.model, s.alpha, s.beta
-                    )
-                })
-            };
-            return Err(Error::Input(format!(
-                "--resume: {} was a gate of {}; this one asks for {}: a gate's test cannot \
-                 change mid-test (start a new --out)",
-                setup_path.display(),
-                show(before.kind.sprt()),
-                show(recorded.kind.sprt())
-            )));
-        }
-    }
-    if setup.resume {
-        // A shard resumed as another shard would mix pairs of two shares in one folder.
-        if let Some(before) = before.as_ref().filter(|b| b.shard != recorded.shard) {
-            let show =
-                |s: Option<Shard>| s.map_or("the whole run".to_string(), |s| format!("shard {s}"));
-            return Err(Error::Input(format!(
-                "--resume: {} holds {}; this run asks for {} (resume it with the same --shard, or \
-                 choose another --out)",
-                setup.out.display(),
-                show(before.shard),
-                show(recorded.shard)
-            )));
-        }
-    }
+    let before = recorded_before(setup);
+    resume_refusals(setup, before.as_ref(), &recorded)?;
 
     // Resumed pairs of this run's jobs, and the others (beyond a smaller cap): those are kept in
     // the journal, never counted. Only where their lines are is kept.

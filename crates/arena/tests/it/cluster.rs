@@ -516,6 +516,83 @@ fn arena_check_describes_the_run_and_plays_nothing() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// `--check` refuses the folders the run would refuse at start, by the run's own checks, and
+/// writes nothing: an existing run without `--resume`, another run's games with it, a folder
+/// that cannot be made, a device, a folder a live arena holds.
+#[test]
+fn arena_check_refuses_what_the_run_would_refuse_at_start() {
+    let dir = tmp("check-start");
+    let single = run_single(&dir);
+    let check = |out: &Path, extra: &[&str]| {
+        // `--seed 8` in `extra` replaces MATCH's seed: another run.
+        let mut args: Vec<&str> = if extra.contains(&"--seed") {
+            MATCH
+                .iter()
+                .map(|&a| if a == "7" { "8" } else { a })
+                .collect()
+        } else {
+            MATCH.to_vec()
+        };
+        let extra: Vec<&str> = extra
+            .iter()
+            .copied()
+            .filter(|&a| a != "--seed" && a != "8")
+            .collect();
+        args.extend_from_slice(&extra);
+        args.extend_from_slice(&["--out", out.to_str().unwrap(), "--check"]);
+        Command::new(arena_bin()).args(&args).output().unwrap()
+    };
+    let refused = |o: Output, want: &str| {
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{want}: {err}");
+        assert!(err.contains(want), "no {want:?} in\n{err}");
+    };
+    let names = |d: &Path| {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let before = names(&single);
+    refused(check(&single, &[]), "exists: add --resume");
+    refused(
+        check(&single, &["--seed", "8", "--resume"]),
+        "holds games of another run",
+    );
+    expect_ok(
+        &check(&single, &["--resume"]),
+        "--check --resume of its own run",
+    );
+    refused(
+        check(Path::new("/proc/nope"), &[]),
+        "cannot create the folder /proc/nope",
+    );
+    refused(
+        check(Path::new("/dev/null"), &[]),
+        "cannot create the folder /dev/null",
+    );
+    // A live process (this test) holds the folder's lock.
+    let lock = single.join(".arena.lock");
+    std::fs::write(&lock, std::process::id().to_string()).unwrap();
+    refused(
+        check(&single, &["--resume"]),
+        "is in use by another arena run",
+    );
+    std::fs::remove_file(&lock).unwrap();
+    assert_eq!(names(&single), before, "--check wrote in the folder");
+    // A folder it would make is made to see that it can be, and taken back.
+    let deep = dir.join("a/b/c");
+    expect_ok(&check(&deep, &[]), "--check of a new folder");
+    assert!(
+        !dir.join("a").exists(),
+        "--check left {}",
+        dir.join("a").display()
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// Bad arena arguments and impossible shard counts are found once, before any shard starts or
 /// anything is submitted: no run folder is made, no job is queued.
 #[test]
@@ -547,6 +624,12 @@ fn scripts_check_the_run_before_starting_anything() {
         refused(attempt("13", MATCH), "the run has 12 pairs");
         refused(attempt("13", MATCH), "give at most 12");
         refused(attempt("1000001", MATCH), "at most 1000000 shards");
+        // Longer than the count check's 7 digits: still the bound, not "a whole number".
+        refused(attempt("99999999", MATCH), "at most 1000000 shards");
+        refused(
+            attempt("99999999999999999999999", MATCH),
+            "at most 1000000 shards",
+        );
         refused(
             attempt(
                 "3",

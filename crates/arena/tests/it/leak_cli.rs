@@ -14,7 +14,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::common::{json, ok, refused, s, tmp};
+use crate::common::{json, ok, refused, s, text, tmp};
 
 /// `pair game red black result moves…` per game of a journal, sorted.
 fn move_lists(dir: &Path) -> Vec<String> {
@@ -322,6 +322,74 @@ fn an_opponent_adds_arms_and_shards_merge() {
         e.contains("is a leak run but") && e.contains("is a match") && e.contains("top folders"),
         "{e}"
     );
+
+    // --pairing: an arm's folder by its documented path, never a guess among several.
+    let analyze = |pairing: &str| {
+        crate::common::arena(&[
+            "analyze",
+            s(&single),
+            "--games",
+            "1",
+            "--pairing",
+            pairing,
+            "--engine",
+            "alphabeta",
+            "--nodes",
+            "50",
+            "--no-omniscient",
+            "--threads",
+            "1",
+        ])
+    };
+    for (pairing, says) in [
+        ("head-to-head", "'head-to-head' names 2 pairing folders of"),
+        (
+            "head-to-head",
+            "01-greedy/head-to-head, 02-level_hard/head-to-head",
+        ),
+        ("01-greedy", "'01-greedy' holds 3 pairing folders: give one"),
+        ("01-greedy", "01-greedy/fair"),
+        ("nosuch", "no pairing folder of"),
+    ] {
+        let o = analyze(pairing);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "--pairing {pairing}: {err}");
+        assert!(err.contains(says), "--pairing {pairing}: {err}");
+    }
+    for pairing in ["01-greedy/head-to-head", "arms/02-level_hard/fair/", "3"] {
+        let o = analyze(pairing);
+        assert!(
+            o.status.success(),
+            "--pairing {pairing}: {}",
+            text(&o.stderr)
+        );
+    }
+}
+
+/// A shard of a one-pair run with no pair of its own says "1 pair", in the leak report and in
+/// each arm's summary.
+#[test]
+fn an_empty_shard_of_one_pair_says_pair() {
+    let out = tmp("one-pair-shard");
+    let said = ok(&[
+        "leak",
+        "--engine",
+        "greedy",
+        "--pairs",
+        "1",
+        "--shard",
+        "1/2",
+        "--threads",
+        "1",
+        "--out",
+        s(&out),
+    ]);
+    assert!(
+        said.contains("Shard 1/2 holds none of the run's 1 pair: it has nothing to play."),
+        "{said}"
+    );
+    let arm = std::fs::read_to_string(out.join("arms/01-greedy/head-to-head/summary.txt")).unwrap();
+    assert!(arm.contains("holds none of the 1 pair (pairs p"), "{arm}");
 }
 
 /// Labels that read alike as folder names (`a b`, `a_b`, `..`) still get folders of their own,

@@ -274,6 +274,63 @@ fn a_refused_night_leaves_no_night_record() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A quick try (arguments after `--`) never goes into the real nightly root, however `--root`
+/// spells it: with a trailing slash, through `./`, absolute, through a link. The arena named does
+/// not exist, so the script stops there at the latest and nothing is written anywhere.
+#[test]
+fn a_quick_try_is_refused_in_the_real_root_however_it_is_spelt() {
+    if !have_bash("scripts_usage") {
+        return;
+    }
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap();
+    let dir = tmp("try-root");
+    std::os::unix::fs::symlink(repo.join("results/nightly"), dir.join("link")).unwrap();
+    let no_arena = dir.join("no-arena");
+    let real = format!("{}/results/nightly/", repo.display());
+    for (cwd, root) in [
+        (&repo, "results/nightly/"),
+        (&repo, "./results/nightly"),
+        (&repo, "results//nightly"),
+        (&dir, real.as_str()),
+        (&dir, "link"),
+        (&dir, "link/"),
+    ] {
+        let o = run_in(
+            "nightly.sh",
+            &["--no-build", "--root", root, "--", "--seed", "7"],
+            cwd,
+            &[("ARENA", &no_arena)],
+        );
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "--root {root}: {err}");
+        assert!(
+            err.contains("a quick try goes in a root of its own"),
+            "--root {root}: {err}"
+        );
+    }
+    // Another root takes the try (and then finds no arena).
+    let o = run_in(
+        "nightly.sh",
+        &[
+            "--no-build",
+            "--root",
+            "results/nightly-try",
+            "--",
+            "--seed",
+            "7",
+        ],
+        &dir,
+        &[("ARENA", &no_arena)],
+    );
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("no release binary"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn ttd_refuses_bad_arguments_before_building_anything() {
     if !have_bash("scripts_usage") {

@@ -684,6 +684,136 @@ fn history_takes_only_nights_by_series_and_date_and_the_report_page_renders() {
     assert!(bytes.len() > 20_000, "a blank page? {} bytes", bytes.len());
 }
 
+/// A night as scripts/nightly.sh makes one, without the script: the marker first, then a
+/// tournament into the folder.
+fn night_folder(root: &Path, date: &str, seed: &str, pairs: &str) -> PathBuf {
+    let folder = root.join(date);
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(
+        folder.join("night.json"),
+        format!(r#"{{"night": "{date}", "commit": "unknown", "made_by": "scripts/nightly.sh"}}"#),
+    )
+    .unwrap();
+    tournament(&folder, pairs, seed, &["--threads", "1"]);
+    folder
+}
+
+/// `arena history` reads and writes only the root's own files: a night folder that is a link
+/// out of the root is skipped, a night's report.html that is a link out of it is not rewritten,
+/// an index page that is one is refused; each is said. A night.json that is no file is named as
+/// what it is (a pipe is never opened to wait), and a rating list of more engines than a night
+/// has is skipped with the bound.
+#[test]
+fn history_leaves_what_lies_outside_the_root_alone() {
+    let dir = tmp("history-links");
+    let (root, outside) = (dir.join("nights"), dir.join("outside"));
+    std::fs::create_dir_all(&outside).unwrap();
+    let first = night_folder(&root, "2026-11-29", "1", "2");
+    night_folder(&root, "2026-11-30", "1", "2");
+    // An older series of one night, of one pair.
+    night_folder(&root, "2026-11-01", "2", "1");
+    // The first night's report lives outside the root, reached through a link; the second
+    // night's run added a next night, so history would rewrite it.
+    let victim = outside.join("victim.html");
+    std::fs::rename(first.join("report.html"), &victim).unwrap();
+    std::os::unix::fs::symlink(&victim, first.join("report.html")).unwrap();
+    // A whole night outside, linked in.
+    let far = outside.join("2026-12-01");
+    Command::new("cp")
+        .args(["-r", s(&first), s(&far)])
+        .status()
+        .unwrap();
+    std::fs::remove_file(far.join("report.html")).unwrap();
+    std::fs::copy(&victim, far.join("report.html")).unwrap();
+    std::fs::write(
+        far.join("night.json"),
+        r#"{"night": "2026-12-01", "commit": "unknown"}"#,
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&far, root.join("2026-12-01")).unwrap();
+    let before = (
+        std::fs::read(&victim).unwrap(),
+        std::fs::read(far.join("report.html")).unwrap(),
+    );
+    let o = crate::common::arena(&["history", s(&root)]);
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert!(o.status.success(), "{err}");
+    assert!(out.contains("skipped 1 folder, not nights"), "{out}");
+    assert!(
+        out.contains("1 other series")
+            && out.contains("1 pair, seed 2")
+            && out.contains("(1 night)"),
+        "{out}"
+    );
+    assert!(
+        err.contains("skipped 2026-12-01: a link to") && err.contains("outside"),
+        "{err}"
+    );
+    assert!(
+        err.contains("report.html: a link to") && err.contains("not rewritten"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&victim).unwrap(),
+        before.0,
+        "rewritten through a link"
+    );
+    assert_eq!(std::fs::read(far.join("report.html")).unwrap(), before.1);
+
+    // An index page that leads outside is refused, its target untouched.
+    std::fs::remove_file(root.join("index.html")).unwrap();
+    std::os::unix::fs::symlink(outside.join("index.html"), root.join("index.html")).unwrap();
+    let o = crate::common::arena(&["history", s(&root)]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("index.html: a link to") && err.contains("; not written"),
+        "{err}"
+    );
+    assert!(!outside.join("index.html").exists());
+    std::fs::remove_file(root.join("index.html")).unwrap();
+
+    // night.json as a folder, a pipe: named as what they are.
+    let odd = root.join("2026-12-02");
+    std::fs::create_dir_all(odd.join("night.json")).unwrap();
+    let pipe = root.join("2026-12-03");
+    std::fs::create_dir_all(&pipe).unwrap();
+    let made = Command::new("mkfifo").arg(pipe.join("night.json")).status();
+    let piped = made.is_ok_and(|s| s.success());
+    // More engines than a night has: the list of the second night, its first engine repeated.
+    let big = root.join("2026-12-04");
+    Command::new("cp")
+        .args(["-r", s(&root.join("2026-11-30")), s(&big)])
+        .status()
+        .unwrap();
+    std::fs::write(big.join("night.json"), r#"{"night": "2026-12-04"}"#).unwrap();
+    let mut ratings = crate::common::json(&big.join("ratings.json"));
+    let one = ratings["engines"][0].clone();
+    ratings["engines"] = serde_json::Value::Array(vec![one; 1001]);
+    std::fs::write(big.join("ratings.json"), ratings.to_string()).unwrap();
+    let o = crate::common::arena(&["history", s(&root)]);
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("skipped 2026-12-02: night.json: is a folder"),
+        "{err}"
+    );
+    if piped {
+        assert!(
+            err.contains("skipped 2026-12-03: night.json: is not a regular file (a named pipe)"),
+            "{err}"
+        );
+    }
+    assert!(
+        err.contains(
+            "skipped 2026-12-04: ratings.json rates 1001 engines, and a night has at most 1000"
+        ),
+        "{err}"
+    );
+    assert!(out.contains("2 nights of series"), "{out}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// A config's `leak` section is checked by `arena tournament --config` as `arena leak --config`
 /// checks it (one check), though only `leak` plays it.
 #[test]

@@ -454,12 +454,15 @@ pub fn heat_map(labels: &[String], cells: &[Vec<Option<PairwiseCell>>]) -> Resul
     guarded(|| draw_heat_map(labels, cells))
 }
 
+/// The most engines the heat map draws a matrix for; beyond, it says there are too many.
+pub const MAX_HEAT_MAP: usize = 200;
+
 fn draw_heat_map(labels: &[String], cells: &[Vec<Option<PairwiseCell>>]) -> Result<String, String> {
     let n = labels.len();
     if n == 0 {
         return message_svg("No engines to compare.", 480, 100);
     }
-    if n > 200 {
+    if n > MAX_HEAT_MAP {
         return message_svg("Too many engines for a matrix.", 480, 100);
     }
     let cell = ((560.0 / n as f64).round() as i32).clamp(34, 76);
