@@ -19,7 +19,7 @@ use crate::error::Error;
 use crate::plan::jai::JaiSettings;
 use crate::records::{GameLine, GameResult};
 use crate::run::watch::{Watch, WatchedGame, WatchedPly, Watcher};
-use crate::util::text::echo;
+use crate::util::text::{counted, echo};
 use jieqi_engine::input::read_line;
 
 /// Where the runner's lines go: shared by the command loop and the match's threads, a line
@@ -214,7 +214,7 @@ fn play(setup: &crate::run::RunSetup, out: &Shared) {
             "info string match started: {} vs {}, {} ({}), folder {}",
             setup.engines[0].label,
             setup.engines[1].label,
-            pairs(setup.pairs),
+            counted(setup.pairs, "pair"),
             setup.context(),
             setup.out.display()
         ),
@@ -254,30 +254,25 @@ fn play(setup: &crate::run::RunSetup, out: &Shared) {
 /// The match's last line: the pairs kept and where; for a match stopped early, also the pairs
 /// that finished beyond the counted ones (kept in the journal, counted by a resume that reaches
 /// them) and how to continue it.
-fn end_line(stopped: bool, counted: u64, beyond: u64, total: u64, dir: &str) -> String {
-    if !stopped || counted >= total {
-        return format!("info string match finished: {} in {dir}", pairs(counted));
+fn end_line(stopped: bool, kept: u64, beyond: u64, total: u64, dir: &str) -> String {
+    if !stopped || kept >= total {
+        return format!(
+            "info string match finished: {} in {dir}",
+            counted(kept, "pair")
+        );
     }
     let beyond = match beyond {
         0 => String::new(),
         n => format!(
-            "; {n} more {} finished beyond them, kept in its games.jsonl and not counted",
-            if n == 1 { "pair" } else { "pairs" }
+            "; {} more finished beyond them, kept in its games.jsonl and not counted",
+            counted(n, "pair")
         ),
     };
     format!(
-        "info string match stopped: {counted} of {total} pairs kept in {dir}{beyond} (continue it \
-         with arena match --out {dir} --resume, which counts every pair kept)"
+        "info string match stopped: {kept} of {} kept in {dir}{beyond} (continue it \
+         with arena match --out {dir} --resume, which counts every pair kept)",
+        counted(total, "pair")
     )
-}
-
-/// "1 pair", "5 pairs".
-fn pairs(n: u64) -> String {
-    if n == 1 {
-        "1 pair".to_string()
-    } else {
-        format!("{n} pairs")
-    }
 }
 
 /// Reports the games to JieqiBox: one game move by move at a time (with several threads the

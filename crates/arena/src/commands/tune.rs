@@ -431,10 +431,15 @@ pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
     let after_train = loss(&samples, &rounded, k);
     let after_held = true_loss(&held, &tuned, k);
     writeln!(w, "K = {k:.4} (fitted at the starting weights)").map_err(io)?;
+    // An empty held-out set has no loss: said so, not printed as the 0 of an empty mean.
+    let held_text = if held.is_empty() {
+        "no position held out (--holdout 0, or too few games)".to_string()
+    } else {
+        format!("held out {before_held:.6} -> {after_held:.6}")
+    };
     writeln!(
         w,
-        "loss (mean squared error): fit {before_train:.6} -> {after_train:.6}, held out \
-         {before_held:.6} -> {after_held:.6}"
+        "loss (mean squared error): fit {before_train:.6} -> {after_train:.6}, {held_text}"
     )
     .map_err(io)?;
     writeln!(w, "{:<18} {:>8} {:>8}", "weight", "before", "after").map_err(io)?;
@@ -480,7 +485,7 @@ pub fn run(args: &TunePlan, w: &mut dyn Write) -> Result<(), Error> {
             "k": k,
             "loss": {
                 "fit": [before_train, after_train],
-                "held_out": [before_held, after_held],
+                "held_out": (!held.is_empty()).then_some([before_held, after_held]),
             },
         }),
     ));

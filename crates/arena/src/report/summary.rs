@@ -223,10 +223,10 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
         ));
     }
     if let Some(gate) = gate_result(setup, outcome) {
-        let pairs = outcome.counted;
+        let pairs = crate::util::text::counted(outcome.counted, "pair");
         match gate {
             GateResult::Accepted(h) => s.push_str(&format!(
-                "Gate: {h} accepted after {pairs} pairs ({}){}\n",
+                "Gate: {h} accepted after {pairs} ({}){}\n",
                 match h {
                     Hypothesis::H1 => "the test passed: merge",
                     Hypothesis::H0 => "the test failed: do not merge",
@@ -234,17 +234,17 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
                 beyond_text(outcome.beyond)
             )),
             GateResult::Inconclusive => s.push_str(&format!(
-                "Gate: inconclusive, no bound crossed in {pairs} pairs (the cap is {})\n",
+                "Gate: inconclusive, no bound crossed in {pairs} (the cap is {})\n",
                 setup.pairs
             )),
             GateResult::Repeated => s.push_str(&format!(
-                "Gate: no verdict after {pairs} pairs: {} of them repeat earlier pairs move for \
+                "Gate: no verdict after {pairs}: {} of them repeat earlier pairs move for \
                  move, so the test counted the same games many times (give --openings, or \
                  --allow-repeats to take the verdict anyway)\n",
                 p.repeated
             )),
             GateResult::EngineFailure => s.push_str(&format!(
-                "Gate: stopped after {pairs} pairs, no verdict: {} {}, {} {} engine failures \
+                "Gate: stopped after {pairs}, no verdict: {} {}, {} {} engine failures \
                  (see Terminations and games.jsonl; --recover counts them as losses and goes on)\n",
                 a.label, p.failures[0], b.label, p.failures[1]
             )),

@@ -381,7 +381,7 @@ fn jai_stop_ends_a_long_move_at_once() {
         took < Duration::from_secs(5),
         "stop took {took:?} with a 30 s move in progress"
     );
-    assert!(end.contains("0 of 1 pairs kept"), "{end}");
+    assert!(end.contains("0 of 1 pair kept"), "{end}");
     let lines = jai.quit();
     assert!(
         !lines.iter().any(|l| l.starts_with("info move ")),

@@ -175,7 +175,7 @@ fn an_engine_failure_stops_the_gate_unless_it_recovers() {
     );
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(
-        text.contains("Gate: stopped after 1 pairs, no verdict"),
+        text.contains("Gate: stopped after 1 pair, no verdict"),
         "{text}"
     );
     let s = summary(&dir);

@@ -86,6 +86,26 @@ fn tuning_fits_the_games_and_refuses_bad_input() {
     ]);
     assert!(again.status.success(), "{}", text(&again.stderr));
 
+    // With nothing held out the report says so: no loss of an empty mean, null in the provenance.
+    let none_out = dir.join("none-held.json");
+    let none = arena(&[
+        "tune",
+        games.to_str().unwrap(),
+        "--out",
+        none_out.to_str().unwrap(),
+        "--iterations",
+        "20",
+        "--holdout",
+        "0",
+    ]);
+    let report = text(&none.stdout);
+    assert!(none.status.success(), "{report}{}", text(&none.stderr));
+    assert!(
+        report.contains("no position held out") && !report.contains("held out -"),
+        "{report}"
+    );
+    assert!(json(&none_out)["provenance"]["loss"]["held_out"].is_null());
+
     let g = games.to_str().unwrap();
     let o = out.to_str().unwrap();
     // A copy of the run (its files, not its path) and the same folder by another path.

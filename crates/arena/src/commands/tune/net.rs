@@ -227,7 +227,8 @@ pub fn fit(args: &TunePlan, train: &[Kept], held: &[Kept], w: &mut dyn Write) ->
     if none_held {
         writeln!(
             w,
-            "K = {k:.4}; loss without the network: fit {start_fit:.6}; no position is held out              (--holdout 0, or too few games): the last pass is kept"
+            "K = {k:.4}; loss without the network: fit {start_fit:.6}; no position is held out \
+             (--holdout 0, or too few games): the last pass is kept"
         )
     } else {
         writeln!(
