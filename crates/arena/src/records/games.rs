@@ -305,7 +305,7 @@ pub fn checked_json<T: serde::Serialize>(value: &T) -> std::io::Result<String> {
 /// Whether a line read back is the game its checksum was computed over: its `check` field (if
 /// it has one: journals written before checksums have none) equals the hash of the game's JSON.
 /// Returns whether the line has a checksum.
-fn check_line(line: &str, g: &GameLine) -> Result<bool, String> {
+pub(crate) fn check_line(line: &str, g: &GameLine) -> Result<bool, String> {
     let value: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
     let Some(check) = value.get("check") else {
         return Ok(false);

@@ -94,6 +94,7 @@ pub fn execute(setup: &RunSetup, line: &LineFn) -> Result<RunOutcome, Error> {
         seed: setup.seed,
         openings: setup.openings.clone(),
         adjudication: setup.adjudication,
+        pairings: setup.pairing_labels(),
     };
     let (mut journal, resumed) =
         Journal::open(&journal_path, setup.resume, &fingerprint, &run_records).map_err(
