@@ -137,7 +137,7 @@ fn folder_games(
             for (pair, game) in keys {
                 let Some((_, line)) = found.games.get(&(pair, game)) else {
                     return Err(Error::arg(
-                        "--games",
+                        if list.len() == 1 { "--game" } else { "--games" },
                         folder::missing_game(dir, &setup, pair, game, found.truncated),
                     ));
                 };

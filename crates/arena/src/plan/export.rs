@@ -164,6 +164,14 @@ fn check_out(_dir: &Path, out: &Path) -> Result<(), Error> {
 
 /// Why game `number` is not in the folder, as `arena replay` says it.
 fn missing(args: &ExportArgs, number: u64) -> Error {
+    // Asked for by pair: said by pair, with the run's pairs.
+    if let (Some(pair), Some(game @ (1 | 2))) = (args.pair, args.game)
+        && let Ok((_, record, _)) = crate::run::folder::recorded_run(&args.dir)
+    {
+        return Error::Input(crate::run::folder::missing_game(
+            &args.dir, &record, pair, game as u8, false,
+        ));
+    }
     match crate::run::folder::locate(&args.dir, number) {
         Err((_, m)) => Error::Input(m),
         Ok(crate::run::folder::Located { pair, game, .. }) => Error::Input(format!(

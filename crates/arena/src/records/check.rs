@@ -149,9 +149,9 @@ pub fn figures_problem(line: &GameLine) -> Option<String> {
 
 impl RunRecords {
     /// What is wrong with a recorded game of this run, if anything: a game number other than 1
-    /// or 2, a deal seed that is not its pair's, or a record that does not hold up when played
+    /// or 2, colours that are not its pairing's ([`RunRecords::pairings`]), a deal seed that is not its pair's, or a record that does not hold up when played
     /// through from its deal ([`check_record`]: deal, moves, reveal and capture letters, plies,
-    /// captures, reveals, ending).
+    /// captures, reveals, ending), or figures no game makes ([`figures_problem`]).
     pub fn problem(&self, line: &GameLine) -> Option<String> {
         if !matches!(line.game, 1 | 2) {
             return Some(format!(
@@ -160,9 +160,6 @@ impl RunRecords {
             ));
         }
         if let Some(p) = self.colours_problem(line) {
-            return Some(p);
-        }
-        if let Some(p) = figures_problem(line) {
             return Some(p);
         }
         let want = crate::records::deal_seed::pair_seed(self.seed, line.pair);
@@ -193,6 +190,7 @@ impl RunRecords {
             Some(self.adjudication),
         )
         .problem
+        .or_else(|| figures_problem(line))
     }
 }
 
