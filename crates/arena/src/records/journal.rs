@@ -246,14 +246,27 @@ impl Journal {
             // is over exactly this text); a line of a journal from before checksums gets one, so
             // the lines this run appends never sit beside unchecked ones.
             let mut old = records::files::open_regular(path).map_err(JournalError::Io)?;
-            let mut kept = AtomicFile::create(path).map_err(JournalError::Io)?;
+            let size = old.metadata().map_err(JournalError::Io)?.len();
+            // Why a copy is needed, said when there is no room for it (a full disk).
+            let copying = |e: std::io::Error| {
+                JournalError::Io(std::io::Error::new(
+                    e.kind(),
+                    format!(
+                        "{e} (--resume writes the journal's complete pairs again beside it, up \
+                         to {size} bytes, because they are not its first lines one after the \
+                         other, or have no checksums; free that much space, or resume in a \
+                         copy of the folder on another disk)"
+                    ),
+                ))
+            };
+            let mut kept = AtomicFile::create(path).map_err(copying)?;
             let mut at = 0u64;
             for (key, spans) in pairs {
                 let games = records::read_pair(&mut old, path, spans).map_err(JournalError::Io)?;
                 let mut new = [Span::default(); 2];
                 for (g, span) in games.iter().zip(&mut new) {
                     let line = records::checked_line(g).map_err(JournalError::Io)? + "\n";
-                    kept.write_all(line.as_bytes()).map_err(JournalError::Io)?;
+                    kept.write_all(line.as_bytes()).map_err(copying)?;
                     *span = Span {
                         offset: at,
                         len: line.len() as u64,
@@ -262,7 +275,7 @@ impl Journal {
                 }
                 resumed.pairs.insert(key, new);
             }
-            kept.commit().map_err(JournalError::Io)?;
+            kept.commit().map_err(copying)?;
         }
         Journal::append_to(path, resumed)
     }
