@@ -115,6 +115,10 @@ fn read_dir(dir: &Path) -> Result<ShardDir, Error> {
         seed: record.seed,
         openings: book.clone(),
         adjudication: record.adjudication,
+        pairings: record
+            .run_setup(dir.to_path_buf(), 1, String::new(), book.clone())
+            .map_err(|m| refuse(format!("{}: {m}", path.display())))?
+            .pairing_labels(),
     };
     let (pairs, truncated) = records::pair_spans(&journal, |number, g| {
         if bad.is_none() {

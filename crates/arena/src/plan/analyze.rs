@@ -123,25 +123,32 @@ fn folder_games(
         ));
     }
     let journal = dir.join("games.jsonl");
-    let (lines, _) =
-        records::read_jsonl(&journal).map_err(|e| Error::arg("INPUT", e.to_string()))?;
     let numbered = |g: &GameLine| records::game_number(g.pair, g.game);
-    let mut picked: Vec<&GameLine> = match numbers {
+    let picked: Vec<GameLine> = match numbers {
         None => {
-            let mut all: Vec<&GameLine> = lines.iter().collect();
+            let (mut all, _) =
+                records::read_jsonl(&journal).map_err(|e| Error::arg("INPUT", e.to_string()))?;
             all.sort_by_key(|g| numbered(g));
             all
         }
         Some(list) => {
+            // Only the lines of the games asked for are read (see records::lookup).
+            let keys: Vec<_> = list
+                .iter()
+                .map(|&n| records::job_of_number(n).unwrap_or((0, 1)))
+                .collect();
+            let wanted = keys.iter().copied().collect();
+            let found = records::lookup::find_games(&journal, &wanted)
+                .map_err(|e| Error::arg("INPUT", e.to_string()))?;
             let mut out = Vec::new();
-            for &n in list {
-                let line = lines.iter().find(|g| numbered(g) == n).ok_or_else(|| {
-                    Error::arg(
-                        "--games",
-                        format!("{}: no record of game {n}", journal.display()),
-                    )
-                })?;
-                out.push(line);
+            for (pair, game) in keys {
+                let Some((_, line)) = found.games.get(&(pair, game)) else {
+                    return Err(Error::arg(
+                        if list.len() == 1 { "--game" } else { "--games" },
+                        folder::missing_game(dir, &setup, pair, game, found.truncated),
+                    ));
+                };
+                out.push(line.clone());
             }
             out
         }
@@ -153,7 +160,7 @@ fn folder_games(
         ));
     }
     let mut targets = Vec::new();
-    for line in picked.drain(..) {
+    for line in &picked {
         if line.fingerprint != setup.fingerprint {
             return Err(Error::arg(
                 "INPUT",
@@ -288,6 +295,39 @@ fn choice_list(folders: &[&String]) -> String {
     text
 }
 
+/// What an INPUT that is neither a folder nor a regular file is: nothing, or what is there (a
+/// named pipe, a device, a loop of links), looked at without opening it.
+fn neither(input: &Path) -> String {
+    let what = match std::fs::metadata(input) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return format!("{}: no such results folder or game file", input.display());
+        }
+        // A loop of links says so (`Too many levels of symbolic links`).
+        Err(e) => e.to_string(),
+        Ok(m) => format!(
+            "{}, not a regular file",
+            crate::records::files::special_kind(m.file_type())
+        ),
+    };
+    format!(
+        "{}: {what}: INPUT is a results folder or a game file",
+        input.display()
+    )
+}
+
+/// A path as two outputs are compared: its folder made absolute where it exists (links
+/// followed), so `a.json` and `./a.json` are one file.
+fn same_file_key(path: &Path) -> PathBuf {
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    match (parent.canonicalize(), path.file_name()) {
+        (Ok(dir), Some(name)) => dir.join(name),
+        _ => path.to_path_buf(),
+    }
+}
+
 /// Validates `arena analyze` arguments: reads the games and checks every output path.
 ///
 /// # Errors
@@ -381,10 +421,7 @@ pub fn plan(args: AnalyzeArgs, given: &dyn Fn(&str) -> bool) -> Result<AnalyzePl
             folder: None,
         }]
     } else {
-        return Err(Error::arg(
-            "INPUT",
-            format!("{}: no such results folder or game file", input.display()),
-        ));
+        return Err(Error::arg("INPUT", neither(input)));
     };
     if let Some(out) = &args.out {
         for t in &mut targets {
@@ -420,8 +457,23 @@ pub fn plan(args: AnalyzeArgs, given: &dyn Fn(&str) -> bool) -> Result<AnalyzePl
             outputs.push(("--html", h));
         }
     }
+    let mut seen: Vec<(&'static str, &PathBuf, PathBuf)> = Vec::new();
     for (flag, path) in outputs {
-        crate::records::files::check_output(path).map_err(|m| Error::arg(flag, m))?;
+        let target = crate::records::files::check_output(path).map_err(|m| Error::arg(flag, m))?;
+        let same = same_file_key(target.path());
+        if let Some((first, named, _)) = seen.iter().find(|(_, _, k)| *k == same) {
+            return Err(Error::arg(
+                flag,
+                format!(
+                    "{} is the file {first} {} names too: the analysis JSON and the game's page \
+                     would overwrite each other (a page beside --out takes its name with \
+                     .html): give them two names",
+                    path.display(),
+                    named.display()
+                ),
+            ));
+        }
+        seen.push((flag, path, same));
     }
     let entry = crate::plan::engine("--engine", &args.engine)?;
     for t in &targets {

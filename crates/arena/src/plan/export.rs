@@ -49,7 +49,7 @@ impl ExportPlan {
             mut games,
             uncounted,
             stop,
-        } = load(&args.dir)?;
+        } = load(&args.dir, one_game(&args))?;
         // Games the run did not count are left out unless asked for; one asked for by number
         // is refused with the reason rather than silently dropped.
         let mut left_out = 0;
@@ -164,6 +164,14 @@ fn check_out(_dir: &Path, out: &Path) -> Result<(), Error> {
 
 /// Why game `number` is not in the folder, as `arena replay` says it.
 fn missing(args: &ExportArgs, number: u64) -> Error {
+    // Asked for by pair: said by pair, with the run's pairs.
+    if let (Some(pair), Some(game @ (1 | 2))) = (args.pair, args.game)
+        && let Ok((_, record, _)) = crate::run::folder::recorded_run(&args.dir)
+    {
+        return Error::Input(crate::run::folder::missing_game(
+            &args.dir, &record, pair, game as u8, false,
+        ));
+    }
     match crate::run::folder::locate(&args.dir, number) {
         Err((_, m)) => Error::Input(m),
         Ok(crate::run::folder::Located { pair, game, .. }) => Error::Input(format!(
@@ -186,15 +194,106 @@ struct Loaded {
     stop: String,
 }
 
+/// The pair and game (1 or 2) of the one game `--game`/`--pair` ask for, in a folder of one
+/// pairing (where job = pair); `None` when the whole folder is asked for.
+fn one_game(args: &ExportArgs) -> Option<(u64, u8)> {
+    match (args.pair, args.game) {
+        (Some(pair), Some(game @ (1 | 2))) => Some((pair, game as u8)),
+        (None, Some(n)) => records::job_of_number(n),
+        _ => None,
+    }
+}
+
+/// The number of recorded game `g` of the run (`setup`, recorded as `record`), refused when it
+/// belongs to none of the run's pairings.
+fn number_of(
+    journal: &Path,
+    record: &MatchSetup,
+    setup: &crate::run::RunSetup,
+    g: &GameLine,
+) -> Result<u64, Error> {
+    let (a, b) = if g.game == 1 {
+        (&g.red, &g.black)
+    } else {
+        (&g.black, &g.red)
+    };
+    let pairing = setup
+        .pairings
+        .iter()
+        .position(|&(x, y)| setup.engines[x].label == *a && setup.engines[y].label == *b);
+    let Some(i) = pairing.filter(|_| g.fingerprint == record.fingerprint) else {
+        return Err(Error::Input(format!(
+            "{}: pair {} game {} (red '{}', black '{}', fingerprint {}) is not a game of \
+             the run its record describes: the record or the journal was edited",
+            journal.display(),
+            g.pair,
+            g.game,
+            crate::util::text::printable(&g.red),
+            crate::util::text::printable(&g.black),
+            g.fingerprint
+        )));
+    };
+    Ok(records::game_number(
+        g.pair * setup.pairings.len() as u64 + i as u64,
+        g.game,
+    ))
+}
+
+/// Where a gate of one pairing stopped counting, its journal read a pair at a time (a gate
+/// stops by the results of the pairs before; other runs count every pair).
+fn stop_of_gate(setup: &crate::run::RunSetup, journal: &Path) -> Result<Option<u64>, Error> {
+    if !setup.kind.is_gate() {
+        return Ok(None);
+    }
+    let input = |e: String| Error::Input(e);
+    let (pairs, _) =
+        records::pair_spans(journal, |_, _| Ok(())).map_err(|e| input(e.to_string()))?;
+    let by_pair: BTreeMap<u64, [records::Span; 2]> =
+        pairs.into_iter().map(|((_, _, p), s)| (p, s)).collect();
+    let mut file = crate::records::files::open_regular(journal)
+        .map_err(|e| input(format!("{}: {e}", journal.display())))?;
+    let mut failed = None;
+    let stopped = crate::run::folder::stop_job(setup, |job| {
+        let spans = *by_pair.get(&job)?;
+        records::read_pair(&mut file, journal, spans)
+            .map_err(|e| failed.get_or_insert(e.to_string()).clone())
+            .ok()
+    });
+    match failed {
+        Some(e) => Err(input(e)),
+        None => Ok(stopped),
+    }
+}
+
 /// The run recorded in `dir`, its games by number (see [`records::game_number`]) and those it did
 /// not count: the pairs after the job where its stop rule stopped it
 /// ([`crate::run::folder::stop_job`]), and pairs beyond its `pairs`. A game that belongs to none
-/// of the run's pairings is an error; a last line cut short is said.
-fn load(dir: &Path) -> Result<Loaded, Error> {
+/// of the run's pairings is an error; a last line cut short is said. With `only` (a folder of
+/// one pairing), only that game's line is read ([`records::lookup`]), and a gate's other pairs
+/// a pair at a time.
+fn load(dir: &Path, only: Option<(u64, u8)>) -> Result<Loaded, Error> {
     let (_, record, setup) = crate::run::folder::recorded_run(dir).map_err(Error::Input)?;
     let journal = dir.join("games.jsonl");
-    let (lines, truncated) =
-        records::read_jsonl(&journal).map_err(|e| Error::Input(e.to_string()))?;
+    let only = only.filter(|_| record.all.is_none());
+    let mut games = BTreeMap::new();
+    let truncated = match only {
+        Some((pair, game)) => {
+            let (found, truncated) = records::lookup::find_game(&journal, pair, game)
+                .map_err(|e| Error::Input(e.to_string()))?;
+            if let Some((_, g)) = found {
+                games.insert(number_of(&journal, &record, &setup, &g)?, g);
+            }
+            truncated
+        }
+        None => {
+            let (lines, truncated) =
+                records::read_jsonl(&journal).map_err(|e| Error::Input(e.to_string()))?;
+            for g in lines {
+                games.insert(number_of(&journal, &record, &setup, &g)?, g);
+            }
+            truncated
+        }
+    };
     if truncated {
         eprintln!(
             "note: the last line of {} was cut short by an interruption and is not exported \
@@ -202,38 +301,14 @@ fn load(dir: &Path) -> Result<Loaded, Error> {
             journal.display()
         );
     }
-    let np = setup.pairings.len() as u64;
-    let mut games = BTreeMap::new();
-    for g in lines {
-        let (a, b) = if g.game == 1 {
-            (&g.red, &g.black)
-        } else {
-            (&g.black, &g.red)
-        };
-        let pairing = setup
-            .pairings
-            .iter()
-            .position(|&(x, y)| setup.engines[x].label == *a && setup.engines[y].label == *b);
-        let Some(i) = pairing.filter(|_| g.fingerprint == record.fingerprint) else {
-            return Err(Error::Input(format!(
-                "{}: pair {} game {} (red '{}', black '{}', fingerprint {}) is not a game of \
-                 the run its record describes: the record or the journal was edited",
-                journal.display(),
-                g.pair,
-                g.game,
-                crate::util::text::printable(&g.red),
-                crate::util::text::printable(&g.black),
-                g.fingerprint
-            )));
-        };
-        let number = records::game_number(g.pair * np + i as u64, g.game);
-        games.insert(number, g);
-    }
     let pair_of = |job: u64| {
         let game = |n: u8| games.get(&records::game_number(job, n)).cloned();
         Some([game(1)?, game(2)?])
     };
-    let stopped = crate::run::folder::stop_job(&setup, pair_of);
+    let stopped = match only {
+        Some(_) => stop_of_gate(&setup, &journal)?,
+        None => crate::run::folder::stop_job(&setup, pair_of),
+    };
     let mut reasons = Vec::new();
     if let Some(job) = stopped {
         // Job j stops the run after j + 1 jobs; the jobs of a run of one pairing are its pairs.

@@ -52,19 +52,115 @@ pub struct RunRecords {
     pub openings: Option<std::sync::Arc<crate::records::openings::Book>>,
     /// Its `--resign` and `--draw`: a game ends by them exactly where its recorded scores say.
     pub adjudication: crate::records::adjudication::Adjudication,
+    /// Its pairings' engine labels, `(a, b)`: `a` is Red in game 1 of a pair and Black in game
+    /// 2 ([`crate::run::RunSetup::pairing_labels`]).
+    pub pairings: Vec<(String, String)>,
+}
+
+/// The deepest search depth a record may hold: no search of ours goes past a few hundred plies,
+/// nor do the UCI engines we know (Pikafish stops at 246); a larger number is damage, and would
+/// dominate the run's mean depth.
+pub const MAX_RECORDED_DEPTH: u32 = 10_000;
+
+/// The most milliseconds a record's time fields may hold: 10^9 ms, about 11.6 days for one game.
+pub const MAX_RECORDED_MS: f64 = 1e9;
+
+/// What is wrong with a record's figures beyond its moves, if anything: one search entry per
+/// move, times finite, not negative and at most [`MAX_RECORDED_MS`], depths at most
+/// [`MAX_RECORDED_DEPTH`], each side's per-move nodes and times adding up to no more than its
+/// totals, and both sides' engine times to no more than the game's.
+pub fn figures_problem(line: &GameLine) -> Option<String> {
+    if line.search.len() != line.moves.len() {
+        return Some(format!(
+            "field search holds {} entries for its {} moves (one per move)",
+            line.search.len(),
+            line.moves.len()
+        ));
+    }
+    let time = |field: String, ms: f64| {
+        (!(0.0..=MAX_RECORDED_MS).contains(&ms)).then(|| {
+            format!(
+                "field {field} is {ms} ms: a time is from 0 to {MAX_RECORDED_MS} ms (and a number)"
+            )
+        })
+    };
+    let totals = [
+        ("total_ms".to_string(), line.total_ms),
+        ("ms.red".to_string(), line.ms.red),
+        ("ms.black".to_string(), line.ms.black),
+    ];
+    for (field, ms) in totals {
+        if let Some(p) = time(field, ms) {
+            return Some(p);
+        }
+    }
+    // The first mover's plies are the even ones.
+    let first = line.first_mover();
+    let mut nodes = crate::records::Sides::<u64>::default();
+    let mut ms = crate::records::Sides::<f64>::default();
+    for (i, ply) in line.search.iter().enumerate() {
+        if let Some(p) = ply.ms.and_then(|m| time(format!("search[{i}].ms"), m)) {
+            return Some(p);
+        }
+        if let Some(d) = ply.depth.filter(|&d| d > MAX_RECORDED_DEPTH) {
+            return Some(format!(
+                "field search[{i}].depth is {d}: a recorded depth is at most {MAX_RECORDED_DEPTH}"
+            ));
+        }
+        let red = (i % 2 == 0) == (first == jieqi_core::Color::Red);
+        let (n, m) = if red {
+            (&mut nodes.red, &mut ms.red)
+        } else {
+            (&mut nodes.black, &mut ms.black)
+        };
+        *n = n.saturating_add(ply.nodes);
+        *m += ply.ms.unwrap_or(0.0);
+    }
+    // Each figure is rounded to 0.001 ms as it is written.
+    let slack = 0.001 * (line.search.len() as f64 + 2.0);
+    for (side, n, total) in [
+        ("red", nodes.red, line.nodes.red),
+        ("black", nodes.black, line.nodes.black),
+    ] {
+        if n > total {
+            return Some(format!(
+                "field nodes.{side} is {total}, and {side}'s moves' search entries add up to {n}"
+            ));
+        }
+    }
+    for (side, m, total) in [
+        ("red", ms.red, line.ms.red),
+        ("black", ms.black, line.ms.black),
+    ] {
+        if m > total + slack {
+            return Some(format!(
+                "field ms.{side} is {total}, and {side}'s moves' search entries add up to {m:.3}"
+            ));
+        }
+    }
+    if line.ms.red + line.ms.black > line.total_ms + slack {
+        return Some(format!(
+            "field total_ms is {}, less than its engines' ms.red {} and ms.black {} together",
+            line.total_ms, line.ms.red, line.ms.black
+        ));
+    }
+    None
 }
 
 impl RunRecords {
     /// What is wrong with a recorded game of this run, if anything: a game number other than 1
-    /// or 2, a deal seed that is not its pair's, or a record that does not hold up when played
+    /// or 2, colours that are not its pairing's ([`RunRecords::pairings`]), a deal seed that is not its pair's, or a record that does not hold up when played
     /// through from its deal ([`check_record`]: deal, moves, reveal and capture letters, plies,
-    /// captures, reveals, ending).
+    /// captures, reveals, ending), or figures no game makes ([`figures_problem`]).
     pub fn problem(&self, line: &GameLine) -> Option<String> {
         if !matches!(line.game, 1 | 2) {
             return Some(format!(
                 "it is game {} of its pair, and a pair has games 1 and 2",
                 line.game
             ));
+        }
+        if let Some(p) = self.colours_problem(line) {
+            return Some(p);
         }
         let want = crate::records::deal_seed::pair_seed(self.seed, line.pair);
         if line.seed != want {
@@ -94,6 +190,36 @@ impl RunRecords {
             Some(self.adjudication),
         )
         .problem
+        .or_else(|| figures_problem(line))
+    }
+}
+
+impl RunRecords {
+    /// What is wrong with a game's colours, if anything: game 1 of a pair has its pairing's
+    /// first engine Red, game 2 the colours swapped.
+    fn colours_problem(&self, line: &GameLine) -> Option<String> {
+        let (a, b) = if line.game == 1 {
+            (&line.red, &line.black)
+        } else {
+            (&line.black, &line.red)
+        };
+        if self.pairings.iter().any(|(x, y)| x == a && y == b) {
+            return None;
+        }
+        let pairings: Vec<String> = self
+            .pairings
+            .iter()
+            .map(|(x, y)| format!("{} vs {}", printable(x), printable(y)))
+            .collect();
+        Some(format!(
+            "fields red '{}' and black '{}' are no pairing of the run as game {} has them (game \
+             1 of a pair has the pairing's first engine Red, game 2 the colours swapped; the \
+             run's pairings: {})",
+            printable(&line.red),
+            printable(&line.black),
+            line.game,
+            pairings.join(", ")
+        ))
     }
 }
 
@@ -377,7 +503,10 @@ mod tests {
             plies: plies as u32,
             captures,
             reveals,
-            nodes: records::Sides { red: 0, black: 0 },
+            nodes: records::Sides {
+                red: plies as u64,
+                black: plies as u64,
+            },
             ms: records::Sides {
                 red: 0.0,
                 black: 0.0,
@@ -399,6 +528,7 @@ mod tests {
             seed: 1,
             openings: None,
             adjudication,
+            pairings: vec![("a".into(), "b".into())],
         };
         let resign = Adjudication {
             resign: Some(Resign {
@@ -462,6 +592,77 @@ mod tests {
         assert!(run(resign).problem(&wrong).is_some());
     }
 
+    /// `--resume` and `arena merge` refuse figures no game makes, whatever the checksum says:
+    /// they used to take 500 search entries for 99 moves, none, a depth of 4294967295, a negative
+    /// time, and to drop a line whose colours were swapped (its pair "missing").
+    #[test]
+    fn impossible_figures_and_swapped_colours_are_refused() {
+        let run = RunRecords {
+            rules: Rules::standard(),
+            max_plies: 400,
+            seed: 1,
+            openings: None,
+            adjudication: Adjudication::default(),
+            pairings: vec![("a".into(), "b".into())],
+        };
+        let good = line(
+            6,
+            "+0.10",
+            "-0.10",
+            Termination::MaxPlies,
+            records::GameResult::Draw,
+        );
+        let run = RunRecords {
+            max_plies: 6,
+            ..run
+        };
+        assert_eq!(run.problem(&good), None);
+        let refused = |edit: &dyn Fn(&mut GameLine), field: &str| {
+            let mut g = good.clone();
+            edit(&mut g);
+            let p = run.problem(&g).expect("refused");
+            assert!(p.contains(field), "{p}");
+        };
+        refused(
+            &|g| {
+                g.search
+                    .extend(std::iter::repeat_n(g.search[0].clone(), 500))
+            },
+            "field search holds 506 entries for its 6 moves",
+        );
+        refused(&|g| g.search.clear(), "field search holds 0 entries");
+        refused(
+            &|g| g.search[2].depth = Some(u32::MAX),
+            "field search[2].depth",
+        );
+        refused(&|g| g.total_ms = -5.0, "field total_ms is -5 ms");
+        refused(&|g| g.ms.black = f64::NAN, "field ms.black");
+        refused(&|g| g.search[1].ms = Some(2e9), "field search[1].ms");
+        refused(&|g| g.search[1].nodes = 10, "field nodes.black is 6");
+        refused(
+            &|g| {
+                g.search[0].ms = Some(1.0);
+                g.ms.red = 1.0;
+                g.total_ms = 1.0;
+                g.search[1].ms = Some(0.5);
+            },
+            "field ms.black",
+        );
+        refused(
+            &|g| {
+                g.ms.red = 1.0;
+                g.total_ms = 0.5;
+            },
+            "field total_ms is 0.5",
+        );
+        refused(
+            &|g| std::mem::swap(&mut g.red, &mut g.black),
+            "fields red 'b' and black 'a' are no pairing of the run as game 1 has them",
+        );
+        // Game 2 has them the other way round: a and b as in game 1 are refused.
+        refused(&|g| g.game = 2, "as game 2 has them");
+    }
+
     /// The cost of the check `--resume` and `arena merge` make of every line, on a journal of
     /// your own: `CHECK_BENCH=DIR/games.jsonl CHECK_SEED=S cargo test -p arena --profile ci
     /// --lib check_cost -- --ignored --nocapture` (S the run's master seed; standard rules, the
@@ -477,6 +678,7 @@ mod tests {
             seed: seed.parse().expect("a number"),
             openings: None,
             adjudication: Default::default(),
+            pairings: Vec::new(),
         };
         let started = std::time::Instant::now();
         let (lines, _) = records::read_jsonl(std::path::Path::new(&path)).expect("a journal");

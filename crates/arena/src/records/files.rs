@@ -131,6 +131,7 @@ fn own_file(name: &str) -> Option<&'static str> {
         n if RUN_RECORDS.contains(&n) => "the record",
         JOURNAL => "the journal",
         "games.csv" => "the games table",
+        "games.html" => "the games index",
         "summary.json" | "summary.txt" => "the summary",
         "merge.json" | "merge.txt" => "the merge report",
         ".arena.lock" => "the lock",
@@ -142,7 +143,7 @@ fn own_file(name: &str) -> Option<&'static str> {
 }
 
 /// What `path` is (`the journal`) if it is one of a results folder's own files: its name is a run's (the
-/// record, `games.jsonl`, `games.csv`, `summary.*`, `ratings.*`, `report.*`, `leak.*`,
+/// record, `games.jsonl`, `games.csv`, `games.html`, `summary.*`, `ratings.*`, `report.*`, `leak.*`,
 /// `merge.*`, the lock) and its folder holds a run record or a `games.jsonl`. The path is taken
 /// as it is (see [`check_output`] for links).
 pub fn run_file(path: &Path) -> Option<&'static str> {
@@ -441,6 +442,22 @@ pub fn append(path: &Path) -> io::Result<File> {
         .map_err(|e| named(path, e))
 }
 
+/// Cuts a regular file (the journal) to its first `len` bytes in place and syncs it: what is cut
+/// is lost, what is kept is never rewritten, so no second copy of the file is needed.
+///
+/// # Errors
+/// I/O errors, naming the file.
+pub fn truncate(path: &Path, len: u64) -> io::Result<()> {
+    let file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|e| named(path, e))?;
+    regular(&file.metadata()?).map_err(|e| named(path, e))?;
+    file.set_len(len)
+        .and_then(|()| file.sync_all())
+        .map_err(|e| named(path, e))
+}
+
 /// Opens a file to write afresh (a game's log), made if missing, emptied if not.
 ///
 /// # Errors
@@ -486,7 +503,7 @@ pub fn probe_folder(dir: &Path) -> io::Result<()> {
 pub const MAX_SMALL_FILE: u64 = 1 << 20;
 
 /// What a file that is not regular is, as a message says it (`a named pipe`).
-fn special_kind(kind: std::fs::FileType) -> &'static str {
+pub fn special_kind(kind: std::fs::FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;

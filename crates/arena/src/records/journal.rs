@@ -229,19 +229,39 @@ impl Journal {
             Journal::read_back(path, resume, fingerprint, run)?
         {
             resumed.truncated = truncated;
+            if let Some(end) = clean_prefix(path, &pairs).map_err(JournalError::Io)? {
+                // Only a torn tail or half-played pairs follow the complete pairs: cut them off
+                // in place (a resume after a full disk needs no room for a copy).
+                files::truncate(path, end).map_err(JournalError::Io)?;
+                resumed.pairs = pairs;
+                return Journal::append_to(path, resumed);
+            }
             // The complete pairs, written into a new journal with their checksums; their spans
             // are the new file's. A checked line comes out byte for byte as it was (its checksum
             // is over exactly this text); a line of a journal from before checksums gets one, so
             // the lines this run appends never sit beside unchecked ones.
             let mut old = records::files::open_regular(path).map_err(JournalError::Io)?;
-            let mut kept = AtomicFile::create(path).map_err(JournalError::Io)?;
+            let size = old.metadata().map_err(JournalError::Io)?.len();
+            // Why a copy is needed, said when there is no room for it (a full disk).
+            let copying = |e: std::io::Error| {
+                JournalError::Io(std::io::Error::new(
+                    e.kind(),
+                    format!(
+                        "{e} (--resume writes the journal's complete pairs again beside it, up \
+                         to {size} bytes, because they are not its first lines one after the \
+                         other, or have no checksums; free that much space, or resume in a \
+                         copy of the folder on another disk)"
+                    ),
+                ))
+            };
+            let mut kept = AtomicFile::create(path).map_err(copying)?;
             let mut at = 0u64;
             for (key, spans) in pairs {
                 let games = records::read_pair(&mut old, path, spans).map_err(JournalError::Io)?;
                 let mut new = [Span::default(); 2];
                 for (g, span) in games.iter().zip(&mut new) {
                     let line = records::checked_line(g).map_err(JournalError::Io)? + "\n";
-                    kept.write_all(line.as_bytes()).map_err(JournalError::Io)?;
+                    kept.write_all(line.as_bytes()).map_err(copying)?;
                     *span = Span {
                         offset: at,
                         len: line.len() as u64,
@@ -250,8 +270,13 @@ impl Journal {
                 }
                 resumed.pairs.insert(key, new);
             }
-            kept.commit().map_err(JournalError::Io)?;
+            kept.commit().map_err(copying)?;
         }
+        Journal::append_to(path, resumed)
+    }
+
+    /// The journal at `path` opened for appending, with what a resume found in it.
+    fn append_to(path: &Path, resumed: Resumed) -> Result<(Journal, Resumed), JournalError> {
         let file = files::append(path).map_err(JournalError::Io)?;
         let len = file.metadata().map_err(JournalError::Io)?.len();
         Ok((
@@ -389,6 +414,37 @@ impl Journal {
         drop(self.reader.take());
         new.commit()
     }
+}
+
+/// Where the journal at `path` should be cut when its complete `pairs` are its first lines, one
+/// after the other from its first byte, and carry checksums (as this version writes them): what
+/// follows is only a torn last line or pairs with one game, which a resume drops. `None` when
+/// the journal must be rewritten (gaps between the pairs, or lines without checksums, which
+/// the rewrite gives them).
+fn clean_prefix(path: &Path, pairs: &BTreeMap<PairKey, [Span; 2]>) -> std::io::Result<Option<u64>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut spans: Vec<Span> = pairs.values().flatten().copied().collect();
+    spans.sort_by_key(|s| s.offset);
+    let mut end = 0u64;
+    for s in &spans {
+        if s.offset != end {
+            return Ok(None);
+        }
+        end += s.len;
+    }
+    // Every line of a journal has a checksum or none does (the read refuses a mix): the first
+    // line says which.
+    if let Some(first) = spans.first() {
+        let mut bytes = vec![0; first.len as usize];
+        let mut file = files::open_regular(path)?;
+        file.seek(SeekFrom::Start(first.offset))?;
+        file.read_exact(&mut bytes)?;
+        let text = String::from_utf8_lossy(&bytes);
+        if !(text.contains(",\"check\":\"") && text.ends_with("\"}\n")) {
+            return Ok(None);
+        }
+    }
+    Ok(Some(end))
 }
 
 /// Reads a line [`records::checked_json`] wrote: the value, if the line's checksum is that of the text
@@ -629,6 +685,7 @@ mod tests {
             seed: 1,
             openings: None,
             adjudication: Default::default(),
+            pairings: vec![("a".into(), "b".into())],
         };
         let (mut journal, _) = Journal::open(&path, false, "f", &run).unwrap();
         journal.append(&[game(0, 1), game(0, 2)]).unwrap();
@@ -649,6 +706,61 @@ mod tests {
         drop(held);
         worker.join().unwrap().unwrap();
         assert_eq!(kept_pairs(&path), 2);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// Game `n` of pair `p` of a run of master seed 1, engines a and b, ended at a cap of 0
+    /// plies: a record that holds up.
+    fn valid(pair: u64, n: u8) -> GameLine {
+        use crate::records::openings::{deal_text, start_game};
+        let mut g = game(pair, n);
+        g.seed = crate::records::deal_seed::pair_seed(1, pair);
+        g.deal = deal_text(&start_game(g.seed, &jieqi_core::Rules::standard(), None));
+        if n == 2 {
+            (g.red, g.black) = ("b".into(), "a".into());
+        }
+        g
+    }
+
+    /// A resume whose journal is its complete pairs and then a torn tail cuts the tail off in
+    /// place: it used to write the whole journal again (and, after a full disk, to need the
+    /// journal's size free).
+    #[test]
+    #[cfg(unix)]
+    fn a_resume_cuts_a_torn_tail_in_place() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = std::env::temp_dir().join(format!("journal-cut-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.jsonl");
+        let run = RunRecords {
+            rules: jieqi_core::Rules::standard(),
+            max_plies: 0,
+            seed: 1,
+            openings: None,
+            adjudication: Default::default(),
+            pairings: vec![("a".into(), "b".into())],
+        };
+        let text = |g: &GameLine| records::checked_line(g).unwrap() + "\n";
+        let mut kept = String::new();
+        for pair in 0..2 {
+            kept += &text(&valid(pair, 1));
+            kept += &text(&valid(pair, 2));
+        }
+        let half = text(&valid(2, 2));
+        let bytes = kept.clone() + &text(&valid(2, 1)) + &half[..half.len() / 2];
+        std::fs::write(&path, &bytes).unwrap();
+        let inode = std::fs::metadata(&path).unwrap().ino();
+        let (_, resumed) = Journal::open(&path, true, "f", &run).unwrap();
+        assert_eq!((resumed.pairs.len(), resumed.truncated), (2, true));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), kept);
+        assert_eq!(std::fs::metadata(&path).unwrap().ino(), inode, "rewritten");
+        // A half-played pair between complete ones: the journal is rewritten, its pairs kept.
+        let gap = text(&valid(0, 1)) + &text(&valid(1, 1)) + &text(&valid(0, 2));
+        std::fs::write(&path, &gap).unwrap();
+        let (mut journal, resumed) = Journal::open(&path, true, "f", &run).unwrap();
+        let spans = resumed.pairs.values().next().copied().unwrap();
+        assert_eq!(journal.read(spans).unwrap(), [valid(0, 1), valid(0, 2)]);
+        assert_eq!(kept_pairs(&path), 1);
         let _ = std::fs::remove_dir_all(dir);
     }
 

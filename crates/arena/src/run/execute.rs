@@ -103,6 +103,7 @@ fn run_records(setup: &RunSetup) -> crate::records::check::RunRecords {
         seed: setup.seed,
         openings: setup.openings.clone(),
         adjudication: setup.adjudication,
+        pairings: setup.pairing_labels(),
     }
 }
 

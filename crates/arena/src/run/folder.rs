@@ -20,8 +20,16 @@ pub fn recorded_run(dir: &std::path::Path) -> Result<(PathBuf, MatchSetup, RunSe
             return Err(format!("{}: no such folder", dir.display()));
         }
         Err(e) => return Err(format!("{}: {e}", dir.display())),
-        Ok(m) if !m.is_dir() => {
+        Ok(m) if m.is_file() => {
             return Err(format!("{} is a file, not a results folder", dir.display()));
+        }
+        Ok(m) if !m.is_dir() => {
+            // A named pipe, a device, a socket: said as such, never opened.
+            return Err(format!(
+                "{} is {}, not a results folder",
+                dir.display(),
+                crate::records::files::special_kind(m.file_type())
+            ));
         }
         Ok(_) => {}
     }
@@ -206,6 +214,51 @@ pub fn locate(dir: &Path, number: u64) -> Result<Located, (&'static str, String)
     })
 }
 
+/// `1 pair`, `2 pairs`.
+fn pairs_text(n: u64) -> String {
+    format!("{n} pair{}", if n == 1 { "" } else { "s" })
+}
+
+/// Why game `game` of pair `pair` is not in the journal of results folder `dir` (run `setup`;
+/// `truncated`: its last line was cut short): the pair is another shard's, beyond the run's
+/// pairs, or not played yet. The message names the journal, the pair and game asked and the
+/// run's pairs.
+pub fn missing_game(
+    dir: &Path,
+    setup: &MatchSetup,
+    pair: u64,
+    game: u8,
+    truncated: bool,
+) -> String {
+    let why = match setup.shard {
+        Some(shard) if !shard.has(pair) => format!(
+            ": pair {pair} belongs to shard {}/{}, and this folder holds shard {shard}",
+            pair % shard.count,
+            shard.count
+        ),
+        _ if pair >= setup.pairs => format!(
+            ": the run has {} (pair indices 0 to {}; game 1 or 2 of each)",
+            pairs_text(setup.pairs),
+            setup.pairs.saturating_sub(1)
+        ),
+        _ if truncated => format!(
+            " (of the run's {}; its last line was cut short by an interruption: `arena {} \
+             --out {} --resume` plays that pair again)",
+            pairs_text(setup.pairs),
+            setup.command_name(),
+            dir.display()
+        ),
+        _ => format!(
+            " (of the run's {}: the run did not get to it: `--resume` plays it)",
+            pairs_text(setup.pairs)
+        ),
+    };
+    format!(
+        "{}: no record of pair {pair} game {game}{why}",
+        dir.join(records::files::JOURNAL).display()
+    )
+}
+
 /// Reads `match.json` and the recorded game of a results folder.
 ///
 /// # Errors
@@ -231,27 +284,11 @@ pub fn load_recorded(
         ));
     }
     let journal = dir.join("games.jsonl");
-    let (games, truncated) = records::read_jsonl(&journal).map_err(|e| e.to_string())?;
-    let Some(line) = games.into_iter().find(|g| g.pair == pair && g.game == game) else {
-        let why = match setup.shard {
-            Some(shard) if !shard.has(pair) => format!(
-                ": pair {pair} belongs to shard {}/{}, and this folder holds shard {shard}",
-                pair % shard.count,
-                shard.count
-            ),
-            _ if pair >= setup.pairs => format!(": the run has {} pairs", setup.pairs),
-            _ if truncated => format!(
-                " (its last line was cut short by an interruption: `arena {} --out {} \
-                 --resume` plays that pair again)",
-                setup.command_name(),
-                dir.display()
-            ),
-            _ => " (the run did not get to it: `--resume` plays it)".to_string(),
-        };
-        return Err(format!(
-            "{}: no record of pair {pair} game {game}{why}",
-            journal.display()
-        ));
+    // Only this game's line is read: the journal may hold 10^5 pairs.
+    let (found, truncated) =
+        records::lookup::find_game(&journal, pair, game).map_err(|e| e.to_string())?;
+    let Some((_, line)) = found else {
+        return Err(missing_game(dir, &setup, pair, game, truncated));
     };
     // The record and match.json must describe the same run.
     if line.fingerprint != setup.fingerprint {

@@ -419,6 +419,14 @@ impl RunSetup {
         self.kind.record_name()
     }
 
+    /// Each pairing's engine labels, `(a, b)`: `a` is Red in game 1 of a pair, Black in game 2.
+    pub fn pairing_labels(&self) -> Vec<(String, String)> {
+        self.pairings
+            .iter()
+            .map(|&(a, b)| (self.engines[a].label.clone(), self.engines[b].label.clone()))
+            .collect()
+    }
+
     /// The folder of pairing `i` of a run of several pairings, relative to the run's: a leak
     /// run's arm (`arms/NN-<engine>/fair`, …), or `pairings/01-a-vs-b`.
     pub fn pairing_folder(&self, i: usize) -> String {

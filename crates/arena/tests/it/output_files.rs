@@ -282,3 +282,76 @@ fn merge_refuses_a_single_machines_run_folder() {
     assert_eq!(games(&merged), games(&ref60));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `analyze --out F --html F` used to write the JSON over the page (and print "Viewer: F"), and
+/// `view --out DIR/games.html` to replace the folder's games index: both are refused, nothing
+/// written.
+#[test]
+fn outputs_never_overwrite_each_other_or_the_games_index() {
+    let dir = tmp("own-index");
+    run(&dir, &["--pairs", "1", "--max-plies", "6"]);
+    let index = dir.join("games.html");
+    let before = std::fs::read(&index).unwrap();
+    let e = crate::common::refused(&["view", s(&dir), "--game", "1", "--out", s(&index)]);
+    assert!(e.contains("the games index"), "{e}");
+    assert_eq!(std::fs::read(&index).unwrap(), before);
+    let f = dir.join("a.html");
+    let e = crate::common::refused(&[
+        "analyze",
+        s(&dir),
+        "--game",
+        "1",
+        "--nodes",
+        "10",
+        "--out",
+        s(&f),
+        "--html",
+        s(&f),
+    ]);
+    assert!(
+        e.contains("--html") && e.contains("overwrite each other"),
+        "{e}"
+    );
+    // The page beside --out takes its name with .html: the same file.
+    let e = crate::common::refused(&[
+        "analyze",
+        s(&dir),
+        "--game",
+        "1",
+        "--nodes",
+        "10",
+        "--out",
+        s(&f),
+    ]);
+    assert!(e.contains("overwrite each other"), "{e}");
+    assert!(!f.exists());
+}
+
+/// A game asked for by pair beyond the run is named as asked, with the run's pairs; an INPUT
+/// that is a named pipe or a loop of links is said to be one (it used to be "no such results
+/// folder or game file"), and the pipe is never opened.
+#[test]
+#[cfg(unix)]
+fn a_missing_pair_and_odd_inputs_are_named() {
+    let dir = tmp("odd-inputs");
+    run(&dir, &["--pairs", "2", "--max-plies", "6"]);
+    for cmd in ["analyze", "view", "replay", "export"] {
+        let e = crate::common::refused(&[cmd, s(&dir), "--pair", "99", "--game", "1"]);
+        assert!(
+            e.contains("pair 99 game 1") && e.contains("the run has 2 pairs"),
+            "{cmd}: {e}"
+        );
+    }
+    let fifo = dir.join("pipe");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        let e = crate::common::refused(&["analyze", s(&fifo), "--game", "1"]);
+        assert!(e.contains("a named pipe, not a regular file"), "{e}");
+        let e = crate::common::refused(&["view", s(&fifo), "--game", "1"]);
+        assert!(e.contains("is a named pipe, not a results folder"), "{e}");
+    }
+    let looped = dir.join("loop");
+    std::os::unix::fs::symlink(&looped, &looped).unwrap();
+    let e = crate::common::refused(&["analyze", s(&looped), "--game", "1"]);
+    assert!(e.contains("symbolic links"), "{e}");
+}

@@ -250,6 +250,54 @@ fn an_extra_move_with_its_checksum_is_refused() {
     );
 }
 
+/// Figures no game makes, with the checksum recomputed: resume and merge used to take them (a
+/// depth of 4294967295 made the summary's mean depth 14128182.9).
+#[test]
+fn impossible_search_figures_with_their_checksum_are_refused() {
+    refused_everywhere(
+        "recheck-search",
+        "field search holds 593 entries for its 93 moves",
+        |v, _| {
+            let entry = v["search"][0].clone();
+            let search = v["search"].as_array_mut().unwrap();
+            search.extend(std::iter::repeat_n(entry, 500));
+        },
+    );
+    refused_everywhere(
+        "recheck-depth",
+        "field search[4].depth is 4294967295",
+        |v, _| v["search"][4]["depth"] = Value::from(u32::MAX),
+    );
+    refused_everywhere("recheck-total", "field total_ms is -5 ms", |v, _| {
+        v["total_ms"] = Value::from(-5.0)
+    });
+}
+
+/// A line with red and black swapped used to be dropped on resume (its pair played again) and
+/// its pair called missing by merge.
+#[test]
+fn swapped_colours_with_their_checksum_are_refused() {
+    let dir = tmp("recheck-colours");
+    let run = played(&dir);
+    tamper(&run, 3, |v, _| {
+        let red = v["red"].clone();
+        v["red"] = v["black"].clone();
+        v["black"] = red;
+    });
+    let journal = run.join("games.jsonl");
+    let before = std::fs::read(&journal).unwrap();
+    let at = format!(
+        "{}:3: pair 1 game 1 (random vs greedy) does not hold up: fields red 'random' and black \
+         'greedy' are no pairing of the run as game 1 has them",
+        journal.display()
+    );
+    let err = refused(&the_match(&run, "3", true));
+    assert!(err.contains(&at), "{err}");
+    assert_eq!(std::fs::read(&journal).unwrap(), before);
+    let err = refused(&["merge", s(&run), "--out", s(&dir.join("merged"))]);
+    assert!(err.contains(&at), "{err}");
+}
+
 #[test]
 fn a_wrong_ply_count_with_its_checksum_is_refused() {
     refused_everywhere(

@@ -794,3 +794,48 @@ fn the_viewer_shows_the_referees_positions_in_chromium() {
     drop(c);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `view`, `replay`, `export` and `analyze` read only the line of the game asked for: the other
+/// lines' heads say which game they are, and their rest is never read (they used to read the
+/// whole journal, about 7 times its size in memory: 941 MB to show one game of 5000 pairs).
+/// Here the rest of another game's line is garbage that reading the whole journal refuses.
+#[test]
+fn one_game_is_read_without_the_other_lines() {
+    let dir = tmp("one-line");
+    ok(&[
+        "match",
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--pairs",
+        "2",
+        "--max-plies",
+        "20",
+        "--no-progress",
+        "--out",
+        s(&dir),
+    ]);
+    let journal = dir.join("games.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    // Line 4 (pair 1, game 2): its head kept, the rest garbage.
+    let cut = lines[3].find(",\"seed\"").unwrap();
+    lines[3] = format!("{},garbage", &lines[3][..cut]);
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    let e = crate::common::refused(&["export", s(&dir)]);
+    assert!(e.contains("games.jsonl:4: not a game record"), "{e}");
+    ok(&[
+        "view",
+        s(&dir),
+        "--game",
+        "3",
+        "--out",
+        s(&dir.join("g3.html")),
+    ]);
+    ok(&["replay", s(&dir), "--game", "3", "--show"]);
+    ok(&["export", s(&dir), "--game", "3"]);
+    // The line asked for is read and refused whole.
+    let e = crate::common::refused(&["view", s(&dir), "--game", "4"]);
+    assert!(e.contains("not a game record"), "{e}");
+}
