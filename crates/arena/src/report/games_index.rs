@@ -21,7 +21,7 @@ use crate::error::Error;
 use crate::records::files::{create_dir, write_atomically};
 use crate::records::termination::Termination;
 use crate::records::{self, GameLine, GameResult};
-use crate::report::html::games::{GameRow, GamesPage, games_html};
+use crate::report::html::games::{DATA_CLOSE, DATA_OPEN, GameRow, GamesPage, games_html};
 use crate::report::viewer;
 use crate::run::RunSetup;
 use crate::util::text::{printable, shell_word};
@@ -93,13 +93,53 @@ pub fn analysis_page_path(match_folder: &Path, number: u64) -> PathBuf {
 /// index cannot be written (a run still going, a folder from before games indexes) keeps what it
 /// has: the page was written all the same, and a line on standard error says why the index was
 /// not.
+///
+/// The index embeds what it shows (see [`IndexData`]): while the journal and `games.csv` are
+/// the size they were when it was written, the new links are set on that, without reading the
+/// journal again (a run of 10^5 pairs has gigabytes of it); otherwise the index is written anew.
 pub fn relink(folder: &Path) {
+    if relink_embedded(folder).is_some() {
+        return;
+    }
     if let Err(e) = write_games_index(folder, ViewerPages::Existing) {
         eprintln!(
             "note: the games index of {} was not rewritten: {e}",
             folder.display()
         );
     }
+}
+
+/// The most bytes of a games index read back to relink it (its embedded data included); an
+/// index of [`MAX_LISTED`] rows is a few megabytes.
+const MAX_INDEX_BYTES: u64 = 64 << 20;
+
+/// What a games index embeds for [`relink`]: the page before its links, and the sizes of the
+/// journal and `games.csv` it was read from (`None`: no `games.csv`).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct IndexData {
+    journal_bytes: u64,
+    csv_bytes: Option<u64>,
+    page: GamesPage,
+}
+
+/// The sizes of a folder's journal and `games.csv` (`None` for a file that is not there).
+fn sizes(dir: &Path) -> (Option<u64>, Option<u64>) {
+    let len = |name: &str| std::fs::metadata(dir.join(name)).ok().map(|m| m.len());
+    (len(records::files::JOURNAL), len("games.csv"))
+}
+
+/// Relinks the index from its embedded data; `None` when it has none, or the journal or
+/// `games.csv` changed since it was written (then the caller writes it anew).
+fn relink_embedded(dir: &Path) -> Option<()> {
+    let path = dir.join(INDEX);
+    let html = crate::records::files::read_bounded(&path, MAX_INDEX_BYTES).ok()?;
+    let start = html.find(DATA_OPEN)? + DATA_OPEN.len();
+    let end = start + html[start..].find(DATA_CLOSE)?;
+    let data: IndexData = serde_json::from_str(&html[start..end]).ok()?;
+    if (Some(data.journal_bytes), data.csv_bytes) != sizes(dir) {
+        return None;
+    }
+    finish(dir, data).ok().map(|_| ())
 }
 
 /// Writes the games index of the match folder `folder` from its record (`match.json`) and
@@ -271,6 +311,9 @@ fn write(folder: &Folder<'_>, pages: ViewerPages) -> Result<GamesIndex, Error> {
         ),
         ..GamesPage::default()
     };
+    // Taken before the journal is read: a journal that grows meanwhile no longer matches it,
+    // and the next relink reads it again.
+    let (journal_bytes, csv_bytes) = sizes(dir);
     let (mut failures, mut lowest) = (Vec::new(), Vec::new());
     let mut uncounted = 0u64;
     let mut repeats = Repeats::default();
@@ -355,6 +398,23 @@ fn write(folder: &Folder<'_>, pages: ViewerPages) -> Result<GamesIndex, Error> {
             )),
         }
     }
+    let data = IndexData {
+        journal_bytes: journal_bytes.unwrap_or(0),
+        csv_bytes,
+        page,
+    };
+    let mut index = finish(dir, data)?;
+    index.written = written;
+    Ok(index)
+}
+
+/// Links the rows of `data`'s page to the viewer and analysis pages in `dir` now, embeds the
+/// data, and writes the index (`written` left empty).
+fn finish(dir: &Path, data: IndexData) -> Result<GamesIndex, Error> {
+    let embedded = serde_json::to_string(&data)
+        .map_err(|e| Error::Input(format!("the games index's data: {e}")))?;
+    let mut page = data.page;
+    page.data = Some(embedded);
     let mut with_page = 0u64;
     for row in &mut page.rows {
         let view = viewer::game_page_path(dir, row.number);
@@ -374,7 +434,7 @@ fn write(folder: &Folder<'_>, pages: ViewerPages) -> Result<GamesIndex, Error> {
         games: page.games,
         listed: page.rows.len() as u64,
         pages: with_page,
-        written,
+        written: Vec::new(),
     })
 }
 

@@ -839,3 +839,54 @@ fn one_game_is_read_without_the_other_lines() {
     let e = crate::common::refused(&["view", s(&dir), "--game", "4"]);
     assert!(e.contains("not a game record"), "{e}");
 }
+
+#[test]
+fn a_page_is_linked_from_the_index_without_reading_the_journal_again() {
+    let dir = tmp("relink");
+    ok(&[
+        "match",
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--pairs",
+        "8",
+        "--max-plies",
+        "20",
+        "--no-progress",
+        "--out",
+        s(&dir),
+    ]);
+    let index = dir.join("games.html");
+    // The reports wrote the pages of the first 10 games; game 15 has none yet.
+    assert!(
+        !std::fs::read_to_string(&index)
+            .unwrap()
+            .contains("games/game-15.html")
+    );
+    // Every line but game 15's keeps its head and turns to garbage of the same length: reading
+    // the journal again would refuse it, and the index would not be relinked.
+    let journal = dir.join("games.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let lines: Vec<String> = text
+        .lines()
+        .map(|line| {
+            if line.contains("\"pair\":7,\"game\":1") {
+                return line.to_string();
+            }
+            let cut = line.find(",\"seed\"").unwrap();
+            format!("{},{}", &line[..cut], "x".repeat(line.len() - cut - 1))
+        })
+        .collect();
+    let garbled = lines.join("\n") + "\n";
+    assert_eq!(garbled.len(), text.len());
+    std::fs::write(&journal, &garbled).unwrap();
+    ok(&["view", s(&dir), "--game", "15"]);
+    let html = std::fs::read_to_string(&index).unwrap();
+    assert!(html.contains("href=\"games/game-15.html\""), "{html}");
+    // A journal of another size is read again: here it is refused, and the index not relinked.
+    std::fs::write(&journal, garbled + "\n").unwrap();
+    let out = crate::common::arena(&["view", s(&dir), "--game", "15"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("was not rewritten"), "{err}");
+}

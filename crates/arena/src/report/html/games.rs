@@ -7,7 +7,7 @@ use crate::report::html::format::{esc, safe_href, truncate};
 use crate::report::html::style::{write_foot, write_head};
 
 /// One game in a games index.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct GameRow {
     /// Its number in its folder's `games.csv`.
     pub number: u64,
@@ -44,7 +44,7 @@ pub struct GameRow {
 }
 
 /// Everything a games index shows.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct GamesPage {
     /// Page title, e.g. "Games: greedy vs random".
     pub title: String,
@@ -61,7 +61,17 @@ pub struct GamesPage {
     pub rows: Vec<GameRow>,
     /// Free text lines.
     pub notes: Vec<String>,
+    /// Data embedded in the page for the program that rewrites it (a JSON text, see
+    /// [`DATA_OPEN`]); not shown.
+    #[serde(skip)]
+    pub data: Option<String>,
 }
+
+/// The tag that opens a games index's embedded data: what `arena view` and `arena analyze` read
+/// back to link a new page without reading the journal again.
+pub const DATA_OPEN: &str = "<script type=\"application/json\" id=\"index-data\">";
+/// The tag that closes it.
+pub const DATA_CLOSE: &str = "</script>";
 
 /// The self-contained games index of a match folder (games.html): the folder's numbers at the
 /// top, then one row per game — number, players, result, termination, plies, reveals and
@@ -243,6 +253,14 @@ fn write_games(out: &mut String, page: &GamesPage) -> fmt::Result {
             writeln!(out, "<div class=\"note\">{}</div>", esc(note))?;
         }
         writeln!(out, "</section>")?;
+    }
+    if let Some(data) = &page.data {
+        // `<` never appears raw inside the block, so no text in it can close the script.
+        writeln!(
+            out,
+            "{DATA_OPEN}{}{DATA_CLOSE}",
+            data.replace('<', "\\u003c")
+        )?;
     }
     write_foot(out)
 }
