@@ -651,7 +651,12 @@ impl GameLine {
                 .map(|p| PlyInfo {
                     nodes: p.info.nodes,
                     ms: Some(round3(p.ms)),
-                    depth: p.info.depth,
+                    // A depth past what a record may hold is an engine's nonsense, not a
+                    // depth: kept, it would make the run's own journal refused at resume.
+                    depth: p
+                        .info
+                        .depth
+                        .filter(|&d| d <= crate::records::check::MAX_RECORDED_DEPTH),
                     score: p.info.score.map(|s| s.to_string()),
                     pv: p.info.pv.iter().map(|m| m.to_string()).collect(),
                 })

@@ -538,3 +538,49 @@ fn bench_gives_up_on_an_engine_that_never_answers() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_depth_past_the_records_bound_is_not_recorded_and_the_run_resumes() {
+    let dir = tmp("deep");
+    // It claims a depth no search reaches; h2e2 is legal for Red's first move only.
+    let path = script(
+        &dir,
+        "echo 'info depth 4294967295 nodes 5 pv h2e2'; echo 'bestmove h2e2'",
+    );
+    let out = dir.join("run");
+    let run = |resume: bool| {
+        let mut args = vec![
+            "match".to_string(),
+            "--engine".into(),
+            format!("uci:path={path},name=deep"),
+            "--engine".into(),
+            "random".into(),
+            "--pairs".into(),
+            "1".into(),
+            "--no-progress".into(),
+            "--out".into(),
+            out.display().to_string(),
+        ];
+        if resume {
+            args.push("--resume".into());
+        }
+        Command::new(arena_bin()).args(&args).output().unwrap()
+    };
+    let first = run(false);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let journal = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    assert!(journal.contains("h2e2"), "{journal}");
+    assert!(!journal.contains("4294967295"), "{journal}");
+    // The journal it wrote is one its resume accepts.
+    let again = run(true);
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
