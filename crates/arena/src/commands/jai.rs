@@ -264,8 +264,8 @@ fn end_line(stopped: bool, kept: u64, beyond: u64, total: u64, dir: &str) -> Str
     let beyond = match beyond {
         0 => String::new(),
         n => format!(
-            "; {} more finished beyond them, kept in its games.jsonl and not counted",
-            counted(n, "pair")
+            "; {n} more {} finished beyond them, kept in its games.jsonl and not counted",
+            if n == 1 { "pair" } else { "pairs" }
         ),
     };
     format!(

@@ -101,11 +101,24 @@ struct Index {
     /// Game numbers whose row links a viewer page.
     viewed: BTreeSet<u64>,
     html: String,
+    /// The data the page embeds for relinking.
+    data: String,
 }
 
 fn index(dir: &Path) -> Index {
-    let html = std::fs::read_to_string(dir.join("games.html"))
+    let page = std::fs::read_to_string(dir.join("games.html"))
         .unwrap_or_else(|e| panic!("{}/games.html: {e}", dir.display()));
+    // What the page shows, apart from the data it embeds for relinking (a JSON text in which no
+    // `<` is left raw, so nothing in it can close its script).
+    let open = "<script type=\"application/json\" id=\"index-data\">";
+    let (html, data) = match page.split_once(open) {
+        Some((before, rest)) => {
+            let (data, after) = rest.split_once("</script>").unwrap();
+            (format!("{before}{after}"), data.to_string())
+        }
+        None => (page, String::new()),
+    };
+    assert!(!data.contains('<'), "{data}");
     let rows: Vec<&str> = html
         .lines()
         .filter(|l| l.starts_with("<tr class=\"game-row"))
@@ -120,6 +133,7 @@ fn index(dir: &Path) -> Index {
         links: links(&html),
         viewed,
         html,
+        data,
     }
 }
 
@@ -373,6 +387,12 @@ fn a_merge_of_shards_writes_one_machines_index() {
     // The same page but for the folder's name in the commands and titles.
     let page = |d: &Path| index(d).html.replace(&d.display().to_string(), "DIR");
     assert_eq!(page(&single), page(&merged));
+    // The embedded page too; the journals' sizes differ with their times.
+    let data = |d: &Path| {
+        let data = index(d).data.replace(&d.display().to_string(), "DIR");
+        data[data.find("\"page\":").unwrap()..].to_string()
+    };
+    assert_eq!(data(&single), data(&merged));
     assert_eq!(pages(&single), pages(&merged));
 }
 
