@@ -207,7 +207,7 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// Writes one of the arena's own files so that a reader sees either the old file or the whole
-/// new one: links are followed; a regular file (or none) is replaced by a temporary file beside
+/// new one: links are followed within the file's folder (a link elsewhere is refused); a regular file (or none) is replaced by a temporary file beside
 /// it, synced, renamed over it, and the folder synced; a device or pipe is written through; a
 /// folder is refused. The parent folder must exist.
 ///
@@ -215,7 +215,34 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// I/O errors, naming the file.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let target = resolve(path)?;
+    stays_in_folder(path, &target)?;
     write_target(path, &target, &mut |f| f.write_all(bytes))
+}
+
+/// Refuses one of the arena's own files that is a link to a file in another folder: the arena
+/// writes its folder's files, never a file a link (made by anyone) leads it to elsewhere. A link
+/// to a file in the same folder, or to a device or pipe, is written through.
+///
+/// # Errors
+/// The refusal (kind [`io::ErrorKind::InvalidInput`]), naming the link and where it leads.
+fn stays_in_folder(path: &Path, target: &Target) -> io::Result<()> {
+    let end = match target {
+        Target::Regular(p) | Target::New(p) if p.as_path() != path => p,
+        _ => return Ok(()),
+    };
+    let here = std::fs::canonicalize(folder_of(path)).map_err(|e| named(path, e))?;
+    if std::fs::canonicalize(folder_of(end)).is_ok_and(|there| there == here) {
+        return Ok(());
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(
+            "{} is a link to {}, outside its folder {}: not written through (remove the link)",
+            path.display(),
+            end.display(),
+            here.display()
+        ),
+    ))
 }
 
 /// Copies `from` to `to` as [`write_atomically`] writes `to`.
@@ -224,6 +251,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// I/O errors, naming both files.
 pub fn copy(from: &Path, to: &Path) -> io::Result<()> {
     let target = resolve(to)?;
+    stays_in_folder(to, &target)?;
     write_target(to, &target, &mut |f| {
         let mut src = open_regular(from).map_err(|e| named(from, e))?;
         io::copy(&mut src, f).map(drop)

@@ -139,6 +139,11 @@ fn relink_embedded(dir: &Path) -> Option<()> {
     if (Some(data.journal_bytes), data.csv_bytes) != sizes(dir) {
         return None;
     }
+    // Data that no index of ours holds is read again from the journal.
+    let page = &data.page;
+    if page.rows.len() > MAX_LISTED || (page.rows.len() as u64) > page.games {
+        return None;
+    }
     finish(dir, data).ok().map(|_| ())
 }
 
@@ -410,7 +415,11 @@ fn write(folder: &Folder<'_>, pages: ViewerPages) -> Result<GamesIndex, Error> {
 
 /// Links the rows of `data`'s page to the viewer and analysis pages in `dir` now, embeds the
 /// data, and writes the index (`written` left empty).
-fn finish(dir: &Path, data: IndexData) -> Result<GamesIndex, Error> {
+fn finish(dir: &Path, mut data: IndexData) -> Result<GamesIndex, Error> {
+    // Links come from the pages in the folder, never from the data.
+    for row in &mut data.page.rows {
+        (row.view, row.analysis) = (None, None);
+    }
     let embedded = serde_json::to_string(&data)
         .map_err(|e| Error::Input(format!("the games index's data: {e}")))?;
     let mut page = data.page;

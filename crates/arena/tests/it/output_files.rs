@@ -355,3 +355,40 @@ fn a_missing_pair_and_odd_inputs_are_named() {
     let e = crate::common::refused(&["analyze", s(&looped), "--game", "1"]);
     assert!(e.contains("symbolic links"), "{e}");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_folders_own_file_linked_elsewhere_is_not_written_through() {
+    let dir = crate::common::tmp("own-links");
+    let run = dir.join("run");
+    let outside = dir.join("outside.txt");
+    std::fs::write(&outside, "precious").unwrap();
+    let ran = crate::common::arena(&[
+        "match",
+        "--engine",
+        "random",
+        "--engine",
+        "greedy",
+        "--pairs",
+        "8",
+        "--max-plies",
+        "20",
+        "--no-progress",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    assert!(ran.status.success());
+    // The games index, then a viewer page, made links to a file outside the folder.
+    std::fs::remove_file(run.join("games.html")).unwrap();
+    std::os::unix::fs::symlink(&outside, run.join("games.html")).unwrap();
+    let view = crate::common::arena(&["view", run.to_str().unwrap(), "--game", "15"]);
+    let err = String::from_utf8_lossy(&view.stderr);
+    assert!(err.contains("outside its folder"), "{err}");
+    std::os::unix::fs::symlink(&outside, run.join("games/game-16.html")).unwrap();
+    let view = crate::common::arena(&["view", run.to_str().unwrap(), "--game", "16"]);
+    assert!(!view.status.success());
+    let err = String::from_utf8_lossy(&view.stderr);
+    assert!(err.contains("game-16.html is a link to"), "{err}");
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "precious");
+    let _ = std::fs::remove_dir_all(&dir);
+}

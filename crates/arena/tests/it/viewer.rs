@@ -881,9 +881,17 @@ fn a_page_is_linked_from_the_index_without_reading_the_journal_again() {
     let garbled = lines.join("\n") + "\n";
     assert_eq!(garbled.len(), text.len());
     std::fs::write(&journal, &garbled).unwrap();
+    // Links in the embedded data are not taken: they come from the pages in the folder.
+    let tampered = std::fs::read_to_string(&index).unwrap().replacen(
+        "\"analysis\":null",
+        "\"analysis\":\"../../../etc/passwd\"",
+        1,
+    );
+    std::fs::write(&index, tampered).unwrap();
     ok(&["view", s(&dir), "--game", "15"]);
     let html = std::fs::read_to_string(&index).unwrap();
     assert!(html.contains("href=\"games/game-15.html\""), "{html}");
+    assert!(!html.contains("etc/passwd"), "{html}");
     // A journal of another size is read again: here it is refused, and the index not relinked.
     std::fs::write(&journal, garbled + "\n").unwrap();
     let out = crate::common::arena(&["view", s(&dir), "--game", "15"]);
