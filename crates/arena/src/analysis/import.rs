@@ -806,7 +806,10 @@ fn eval_comment(text: &str) -> Option<PlyInfo> {
     let (score, depth) = match eval {
         Some(e) => {
             let (score, depth) = e.split_once('/')?;
-            let depth: u32 = depth.parse().ok()?;
+            let depth: u32 = depth
+                .parse()
+                .ok()
+                .filter(|&d| d <= crate::records::check::MAX_RECORDED_DEPTH)?;
             let score = if let Some(plies) = score.strip_prefix("+M") {
                 let plies: i32 = plies.parse().ok()?;
                 Score::Mate((plies + 1) / 2)
@@ -815,7 +818,8 @@ fn eval_comment(text: &str) -> Option<PlyInfo> {
                 Score::Mate(-(plies / 2))
             } else {
                 let pawns: f64 = score.parse().ok()?;
-                if !pawns.is_finite() || pawns.abs() > 1e6 {
+                // Past ±300 pawns (30000 cp, where mate scores begin) is no evaluation.
+                if !pawns.is_finite() || pawns.abs() > 300.0 {
                     return None;
                 }
                 Score::Cp((pawns * 100.0).round() as i32)
@@ -1119,7 +1123,17 @@ fn jieqibox(
             return Err(format!("{path}.engineTime: negative"));
         }
         let depth = count_field(m, "engineDepth", &path)?
-            .map(|d| u32::try_from(d).map_err(|_| format!("{path}.engineDepth: too large")))
+            .map(|d| {
+                u32::try_from(d)
+                    .ok()
+                    .filter(|&d| d <= crate::records::check::MAX_RECORDED_DEPTH)
+                    .ok_or_else(|| {
+                        format!(
+                            "{path}.engineDepth: {d} is more than {}, the deepest a record holds",
+                            crate::records::check::MAX_RECORDED_DEPTH
+                        )
+                    })
+            })
             .transpose()?;
         let nodes = count_field(m, "engineNodes", &path)?;
         let ms = ms.filter(|&t| t > 0.0);
@@ -1281,7 +1295,16 @@ mod tests {
         );
         let t = eval_comment("0.007s").unwrap();
         assert_eq!((t.score, t.ms), (None, Some(7.0)));
-        for other in ["checkmate", "engine-error: x", "", "a b c", "+0.3/x 1s"] {
+        for other in [
+            "checkmate",
+            "engine-error: x",
+            "",
+            "a b c",
+            "+0.3/x 1s",
+            // Past any evaluation, or deeper than a record holds.
+            "+99999.00/1 0s",
+            "+0.3/4294967295 1s",
+        ] {
             assert_eq!(eval_comment(other), None, "{other}");
         }
     }
@@ -1389,6 +1412,12 @@ mod tests {
                 "{\"metadata\": {}, \"moves\": [{\"data\": \"h2e2C\", \"engineScore\": 1e308}]}"
                     .into(),
                 "moves[0] (ply 1).engineScore: 1e308 is out of range",
+            ),
+            (
+                "depth-range",
+                "{\"metadata\": {}, \"moves\": [{\"data\": \"h2e2C\", \"engineDepth\": 1000000000}]}"
+                    .into(),
+                "moves[0] (ply 1).engineDepth: 1000000000 is more than 10000",
             ),
             (
                 "fen",

@@ -59,12 +59,17 @@ pub fn byte_size(text: &str) -> Result<u64, String> {
         .ok_or_else(|| "too large".to_string())
 }
 
-/// Reads an output path (`--out`, `--html`): any path but one with a control character or a
-/// bidi control, which every "Results in …" line would print to the terminal as is.
+/// Reads an output path (`--out`, `--html`): any path but an empty one (which would be the
+/// current folder) or one with a control character or a bidi control, which every "Results in
+/// …" line would print to the terminal as is.
 ///
 /// # Errors
-/// The path holds such a character (the message shows it escaped).
+/// The path is empty or holds such a character (the message shows it escaped).
 pub fn out_path(text: &str) -> Result<std::path::PathBuf, String> {
+    if text.trim().is_empty() {
+        // An empty path would be taken as the current folder.
+        return Err("an empty path; give a folder or file name".to_string());
+    }
     if text.chars().any(crate::util::text::rewrites_terminal) {
         return Err(format!(
             "'{}' holds a control character or a bidi control; give a plain path",
@@ -95,6 +100,17 @@ pub fn milliseconds(text: &str) -> Result<u64, String> {
 
 #[cfg(test)]
 mod size_tests {
+    #[test]
+    fn an_empty_output_path_is_refused() {
+        for bad in ["", " ", "a\u{1b}b"] {
+            assert!(super::out_path(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            super::out_path("results/x"),
+            Ok(std::path::PathBuf::from("results/x"))
+        );
+    }
+
     #[test]
     fn sizes_read_with_their_units() {
         for (text, n) in [

@@ -19,7 +19,7 @@ use crate::error::Error;
 use crate::plan::jai::JaiSettings;
 use crate::records::{GameLine, GameResult};
 use crate::run::watch::{Watch, WatchedGame, WatchedPly, Watcher};
-use crate::util::text::{counted, echo};
+use crate::util::text::{counted, echo, printable};
 use jieqi_engine::input::read_line;
 
 /// Where the runner's lines go: shared by the command loop and the match's threads, a line
@@ -212,11 +212,11 @@ fn play(setup: &crate::run::RunSetup, out: &Shared) {
         out,
         &format!(
             "info string match started: {} vs {}, {} ({}), folder {}",
-            setup.engines[0].label,
-            setup.engines[1].label,
+            printable(&setup.engines[0].label),
+            printable(&setup.engines[1].label),
             counted(setup.pairs, "pair"),
             setup.context(),
-            setup.out.display()
+            printable(&setup.out.display().to_string())
         ),
     );
     let outcome = match crate::run::execute(setup, &|_, _| String::new()) {
@@ -244,7 +244,7 @@ fn play(setup: &crate::run::RunSetup, out: &Shared) {
         }
     }
     let stopped = setup.watch.as_ref().is_some_and(Watch::stopping);
-    let dir = setup.out.display().to_string();
+    let dir = printable(&setup.out.display().to_string());
     say(
         out,
         &end_line(stopped, outcome.counted, outcome.beyond, setup.pairs, &dir),

@@ -273,6 +273,11 @@ impl JaiSettings {
                         crate::plan::rules_arg::resolve(value)
                             .map_err(|e| format!("option Rules: '{}': {e}", echo(value)))?;
                     }
+                    // As `--out` reads it (empty is the default folder here).
+                    "OutDir" if !value.is_empty() => {
+                        crate::cli::common::out_path(value)
+                            .map_err(|e| format!("option OutDir: {e}"))?;
+                    }
                     _ => {}
                 }
                 let v = value.to_string();

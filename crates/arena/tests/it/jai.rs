@@ -469,3 +469,19 @@ fn jai_an_engine_that_never_answers_does_not_block_the_runner() {
     );
     jai.quit();
 }
+
+#[test]
+fn jai_refuses_a_folder_name_with_control_characters_as_out_does() {
+    let dir = tmp("jai-ctl");
+    let out = dir.join("a\u{1b}]0;x\u{7}b");
+    let mut jai = Jai::start(&["--engine", "random", "--engine", "greedy"]);
+    jai.send(&format!("setoption name OutDir value {}", s(&out)));
+    let e = jai.until(|l| l.starts_with("info string"));
+    assert!(
+        e.contains("option OutDir") && e.contains("control character") && !e.contains('\u{1b}'),
+        "{e}"
+    );
+    let lines = jai.quit();
+    assert!(lines.iter().all(|l| !l.contains('\u{7}')), "{lines:?}");
+    assert!(!out.exists());
+}
