@@ -662,11 +662,13 @@ pub fn for_each_pair(
 /// The key of a pair: the first engine's label (Red in game 1), the second's, the pair index.
 pub type PairKey = (String, String, u64);
 
+/// Journal fixtures, shared by the records' tests.
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn game(pair: u64, n: u8) -> GameLine {
+    /// Game `n` of pair `pair`, with no moves.
+    pub(crate) fn game(pair: u64, n: u8) -> GameLine {
         GameLine {
             fingerprint: "f".into(),
             pair,
@@ -693,7 +695,8 @@ mod tests {
         }
     }
 
-    fn journal(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    /// A journal of `bytes` in a folder of the test's own (`name`).
+    pub(crate) fn journal(name: &str, bytes: &[u8]) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!("records-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("games.jsonl");
@@ -701,7 +704,8 @@ mod tests {
         path
     }
 
-    fn line(g: &GameLine) -> Vec<u8> {
+    /// `g`'s journal line, newline included.
+    pub(crate) fn line(g: &GameLine) -> Vec<u8> {
         let mut l = checked_line(g).unwrap().into_bytes();
         l.push(b'\n');
         l

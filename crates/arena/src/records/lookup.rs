@@ -266,47 +266,19 @@ pub fn find_game(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::records::{DealText, GameResult, Sides, checked_line};
 
+    use crate::records::games::tests::line;
+
+    /// A game whose fingerprint has the length of a run's, as the heads are read.
     fn game(pair: u64, n: u8) -> GameLine {
         GameLine {
             fingerprint: "0123456789abcdef".into(),
-            pair,
-            game: n,
-            seed: 7,
-            red: "a".into(),
-            black: "b".into(),
-            deal: DealText {
-                red: "RNBA".into(),
-                black: "rnba".into(),
-            },
-            opening: None,
-            result: GameResult::Draw,
-            reason: crate::records::termination::Termination::MaxPlies,
-            detail: None,
-            plies: 0,
-            captures: 0,
-            reveals: 0,
-            nodes: Sides::default(),
-            ms: Sides::default(),
-            total_ms: 0.0,
-            moves: Vec::new(),
-            search: Vec::new(),
+            ..crate::records::games::tests::game(pair, n)
         }
     }
 
     fn journal(name: &str, bytes: &[u8]) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("lookup-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("games.jsonl");
-        std::fs::write(&path, bytes).unwrap();
-        path
-    }
-
-    fn line(g: &GameLine) -> Vec<u8> {
-        let mut l = checked_line(g).unwrap().into_bytes();
-        l.push(b'\n');
-        l
+        crate::records::games::tests::journal(&format!("lookup-{name}"), bytes)
     }
 
     #[test]
