@@ -450,32 +450,11 @@ fn finish(dir: &Path, mut data: IndexData) -> Result<GamesIndex, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::records::{DealText, Sides};
 
     fn line(pair: u64, game: u8, reason: Termination) -> GameLine {
         GameLine {
-            fingerprint: "f".into(),
-            pair,
-            game,
-            seed: 1,
-            red: "a".into(),
-            black: "b".into(),
-            deal: DealText {
-                red: String::new(),
-                black: String::new(),
-            },
-            opening: None,
-            result: GameResult::Draw,
             reason,
-            detail: None,
-            plies: 0,
-            captures: 0,
-            reveals: 0,
-            nodes: Sides::default(),
-            ms: Sides::default(),
-            total_ms: 0.0,
-            moves: Vec::new(),
-            search: Vec::new(),
+            ..crate::records::games::tests::game(pair, game)
         }
     }
 
