@@ -351,6 +351,74 @@ pub struct Span {
     pub len: u64,
 }
 
+/// Opens a journal to read it line by line; the error names the file.
+///
+/// # Errors
+/// The file cannot be opened, or is not a regular file.
+pub(crate) fn open_journal(path: &Path) -> Result<std::io::BufReader<std::fs::File>, RecordsError> {
+    let file = crate::records::files::open_regular(path).map_err(|e| RecordsError {
+        path: path.display().to_string(),
+        line: None,
+        message: match e.kind() {
+            std::io::ErrorKind::Other | std::io::ErrorKind::InvalidInput => e.to_string(),
+            _ => format!("cannot open: {e}"),
+        },
+    })?;
+    Ok(std::io::BufReader::with_capacity(1 << 16, file))
+}
+
+/// Reads line `number` of journal `path`, as read (`bytes`, its newline included unless it is
+/// the last): `None` for a blank line or one cut short (kept in `pending`, an error only if a
+/// line follows it: the last line of an interrupted append), else its text and game. A line that
+/// follows a cut one, is longer than [`MAX_JOURNAL_LINE`], is not UTF-8 or is not a game record
+/// is an error naming it. The checksum is the caller's to check.
+///
+/// # Errors
+/// As said, naming the file and line.
+pub(crate) fn journal_line<'a>(
+    path: &Path,
+    number: usize,
+    bytes: &'a [u8],
+    pending: &mut Option<(usize, String)>,
+) -> Result<Option<(&'a str, GameLine)>, RecordsError> {
+    let err = |line: usize, message: String| RecordsError {
+        path: path.display().to_string(),
+        line: Some(line),
+        message,
+    };
+    if bytes.trim_ascii().is_empty() {
+        return Ok(None);
+    }
+    if let Some((at, message)) = pending.take() {
+        return Err(err(at, message));
+    }
+    if bytes.len() > MAX_JOURNAL_LINE {
+        return Err(err(
+            number,
+            format!("longer than {MAX_JOURNAL_LINE} bytes: not a game record"),
+        ));
+    }
+    let Ok(line) = std::str::from_utf8(bytes) else {
+        let message =
+            "not UTF-8 text (the line was damaged; delete it to replay that pair)".to_string();
+        // Cut in the middle of a character: fine if it is the last line, as any other cut.
+        if !bytes.ends_with(b"\n") {
+            *pending = Some((number, message));
+            return Ok(None);
+        }
+        return Err(err(number, message));
+    };
+    match serde_json::from_str::<GameLine>(line) {
+        Ok(g) => Ok(Some((line, g))),
+        // Cut short: fine if it is the last line (an interrupted append).
+        Err(e) if e.is_eof() => {
+            *pending = Some((number, format!("not a game record: {e}")));
+            Ok(None)
+        }
+        Err(e) => Err(err(number, format!("not a game record: {e}"))),
+    }
+}
+
 /// Reads `games.jsonl` line by line, in bounded memory, calling `each` with every game and where
 /// its line is. A last line cut short by an interruption is passed over, whatever the cut left
 /// (half a JSON value, half a multi-byte character), and reported through the returned flag; any
@@ -379,11 +447,7 @@ fn for_each_numbered(
         line,
         message,
     };
-    let file = crate::records::files::open_regular(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::Other | std::io::ErrorKind::InvalidInput => err(None, e.to_string()),
-        _ => err(None, format!("cannot open: {e}")),
-    })?;
-    let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
+    let mut reader = open_journal(path)?;
     // Labels are interned: the key of every game seen is four numbers.
     let mut labels: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
     let mut seen: std::collections::HashMap<(u32, u32, u64, u8), usize> =
@@ -409,72 +473,46 @@ fn for_each_numbered(
             len: n as u64,
         };
         offset += n as u64;
-        if bytes.trim_ascii().is_empty() {
+        let Some((line, g)) = journal_line(path, number, &bytes, &mut pending)? else {
             continue;
+        };
+        let has = check_line(line, &g).map_err(|m| err(Some(number), m))?;
+        match checked {
+            None => checked = Some((has, number)),
+            Some((with, first)) if with != has => {
+                let (without, with) = if has {
+                    (first, number)
+                } else {
+                    (number, first)
+                };
+                return Err(err(
+                    Some(number),
+                    format!(
+                        "line {without} has no checksum while line {with} has one: this \
+                         version writes a checksum on every line, and older versions on \
+                         none, so a line without one among lines with one was edited \
+                         (delete it to replay that pair)"
+                    ),
+                ));
+            }
+            Some(_) => {}
         }
-        if let Some((at, message)) = pending.take() {
-            return Err(err(Some(at), message));
-        }
-        if bytes.len() > MAX_JOURNAL_LINE {
+        let mut id = |label: &str| {
+            let next = labels.len() as u32;
+            *labels.entry(label.to_string()).or_insert(next)
+        };
+        let key = (id(&g.red), id(&g.black), g.pair, g.game);
+        if let Some(first) = seen.insert(key, number) {
             return Err(err(
                 Some(number),
-                format!("longer than {MAX_JOURNAL_LINE} bytes: not a game record"),
+                format!(
+                    "records pair {} game {} ({} vs {}) again, after line {first}: a \
+                     journal holds each game once (delete the wrong line)",
+                    g.pair, g.game, g.red, g.black
+                ),
             ));
         }
-        let Ok(line) = std::str::from_utf8(&bytes) else {
-            let message =
-                "not UTF-8 text (the line was damaged; delete it to replay that pair)".to_string();
-            // Cut in the middle of a character: fine if it is the last line, as any other cut.
-            if !bytes.ends_with(b"\n") {
-                pending = Some((number, message));
-                continue;
-            }
-            return Err(err(Some(number), message));
-        };
-        match serde_json::from_str::<GameLine>(line) {
-            Ok(g) => {
-                let has = check_line(line, &g).map_err(|m| err(Some(number), m))?;
-                match checked {
-                    None => checked = Some((has, number)),
-                    Some((with, first)) if with != has => {
-                        let (without, with) = if has {
-                            (first, number)
-                        } else {
-                            (number, first)
-                        };
-                        return Err(err(
-                            Some(number),
-                            format!(
-                                "line {without} has no checksum while line {with} has one: this \
-                                 version writes a checksum on every line, and older versions on \
-                                 none, so a line without one among lines with one was edited \
-                                 (delete it to replay that pair)"
-                            ),
-                        ));
-                    }
-                    Some(_) => {}
-                }
-                let mut id = |label: &str| {
-                    let next = labels.len() as u32;
-                    *labels.entry(label.to_string()).or_insert(next)
-                };
-                let key = (id(&g.red), id(&g.black), g.pair, g.game);
-                if let Some(first) = seen.insert(key, number) {
-                    return Err(err(
-                        Some(number),
-                        format!(
-                            "records pair {} game {} ({} vs {}) again, after line {first}: a \
-                             journal holds each game once (delete the wrong line)",
-                            g.pair, g.game, g.red, g.black
-                        ),
-                    ));
-                }
-                each(number, span, g)?;
-            }
-            // Cut short: fine if it is the last line (an interrupted append).
-            Err(e) if e.is_eof() => pending = Some((number, format!("not a game record: {e}"))),
-            Err(e) => return Err(err(Some(number), format!("not a game record: {e}"))),
-        }
+        each(number, span, g)?;
     }
     Ok(pending.is_some())
 }

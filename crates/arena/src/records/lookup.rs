@@ -173,11 +173,7 @@ fn scan(path: &Path, wanted: &BTreeSet<GameKey>) -> Result<Found, RecordsError> 
         line,
         message,
     };
-    let file = crate::records::files::open_regular(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::Other | std::io::ErrorKind::InvalidInput => err(None, e.to_string()),
-        _ => err(None, format!("cannot open: {e}")),
-    })?;
-    let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
+    let mut reader = crate::records::games::open_journal(path)?;
     let mut found = Found::default();
     let mut bytes = Vec::with_capacity(HEAD);
     // A line that does not parse, kept until the next line shows it was not the last.
@@ -211,38 +207,15 @@ fn scan(path: &Path, wanted: &BTreeSet<GameKey>) -> Result<Found, RecordsError> 
                 .read_until(b'\n', &mut bytes)
                 .map_err(cannot)?;
         }
-        if bytes.trim_ascii().is_empty() {
+        let Some((line, g)) =
+            crate::records::games::journal_line(path, number, &bytes, &mut pending)?
+        else {
             continue;
-        }
-        if let Some((at, message)) = pending.take() {
-            return Err(err(Some(at), message));
-        }
-        if bytes.len() > MAX_JOURNAL_LINE {
-            return Err(err(
-                Some(number),
-                format!("longer than {MAX_JOURNAL_LINE} bytes: not a game record"),
-            ));
-        }
-        let Ok(line) = std::str::from_utf8(&bytes) else {
-            let message =
-                "not UTF-8 text (the line was damaged; delete it to replay that pair)".to_string();
-            if !bytes.ends_with(b"\n") {
-                pending = Some((number, message));
-                continue;
-            }
-            return Err(err(Some(number), message));
         };
-        match serde_json::from_str::<GameLine>(line) {
-            Ok(g) => {
-                let key = (g.pair, g.game);
-                if wanted.contains(&key) && !found.games.contains_key(&key) {
-                    check_line(line, &g).map_err(|m| err(Some(number), m))?;
-                    found.games.insert(key, (number, g));
-                }
-            }
-            // Cut short: fine if it is the last line (an interrupted append).
-            Err(e) if e.is_eof() => pending = Some((number, format!("not a game record: {e}"))),
-            Err(e) => return Err(err(Some(number), format!("not a game record: {e}"))),
+        let key = (g.pair, g.game);
+        if wanted.contains(&key) && !found.games.contains_key(&key) {
+            check_line(line, &g).map_err(|m| err(Some(number), m))?;
+            found.games.insert(key, (number, g));
         }
     }
     found.truncated |= pending.is_some();
