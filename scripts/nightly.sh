@@ -8,33 +8,47 @@
 # worth to the engines it names (`arena leak --config`, into <night>/leak/); the night's report
 # then shows that table too.
 #
-# Usage: scripts/nightly.sh [--config FILE] [--root DIR] [--date YYYY-MM-DD] [--threads T]
-#                           [--no-build] [-- MORE TOURNAMENT ARGS]
+# Usage: scripts/nightly.sh [--pull] [--config FILE] [--root DIR] [--date YYYY-MM-DD]
+#                           [--threads T] [--no-build] [-- MORE TOURNAMENT ARGS]
+#   --pull         first bring the checkout up to date with git pull --ff-only (the night then
+#                  plays, and records, the newest commit of its branch); a checkout that cannot
+#                  fast-forward (local commits or changes in the way) stops the night, exit 1
 #   --config FILE  the tournament config (default configs/nightly.json in the repository)
 #   --root DIR     the folder of nights (default results/nightly in the repository)
 #                  (--config and --root are taken from the current directory)
 #   --date D       the night, a real YYYY-MM-DD date (default today's UTC date); also its folder
 #   --threads T    worker threads, 1 or more (default: every core)
-#   --no-build     use the existing release binary instead of running cargo build first
+#   --no-build     use an arena that is already built instead of running cargo build first
 #   -- ARGS        passed on to `arena tournament` and `arena leak` (a flag there wins over the
 #                  config's value); only with a --root of their own, so that a quick try never
 #                  joins the real nights: --root results/nightly-try -- --pairs 20
 #
-# Exit status: arena leak's if it fails, else arena tournament's (0 when the night is complete),
-# or 2 for a bad argument.
-# Cron (every night at 01:30 UTC):
-#   30 1 * * * cd /path/to/jieqi && scripts/nightly.sh >> results/nightly/cron.log 2>&1
+# The arena: ARENA=/path/to/arena if set (no build), else cargo build --release and
+# target/release/arena; with --no-build, target/release/arena if built, else arena on PATH.
+# cargo, git and an installed arena are found on PATH and also in /usr/local/bin,
+# $CARGO_HOME/bin and ~/.cargo/bin, which cron's PATH (/usr/bin:/bin) leaves out.
+#
+# Exit status: 0 the night is complete; 5 complete, but an engine failed (illegal move, crash,
+# timeout, protocol error...) in more than 5 % of its games (a line says which, the report too);
+# 1 --pull could not update the checkout; 2 a bad argument; else arena leak's or tournament's.
+# Cron (every night at 01:30 UTC, on the newest commit; the log's folder is made first):
+#   30 1 * * * cd /path/to/jieqi && mkdir -p results/nightly && scripts/nightly.sh --pull >> results/nightly/cron.log 2>&1
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=lib/args.sh
 source "$root/scripts/lib/args.sh"
+# shellcheck source=lib/arena.sh
+source "$root/scripts/lib/arena.sh"
+tool_path
 config="$root/configs/nightly.json"
 nights="$root/results/nightly"
 night="$(date -u +%Y-%m-%d)"
 threads=()
 build=1
+pull=0
 extra=()
+all_args=("$@")
 
 die() { usage_error "$@"; }
 
@@ -45,6 +59,7 @@ while [[ $# -gt 0 ]]; do
         --date) need "$@"; night="$2"; shift 2 ;;
         --threads) need "$@"; whole "$1" "$2"; threads=(--threads "$2"); shift 2 ;;
         --no-build) build=0; shift ;;
+        --pull) pull=1; shift ;;
         --) shift; extra=("$@"); break ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown argument '$1' (see --help)" ;;
@@ -64,12 +79,29 @@ for a in "${extra[@]}"; do
     esac
 done
 
-arena="$(absolute "${ARENA:-$root/target/release/arena}")"
-cd "$root"
-if [[ $build -eq 1 && -z "${ARENA:-}" ]]; then
-    cargo build --release -p arena --quiet
+# --pull: the newest commit of the branch, then this script as that commit has it (run from the
+# same folder, so that relative paths keep their meaning).
+if [[ $pull -eq 1 && -z "${JIEQI_NIGHTLY_PULLED:-}" ]]; then
+    command -v git >/dev/null || die "--pull: git not found on PATH"
+    echo "== nightly $night: git pull --ff-only in $root"
+    if ! git -C "$root" pull --ff-only --quiet; then
+        echo "$(basename "$0"): --pull: git pull --ff-only failed in $root (local commits or changes in the way?): no night is played on code that is not the branch's newest" >&2
+        exit 1
+    fi
+    JIEQI_NIGHTLY_PULLED=1 exec bash "$root/scripts/nightly.sh" "${all_args[@]}"
 fi
-[[ -x "$arena" ]] || die "no release binary at $arena (drop --no-build)"
+# ARENA, a path, is taken from the caller's folder.
+[[ "${ARENA:-}" != */* ]] || ARENA="$(absolute "$ARENA")"
+cd "$root"
+if [[ -n "${ARENA:-}" || $build -eq 0 ]]; then
+    arena="$(find_arena "$root")" || die "$(no_arena_message "$root")"
+else
+    command -v cargo >/dev/null ||
+        die "cargo not found on PATH, in /usr/local/bin or ~/.cargo/bin (install Rust: https://rustup.rs), or give --no-build to use a built arena, or ARENA=/path/to/arena"
+    cargo build --release -p arena --quiet
+    arena="$root/target/release/arena"
+    [[ -x "$arena" ]] || die "cargo build made no $arena"
+fi
 [[ -f "$config" ]] || die "no config at $config"
 
 out="$nights/$night"
@@ -113,22 +145,30 @@ if [[ -n "$prev" && "$commit" != unknown && ! -f "$out/commits.txt" ]]; then
     fi
 fi
 status=0
+leak_status=0
 if grep -q '"leak"[[:space:]]*:' "$config"; then
     leak_args=(leak --config "$config" --out "$out/leak" "${threads[@]}")
     [[ -f "$out/leak/games.jsonl" ]] && leak_args+=(--resume)
     echo "== nightly $night: $arena ${leak_args[*]} ${extra[*]}"
-    "$arena" "${leak_args[@]}" "${extra[@]}" || status=$?
-    [[ $status -eq 0 ]] || { forget; exit "$status"; }
+    # 5: measured, but an engine failed too often; the night goes on and says so at the end.
+    "$arena" "${leak_args[@]}" "${extra[@]}" || leak_status=$?
+    [[ $leak_status -eq 0 || $leak_status -eq 5 ]] || { forget; exit "$leak_status"; }
 fi
 args=(tournament --config "$config" --out "$out" "${threads[@]}")
 [[ -f "$out/games.jsonl" ]] && args+=(--resume)
 echo "== nightly $night: $arena ${args[*]} ${extra[*]}"
 "$arena" "${args[@]}" "${extra[@]}" || status=$?
-# The index is rebuilt when the night is rated; a night that could not run (bad config, disk
-# full) leaves the index as it was.
-if [[ $status -eq 0 ]]; then
-    "$arena" history "$nights" || status=$?
+# The index is rebuilt when the night is rated (5 too: its games are all played); a night that
+# could not run (bad config, disk full) leaves the index as it was.
+if [[ $status -eq 0 || $status -eq 5 ]]; then
+    history_status=0
+    "$arena" history "$nights" || history_status=$?
+    [[ $history_status -eq 0 ]] || status=$history_status
 else
     forget
+fi
+if [[ $status -eq 5 || ($status -eq 0 && $leak_status -eq 5) ]]; then
+    echo "$(basename "$0"): the night $night is complete, but an engine failed in more than 5 % of its games (the ENGINE FAILURES line above; $out/report.html): exit 5" >&2
+    status=5
 fi
 exit "$status"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs an arena match or tournament on Kubernetes as an indexed Job of N pods, one shard each, with
+# Runs an arena match, tournament or leak run on Kubernetes as an indexed Job of N pods, one shard each, with
 # the results on a PersistentVolumeClaim, then merges them in a second Job.
 #
 # Usage: scripts/cluster/k8s.sh --shards N --out DIR --image IMAGE --pvc CLAIM [options]
@@ -40,13 +40,15 @@
 #
 # Default mode: kubectl apply -f DIR/k8s/shard-job.yaml, kubectl wait --for=condition=complete
 # job/NAME-shards (stopping early if it fails), then the same for DIR/k8s/merge-job.yaml, and prints
-# the merge's log. The merged results are in NAME/merged on the claim. Relative paths in ARENA_ARGS
+# the merge's log. Build the image with --build-arg JIEQI_BUILD_COMMIT="$(git rev-parse HEAD)" so
+# that its runs record their commit (see k8s/Dockerfile). The merged results are in NAME/merged on the claim. Relative paths in ARENA_ARGS
 # are read in the image's working folder (/opt/arena with the Dockerfile here). The merge Job is
 # not retried when the merge is refused (exit 2: missing pairs, shards of different runs; a
 # podFailurePolicy fails it at once), only after other failures (up to 2 retries). To run again
 # after a failure: kubectl delete job NAME-shards NAME-merge, then the same command: finished
 # shards are kept on the claim and unfinished ones resume.
-# Environment: ARENA  the arena binary for --local (default: target/release/arena of this repository)
+# Environment: ARENA  the arena binary for --local and the check (if unset: target/release/arena
+#                     of this repository if built, else arena on PATH)
 # Exit status: 0 done (or printed), 1 a Job failed or timed out (--local: a shard failed), 2 bad
 # usage, otherwise that of the failing command (kubectl; with --local, the merge).
 set -euo pipefail
@@ -101,11 +103,11 @@ fi
 [[ -z "$image" || "$image" =~ ^[^[:space:][:cntrl:]\"\\]+$ ]] || die "--image '$image' is not an image reference"
 [[ -z "$pvc" || "$pvc" =~ ^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$ ]] ||
     die "--pvc '$pvc' is not a claim name (lowercase letters, digits, '-' and '.')"
-is_count "$cpus" || die "--cpus must be a whole number, 1 or more (got '$cpus')"
+check_count --cpus "$cpus" "$max_threads" "arena takes at most $max_threads threads"
 [[ "$memory" =~ ^[0-9]+(\.[0-9]+)?([KMGTPE]i?|[kmun]|e[0-9]+)?$ ]] ||
     die "--memory '$memory' is not a Kubernetes quantity (e.g. 512Mi, 2Gi)"
 parallelism="${parallelism:-$shards}"
-is_count "$parallelism" || die "--parallelism must be a whole number, 1 or more (got '$parallelism')"
+check_count --parallelism "$parallelism" "$max_shards" "a run has at most $max_shards shards"
 is_index "$backoff" || die "--backoff-limit must be a whole number (got '$backoff')"
 [[ "$timeout" =~ ^([0-9]+(\.[0-9]+)?(ns|us|ms|s|m|h))+$ ]] || die "--timeout '$timeout' is not a duration (e.g. 90m, 24h)"
 [[ "$image_root" == /* && "$image_root" =~ ^[^[:space:][:cntrl:]\"\\]+$ ]] ||
@@ -134,6 +136,7 @@ if [[ $check -eq 1 ]]; then
     else
         # The pods read relative paths in the image's working folder: this repository.
         resolve_arena warn
+        check_note="relative paths in the arena arguments (an --engine file, a --config) were read in $repo_root, this repository, as the pods read them in the image's working folder $image_root: give paths inside this repository (copied into the image), or use --no-check"
         check_run "$shards" "$repo_root" "$out" "${task_args[@]}"
     fi
 fi

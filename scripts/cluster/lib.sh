@@ -3,6 +3,8 @@
 
 cluster_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_root="$(cd "$cluster_dir/../.." && pwd)"
+# shellcheck source=../lib/arena.sh
+source "$repo_root/scripts/lib/arena.sh"
 prog="$(basename "$0")"
 
 # Prints the message and exits with 2 (bad usage), as arena does.
@@ -31,6 +33,18 @@ flag_value() {
 
 is_count() { [[ "$1" =~ ^[1-9][0-9]{0,6}$ ]]; }
 
+# The most threads arena takes (--threads; plan::run::MAX_THREADS): the bound of --cpus.
+max_threads=1024
+
+# check_count FLAG VALUE MAX WHY: refuses a VALUE of FLAG that is no whole number of 1 or more, or
+# is above MAX, with a message that says which (WHY: what MAX is).
+check_count() {
+    local flag="$1" v="$2" max="$3" why="$4"
+    [[ "$v" =~ ^[1-9][0-9]*$ ]] || die "$flag must be a whole number, 1 or more (got '$v')"
+    # Compared as text first: a number too long for the shell's integers is too large too.
+    [[ ${#v} -le ${#max} && "$v" -le $max ]] || die "$flag $v: at most $max ($why)"
+}
+
 # The most shards arena takes (`--shard K/N`, N at most this: records::shard::MAX_SHARDS).
 max_shards=1000000
 
@@ -46,7 +60,8 @@ check_shards() {
 # check_run N DIR OUT ARGS...: runs the arena once, in folder DIR, with the arguments shard 0 of N
 # gets (ARGS --shard 0/N --out OUT/shard-0) and --check, which validates them as a real run would
 # (engines, files, flags) and plays nothing; refuses bad arguments and more shards than the run
-# has pairs (per pairing), before anything is submitted or started. Without an arena binary it
+# has pairs (per pairing), before anything is submitted or started; a refusal ends with
+# $check_note when the caller set one. Without an arena binary it
 # only warns (a --dry-run may be made on a machine without one).
 check_run() {
     local n="$1" dir="$2" out="$3" result status=0 pairs
@@ -64,6 +79,7 @@ check_run() {
         fi
         say "the arena refuses these arguments (checked once, with --check, before starting any shard):"
         sed 's/^/    /' <<<"$result" >&2
+        [[ -z "${check_note-}" ]] || say "$check_note"
         say "nothing was submitted or started (or give --no-check to skip this check)"
         exit 2
     fi
@@ -110,11 +126,19 @@ array_spec() {
 # slurm_recovery SLURM_DIR K...: the command line that reruns array tasks K... of
 # SLURM_DIR/shard.sbatch and merges after all of them succeed. The merge must wait for the
 # tasks (--dependency=afterok): submitted on its own it starts at once and finds pairs missing.
+# With no K, the line holds the placeholder FAILED_TASKS, which sbatch refuses as it is.
 slurm_recovery() {
-    local dir="$1"
+    local dir="$1" spec=FAILED_TASKS
     shift
-    echo "j=\$(sbatch --parsable --array=$(array_spec "$@") $(shell_words "$dir/shard.sbatch")) &&" \
+    [[ $# -eq 0 ]] || spec="$(array_spec "$@")"
+    echo "j=\$(sbatch --parsable --array=$spec $(shell_words "$dir/shard.sbatch")) &&" \
         "sbatch --dependency=afterok:\$j $(shell_words "$dir/merge.sbatch")"
+}
+
+# merge_command N OUT [--partial]: the command line that runs merge-task.sh N OUT by hand, with
+# the arena binary this run uses (ARENA=...), so that it can be pasted in any shell.
+merge_command() {
+    echo "ARENA=$(shell_words "$ARENA") $(shell_words "$cluster_dir/merge-task.sh" "$@")"
 }
 
 # suggest_recovery N OUT: after shards failed, says what can work: the same command again, and
@@ -126,7 +150,7 @@ suggest_recovery() {
     done
     say "run the same command again to resume them (finished shards are kept)"
     if [[ $have -gt 0 ]]; then
-        say "or merge the $have shards that recorded games: $(shell_words "$cluster_dir/merge-task.sh" "$n" "$out" --partial)"
+        say "or merge the $have shards that recorded games: $(merge_command "$n" "$out" --partial)"
     else
         say "no shard recorded any game (no $out/shard-K/games.jsonl), so there is nothing to merge yet"
     fi
@@ -147,9 +171,9 @@ has_flag() {
 check_arena_args() {
     [[ $# -gt 0 ]] || die "no arena arguments after '--' (e.g. -- match --engine A --engine B --pairs 1000)"
     case "$1" in
-        match | tournament) ;;
-        -*) die "the arena arguments must start with the command (match or tournament), not '$1'" ;;
-        *) say "warning: '$1' is not match or tournament; only those take --shard" ;;
+        match | tournament | leak) ;;
+        -*) die "the arena arguments must start with the command (match, tournament or leak), not '$1'" ;;
+        *) say "warning: '$1' is not match, tournament or leak; only those take --shard" ;;
     esac
     local f
     for f in --out --shard; do
@@ -162,22 +186,19 @@ check_arena_args() {
     fi
 }
 
-# The arena binary: $ARENA, else target/release/arena of this repository. Sets ARENA to its absolute
-# path and exports it. $1: "need" (a missing binary is an error) or "warn" (a warning).
+# The arena binary, as every script finds it (scripts/lib/arena.sh: $ARENA if set, else
+# target/release/arena of this repository if built, else arena on PATH). Sets ARENA to its absolute
+# path and exports it. $1: "need" (a missing binary is an error) or "warn" (a warning, and ARENA
+# names where a built binary would be).
 resolve_arena() {
-    local a="${ARENA:-$repo_root/target/release/arena}" found
-    if [[ "$a" != */* ]]; then
-        found="$(command -v -- "$a" || true)"
-        [[ -n "$found" ]] && a="$found"
-    fi
-    if [[ ! -x "$a" || -d "$a" ]]; then
-        local msg="no arena binary at '$a': build it with 'cargo build --release -p arena', or set ARENA=/path/to/arena"
-        [[ "${1-}" == warn ]] || die "$msg"
-        say "warning: $msg"
+    local found
+    if found="$(find_arena "$repo_root")"; then
+        ARENA="$found"
     else
-        a="$(cd "$(dirname -- "$a")" && pwd)/$(basename -- "$a")"
+        [[ "${1-}" == warn ]] || die "$(no_arena_message "$repo_root")"
+        say "warning: $(no_arena_message "$repo_root")"
+        ARENA="${ARENA:-$repo_root/target/release/arena}"
     fi
-    ARENA="$a"
     export ARENA
 }
 

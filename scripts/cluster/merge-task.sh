@@ -26,10 +26,12 @@
 # message names them and, for a Slurm run (OUT/slurm/shard.sbatch), prints the command line that
 # reruns them and merges after them.
 #
-# Environment: ARENA  the arena binary (default: target/release/arena of this repository)
+# Environment: ARENA  the arena binary (if unset: target/release/arena of this repository if
+#                     built, else arena on PATH)
 # Exit status: arena merge's: 0 merged, 2 refused (folders of different runs, duplicates, missing
-# shards or pairs without --partial; bad arguments here), 4 I/O error; 128 + the signal's number
-# when cancelled (143 for SIGTERM).
+# shards or pairs without --partial; bad arguments here), 4 I/O error, 5 merged but an engine
+# failed in more than 5 % of its games; 128 + the signal's number when cancelled (143 for
+# SIGTERM).
 set -euo pipefail
 # shellcheck source=lib.sh source-path=SCRIPTDIR
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -85,7 +87,7 @@ if [[ ${#missing[@]} -gt 0 ]]; then
         trace "merge refused ($who): $what"
         say "$what"
         recovery "${missing[@]}"
-        say "or merge what there is: $(shell_words "$cluster_dir/merge-task.sh" "$n" "$out" --partial)"
+        say "or merge what there is: $(merge_command "$n" "$out" --partial)"
         exit 2
     fi
     [[ ${#dirs[@]} -gt 0 ]] || die "no shard of $out has a journal (shard-K/games.jsonl): nothing to merge"
@@ -109,7 +111,11 @@ cancelled() {
         echo "The merge of $out was cancelled at $(now) by SIG$sig ($who)."
         echo "Slurm sends SIGTERM on scancel and at the job's time limit; Kubernetes when the pod is deleted."
         echo "$out/merged may be unfinished. Merge again with:"
-        echo "    $(shell_words "$cluster_dir/merge-task.sh" "$n" "$out")"
+        if [[ -f "$out/slurm/merge.sbatch" ]]; then
+            echo "    sbatch $(shell_words "$out/slurm/merge.sbatch")"
+            echo "or, on this machine:"
+        fi
+        echo "    $(merge_command "$n" "$out")"
         echo "(this file is removed by the next merge that succeeds; $out/merge.log has every attempt)"
     } >"$out/MERGE-CANCELLED" 2>/dev/null || true
     trace "merge CANCELLED by SIG$sig ($who); see $out/MERGE-CANCELLED"
@@ -137,6 +143,10 @@ case "$status" in
             # shellcheck disable=SC2086
             recovery $unfinished_list
         fi
+        ;;
+    5)
+        rm -f "$out/MERGE-CANCELLED"
+        trace "merged into $out/merged, but an engine failed in more than 5 % of its games: exit 5 ($who)"
         ;;
     *) trace "merge failed, exit $status ($who)" ;;
 esac

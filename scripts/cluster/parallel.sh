@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs an arena match or tournament as N shards over ssh hosts with GNU parallel (or all on this
+# Runs an arena match, tournament or leak run as N shards over ssh hosts with GNU parallel (or all on this
 # machine), then merges them here.
 #
 # Usage: scripts/cluster/parallel.sh --shards N --out DIR (--hosts FILE | --local) [options]
@@ -25,8 +25,9 @@
 #   -- ARENA_ARGS        the arena command and its arguments, without --out and --shard, e.g.
 #                        -- match --engine alphabeta --engine ismcts --pairs 4000 --nodes 20000
 #
-# Shared filesystem: with --hosts, DIR, this repository and the arena binary ($ARENA, default
-# target/release/arena of this repository) must be at the same paths on every host (NFS and the
+# Shared filesystem: with --hosts, DIR, this repository and the arena binary ($ARENA if set, else
+# target/release/arena of this repository if built, else arena on PATH: the one found here) must
+# be at the same paths on every host (NFS and the
 # like), as on a Slurm cluster. Nothing is copied with --transferfile/--return: a shard that stops
 # half-way leaves its folder where a retry, on any host, resumes it, and the shards' logs are
 # where this machine reads them. Each host needs ssh without a password prompt and a POSIX login
@@ -37,7 +38,8 @@
 # DIR/parallel/task.sh K: shard-task.sh K N DIR -- ARENA_ARGS, its output appended to
 # DIR/parallel/shard-K.log after a line "=== attempt A of shard K/N on HOST, TIME ===" (every
 # attempt, retries and reruns included, is kept) and its last exit status in
-# DIR/parallel/shard-K.exit; GNU parallel appends to its joblog DIR/parallel/joblog. When every
+# DIR/parallel/shard-K.exit; GNU parallel appends to its joblog DIR/parallel/joblog one line per
+# shard and run, for its last try only (a retry's earlier tries are in shard-K.log). When every
 # shard is done, merge-task.sh N DIR runs here (its output in DIR/parallel/merge.log). Run the same
 # command again after a failure: finished shards are kept and unfinished ones resume.
 # Exit status: 0 run and merged, 1 a shard failed, 2 bad usage, otherwise that of the merge.
@@ -76,8 +78,8 @@ done
 check_shards "$shards"
 [[ -n "$out" ]] || die "--out DIR is required"
 [[ -n "$mode" ]] || die "give --hosts FILE (ssh hosts) or --local (this machine)"
-is_count "$jobs_per_host" || die "--jobs-per-host must be a whole number, 1 or more (got '$jobs_per_host')"
-is_count "$retries" || die "--retries must be a whole number, 1 or more (got '$retries')"
+check_count --jobs-per-host "$jobs_per_host" "$max_shards" "a run has at most $max_shards shards"
+check_count --retries "$retries" 1000 "tries of one shard in all, this script's bound"
 [[ $force_xargs -eq 0 || $mode == local ]] || die "--xargs goes with --local"
 if [[ $mode == hosts ]]; then
     [[ -f "$hosts" ]] || die "--hosts '$hosts': no such file"

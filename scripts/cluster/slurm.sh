@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs an arena match or tournament on a Slurm cluster as a job array of N shards, then merges them
+# Runs an arena match, tournament or leak run on a Slurm cluster as a job array of N shards, then merges them
 # in a job that waits for the whole array (afterok).
 #
 # Usage: scripts/cluster/slurm.sh --shards N --out DIR [options] [--dry-run | --local] -- ARENA_ARGS...
@@ -27,6 +27,7 @@
 #   -- ARENA_ARGS    the arena command and its arguments, without --out and --shard, e.g.
 #                    -- match --engine alphabeta --engine ismcts --pairs 4000 --nodes 20000 --seed 7
 #                    -- tournament --config configs/nightly.json
+#                    -- leak --engine alphabeta --pairs 400
 #
 # Writes DIR/slurm/shard.sbatch (the array, each task running shard-task.sh with the index from
 # SLURM_ARRAY_TASK_ID; log DIR/slurm/shard-K.out) and DIR/slurm/merge.sbatch (merge-task.sh; log
@@ -35,17 +36,23 @@
 #   sbatch --dependency=afterok:$jobid DIR/slurm/merge.sbatch
 # Before writing anything it runs the arena once here with --check (see --no-check). The jobs run
 # in the folder slurm.sh was started in (relative paths in ARENA_ARGS keep working) and use the
-# arena binary $ARENA (default target/release/arena of this repository), which, like this
-# repository, must be on the shared filesystem.
+# arena binary found here (see below), which, like this repository, must be on the shared
+# filesystem.
 #
 # If a task fails, Slurm never starts the merge (afterok). A task run again resumes its shard, so
-# rerun the failed tasks (find them with sacct -X -j JOBID) and submit the merge AFTER them, in
-# one line (here tasks 3 and 7):
-#   j=$(sbatch --parsable --array=3,7 DIR/slurm/shard.sbatch) && sbatch --dependency=afterok:$j DIR/slurm/merge.sbatch
-# A merge submitted without the dependency starts at once and fails with pairs missing. Or run
-# the same slurm.sh command again: finished shards return at once, the others resume. Or merge
-# what there is: scripts/cluster/merge-task.sh N DIR --partial. The merge notes each attempt in
-# DIR/merge.log, and a merge cancelled by Slurm (scancel, time limit) leaves DIR/MERGE-CANCELLED.
+# rerun the failed tasks and submit the merge AFTER them, in one line (FAILED_TASKS: the failed
+# task numbers, e.g. 3,7):
+#   j=$(sbatch --parsable --array=FAILED_TASKS DIR/slurm/shard.sbatch) && sbatch --dependency=afterok:$j DIR/slurm/merge.sbatch
+# To find them, run the merge by hand (ARENA=... scripts/cluster/merge-task.sh N DIR): it merges
+# nothing while shards are unfinished, names them and prints this line with their numbers.
+# (sacct -X -j JOBID lists them only where Slurm keeps accounting; scontrol show job JOBID works
+# while Slurm still knows the job.) A merge submitted without the dependency starts at once and
+# fails with pairs missing. Or run the same slurm.sh command again: finished shards return at
+# once, the others resume. Or merge what there is: scripts/cluster/merge-task.sh N DIR --partial.
+# The merge notes each attempt in DIR/merge.log, and a merge cancelled by Slurm (scancel, time
+# limit) leaves DIR/MERGE-CANCELLED; merge again with sbatch DIR/slurm/merge.sbatch.
+# The arena binary: $ARENA if set, else target/release/arena of this repository if built, else
+# arena on PATH; the job scripts name the one found.
 # Exit status: 0 submitted (or, with --local, run and merged), 1 a local shard failed, 2 bad usage
 # or arguments the arena refuses, otherwise that of the failing sbatch or merge.
 set -euo pipefail
@@ -83,7 +90,7 @@ done
 [[ -n "$shards" ]] || die "--shards N is required"
 check_shards "$shards"
 [[ -n "$out" ]] || die "--out DIR is required"
-is_count "$cpus" || die "--cpus must be a whole number, 1 or more (got '$cpus')"
+check_count --cpus "$cpus" "$max_threads" "arena takes at most $max_threads threads"
 check_arena_args "${arena_args[@]+"${arena_args[@]}"}"
 for v in "${extra_sbatch[@]+"${extra_sbatch[@]}"}"; do
     [[ "$v" == -* ]] || die "--sbatch '$v': expected an sbatch option such as --account=NAME"
@@ -146,6 +153,7 @@ generated="# Written by scripts/cluster/slurm.sh on $(date -u +%Y-%m-%dT%H:%M:%S
     echo "#SBATCH --ntasks=1"
     echo "#SBATCH --cpus-per-task=1"
     echo "#SBATCH --output=$pct_out/merge.out"
+    echo "#SBATCH --open-mode=append"
     echo "#SBATCH --kill-on-invalid-dep=yes"
     common_sbatch
     echo "$generated"
@@ -169,8 +177,8 @@ case "$mode" in
         echo "jobid=\$($(shell_words "${submit_shards[@]}"))"
         echo "sbatch --dependency=afterok:\$jobid $(shell_words "$slurm_dir/merge.sbatch")"
         echo
-        echo "==> if tasks fail (say 3 and 7), rerun them and merge after them <=="
-        slurm_recovery "$slurm_dir" 3 7
+        echo "==> if tasks fail, rerun them (FAILED_TASKS: the failed tasks' numbers) and merge after them <=="
+        slurm_recovery "$slurm_dir"
         ;;
     local)
         launch() {
@@ -180,7 +188,7 @@ case "$mode" in
         say "--local: the $shards array tasks of $slurm_dir/shard.sbatch on this machine"
         run_local "$shards" "$out" "$slurm_dir" out launch || exit 1
         say "all $shards shards done; running $slurm_dir/merge.sbatch"
-        bash "$slurm_dir/merge.sbatch" 2>&1 | tee "$slurm_dir/merge.out"
+        bash "$slurm_dir/merge.sbatch" 2>&1 | tee -a "$slurm_dir/merge.out"
         say "merged results in $out/merged"
         ;;
     submit)
@@ -193,10 +201,11 @@ case "$mode" in
         merge_out="$(sbatch --parsable --dependency="afterok:$jobid" "$slurm_dir/merge.sbatch")"
         say "submitted the merge: job ${merge_out%%;*}, after every task of $jobid succeeds (log $slurm_dir/merge.out)"
         say "follow with: squeue -j $jobid,${merge_out%%;*}; results in $out/merged"
-        say "if tasks fail, Slurm does not start the merge: list them with" \
-            "sacct -X -j $jobid --format=JobID,State, then rerun them and merge after them" \
-            "(here tasks 3 and 7; a merge without --dependency starts at once and finds pairs missing):"
-        echo "    $(slurm_recovery "$slurm_dir" 3 7)" >&2
+        say "if tasks fail, Slurm does not start the merge; then $(merge_command "$shards" "$out")" \
+            "names the unfinished shards and prints the line that reruns them and merges after" \
+            "them, this one with FAILED_TASKS their numbers (a merge without --dependency starts" \
+            "at once and finds pairs missing):"
+        echo "    $(slurm_recovery "$slurm_dir")" >&2
         say "or run this same command again: finished shards return at once, the others resume"
         echo "$jobid"
         ;;

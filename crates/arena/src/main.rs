@@ -10,7 +10,7 @@ use arena::cli::Cli;
 use arena::commands;
 use arena::error::Error;
 use arena::plan::Plan;
-use arena::report::GateResult;
+use arena::report::{GateResult, RunEnd};
 use arena::stats::Hypothesis;
 use clap::{CommandFactory, FromArgMatches};
 
@@ -20,7 +20,9 @@ const EXIT_H0: u8 = 1;
 /// Exit status of `arena replay DIR` when the replay differs from the record, and of `arena
 /// sprt` when the test is inconclusive at its cap.
 const EXIT_DIFFERENT: u8 = 3;
-/// Exit status of `arena sprt` stopped by an engine failure (without `--recover`).
+/// Exit status of `arena sprt` stopped by an engine failure (without `--recover`), and of `arena
+/// match`, `tournament`, `leak` and `merge` when an engine failed in more than
+/// [`arena::run::scoreboard::FAILURE_SHARE`] of its games.
 const EXIT_ENGINE_FAILURE: u8 = 5;
 
 /// What a command that ran to its end came to: its result, not an error.
@@ -33,10 +35,24 @@ enum Outcome {
     Differs,
     /// `arena solve --min-solved`: an engine solved fewer positions.
     BelowMinimum,
+    /// A match, tournament, leak run or merge in which an engine failed in more than
+    /// [`arena::run::scoreboard::FAILURE_SHARE`] of its games.
+    EnginesFailed,
+}
+
+impl Outcome {
+    /// A played run's outcome by how it ended.
+    fn of_run(end: RunEnd) -> Outcome {
+        match end {
+            RunEnd::Sound => Outcome::Done,
+            RunEnd::EnginesFailed => Outcome::EnginesFailed,
+        }
+    }
 }
 
 /// Maps the result of [`run`] to the process status: a command's outcome (0, or the gate's
-/// verdict, 3 for a replay that differs, 1 for a solve below `--min-solved`), else the error's code (2 bad input, 4 output that
+/// verdict, 3 for a replay that differs, 1 for a solve below `--min-solved`, 5 for a run whose
+/// engine failed too often), else the error's code (2 bad input, 4 output that
 /// cannot be written; clap's own for usage) after its message. A closed pipe (`arena show |
 /// head`) is the reader's choice, not a failure.
 fn main() -> ExitCode {
@@ -49,6 +65,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Verdict(GateResult::Repeated)) => EXIT_DIFFERENT,
         Ok(Outcome::Differs) => EXIT_DIFFERENT,
         Ok(Outcome::BelowMinimum) => EXIT_H0,
+        Ok(Outcome::EnginesFailed) => EXIT_ENGINE_FAILURE,
         Err(e) if e.is_broken_pipe() => 0,
         Err(e) => {
             match &e {
@@ -125,12 +142,12 @@ fn run() -> Result<Outcome, Error> {
         }),
         Plan::Suite(s) => commands::suite::run(s, &mut out).map(|()| Outcome::Done),
         Plan::Stats(s) => commands::stats::run(s, &mut out).map(|()| Outcome::Done),
-        Plan::Match(m) => commands::match_::run(m, &mut out).map(|()| Outcome::Done),
+        Plan::Match(m) => commands::match_::run(m, &mut out).map(Outcome::of_run),
         Plan::Sprt(s) => commands::sprt::run(s, &mut out).map(Outcome::Verdict),
-        Plan::Tournament(t) => commands::tournament::run(t, &mut out).map(|()| Outcome::Done),
-        Plan::Leak(l) => commands::leak::run(l, &mut out).map(|()| Outcome::Done),
+        Plan::Tournament(t) => commands::tournament::run(t, &mut out).map(Outcome::of_run),
+        Plan::Leak(l) => commands::leak::run(l, &mut out).map(Outcome::of_run),
         Plan::Check(c) => commands::check::run(c, &mut out).map(|()| Outcome::Done),
-        Plan::Merge(m) => commands::merge::run(m, &mut out).map(|()| Outcome::Done),
+        Plan::Merge(m) => commands::merge::run(m, &mut out).map(Outcome::of_run),
         Plan::Book(b) => commands::book::run(b, &mut out).map(|()| Outcome::Done),
         Plan::History(h) => commands::history::run(h, &mut out).map(|()| Outcome::Done),
         Plan::Replay(r) => commands::replay::run(r, &mut out).map(|same| {
@@ -145,7 +162,7 @@ fn run() -> Result<Outcome, Error> {
         // A command that did its work fails if its output cannot be flushed.
         Outcome::Done => out.flush().map_err(Error::Output)?,
         // A result is the exit status whatever becomes of the output.
-        Outcome::Verdict(_) | Outcome::Differs | Outcome::BelowMinimum => {
+        Outcome::Verdict(_) | Outcome::Differs | Outcome::BelowMinimum | Outcome::EnginesFailed => {
             let _ = out.flush();
         }
     }

@@ -52,7 +52,8 @@ pub enum Command {
     /// Pair p deals from seed_p = mix(S, p) and is played twice on that deal, engine A as Red then
     /// as Black. Results go to --out: games.csv, games.jsonl (replayable), summary.json,
     /// summary.txt, and games.html (a table of the games, with viewer pages of up to 10 of them
-    /// under games/). The same command gives the same games at any --threads.
+    /// under games/). The same command gives the same games at any --threads. Exit status 5 when an engine lost more than 5 % of its
+    /// games by a failure (illegal move, panic, error, timeout, crash, protocol error).
     Match(match_::MatchArgs),
     /// The merge gate: play pairs between NEW and BASE until the SPRT accepts H0 or H1 (or the
     /// cap is reached), and exit with the verdict.
@@ -74,7 +75,8 @@ pub enum Command {
     /// pairing (`arena replay` reads them; report.html links each one's games.html). Ratings are logistic Elo by maximum likelihood over
     /// all games (a draw is half a point), anchored at one engine; 95 % intervals and the
     /// likelihood of superiority of each engine over the next (CFS) come from a seeded bootstrap
-    /// over pair indices.
+    /// over pair indices. Exit status 5 when an engine lost more than 5 % of its
+    /// games by a failure (illegal move, panic, error, timeout, crash, protocol error).
     Tournament(tournament::TournamentArgs),
     /// Measure what seeing every hidden piece is worth to each engine: omniscient vs fair on the
     /// same deals, with a paired confidence interval for the difference.
@@ -89,7 +91,8 @@ pub enum Command {
     /// `--engine faulty:mode=peek` is a positive control: a harness leak the report must show
     /// at Δ ≈ 0. Results go to --out: leak.json, leak.md, summary.txt, games.jsonl (the journal;
     /// --resume continues it), and arms/NN-<engine>/{fair,omniscient,head-to-head}/, ordinary match
-    /// folders that `arena replay` reads, each with its games index games.html.
+    /// folders that `arena replay` reads, each with its games index games.html. Exit status 5 when an engine lost more than 5 % of its
+    /// games by a failure (illegal move, panic, error, timeout, crash, protocol error).
     Leak(leak::LeakArgs),
     /// Write a balanced opening book for --openings: positions a few plies from the start
     /// (random legal plies, or a seeded choice among a reference engine's best moves), kept
@@ -103,7 +106,8 @@ pub enum Command {
     /// limits), different N, the same shard twice, pairs recorded twice, and missing pairs
     /// (unless --partial). Prints a chi-square homogeneity test across shards and flags a shard
     /// whose results differ from the others by more than chance (a broken worker). Exit status:
-    /// 0 merged, 2 refused, 4 results could not be written.
+    /// 0 merged, 2 refused, 4 results could not be written, 5 merged but an engine lost more
+    /// than 5 % of its games by a failure.
     Merge(merge::MergeArgs),
     /// Run a match for JieqiBox's Match mode: speak its JAI protocol on stdin and stdout.
     ///

@@ -260,7 +260,7 @@ fn kind(record: &MatchSetup) -> &'static str {
 /// # Errors
 /// Shards that do not belong together, duplicates, overlaps, missing pairs without `--partial`
 /// ([`Error::Input`]); writing fails ([`Error::Results`]).
-pub fn run(args: &MergePlan, out: &mut dyn Write) -> Result<(), Error> {
+pub fn run(args: &MergePlan, out: &mut dyn Write) -> Result<crate::report::RunEnd, Error> {
     let shards: Vec<ShardDir> = args
         .dirs
         .iter()
@@ -581,11 +581,11 @@ pub fn run(args: &MergePlan, out: &mut dyn Write) -> Result<(), Error> {
         })
         .collect();
     let outcome = run::outcome_of(fingerprint, tallied, builds, shard_runs);
-    crate::report::write_reports(&setup, &outcome, out)?;
+    let end = crate::report::finish(&setup, &outcome, out)?;
     let text = merge_text(&report, &absent);
     write_atomically(&out_dir.join("merge.txt"), text.as_bytes())?;
     out.write_all(text.as_bytes())?;
-    Ok(())
+    Ok(end)
 }
 
 /// The merge's own lines: shards, missing pairs, homogeneity.

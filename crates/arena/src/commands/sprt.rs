@@ -14,6 +14,7 @@ use crate::run::{self, RunSetup};
 /// # Errors
 /// The output folder is unusable, an old journal is corrupt, or writing fails.
 pub fn run(setup: &RunSetup, out: &mut dyn Write) -> Result<GateResult, Error> {
+    let setup = &*run::folder::claim(setup)?;
     let outcome = run::execute(setup, &crate::report::progress_line)?;
     crate::report::write_reports(setup, &outcome, out)?;
     Ok(gate_result(setup, &outcome).unwrap_or(GateResult::Inconclusive))

@@ -10,9 +10,13 @@ use crate::run::{self, RunSetup};
 
 /// Plays the tournament and writes its reports (see [`crate::report::standings`]).
 ///
+/// Returns how it ended: [`crate::report::RunEnd::EnginesFailed`] when an engine failed in more
+/// than [`crate::run::scoreboard::FAILURE_SHARE`] of its games.
+///
 /// # Errors
 /// The output folder is unusable, an old journal is corrupt, or writing fails.
-pub fn run(setup: &RunSetup, out: &mut dyn Write) -> Result<(), Error> {
+pub fn run(setup: &RunSetup, out: &mut dyn Write) -> Result<crate::report::RunEnd, Error> {
+    let setup = &*run::folder::claim(setup)?;
     let outcome = run::execute(setup, &crate::report::progress_line)?;
-    crate::report::write_reports(setup, &outcome, out)
+    crate::report::finish(setup, &outcome, out)
 }

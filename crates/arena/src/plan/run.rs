@@ -222,6 +222,7 @@ pub fn run_setup(
             .map_err(|m| Error::arg("--draw", m))?
             .draw,
     };
+    let named_by_arena = args.out.is_none();
     let out = match args.out {
         Some(dir) => dir,
         None => {
@@ -252,6 +253,7 @@ pub fn run_setup(
         timemargin: std::time::Duration::from_millis(args.timemargin),
         move_timeout: args.move_timeout.map(std::time::Duration::from_millis),
         out,
+        default_out: named_by_arena,
         resume: args.resume,
         progress: !args.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr()),
         report_every: report_every(args.report_every),

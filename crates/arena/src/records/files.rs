@@ -5,7 +5,7 @@
 //! - A file the user named (`--out` of `export`, `tune`, `suite`, files in `solve`'s folder):
 //!   [`check_output`] before any work, [`write_output`] at the end.
 //! - Handles kept open (the journal, engine logs, the folder lock): [`append`], [`overwrite`],
-//!   [`create_new`]; folders: [`create_dir`]; copies: [`copy`]; a folder's writability:
+//!   [`create_new`]; folders: [`create_dir`], a name claimed at once: [`create_new_dir`]; copies: [`copy`]; a folder's writability:
 //!   [`probe_folder`].
 //!
 //! The rules, whoever writes: links are followed first (every check is on what a path names in
@@ -433,6 +433,23 @@ pub fn create_dir(path: &Path) -> io::Result<()> {
             format!("cannot create the folder {}: {e}", path.display()),
         )
     })
+}
+
+/// Makes the folder `path` only if nothing has its name yet (its parent must exist): `Ok(true)`
+/// when this call made it, `Ok(false)` when the name was taken, by anyone, even a moment
+/// earlier. The one atomic claim of a name two runs may want at once.
+///
+/// # Errors
+/// I/O errors other than the name being taken, naming the folder.
+pub fn create_new_dir(path: &Path) -> io::Result<bool> {
+    match std::fs::create_dir(path) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+        Err(e) => Err(io::Error::new(
+            e.kind(),
+            format!("cannot create the folder {}: {e}", path.display()),
+        )),
+    }
 }
 
 /// Checks that [`create_dir`] can make `path`, leaving nothing behind (`--check`): a folder

@@ -47,6 +47,71 @@ pub fn write_reports(
     }
 }
 
+/// How a played run ended, for its exit status: sound, or with an engine that failed in more
+/// than [`crate::run::scoreboard::FAILURE_SHARE`] of its games (exit status 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// Every engine failed in at most the share of its games.
+    Sound,
+    /// An engine failed in more.
+    EnginesFailed,
+}
+
+/// The line that names every engine of the run that failed in more than
+/// [`crate::run::scoreboard::FAILURE_SHARE`] of its games, and says the exit status is 5; `None`
+/// when none did.
+pub fn failure_verdict(
+    setup: &RunSetup,
+    board: &crate::run::scoreboard::Scoreboard,
+) -> Option<String> {
+    use crate::util::text::counted;
+    let failing = board.failing();
+    if failing.is_empty() {
+        return None;
+    }
+    let engines: Vec<String> = failing
+        .iter()
+        .map(|e| {
+            format!(
+                "{} failed in {} of its {} ({:.1} %)",
+                setup
+                    .engines
+                    .get(e.slot)
+                    .map_or("?", |en| en.label.as_str()),
+                e.failures,
+                counted(e.games, "game"),
+                100.0 * e.failures as f64 / e.games as f64
+            )
+        })
+        .collect();
+    Some(format!(
+        "ENGINE FAILURES: {}, more than the {:.0} % of its games an engine may lose by a failure \
+         (illegal move, panic, error, timeout, crash, protocol error): exit status 5\n",
+        engines.join("; "),
+        100.0 * crate::run::scoreboard::FAILURE_SHARE
+    ))
+}
+
+/// Writes a run's reports ([`write_reports`]) and says how it ended: a leak run's report ends
+/// with the [`failure_verdict`] (a match's summary and a tournament's notes hold it already).
+///
+/// # Errors
+/// Writing fails.
+pub fn finish(
+    setup: &RunSetup,
+    outcome: &RunOutcome,
+    out: &mut dyn Write,
+) -> Result<RunEnd, Error> {
+    write_reports(setup, outcome, out)?;
+    let Some(verdict) = failure_verdict(setup, &outcome.board) else {
+        return Ok(RunEnd::Sound);
+    };
+    if matches!(setup.kind, RunKind::Leak(_)) {
+        out.write_all(verdict.as_bytes())?;
+    }
+    Ok(RunEnd::EnginesFailed)
+}
+
 /// The block's header context of a run: [`RunSetup::context`], or for a merge the shards in place
 /// of the threads (a merge plays nothing; its shards' threads are in `summary.json`).
 pub fn run_context(setup: &RunSetup, outcome: &RunOutcome) -> String {

@@ -197,6 +197,9 @@ pub fn notes(setup: &RunSetup, outcome: &RunOutcome, r: &RatingsJson) -> Vec<Str
              an opening book, --openings)."
         ));
     }
+    if let Some(line) = crate::report::failure_verdict(setup, &outcome.board) {
+        notes.push(line.trim_end().to_string());
+    }
     if let Some(s) = setup.shard {
         notes.push(format!(
             "This is shard {s} only: merge the shards (arena merge) for the tournament's ratings."

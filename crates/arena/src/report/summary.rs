@@ -193,6 +193,12 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
         "Engine failures (illegal move, panic, error, timeout, crash, protocol error): {} {}, {} {}\n",
         a.label, p.failures[0], b.label, p.failures[1]
     ));
+    // A gate's engine failures are its verdict's (it stops at the first, unless --recover).
+    if matches!(setup.kind, crate::run::kind::RunKind::Match { .. }) {
+        if let Some(line) = crate::report::failure_verdict(setup, &outcome.board) {
+            s.push_str(&line);
+        }
+    }
     if setup.has_clock() || p.forfeits.iter().sum::<u64>() > 0 {
         s.push_str(&format!(
             "Time forfeits: {} {}, {} {}\n",

@@ -144,6 +144,25 @@ pub fn pair_hash(pair: &[GameLine; 2]) -> u64 {
 /// (and a gate refuses its verdict): 1 %.
 pub const REPEAT_SHARE: f64 = 0.01;
 
+/// The share of its games an engine may lose by an engine failure (an illegal move, a panic, an
+/// error, the hard `--move-timeout`, a crash or a protocol error: [`Termination::is_failure`])
+/// before its run's exit status says so (5): more than 5 % of any engine's games. A loss on the
+/// clock is no failure (the summary warns of many of them).
+///
+/// [`Termination::is_failure`]: crate::records::termination::Termination::is_failure
+pub const FAILURE_SHARE: f64 = 0.05;
+
+/// An engine that failed in more than [`FAILURE_SHARE`] of its games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FailingEngine {
+    /// Its slot.
+    pub slot: usize,
+    /// Its games lost by an engine failure.
+    pub failures: u64,
+    /// Its games counted.
+    pub games: u64,
+}
+
 impl PairingScore {
     /// Pairs counted.
     pub fn pairs(&self) -> u64 {
@@ -289,6 +308,26 @@ impl Scoreboard {
         self.sides(slot).map(|(p, i)| p.failures[i]).sum()
     }
 
+    /// Games slot `slot` played, over every pairing.
+    pub fn games(&self, slot: usize) -> u64 {
+        self.sides(slot).map(|(p, _)| p.games()).sum()
+    }
+
+    /// The engines that failed in more than [`FAILURE_SHARE`] of their games, by slot.
+    pub fn failing(&self) -> Vec<FailingEngine> {
+        let slots: std::collections::BTreeSet<usize> =
+            self.pairings.iter().flat_map(|p| [p.a, p.b]).collect();
+        slots
+            .into_iter()
+            .map(|slot| FailingEngine {
+                slot,
+                failures: self.failures(slot),
+                games: self.games(slot),
+            })
+            .filter(|e| e.failures as f64 > FAILURE_SHARE * e.games as f64)
+            .collect()
+    }
+
     /// Search reports of slot `slot`, over every pairing it played.
     pub fn moves(&self, slot: usize) -> MoveStats {
         let mut s = MoveStats::default();
@@ -430,5 +469,39 @@ mod tests {
         assert_eq!(red.without_depth(), 1);
         let black = side_moves(&g, Color::Black);
         assert_eq!((black.moves, black.ms, black.failed), (2, 2.0, 0));
+    }
+
+    /// A round robin of three engines, 40 games each: slot 0 failed in 2 of its 40 games (5 %,
+    /// not more), slot 1 in 3 (more than 5 %), slot 2 in none.
+    #[test]
+    fn an_engine_fails_the_run_past_five_percent_of_its_games() {
+        let pairing = |a, b, failures| PairingScore {
+            a,
+            b,
+            wdl: crate::stats::Wdl {
+                wins: 10,
+                draws: 0,
+                losses: 10,
+            },
+            failures,
+            ..PairingScore::default()
+        };
+        let board = Scoreboard {
+            pairings: vec![
+                pairing(0, 1, [1, 2]),
+                pairing(0, 2, [1, 0]),
+                pairing(1, 2, [1, 0]),
+            ],
+        };
+        assert_eq!((board.games(0), board.failures(0)), (40, 2));
+        assert_eq!(
+            board.failing(),
+            vec![FailingEngine {
+                slot: 1,
+                failures: 3,
+                games: 40
+            }]
+        );
+        assert!(Scoreboard::new(&[(0, 1)]).failing().is_empty(), "no games");
     }
 }

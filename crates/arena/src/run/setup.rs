@@ -111,6 +111,9 @@ pub struct RunSetup {
     pub move_timeout: Option<Duration>,
     /// Output folder.
     pub out: PathBuf,
+    /// Whether the arena named `out` (no `--out`): the run then claims a folder of that name
+    /// that no other run has, with a suffix `-2`, `-3`… if it must ([`crate::run::folder::claim`]).
+    pub default_out: bool,
     /// Continue an interrupted run in `out`.
     pub resume: bool,
     /// Show a progress bar.
@@ -330,6 +333,7 @@ impl MatchSetup {
             timemargin: Duration::from_millis(self.timemargin_ms.unwrap_or(0)),
             move_timeout: self.move_timeout_ms.map(Duration::from_millis),
             out,
+            default_out: false,
             resume: false,
             progress: false,
             report_every: crate::run::progress::Cadence::Never,

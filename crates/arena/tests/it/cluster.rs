@@ -345,19 +345,24 @@ fn dry_runs_write_the_slurm_array_and_the_indexed_job() {
     );
     let merge = std::fs::read_to_string(run.join("slurm/merge.sbatch")).unwrap();
     assert!(merge.contains(&format!("merge-task.sh 3 {r}")), "{merge}");
+    // A second merge appends to merge.out, as the tasks do to theirs (it used to overwrite it).
+    assert!(merge.contains("#SBATCH --open-mode=append\n"), "{merge}");
     assert!(out.contains("#SBATCH --array=0-2"), "{out}");
     assert!(out.contains("sbatch --parsable"), "{out}");
     assert!(out.contains("sbatch --dependency=afterok:$jobid"), "{out}");
-    // The recovery it prints reruns tasks and merges after them, never a bare merge.
+    // The recovery it prints reruns tasks and merges after them, never a bare merge; no task
+    // has failed yet, so it holds a placeholder sbatch refuses, not tasks that may not exist
+    // (it said "3,7" for a run of 3 shards).
     let slurm_dir = run.join("slurm");
     let s_dir = slurm_dir.to_str().unwrap();
     assert!(
         out.contains(&format!(
-            "j=$(sbatch --parsable --array=3,7 {s_dir}/shard.sbatch) && sbatch \
+            "j=$(sbatch --parsable --array=FAILED_TASKS {s_dir}/shard.sbatch) && sbatch \
              --dependency=afterok:$j {s_dir}/merge.sbatch"
         )),
         "{out}"
     );
+    assert!(!out.contains("3,7"), "{out}");
     assert!(!run.join("shard-0").exists(), "a dry run ran a shard");
     // Array task 1 of that script plays shard 1/3.
     let o = Command::new("bash")
@@ -407,7 +412,14 @@ fn dry_runs_write_the_slurm_array_and_the_indexed_job() {
     assert!(fail_job.starts_with("FailJob\n"), "{policy}");
     assert!(fail_job.contains("containerName: merge\n"), "{policy}");
     assert!(fail_job.contains("operator: In\n"), "{policy}");
-    assert!(fail_job.contains("values: [2]\n"), "{policy}");
+    assert!(fail_job.contains("values: [2, 5]\n"), "{policy}");
+    // Kubernetes 1.26-1.34 require a pod condition's status (strict validation refused both).
+    for yaml in [&job, &merge] {
+        assert!(
+            yaml.contains("          - type: DisruptionTarget\n            status: \"True\"\n"),
+            "{yaml}"
+        );
+    }
     assert!(merge.contains("        - name: merge\n"), "{merge}");
     assert!(merge.contains("restartPolicy: Never"), "{merge}");
     assert!(
@@ -930,6 +942,126 @@ fn a_cancelled_merge_leaves_a_note_in_the_run_folder() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Every scheduler takes `leak`, which shards and merges like a match, without a warning, and
+/// says so when the command is missing; counts past 7 digits get their bound, not "a whole
+/// number"; a relative file refused by k8s.sh's check says where it was looked for.
+#[test]
+fn leak_shards_counts_are_bounded_and_k8s_says_where_it_looked() {
+    if !have_bash("cluster::leak_shards_counts_are_bounded_and_k8s_says_where_it_looked") {
+        return;
+    }
+    let dir = tmp("leak-bounds");
+    let arena = stub(&dir);
+    let r = dir.join("run");
+    let r = r.to_str().unwrap();
+    let leak = ["leak", "--engine", "greedy", "--pairs", "4"];
+    for (name, extra) in [
+        ("slurm.sh", &["--dry-run"][..]),
+        (
+            "k8s.sh",
+            &["--image", "img:1", "--pvc", "claim", "--dry-run"][..],
+        ),
+        ("parallel.sh", &["--local", "--dry-run"][..]),
+    ] {
+        let mut args = vec!["--shards", "2", "--out", r, "--no-check"];
+        args.extend_from_slice(extra);
+        args.push("--");
+        args.extend_from_slice(&leak);
+        let o = script(&arena, name, &args, &[]);
+        expect_ok(&o, &format!("{name} -- leak"));
+        assert!(
+            !text(&o.stderr).contains("warning"),
+            "{name}: {}",
+            text(&o.stderr)
+        );
+        let mut args = vec!["--shards", "2", "--out", r];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--", "--pairs", "4"]);
+        let o = script(&arena, name, &args, &[]);
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        assert!(
+            text(&o.stderr).contains("the command (match, tournament or leak)"),
+            "{name}: {}",
+            text(&o.stderr)
+        );
+    }
+    let huge = "99999999";
+    for (name, flag, want) in [
+        ("slurm.sh", "--cpus", "--cpus 99999999: at most 1024"),
+        ("k8s.sh", "--cpus", "--cpus 99999999: at most 1024"),
+        (
+            "k8s.sh",
+            "--parallelism",
+            "--parallelism 99999999: at most 1000000",
+        ),
+        (
+            "parallel.sh",
+            "--jobs-per-host",
+            "--jobs-per-host 99999999: at most 1000000",
+        ),
+        (
+            "parallel.sh",
+            "--retries",
+            "--retries 99999999: at most 1000",
+        ),
+    ] {
+        let mut args = vec!["--shards", "2", "--out", r, flag, huge];
+        args.extend_from_slice(match name {
+            "k8s.sh" => &["--image", "img:1", "--pvc", "claim", "--dry-run"][..],
+            "parallel.sh" => &["--local", "--dry-run"][..],
+            _ => &["--dry-run"][..],
+        });
+        args.push("--");
+        args.extend_from_slice(MATCH);
+        let o = script(&arena, name, &args, &[]);
+        assert_eq!(o.status.code(), Some(2), "{name} {flag}");
+        assert!(
+            text(&o.stderr).contains(want),
+            "{name}: {}",
+            text(&o.stderr)
+        );
+    }
+    // The pods read relative paths in the image's working folder: the check reads them in this
+    // repository, and a refusal says so.
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap();
+    let mut c = Command::new("bash");
+    c.arg(scripts().join("k8s.sh"))
+        .args([
+            "--shards",
+            "2",
+            "--out",
+            r,
+            "--image",
+            "img:1",
+            "--pvc",
+            "claim",
+            "--dry-run",
+        ])
+        .args([
+            "--",
+            "match",
+            "--engine",
+            "engines/mine.json",
+            "--engine",
+            "greedy",
+            "--pairs",
+            "4",
+        ])
+        .current_dir(&dir)
+        .env("ARENA", arena_bin());
+    let o = c.output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains(&format!("were read in {}", repo.display())),
+        "{}",
+        text(&o.stderr)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// parallel.sh and the --local modes keep every attempt's output (and GNU parallel's joblog
 /// history), and after a failure suggest merging what there is only when some shard has games.
 #[test]
@@ -955,8 +1087,19 @@ fn retries_keep_every_log_and_suggest_only_what_can_work() {
             stderr.contains("merge-task.sh 3") && stderr.contains("--partial"),
             "{name}: {stderr}"
         );
+        // The hint names the arena binary the run used: pasted in another shell it merges.
+        assert!(
+            stderr.contains(&format!("ARENA={} ", arena.display())),
+            "{name}: {stderr}"
+        );
         let o = script(&arena, name, &args, &[]);
         expect_ok(&o, &format!("{name} again"));
+        if name == "slurm.sh" {
+            // A second merge appends to merge.out (plain tee overwrote the first one's lines).
+            expect_ok(&script(&arena, name, &args, &[]), "slurm.sh a third time");
+            let out = std::fs::read_to_string(run.join("slurm/merge.out")).unwrap();
+            assert_eq!(out.matches("merging 3 of 3 shards").count(), 2, "{out}");
+        }
         let log = std::fs::read_to_string(run.join(log)).unwrap();
         let first = log.find("=== attempt 1 of shard 1/3 on ");
         let second = log.find("=== attempt 2 of shard 1/3 on ");

@@ -370,6 +370,76 @@ fn engine_config_files_load() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Runs `arena ARGS...`, which must play to the end and exit 5 (an engine failed in more than
+/// 5 % of its games); its stdout.
+#[track_caller]
+fn engines_failed(args: &[&str]) -> String {
+    let o = arena(args);
+    assert_eq!(
+        o.status.code(),
+        Some(5),
+        "arena {args:?}: {}{}",
+        crate::common::text(&o.stdout),
+        crate::common::text(&o.stderr)
+    );
+    crate::common::text(&o.stdout)
+}
+
+/// An engine that fails every game makes the run's exit status 5 (match, tournament, leak,
+/// and the merge of its shards). (The share's bound itself: scoreboard's unit test.)
+#[test]
+fn an_engine_failing_more_than_five_percent_of_its_games_exits_5() {
+    let dir = tmp("exit-5");
+    let d = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let illegal = "faulty:mode=illegal,after=3";
+    let (m, t, l) = (d("match"), d("tournament"), d("leak"));
+    engines_failed(&[
+        "match", "--engine", illegal, "--engine", "greedy", "--pairs", "3", "--out", &m,
+    ]);
+    let out = engines_failed(&[
+        "tournament",
+        "--engine",
+        illegal,
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--pairs",
+        "1",
+        "--out",
+        &t,
+    ]);
+    assert!(
+        out.contains(&format!(
+            "Note: ENGINE FAILURES: {illegal} failed in 4 of its 4 games"
+        )),
+        "{out}"
+    );
+    let md = std::fs::read_to_string(dir.join("tournament/report.md")).unwrap();
+    assert!(md.contains("ENGINE FAILURES"), "{md}");
+    let out = engines_failed(&["leak", "--engine", illegal, "--pairs", "1", "--out", &l]);
+    assert!(out.contains("ENGINE FAILURES: "), "{out}");
+    // The shards of a match merge to the same verdict.
+    for k in 0..2 {
+        let shard = format!("{k}/2");
+        engines_failed(&[
+            "match",
+            "--engine",
+            illegal,
+            "--engine",
+            "greedy",
+            "--pairs",
+            "4",
+            "--shard",
+            &shard,
+            "--out",
+            &d(&format!("shard-{k}")),
+        ]);
+    }
+    engines_failed(&["merge", &d("shard-0"), &d("shard-1"), "--out", &d("merged")]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn engine_failures_lose_the_game_and_the_match_goes_on() {
     for (spec, reason) in [
@@ -378,7 +448,7 @@ fn engine_failures_lose_the_game_and_the_match_goes_on() {
         ("faulty:mode=error,after=2", "engine-error"),
     ] {
         let dir = tmp(reason);
-        let out = ok(&[
+        let out = engines_failed(&[
             "match",
             "--engine",
             spec,
@@ -390,6 +460,12 @@ fn engine_failures_lose_the_game_and_the_match_goes_on() {
             dir.to_str().unwrap(),
         ]);
         assert!(out.contains(&format!("{reason} 6")), "{spec}: {out}");
+        assert!(
+            out.contains(&format!(
+                "ENGINE FAILURES: {spec} failed in 6 of its 6 games (100.0 %), more than the 5 %"
+            )),
+            "{out}"
+        );
         assert!(
             out.contains(&format!("{spec} 6")),
             "failures counted against the engine: {out}"
@@ -405,7 +481,7 @@ fn engine_failures_lose_the_game_and_the_match_goes_on() {
     }
     // A move over the timeout loses too.
     let dir = tmp("timeout");
-    let out = ok(&[
+    let out = engines_failed(&[
         "match",
         "--engine",
         "faulty:mode=slow,after=1,ms=60",
@@ -491,7 +567,8 @@ fn the_move_timeout_stops_a_runaway_without_waiting_for_it() {
     // Each move would take 20 s; the hard limit gives it up after 150 ms (plus a short grace).
     let dir = tmp("runaway");
     let started = std::time::Instant::now();
-    let out = ok(&[
+    // Every game lost by the timeout, an engine failure: exit 5.
+    let out = engines_failed(&[
         "match",
         "--engine",
         "faulty:mode=slow,after=1,ms=20000",
@@ -1140,5 +1217,50 @@ fn replay_and_export_refuse_what_does_not_hold_up() {
         String::from_utf8_lossy(&o.stderr).contains("cut short by an interruption"),
         "{o:?}"
     );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Two identical matches without `--out`, started at once: each gets a folder of its own
+/// (`results/<time>-greedy-vs-random`, then `-2`), and both finish. The second used to exit 2,
+/// "… is in use by another arena run", when both started in the same second.
+#[test]
+fn two_runs_started_at_once_get_folders_of_their_own() {
+    let dir = tmp("same-second");
+    let start = || {
+        Command::new(arena_bin())
+            .args([
+                "match", "--engine", "greedy", "--engine", "random", "--pairs", "50",
+            ])
+            .args(["--threads", "1", "--no-progress"])
+            .current_dir(&dir)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("arena starts")
+    };
+    let runs = [start(), start()];
+    let mut folders = Vec::new();
+    for run in runs {
+        let o = run.wait_with_output().unwrap();
+        let out = crate::common::text(&o.stdout);
+        assert!(
+            o.status.success(),
+            "{out}{}",
+            crate::common::text(&o.stderr)
+        );
+        let folder = out
+            .lines()
+            .find_map(|l| l.strip_prefix("Results in "))
+            .expect("a Results line")
+            .to_string();
+        assert!(dir.join(&folder).join("summary.json").is_file(), "{folder}");
+        folders.push(folder);
+    }
+    assert_ne!(folders[0], folders[1]);
+    folders.sort();
+    if folders[0].get(..23) == folders[1].get(..23) {
+        // The same second: one name, and the same with -2.
+        assert_eq!(format!("{}-2", folders[0]), folders[1], "{folders:?}");
+    }
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -327,7 +327,7 @@ fn a_quick_try_is_refused_in_the_real_root_however_it_is_spelt() {
     );
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("no release binary"), "{err}");
+    assert!(err.contains("is no executable file"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -358,4 +358,131 @@ fn ttd_refuses_bad_arguments_before_building_anything() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");
     }
+}
+
+/// `git ARGS...` in `dir`, which must succeed (commits by a fixed author, whatever the machine's
+/// configuration).
+fn git(dir: &Path, args: &[&str]) {
+    let o = Command::new("git")
+        .args(["-c", "user.name=test", "-c", "user.email=test@example.org"])
+        .args([
+            "-c",
+            "init.defaultBranch=main",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(o.status.success(), "git {args:?}: {}", text(&o.stderr));
+}
+
+/// The README's cron line, taken from README.md as written, runs a night on a fresh clone under
+/// cron's environment (`env -i PATH=/usr/bin:/bin HOME=…`): the log's folder does not exist yet,
+/// cargo is only in ~/.cargo/bin (a stand-in that "builds" by copying this build's arena), and
+/// `--pull` brings the clone to the commit its origin got after the clone was made. The line
+/// used to fail before the script started (no results/nightly/), then on "cargo: command not
+/// found".
+#[test]
+fn the_readme_cron_line_runs_a_night_on_a_fresh_clone_under_crons_environment() {
+    let test =
+        "scripts_usage::the_readme_cron_line_runs_a_night_on_a_fresh_clone_under_crons_environment";
+    if !have_bash(test) {
+        return;
+    }
+    if !Command::new("git")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        crate::common::missing(test, "git not found (apt-get install git)");
+        return;
+    }
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let readme = std::fs::read_to_string(repo.join("README.md")).unwrap();
+    let block = readme
+        .split("```cron\n")
+        .nth(1)
+        .expect("a ```cron block in README.md");
+    let line = block.lines().next().unwrap();
+    // Minute, hour, day, month, weekday, then the command cron gives to /bin/sh.
+    let command = line.splitn(6, ' ').nth(5).expect("a cron line");
+    assert!(command.contains("cd /srv/jieqi && "), "{command}");
+
+    let dir = tmp("cron");
+    let origin = dir.join("origin");
+    std::fs::create_dir_all(origin.join("configs")).unwrap();
+    let cp = Command::new("cp")
+        .arg("-r")
+        .arg(repo.join("scripts"))
+        .arg(&origin)
+        .status()
+        .unwrap();
+    assert!(cp.success());
+    let config = origin.join("configs/nightly.json");
+    std::fs::write(
+        &config,
+        r#"{"engines": ["greedy", "random"], "pairs": 1, "bootstrap": 100}"#,
+    )
+    .unwrap();
+    git(&origin, &["init", "--quiet"]);
+    git(&origin, &["add", "."]);
+    git(&origin, &["commit", "--quiet", "-m", "first"]);
+    git(&dir, &["clone", "--quiet", "origin", "clone"]);
+    // New code on the branch after the clone: tonight must play it.
+    std::fs::write(
+        &config,
+        r#"{"engines": ["greedy", "random"], "pairs": 2, "bootstrap": 100}"#,
+    )
+    .unwrap();
+    git(&origin, &["commit", "--quiet", "-am", "second"]);
+    let head = Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(&origin)
+        .output()
+        .unwrap();
+    let head = text(&head.stdout).trim().to_string();
+
+    let home = dir.join("home");
+    std::fs::create_dir_all(home.join(".cargo/bin")).unwrap();
+    executable(
+        &home.join(".cargo/bin/cargo"),
+        &format!(
+            "[ \"$1\" = build ] || exit 1\nmkdir -p target/release && cp '{}' target/release/arena",
+            crate::common::arena_bin().display()
+        ),
+    );
+    let clone = dir.join("clone");
+    let command = command.replace("/srv/jieqi", clone.to_str().unwrap());
+    let o = Command::new("/usr/bin/env")
+        .args(["-i", "PATH=/usr/bin:/bin"])
+        .arg(format!("HOME={}", home.display()))
+        .args(["/bin/sh", "-c", &command])
+        .output()
+        .expect("env runs");
+    let nights = clone.join("results/nightly");
+    let log = std::fs::read_to_string(nights.join("cron.log")).unwrap_or_default();
+    assert!(
+        o.status.success(),
+        "{command}: {}\n{}{log}",
+        o.status,
+        text(&o.stderr)
+    );
+    assert!(log.contains("== nightly "), "{log}");
+    assert!(
+        log.contains("Wrote ") && log.contains("index.html"),
+        "{log}"
+    );
+    let night = std::fs::read_dir(&nights)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.join("night.json").is_file())
+        .unwrap_or_else(|| panic!("no night in {}: {log}", nights.display()));
+    let marker = std::fs::read_to_string(night.join("night.json")).unwrap();
+    assert!(marker.contains(&head), "pulled {head}? {marker}");
+    assert!(night.join("report.html").is_file(), "{log}");
+    assert!(log.contains("2 pairs"), "the pulled config: {log}");
+    let _ = std::fs::remove_dir_all(dir);
 }
