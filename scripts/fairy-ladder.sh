@@ -16,8 +16,8 @@
 #   --out DIR      results folder, from the current directory (default
 #                  results/fairy-ladder-<UTC date> in the repository)
 #   --all          play every rung up to --max-odds, not only until alphabeta is even
-#   --no-build     use the existing release binary (ARENA=PATH names another, and skips the
-#                  build too)
+#   --no-build     use an arena that is built: target/release/arena, else arena on PATH
+#                  (ARENA=PATH names another, and skips the build too)
 # FAIRY_STOCKFISH=PATH names the engine (default /usr/games/fairy-stockfish, Debian's
 # `fairy-stockfish` package). Needs jq for the table.
 #
@@ -58,11 +58,9 @@ command -v jq >/dev/null || die "jq not found (apt-get install jq): it reads the
 fsf="$(absolute "${FAIRY_STOCKFISH:-/usr/games/fairy-stockfish}")"
 [[ -x "$fsf" ]] || die "no Fairy-Stockfish at $fsf (apt-get install fairy-stockfish, or FAIRY_STOCKFISH=PATH)"
 [[ -n "$out" ]] || out="$root/results/fairy-ladder-$(date -u +%Y%m%d)"
-arena="$(absolute "${ARENA:-$root/target/release/arena}")"
-if [[ $build -eq 1 && -z "${ARENA:-}" ]]; then
-    (cd "$root" && cargo build --release -p arena --quiet)
-fi
-[[ -x "$arena" ]] || die "no release binary at $arena (drop --no-build)"
+# shellcheck source=lib/arena.sh
+source "$root/scripts/lib/arena.sh"
+arena="$(build_arena "$root" "$build")" || exit $?
 mkdir -p "$out"
 
 # One table line from a rung's summary.json: alphabeta is engine a, so the result is its own.

@@ -4,11 +4,11 @@
 # Node-limited games and a thread-independent generator: the same commands give the same files.
 #
 # Usage: scripts/make-suites.sh [--no-build] [--threads T] [--keep DIR]
-#   --no-build     use the arena binary already in target/release
+#   --no-build     use an arena that is built: target/release/arena, else arena on PATH
 #   --threads T    threads for the games and the proofs (default: the number of cores)
 #   --keep DIR     keep the games in DIR, from the current directory (default: a temporary
 #                  folder, removed at the end)
-# ARENA=PATH in the environment runs that arena binary instead of target/release/arena.
+# ARENA=PATH in the environment runs that arena binary (and skips the build).
 #
 # About 13 minutes on 2 cores, most of it proving (and refuting) the longer mates.
 set -euo pipefail
@@ -29,11 +29,10 @@ while [[ $# -gt 0 ]]; do
     esac
     shift
 done
-arena="$(absolute "${ARENA:-$root/target/release/arena}")"
+# shellcheck source=lib/arena.sh
+source "$root/scripts/lib/arena.sh"
+arena="$(build_arena "$root" "$build")" || exit $?
 cd "$root"
-if [[ $build == 1 ]]; then
-    cargo build --release -p arena
-fi
 if [[ -n $keep ]]; then
     games="$keep"
     mkdir -p "$games"

@@ -93,15 +93,7 @@ fi
 # ARENA, a path, is taken from the caller's folder.
 [[ "${ARENA:-}" != */* ]] || ARENA="$(absolute "$ARENA")"
 cd "$root"
-if [[ -n "${ARENA:-}" || $build -eq 0 ]]; then
-    arena="$(find_arena "$root")" || die "$(no_arena_message "$root")"
-else
-    command -v cargo >/dev/null ||
-        die "cargo not found on PATH, in /usr/local/bin or ~/.cargo/bin (install Rust: https://rustup.rs), or give --no-build to use a built arena, or ARENA=/path/to/arena"
-    cargo build --release -p arena --quiet
-    arena="$root/target/release/arena"
-    [[ -x "$arena" ]] || die "cargo build made no $arena"
-fi
+arena="$(build_arena "$root" "$build")" || exit $?
 [[ -f "$config" ]] || die "no config at $config"
 
 out="$nights/$night"

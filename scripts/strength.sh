@@ -14,8 +14,9 @@
 #   --out DIR      results folder, from the current directory (default
 #                  results/strength-<UTC date> in the repository)
 #   --table        only print the pairings table of the run already in --out
-#   --no-build     use the existing release binary instead of running cargo build first
-#                  (ARENA=PATH names another binary, and skips the build too)
+#   --no-build     use an arena that is built (target/release/arena, else arena on PATH)
+#                  instead of running cargo build first (ARENA=PATH names another binary, and
+#                  skips the build too)
 #
 # Wall-clock time limits make results depend on the machine and its load: run on an otherwise idle
 # machine, and read the numbers as "at this time control on this machine".
@@ -49,11 +50,9 @@ if [[ $table_only -eq 1 ]]; then
     sed -n '/^## Pairings/,$p' "$out/report.md"
     exit 0
 fi
-arena="$(absolute "${ARENA:-$root/target/release/arena}")"
-if [[ $build -eq 1 && -z "${ARENA:-}" ]]; then
-    (cd "$root" && cargo build --release -p arena --quiet)
-fi
-[[ -x "$arena" ]] || die "no release binary at $arena (drop --no-build)"
+# shellcheck source=lib/arena.sh
+source "$root/scripts/lib/arena.sh"
+arena="$(build_arena "$root" "$build")" || exit $?
 args=(tournament --config "$root/configs/strength.json" --out "$out" "${flags[@]}")
 [[ -f "$out/games.jsonl" ]] && args+=(--resume)
 cd "$root"

@@ -8,14 +8,14 @@
 # same file: the games are node-limited and the fit is summed in a fixed order.
 #
 # Usage: scripts/train-eval.sh [--no-build] [--threads T] [--pairs N] [--keep DIR] [--out PATH]
-#   --no-build     use the arena binary already in target/release
+#   --no-build     use an arena that is built: target/release/arena, else arena on PATH
 #   --threads T    threads for the games and the fit (default: the number of cores)
 #   --pairs N      game pairs to learn from (default 2500: 5000 games, about 230 000 positions)
 #   --keep DIR     keep the games in DIR, from the current directory (default: a temporary
 #                  folder, removed at the end)
 #   --out PATH     the weights file to write, from the current directory (default:
 #                  configs/eval/learned.json)
-# ARENA=PATH in the environment runs that arena binary instead of target/release/arena.
+# ARENA=PATH in the environment runs that arena binary (and skips the build).
 #
 # About 10 minutes on an idle 2-core machine: the games take nearly all of it, the fit half a minute.
 set -euo pipefail
@@ -40,11 +40,10 @@ while [[ $# -gt 0 ]]; do
     esac
     shift
 done
-arena="$(absolute "${ARENA:-$root/target/release/arena}")"
+# shellcheck source=lib/arena.sh
+source "$root/scripts/lib/arena.sh"
+arena="$(build_arena "$root" "$build")" || exit $?
 cd "$root"
-if [[ $build == 1 ]]; then
-    cargo build --release -p arena
-fi
 if [[ -n $keep ]]; then
     games="$keep"
     mkdir -p "$games"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs an arena match, tournament or leak run on Kubernetes as an indexed Job of N pods, one shard each, with
-# the results on a PersistentVolumeClaim, then merges them in a second Job.
+# Runs an arena match, tournament or leak run on Kubernetes as an indexed Job of N pods, one shard
+# each, with the results on a PersistentVolumeClaim, then merges them in a second Job.
 #
 # Usage: scripts/cluster/k8s.sh --shards N --out DIR --image IMAGE --pvc CLAIM [options]
 #                               [--dry-run] -- ARENA_ARGS...
@@ -40,13 +40,14 @@
 #
 # Default mode: kubectl apply -f DIR/k8s/shard-job.yaml, kubectl wait --for=condition=complete
 # job/NAME-shards (stopping early if it fails), then the same for DIR/k8s/merge-job.yaml, and prints
-# the merge's log. Build the image with --build-arg JIEQI_BUILD_COMMIT="$(git rev-parse HEAD)" so
-# that its runs record their commit (see k8s/Dockerfile). The merged results are in NAME/merged on the claim. Relative paths in ARENA_ARGS
-# are read in the image's working folder (/opt/arena with the Dockerfile here). The merge Job is
-# not retried when the merge is refused (exit 2: missing pairs, shards of different runs; a
-# podFailurePolicy fails it at once), only after other failures (up to 2 retries). To run again
-# after a failure: kubectl delete job NAME-shards NAME-merge, then the same command: finished
-# shards are kept on the claim and unfinished ones resume.
+# the merge's log. The merged results are in NAME/merged on the claim. Build the image with
+# --build-arg JIEQI_BUILD_COMMIT="$(git rev-parse HEAD)" so that its runs record their commit (see
+# k8s/Dockerfile). Relative paths in ARENA_ARGS are read in the image's working folder
+# (/opt/arena with the Dockerfile here). The merge Job is not retried when the merge is refused
+# (exit 2: missing pairs, shards of different runs) or finds an engine that failed in more than
+# 5 % of its games (exit 5; a podFailurePolicy fails it at once), only after other failures (up
+# to 2 retries). To run again after a failure: kubectl delete job NAME-shards NAME-merge, then the
+# same command: finished shards are kept on the claim and unfinished ones resume.
 # Environment: ARENA  the arena binary for --local and the check (if unset: target/release/arena
 #                     of this repository if built, else arena on PATH)
 # Exit status: 0 done (or printed), 1 a Job failed or timed out (--local: a shard failed), 2 bad

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs an arena match, tournament or leak run as N shards over ssh hosts with GNU parallel (or all on this
-# machine), then merges them here.
+# Runs an arena match, tournament or leak run as N shards over ssh hosts with GNU parallel (or all
+# on this machine), then merges them here.
 #
 # Usage: scripts/cluster/parallel.sh --shards N --out DIR (--hosts FILE | --local) [options]
 #                                    -- ARENA_ARGS...

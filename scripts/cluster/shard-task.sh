@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# One shard of a sharded arena run (match, tournament or leak): the task every scheduler runs (a Slurm array task, a pod of a
-# Kubernetes indexed Job, a GNU parallel job), on any machine.
+# One shard of a sharded arena run (match, tournament or leak): the task every scheduler runs (a
+# Slurm array task, a pod of a Kubernetes indexed Job, a GNU parallel job), on any machine.
 #
 # Usage: scripts/cluster/shard-task.sh K N OUT -- ARENA_ARGS...
 #   K           which shard, 0 to N-1; '-' takes it from SLURM_ARRAY_TASK_ID, else from

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs an arena match, tournament or leak run on a Slurm cluster as a job array of N shards, then merges them
-# in a job that waits for the whole array (afterok).
+# Runs an arena match, tournament or leak run on a Slurm cluster as a job array of N shards, then
+# merges them in a job that waits for the whole array (afterok).
 #
 # Usage: scripts/cluster/slurm.sh --shards N --out DIR [options] [--dry-run | --local] -- ARENA_ARGS...
 #   --shards N       cut the run into N shards: array tasks 0 to N-1; shard K plays the pairs p

@@ -5,9 +5,6 @@
 #   2. target/release/arena of this repository, if it is built;
 #   3. arena on PATH (cargo install --path crates/arena puts it in ~/.cargo/bin).
 
-# The order above, one line, for a script's messages.
-arena_order="ARENA=/path/to/arena if set, else target/release/arena of this repository if built, else arena on PATH"
-
 # tool_path: adds to PATH, after what it holds, the folders where tools are installed that cron's
 # PATH (/usr/bin:/bin) leaves out: /usr/local/bin, then cargo's ($CARGO_HOME/bin, ~/.cargo/bin).
 tool_path() {
@@ -47,4 +44,25 @@ no_arena_message() {
         echo "no arena binary: none at $1/target/release/arena and none on PATH; build it" \
             "with 'cargo build --release -p arena', or set ARENA=/path/to/arena"
     fi
+}
+
+# build_arena ROOT BUILD: prints the arena a script that builds uses. With ARENA set, or BUILD 0
+# (--no-build), the one find_arena finds, unbuilt; else cargo build --release -p arena in ROOT
+# (cargo found by tool_path's PATH), then ROOT/target/release/arena. On failure says why on
+# stderr ("<script>: ...") and returns 2, or cargo's status.
+build_arena() {
+    local root="$1" build="$2" status=0
+    if [[ -n "${ARENA:-}" || "$build" -eq 0 ]]; then
+        find_arena "$root" && return 0
+        echo "$(basename "$0"): $(no_arena_message "$root")" >&2
+        return 2
+    fi
+    tool_path
+    if ! command -v cargo >/dev/null; then
+        echo "$(basename "$0"): cargo not found on PATH, in /usr/local/bin or ~/.cargo/bin (install Rust: https://rustup.rs); or give --no-build to use an arena that is built or on PATH, or ARENA=/path/to/arena" >&2
+        return 2
+    fi
+    (cd "$root" && cargo build --release -p arena --quiet) >&2 || status=$?
+    [[ $status -eq 0 ]] || return "$status"
+    printf '%s\n' "$root/target/release/arena"
 }

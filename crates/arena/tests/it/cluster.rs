@@ -883,6 +883,9 @@ fn a_cancelled_merge_leaves_a_note_in_the_run_folder() {
     let dir = tmp("merge-cancel");
     let arena = stub(&dir);
     let run = dir.join("run");
+    // A Slurm run's folder: the note suggests its merge job.
+    std::fs::create_dir_all(run.join("slurm")).unwrap();
+    std::fs::write(run.join("slurm/merge.sbatch"), "#!/usr/bin/env bash\n").unwrap();
     for k in 0..3 {
         let shard = run.join(format!("shard-{k}"));
         std::fs::create_dir_all(&shard).unwrap();
@@ -922,6 +925,9 @@ fn a_cancelled_merge_leaves_a_note_in_the_run_folder() {
         "by SIGTERM",
         "Slurm job 4242",
         "merge-task.sh 3 ",
+        // The commands name the arena binary (they dropped ARENA=) and Slurm's merge job.
+        format!("ARENA={} ", arena.display()).as_str(),
+        format!("sbatch {r}/slurm/merge.sbatch").as_str(),
     ] {
         assert!(note.contains(want), "no {want:?} in\n{note}");
     }
@@ -1058,6 +1064,57 @@ fn leak_shards_counts_are_bounded_and_k8s_says_where_it_looked() {
         text(&o.stderr).contains(&format!("were read in {}", repo.display())),
         "{}",
         text(&o.stderr)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Without ARENA, the scripts take target/release/arena of this repository if it is built, else
+/// the arena on PATH (`cargo install`), and the job scripts name it. slurm.sh used to warn
+/// "no arena binary at …/target/release/arena" and write that path into the jobs.
+#[test]
+fn without_arena_set_the_scripts_take_the_built_one_else_the_one_on_path() {
+    if !have_bash("cluster::without_arena_set_the_scripts_take_the_built_one_else_the_one_on_path")
+    {
+        return;
+    }
+    let dir = tmp("arena-on-path");
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::rename(stub(&dir), bin.join("arena")).unwrap();
+    let built = scripts().join("../../target/release/arena");
+    let want = if built.is_file() {
+        built.canonicalize().unwrap()
+    } else {
+        bin.join("arena")
+    };
+    let run = dir.join("run");
+    let mut c = Command::new("bash");
+    c.arg(scripts().join("slurm.sh"))
+        .args([
+            "--shards",
+            "3",
+            "--out",
+            run.to_str().unwrap(),
+            "--dry-run",
+            "--",
+        ])
+        .args(MATCH)
+        .env_remove("ARENA")
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        );
+    let o = c.output().unwrap();
+    expect_ok(&o, "slurm.sh --dry-run with arena on PATH");
+    assert!(!text(&o.stderr).contains("warning"), "{}", text(&o.stderr));
+    let sbatch = std::fs::read_to_string(run.join("slurm/shard.sbatch")).unwrap();
+    assert!(
+        sbatch.contains(&format!("export ARENA={}\n", want.display())),
+        "{sbatch}"
     );
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -209,3 +209,22 @@ pub fn scripted_engine(dir: &Path, id_name: &str, options: &[&str], on_go: &str)
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
     path.to_str().unwrap().to_string()
 }
+
+/// Whether a run played to its end: exit 0, or 5 when an engine lost more than 5 % of its games
+/// by a failure (what the tests of failing engines provoke on purpose).
+pub fn played_to_the_end(o: &Output) -> bool {
+    matches!(o.status.code(), Some(0 | 5))
+}
+
+/// Runs `arena ARGS...`, which must play to its end ([`played_to_the_end`]); its stdout.
+#[track_caller]
+pub fn played(args: &[&str]) -> String {
+    let o = arena(args);
+    assert!(
+        played_to_the_end(&o),
+        "arena {args:?}: {}\n{}",
+        o.status,
+        text(&o.stderr)
+    );
+    String::from_utf8(o.stdout).expect("utf-8 stdout")
+}

@@ -233,7 +233,7 @@ fn a_match_folder_lists_every_game_and_pages_the_first_ten() {
 fn engine_failures_get_their_viewer_pages_first() {
     let dir = tmp("failures");
     let out = dir.join("m");
-    ok(&[
+    crate::common::played(&[
         "match",
         "--engine",
         "greedy",
@@ -361,7 +361,7 @@ fn a_merge_of_shards_writes_one_machines_index() {
         let mut args = base.to_vec();
         args.extend_from_slice(&["--out", s(out)]);
         args.extend_from_slice(extra);
-        ok(&args);
+        crate::common::played(&args);
     };
     let single = dir.join("single");
     run(&single, &["--threads", "2"]);
@@ -375,7 +375,7 @@ fn a_merge_of_shards_writes_one_machines_index() {
         })
         .collect();
     let merged = dir.join("merged");
-    ok(&[
+    crate::common::played(&[
         "merge",
         s(&shards[2]),
         s(&shards[0]),

@@ -79,7 +79,7 @@ fn round_trip(dir: &Path, name: &str, engines: &[&str], pairs: &str) {
         args.extend_from_slice(&["--engine", e]);
     }
     args.extend_from_slice(&["--pairs", pairs, "--seed", "5", "--out", s(&out)]);
-    ok(&args);
+    crate::common::played(&args);
     let exported = dir.join(format!("{name}-export"));
     std::fs::create_dir_all(&exported).unwrap();
     let pgn = exported.join("all.pgn");

@@ -397,7 +397,7 @@ fn an_empty_shard_of_one_pair_says_pair() {
 #[test]
 fn folders_are_distinct_and_failures_are_named() {
     let dir = tmp("folders");
-    ok(&[
+    crate::common::played(&[
         "leak",
         "--engine",
         "greedy:name=a b",

@@ -70,7 +70,7 @@ fn failing_external_engines_lose_their_games_and_the_match_goes_on() {
             .unwrap();
         let out = String::from_utf8_lossy(&o.stdout);
         assert!(
-            o.status.success(),
+            crate::common::played_to_the_end(&o),
             "{name}: {out}\n{}",
             String::from_utf8_lossy(&o.stderr)
         );
@@ -197,7 +197,11 @@ fn engine_error_output_and_traffic_are_kept_in_the_results_folder() {
         ];
         args.extend(extra.iter().map(|s| s.to_string()));
         let o = Command::new(arena_bin()).args(&args).output().unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            crate::common::played_to_the_end(&o),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
     };
     // Without --log: the error output only, tagged with the process, from every process.
     run(&[]);
@@ -413,7 +417,7 @@ fn engines_that_never_answer_lose_at_the_hard_limit() {
         let o = Command::new(arena_bin()).args(&args).output().unwrap();
         let out = String::from_utf8_lossy(&o.stdout);
         assert!(
-            o.status.success(),
+            crate::common::played_to_the_end(&o),
             "{name}: {out}\n{}",
             String::from_utf8_lossy(&o.stderr)
         );
@@ -477,7 +481,11 @@ fn an_engines_own_timeout_replaces_the_runs_hard_limit() {
         ])
         .output()
         .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        crate::common::played_to_the_end(&o),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     for g in games(&out_dir) {
         assert_eq!(g["reason"], "timeout", "{g}");
         let detail = g["detail"].as_str().unwrap();
@@ -568,7 +576,7 @@ fn a_depth_past_the_records_bound_is_not_recorded_and_the_run_resumes() {
     };
     let first = run(false);
     assert!(
-        first.status.success(),
+        crate::common::played_to_the_end(&first),
         "{}",
         String::from_utf8_lossy(&first.stderr)
     );
@@ -578,7 +586,7 @@ fn a_depth_past_the_records_bound_is_not_recorded_and_the_run_resumes() {
     // The journal it wrote is one its resume accepts.
     let again = run(true);
     assert!(
-        again.status.success(),
+        crate::common::played_to_the_end(&again),
         "{}",
         String::from_utf8_lossy(&again.stderr)
     );
