@@ -486,3 +486,46 @@ fn the_readme_cron_line_runs_a_night_on_a_fresh_clone_under_crons_environment() 
     assert!(log.contains("2 pairs"), "the pulled config: {log}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A night whose engine fails every game is played and rated (the index is rebuilt), and the
+/// script ends with a line that says so and exit 5; it used to report success.
+#[test]
+fn a_night_with_a_failing_engine_says_so_and_exits_5() {
+    if !have_bash("scripts_usage::a_night_with_a_failing_engine_says_so_and_exits_5") {
+        return;
+    }
+    let dir = tmp("night-5");
+    std::fs::write(
+        dir.join("cfg.json"),
+        r#"{"engines": ["faulty:mode=illegal,after=3", "greedy"], "pairs": 1, "bootstrap": 100}"#,
+    )
+    .unwrap();
+    let o = run_in(
+        "nightly.sh",
+        &[
+            "--no-build",
+            "--config",
+            "cfg.json",
+            "--root",
+            "n",
+            "--date",
+            "2026-12-02",
+        ],
+        &dir,
+        &[("ARENA", crate::common::arena_bin())],
+    );
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(5), "{out}{err}");
+    assert!(
+        out.contains("ENGINE FAILURES: faulty:mode=illegal,after=3"),
+        "{out}"
+    );
+    assert!(
+        err.contains("the night 2026-12-02 is complete, but an engine failed"),
+        "{err}"
+    );
+    assert!(dir.join("n/index.html").is_file(), "{out}{err}");
+    let report = std::fs::read_to_string(dir.join("n/2026-12-02/report.html")).unwrap();
+    assert!(report.contains("ENGINE FAILURES"), "the report says it too");
+    let _ = std::fs::remove_dir_all(dir);
+}
