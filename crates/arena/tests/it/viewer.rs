@@ -378,6 +378,19 @@ impl Chromium {
         Ok(r["result"]["value"].clone())
     }
 
+    /// The value of a JavaScript expression whose value is a promise, once it settles.
+    #[track_caller]
+    fn eval_async(&mut self, expression: &str) -> Value {
+        let r = self.call(
+            "Runtime.evaluate",
+            json!({"expression": expression, "returnByValue": true, "awaitPromise": true}),
+        );
+        if let Some(e) = r.get("exceptionDetails") {
+            panic!("{expression}: {e}");
+        }
+        r["result"]["value"].clone()
+    }
+
     /// The value of a JavaScript expression, which must evaluate.
     #[track_caller]
     fn eval(&mut self, expression: &str) -> Value {
@@ -897,4 +910,100 @@ fn a_page_is_linked_from_the_index_without_reading_the_journal_again() {
     let out = crate::common::arena(&["view", s(&dir), "--game", "15"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("was not rewritten"), "{err}");
+}
+
+/// The characters the page draws on its board (pieces, true identities, capture badges, the
+/// river) that are not ASCII, each with whether it renders as a glyph in the font the page gives
+/// its element: drawn on a canvas in that font list, its pixels must differ from those of a
+/// code point no font has (U+10FFFD, drawn as the fallback's empty box) and not be blank. On a
+/// machine with no Chinese font and a page without its own, every one is the empty box.
+const GLYPHS_DRAWN: &str = r#"(async () => {
+  await document.fonts.ready;
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 64;
+  const g = canvas.getContext('2d', { willReadFrequently: true });
+  async function pixels(text, family) {
+    const font = '48px ' + family;
+    await document.fonts.load(font, text);
+    g.clearRect(0, 0, 64, 64);
+    g.font = font;
+    g.fillStyle = '#000';
+    g.fillText(text, 4, 52);
+    return Array.from(g.getImageData(0, 0, 64, 64).data);
+  }
+  const out = {};
+  for (const t of document.querySelectorAll('#board text')) {
+    const family = getComputedStyle(t).fontFamily;
+    for (const ch of Array.from(t.textContent).filter(c => c.charCodeAt(0) > 127)) {
+      if (out[ch]) continue;
+      const drawn = await pixels(ch, family);
+      const box = await pixels('\u{10FFFD}', family);
+      const ink = drawn.some(v => v !== 0);
+      const same = drawn.every((v, i) => v === box[i]);
+      out[ch] = ink && !same ? 'glyph' : (ink ? 'empty box' : 'nothing');
+    }
+  }
+  return out;
+})()"#;
+
+/// Game pages read on a machine without Chinese fonts (issue 50: a server's, a container's,
+/// WSL's, CI's Chromium drew every revealed piece and the river as empty boxes): the viewer page
+/// and the analysis page embed the font of their characters, and every character they draw on
+/// the board renders as a glyph.
+#[test]
+fn the_pieces_are_drawn_without_a_chinese_font() {
+    let test = "viewer::the_pieces_are_drawn_without_a_chinese_font";
+    let dir = tmp("font");
+    play(&dir);
+    let viewer = PathBuf::from(ok(&["view", s(&dir), "--game", "1"]).trim());
+    ok(&[
+        "analyze",
+        s(&dir),
+        "--game",
+        "1",
+        "--nodes",
+        "100",
+        "--no-omniscient",
+        "--threads",
+        "1",
+    ]);
+    let analysis = dir.join("analysis/game-1.html");
+    assert!(analysis.is_file());
+    let games = replayed(&dir, 1);
+    let records = games.last().unwrap().records().to_vec();
+    // A ply after a reveal that took a hidden piece: revealed pieces of both sides by then,
+    // a capture badge, and in the true view every hidden piece's identity.
+    let ply = records
+        .iter()
+        .position(|r| r.played.reveal.is_some() && r.captured_hidden)
+        .map(|i| i + 1)
+        .expect("a ply that reveals and captures a hidden piece");
+
+    let Some(browser) = on_path(&["chromium", "chromium-browser", "google-chrome"]) else {
+        missing(test, "chromium not found (apt-get install chromium)");
+        return;
+    };
+    let mut c = Chromium::start(&browser, &dir, 1280, 1100);
+    for (page, name) in [
+        (&viewer, "font-viewer.png"),
+        (&analysis, "font-analysis.png"),
+    ] {
+        c.open(&format!("{}&view=true", url(page, ply)), ply);
+        let drawn = c.eval_async(GLYPHS_DRAWN);
+        let drawn = drawn.as_object().expect("an object of characters");
+        let chars: String = drawn.keys().map(String::as_str).collect();
+        // Both sides' pieces and the river are among them.
+        for ch in ["帥", "將", "楚", "漢"] {
+            assert!(chars.contains(ch), "{name}: {ch} not drawn: {chars}");
+        }
+        let boxes: Vec<String> = drawn
+            .iter()
+            .filter(|(_, v)| *v != "glyph")
+            .map(|(k, v)| format!("{k}: {v}"))
+            .collect();
+        assert!(boxes.is_empty(), "{name}: not drawn as glyphs: {boxes:?}");
+        shot(&mut c, &dir, name);
+    }
+    drop(c);
+    let _ = std::fs::remove_dir_all(&dir);
 }

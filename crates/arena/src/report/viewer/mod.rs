@@ -4,7 +4,8 @@
 //! each ply.
 //!
 //! The page is one self-contained file: inline CSS and JS (`viewer.css`, `viewer.js` beside this
-//! file, pulled in with `include_str!`), no network, no other file. Everything that is game logic
+//! file, pulled in with `include_str!`) and the font of its Chinese characters ([`font`]), no
+//! network, no other file. Everything that is game logic
 //! is computed here, in Rust, from the referee's [`Game`]s: per position the public board (one
 //! 90-character string in square-index order, `a0 b0 … i0 a1 … i9`: FEN letters, `X`/`x` for a
 //! hidden piece, `.` empty) and the true identities of its hidden pieces (one letter each, in the
@@ -24,6 +25,8 @@ use serde::Serialize;
 use crate::analysis::{Analysis, StudyGame, expected};
 use crate::records::GameResult;
 use crate::util::text::printable;
+
+pub mod font;
 
 /// The page's style sheet.
 const CSS: &str = include_str!("viewer.css");
@@ -85,11 +88,12 @@ pub fn page(game: &StudyGame, analysis: Option<&Analysis>) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{title}</title>\n<style>\n{CSS}</style>\n</head>\n<body>\n\
+         <title>{title}</title>\n<style>\n{font}{CSS}</style>\n</head>\n<body>\n\
          <header>\n{head}</header>\n{BODY}\
          <script type=\"application/json\" id=\"game\">{json}</script>\n\
          <script>\n{JS}</script>\n</body>\n</html>\n",
         title = esc(&title),
+        font = font::font_face(),
     )
 }
 
