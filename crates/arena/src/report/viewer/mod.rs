@@ -279,14 +279,15 @@ pub struct ChartData {
     pub red_engine: Vec<Option<f64>>,
     /// What Black's engine said of the positions it moved in, turned to Red's view.
     pub black_engine: Vec<Option<f64>>,
-    /// The reference's fair curve ([`Analysis::red_curve`]), ending at [`Analysis::end`] (the
-    /// result when that is not known).
+    /// The reference's fair curve from Red's view throughout ([`Analysis::red_view_curve`]),
+    /// ending at [`Analysis::end`] (the result when that is not known).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reference: Option<Vec<Option<f64>>>,
     /// The omniscient search's curve, when it ran and the truth is known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub omniscient: Option<Vec<Option<f64>>>,
-    /// The classed moves: ply, Red's expected score after the move played, class name.
+    /// The classed moves: ply, the reference curve's point after the move (where the line it
+    /// marks ends; the move's own score in Red's view where the curve has no point), class name.
     pub marks: Vec<(usize, f64, &'static str)>,
 }
 
@@ -409,6 +410,7 @@ impl GameData {
             });
             let verdict = verdict_of(ply).map(|v| {
                 if let Some(class) = v.class {
+                    // Placed on the curve below, once it is drawn.
                     chart
                         .marks
                         .push((ply, red_view(mover, v.played_expected), class.name()));
@@ -452,8 +454,12 @@ impl GameData {
             // The curve has its end point only when the analysis covers every ply.
             let complete =
                 a.plies.len() == n && a.plies.iter().enumerate().all(|(i, p)| p.ply == i + 1);
-            let mut curve = a.red_curve(complete.then_some(end));
-            curve.resize(n + 1, None);
+            let curve = a.red_view_curve(n, complete.then_some(end));
+            for mark in &mut chart.marks {
+                if let Some(y) = curve[mark.0] {
+                    mark.1 = y;
+                }
+            }
             chart.reference = Some(curve);
             if truth && a.plies.iter().any(|p| p.omniscient.is_some()) {
                 let mut omni = vec![None; n + 1];
