@@ -1007,3 +1007,132 @@ fn the_pieces_are_drawn_without_a_chinese_font() {
     drop(c);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The numbers of the rows `games.html` shows, in their order.
+fn shown_rows(c: &mut Chromium) -> Vec<u64> {
+    let v = c.eval(
+        "Array.from(document.querySelectorAll('table.games tbody tr')).map(r => \
+         +r.id.replace('game-', ''))",
+    );
+    serde_json::from_value(v).expect("numbers")
+}
+
+/// games.html filters and sorts its rows (issue 50: 600 rows and no way to find the games an
+/// engine lost): by an engine and its result, by result and termination, and by a click on a
+/// column's head, both ways; the rows are the page's own, checked against games.csv.
+#[test]
+fn the_games_index_filters_and_sorts_in_chromium() {
+    let test = "viewer::the_games_index_filters_and_sorts_in_chromium";
+    let dir = tmp("filters");
+    ok(&[
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--pairs",
+        "12",
+        "--max-plies",
+        "60",
+        "--seed",
+        "5",
+        "--no-progress",
+        "--out",
+        s(&dir),
+    ]);
+    // (number, red, black, result, termination, plies) of every game.
+    let mut reader = csv::Reader::from_path(dir.join("games.csv")).unwrap();
+    let games: Vec<(u64, String, String, String, String, u64)> = reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            (
+                r[0].parse().unwrap(),
+                r[4].to_string(),
+                r[5].to_string(),
+                r[6].to_string(),
+                r[7].to_string(),
+                r[8].parse().unwrap(),
+            )
+        })
+        .collect();
+    let numbers = |keep: &dyn Fn(&(u64, String, String, String, String, u64)) -> bool| {
+        games
+            .iter()
+            .filter(|g| keep(g))
+            .map(|g| g.0)
+            .collect::<Vec<u64>>()
+    };
+    let lost_by_random =
+        numbers(&|g| (g.1 == "random" && g.3 == "0-1") || (g.2 == "random" && g.3 == "1-0"));
+    assert!(!lost_by_random.is_empty() && lost_by_random.len() < games.len());
+
+    let Some(browser) = on_path(&["chromium", "chromium-browser", "google-chrome"]) else {
+        missing(test, "chromium not found (apt-get install chromium)");
+        return;
+    };
+    let mut c = Chromium::start(&browser, &dir, 1280, 1000);
+    let index = dir.join("games.html").canonicalize().unwrap();
+    c.call(
+        "Page.navigate",
+        json!({"url": format!("file://{}", index.display())}),
+    );
+    c.wait_for("document.readyState === 'complete' && !!document.getElementById('filters')");
+    assert_eq!(shown_rows(&mut c), numbers(&|_| true));
+    let set = |c: &mut Chromium, id: &str, value: &str| {
+        c.eval(&format!(
+            "(() => {{ const e = document.getElementById({id}); e.value = {value}; \
+             e.dispatchEvent(new Event('change')); return e.value; }})()",
+            id = json!(id),
+            value = json!(value)
+        ))
+    };
+    // The games random lost, with either colour, then as Black only.
+    assert_eq!(set(&mut c, "f-engine", "random"), json!("random"));
+    set(&mut c, "f-outcome", "lost");
+    assert_eq!(shown_rows(&mut c), lost_by_random);
+    let status = c.eval("document.getElementById('f-status').textContent");
+    assert_eq!(
+        status,
+        json!(format!(
+            "{} of the {} listed games.",
+            lost_by_random.len(),
+            games.len()
+        ))
+    );
+    set(&mut c, "f-colour", "black");
+    assert_eq!(
+        shown_rows(&mut c),
+        numbers(&|g| g.2 == "random" && g.3 == "1-0")
+    );
+    shot(&mut c, &dir, "games-filtered.png");
+    // Show all, then by result and termination.
+    c.click("#f-reset");
+    assert_eq!(shown_rows(&mut c), numbers(&|_| true));
+    set(&mut c, "f-result", "0-1");
+    let termination = games.iter().find(|g| g.3 == "0-1").unwrap().4.clone();
+    set(&mut c, "f-termination", &termination);
+    assert_eq!(
+        shown_rows(&mut c),
+        numbers(&|g| g.3 == "0-1" && g.4 == termination)
+    );
+    c.click("#f-reset");
+    // A click on Plies sorts by it (ties by number), a second click the other way.
+    c.click("table.games thead th:nth-child(6)");
+    let mut by_plies = games.clone();
+    by_plies.sort_by_key(|g| (g.5, g.0));
+    let ascending: Vec<u64> = by_plies.iter().map(|g| g.0).collect();
+    assert_eq!(shown_rows(&mut c), ascending);
+    c.click("table.games thead th:nth-child(6)");
+    let mut descending = ascending.clone();
+    descending.reverse();
+    assert_eq!(shown_rows(&mut c), descending);
+    assert_eq!(
+        c.eval(
+            "document.querySelector('table.games thead th:nth-child(6)').getAttribute('aria-sort')"
+        ),
+        json!("descending")
+    );
+    drop(c);
+    let _ = std::fs::remove_dir_all(&dir);
+}
