@@ -1008,6 +1008,9 @@ fn the_pieces_are_drawn_without_a_chinese_font() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A game of games.csv: number, Red, Black, result, termination, plies.
+type CsvRow = (u64, String, String, String, String, u64);
+
 /// The numbers of the rows `games.html` shows, in their order.
 fn shown_rows(c: &mut Chromium) -> Vec<u64> {
     let v = c.eval(
@@ -1042,7 +1045,7 @@ fn the_games_index_filters_and_sorts_in_chromium() {
     ]);
     // (number, red, black, result, termination, plies) of every game.
     let mut reader = csv::Reader::from_path(dir.join("games.csv")).unwrap();
-    let games: Vec<(u64, String, String, String, String, u64)> = reader
+    let games: Vec<CsvRow> = reader
         .records()
         .map(|r| {
             let r = r.unwrap();
@@ -1056,7 +1059,7 @@ fn the_games_index_filters_and_sorts_in_chromium() {
             )
         })
         .collect();
-    let numbers = |keep: &dyn Fn(&(u64, String, String, String, String, u64)) -> bool| {
+    let numbers = |keep: &dyn Fn(&CsvRow) -> bool| {
         games
             .iter()
             .filter(|g| keep(g))
