@@ -2,7 +2,7 @@
 // are in the page already; this script reads their data from <script id="index-data"> (the
 // same JSON `arena view` reads back to relink the page: it is only read here), builds a filter
 // bar above the table, and shows the rows that pass, in the order asked, by moving the existing
-// <tr> elements: one pass over the rows and one sort, whatever their number. Without
+// <tr> elements: one pass over the rows and one sort. Without
 // JavaScript the table is as written. Text from the data goes in with textContent only.
 (function () {
   'use strict';
@@ -112,6 +112,8 @@
     function (r) { return r.reveals * 1000 + r.captures; }
   ];
   var sortBy = 0, ascending = true;
+  // Whether the rows are in another order or number than as written.
+  var moved = false;
   var heads = Array.prototype.slice.call(table.tHead.rows[0].cells);
   heads.forEach(function (th, k) {
     if (!KEYS[k]) return;
@@ -142,10 +144,20 @@
       var c = x < y ? -1 : x > y ? 1 : rows[picked[a]].number - rows[picked[b]].number;
       return ascending ? c : -c;
     });
-    var fragment = document.createDocumentFragment();
-    order.forEach(function (j) { fragment.appendChild(trs[picked[j]]); });
-    while (body.firstChild) body.removeChild(body.firstChild);
-    body.appendChild(fragment);
+    // The rows as written are every row by number: nothing to move until a filter or a sort.
+    var written = picked.length === rows.length && sortBy === 0 && ascending;
+    if (moved || !written) {
+      // Rows moved out of a table in the page cost a style pass over their siblings each
+      // (quadratic in the rows): the body leaves the table first and comes back whole.
+      var next = body.nextSibling;
+      table.removeChild(body);
+      var fragment = document.createDocumentFragment();
+      order.forEach(function (j) { fragment.appendChild(trs[picked[j]]); });
+      while (body.firstChild) body.removeChild(body.firstChild);
+      body.appendChild(fragment);
+      table.insertBefore(body, next);
+      moved = !written;
+    }
     heads.forEach(function (th, k) {
       th.removeAttribute('aria-sort');
       if (k === sortBy) th.setAttribute('aria-sort', ascending ? 'ascending' : 'descending');
