@@ -385,7 +385,10 @@ mod tests {
         assert_eq!((p.loss, p.class, p.note.as_deref()), (0.0, None, None));
         // The game goes on: the final position was searched, and is the curve's end.
         assert!(a.end.is_some());
-        assert_eq!(a.red_curve(a.end).len(), 2);
+        assert_eq!(
+            a.red_view_curve(1, a.end),
+            [Some(a.plies[0].best_expected), a.end]
+        );
     }
 
     /// The deal of seed 1 changed so that the hidden piece on `sq` (of either side) is a `role`.

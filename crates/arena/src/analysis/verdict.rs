@@ -153,7 +153,8 @@ pub struct Summary {
     pub classes: BySide<[u32; 3]>,
     /// The expected score each side's moves gave away, summed.
     pub loss: BySide<f64>,
-    /// Each side's net luck: the sum of `chance` over its moves.
+    /// Each side's net luck: the sum of `chance` over its moves (in expected score summed over
+    /// events: no share of anything, it can pass 1; the summary line gives the average).
     pub luck: BySide<f64>,
     /// The evaluation's whole movement: `Σ |change|` of Red's expected score, ply to ply.
     pub swing: f64,
@@ -187,19 +188,30 @@ pub struct Analysis {
 }
 
 impl Analysis {
-    /// Red's expected score at each position, the start first and the end last
-    /// (`plies.len() + 1` values; the last is `end`, the result's score for Red): the
-    /// reference's fair score of the best move, turned to Red's view.
-    pub fn red_curve(&self, end: Option<f64>) -> Vec<Option<f64>> {
-        let mut out: Vec<Option<f64>> = self
-            .plies
-            .iter()
-            .map(|p| {
-                Some(if p.mover == "red" {
-                    p.best_expected
-                } else {
-                    1.0 - p.best_expected
-                })
+    /// Red's expected score at each position of a game of `n` plies, the start first and the
+    /// end last (`n + 1` values), all from one point of view: Red's (its information set, what
+    /// Red could know). Before a Red move it is the reference's best move from there; after
+    /// one, its score of the move played, or of the new position once a reveal or hidden
+    /// capture is known (`after_expected`); after the last ply, `end`. Black's moves are
+    /// searched from Black's view only, so the position after one is read from Red's next
+    /// move. `None` where no ply of the analysis says it (the start when Black moves first,
+    /// plies it does not cover).
+    pub fn red_view_curve(&self, n: usize, end: Option<f64>) -> Vec<Option<f64>> {
+        let mut at: Vec<Option<&PlyAnalysis>> = vec![None; n + 1];
+        for p in &self.plies {
+            if let Some(slot) = at.get_mut(p.ply) {
+                *slot = Some(p);
+            }
+        }
+        let red = |k: usize| at.get(k).copied().flatten().filter(|p| p.mover == "red");
+        let mut out: Vec<Option<f64>> = (0..n)
+            .map(|i| match (red(i + 1), red(i)) {
+                (Some(next), _) => Some(next.best_expected),
+                (None, Some(last)) => Some(match (last.chance, last.after_expected) {
+                    (Some(_), Some(after)) => after,
+                    _ => last.played_expected,
+                }),
+                (None, None) => None,
             })
             .collect();
         out.push(end);
@@ -311,6 +323,31 @@ fn signed_points(x: f64) -> String {
         format!("\u{2212}{:.1} %", -x * 100.0)
     } else {
         format!("+{:.1} %", x * 100.0)
+    }
+}
+
+/// A side's luck for its summary line: each chance event (a reveal or hidden capture of its
+/// moves) moved its expected score by `chance`; `net` is their sum. The sum is no share of
+/// anything (a side with many reveals can pass 100 %), so the line gives the average change an
+/// event made and how many went its way: `; luck: its reveals and hidden captures moved its
+/// expected score by −2.1 % each on average (12: 5 for it, 7 against)`. Empty without chance
+/// events.
+fn luck_text(chances: &[f64], net: f64) -> String {
+    match chances.len() {
+        0 => String::new(),
+        1 => format!(
+            "; luck: its 1 reveal or hidden capture moved its expected score by {}",
+            signed_points(net)
+        ),
+        n => {
+            let favour = chances.iter().filter(|&&c| c > 0.0).count();
+            let against = chances.iter().filter(|&&c| c < 0.0).count();
+            format!(
+                "; luck: its reveals and hidden captures moved its expected score by {} each on \
+                 average ({n}: {favour} for it, {against} against)",
+                signed_points(net / n as f64)
+            )
+        }
     }
 }
 
@@ -457,10 +494,11 @@ fn summary_lines(
         if moves == 0 {
             continue;
         }
-        let chances = plies
+        let chances: Vec<f64> = plies
             .iter()
-            .filter(|p| p.mover == side && p.chance.is_some())
-            .count();
+            .filter(|p| p.mover == side)
+            .filter_map(|p| p.chance)
+            .collect();
         let worst: Vec<String> = worst
             .iter()
             .map(|&k| {
@@ -471,19 +509,7 @@ fn summary_lines(
             .collect();
         let count =
             |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-        let luck = if chances == 0 {
-            String::new()
-        } else {
-            format!(
-                "; luck {} over {}",
-                signed_points(luck),
-                if chances == 1 {
-                    "1 reveal or hidden capture".to_string()
-                } else {
-                    format!("{chances} reveals and hidden captures")
-                }
-            )
-        };
+        let luck = luck_text(&chances, luck);
         lines.push(format!(
             "{side:5} {}: {}, {}, {} in {}; average loss {} a move{luck}; worst: {}",
             crate::util::text::printable(name),
@@ -524,4 +550,33 @@ fn summary_lines(
         ));
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 50: "luck +154.9 %", the sum of 30 reveals' changes, read as a share past 100 %.
+    #[test]
+    fn luck_is_the_average_change_a_chance_event_made() {
+        let mut chances = vec![0.1; 20];
+        chances.extend([-0.05; 10]);
+        let net: f64 = chances.iter().sum();
+        assert!(net > 1.0);
+        assert_eq!(
+            luck_text(&chances, net),
+            "; luck: its reveals and hidden captures moved its expected score by +5.0 % each \
+             on average (30: 20 for it, 10 against)"
+        );
+        assert_eq!(
+            luck_text(&[-0.125], -0.125),
+            "; luck: its 1 reveal or hidden capture moved its expected score by \u{2212}12.5 %"
+        );
+        assert_eq!(
+            luck_text(&[0.0, 0.2], 0.2),
+            "; luck: its reveals and hidden captures moved its expected score by +10.0 % each \
+             on average (2: 1 for it, 0 against)"
+        );
+        assert_eq!(luck_text(&[], 0.0), "");
+    }
 }

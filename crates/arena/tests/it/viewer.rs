@@ -378,6 +378,19 @@ impl Chromium {
         Ok(r["result"]["value"].clone())
     }
 
+    /// The value of a JavaScript expression whose value is a promise, once it settles.
+    #[track_caller]
+    fn eval_async(&mut self, expression: &str) -> Value {
+        let r = self.call(
+            "Runtime.evaluate",
+            json!({"expression": expression, "returnByValue": true, "awaitPromise": true}),
+        );
+        if let Some(e) = r.get("exceptionDetails") {
+            panic!("{expression}: {e}");
+        }
+        r["result"]["value"].clone()
+    }
+
     /// The value of a JavaScript expression, which must evaluate.
     #[track_caller]
     fn eval(&mut self, expression: &str) -> Value {
@@ -897,4 +910,232 @@ fn a_page_is_linked_from_the_index_without_reading_the_journal_again() {
     let out = crate::common::arena(&["view", s(&dir), "--game", "15"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("was not rewritten"), "{err}");
+}
+
+/// The characters the page draws on its board (pieces, true identities, capture badges, the
+/// river) that are not ASCII, each with whether it renders as a glyph in the font the page gives
+/// its element: drawn on a canvas in that font list, its pixels must differ from those of a
+/// code point no font has (U+10FFFD, drawn as the fallback's empty box) and not be blank. On a
+/// machine with no Chinese font and a page without its own, every one is the empty box.
+const GLYPHS_DRAWN: &str = r#"(async () => {
+  await document.fonts.ready;
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 64;
+  const g = canvas.getContext('2d', { willReadFrequently: true });
+  async function pixels(text, family) {
+    const font = '48px ' + family;
+    await document.fonts.load(font, text);
+    g.clearRect(0, 0, 64, 64);
+    g.font = font;
+    g.fillStyle = '#000';
+    g.fillText(text, 4, 52);
+    return Array.from(g.getImageData(0, 0, 64, 64).data);
+  }
+  const out = {};
+  for (const t of document.querySelectorAll('#board text')) {
+    const family = getComputedStyle(t).fontFamily;
+    for (const ch of Array.from(t.textContent).filter(c => c.charCodeAt(0) > 127)) {
+      if (out[ch]) continue;
+      const drawn = await pixels(ch, family);
+      const box = await pixels('\u{10FFFD}', family);
+      const ink = drawn.some(v => v !== 0);
+      const same = drawn.every((v, i) => v === box[i]);
+      out[ch] = ink && !same ? 'glyph' : (ink ? 'empty box' : 'nothing');
+    }
+  }
+  return out;
+})()"#;
+
+/// Game pages read on a machine without Chinese fonts (issue 50: a server's, a container's,
+/// WSL's, CI's Chromium drew every revealed piece and the river as empty boxes): the viewer page
+/// and the analysis page embed the font of their characters, and every character they draw on
+/// the board renders as a glyph.
+#[test]
+fn the_pieces_are_drawn_without_a_chinese_font() {
+    let test = "viewer::the_pieces_are_drawn_without_a_chinese_font";
+    let dir = tmp("font");
+    play(&dir);
+    let viewer = PathBuf::from(ok(&["view", s(&dir), "--game", "1"]).trim());
+    ok(&[
+        "analyze",
+        s(&dir),
+        "--game",
+        "1",
+        "--nodes",
+        "100",
+        "--no-omniscient",
+        "--threads",
+        "1",
+    ]);
+    let analysis = dir.join("analysis/game-1.html");
+    assert!(analysis.is_file());
+    let games = replayed(&dir, 1);
+    let records = games.last().unwrap().records().to_vec();
+    // A ply after a reveal that took a hidden piece: revealed pieces of both sides by then,
+    // a capture badge, and in the true view every hidden piece's identity.
+    let ply = records
+        .iter()
+        .position(|r| r.played.reveal.is_some() && r.captured_hidden)
+        .map(|i| i + 1)
+        .expect("a ply that reveals and captures a hidden piece");
+
+    let Some(browser) = on_path(&["chromium", "chromium-browser", "google-chrome"]) else {
+        missing(test, "chromium not found (apt-get install chromium)");
+        return;
+    };
+    let mut c = Chromium::start(&browser, &dir, 1280, 1100);
+    for (page, name) in [
+        (&viewer, "font-viewer.png"),
+        (&analysis, "font-analysis.png"),
+    ] {
+        c.open(&format!("{}&view=true", url(page, ply)), ply);
+        let drawn = c.eval_async(GLYPHS_DRAWN);
+        let drawn = drawn.as_object().expect("an object of characters");
+        let chars: String = drawn.keys().map(String::as_str).collect();
+        // Both sides' pieces and the river are among them.
+        for ch in ["帥", "將", "楚", "漢"] {
+            assert!(chars.contains(ch), "{name}: {ch} not drawn: {chars}");
+        }
+        let boxes: Vec<String> = drawn
+            .iter()
+            .filter(|(_, v)| *v != "glyph")
+            .map(|(k, v)| format!("{k}: {v}"))
+            .collect();
+        assert!(boxes.is_empty(), "{name}: not drawn as glyphs: {boxes:?}");
+        shot(&mut c, &dir, name);
+    }
+    drop(c);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A game of games.csv: number, Red, Black, result, termination, plies.
+type CsvRow = (u64, String, String, String, String, u64);
+
+/// The numbers of the rows `games.html` shows, in their order.
+fn shown_rows(c: &mut Chromium) -> Vec<u64> {
+    let v = c.eval(
+        "Array.from(document.querySelectorAll('table.games tbody tr')).map(r => \
+         +r.id.replace('game-', ''))",
+    );
+    serde_json::from_value(v).expect("numbers")
+}
+
+/// games.html filters and sorts its rows (issue 50: 600 rows and no way to find the games an
+/// engine lost): by an engine and its result, by result and termination, and by a click on a
+/// column's head, both ways; the rows are the page's own, checked against games.csv.
+#[test]
+fn the_games_index_filters_and_sorts_in_chromium() {
+    let test = "viewer::the_games_index_filters_and_sorts_in_chromium";
+    let dir = tmp("filters");
+    ok(&[
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--pairs",
+        "12",
+        "--max-plies",
+        "60",
+        "--seed",
+        "5",
+        "--no-progress",
+        "--out",
+        s(&dir),
+    ]);
+    // (number, red, black, result, termination, plies) of every game.
+    let mut reader = csv::Reader::from_path(dir.join("games.csv")).unwrap();
+    let games: Vec<CsvRow> = reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            (
+                r[0].parse().unwrap(),
+                r[4].to_string(),
+                r[5].to_string(),
+                r[6].to_string(),
+                r[7].to_string(),
+                r[8].parse().unwrap(),
+            )
+        })
+        .collect();
+    let numbers = |keep: &dyn Fn(&CsvRow) -> bool| {
+        games
+            .iter()
+            .filter(|g| keep(g))
+            .map(|g| g.0)
+            .collect::<Vec<u64>>()
+    };
+    let lost_by_random =
+        numbers(&|g| (g.1 == "random" && g.3 == "0-1") || (g.2 == "random" && g.3 == "1-0"));
+    assert!(!lost_by_random.is_empty() && lost_by_random.len() < games.len());
+
+    let Some(browser) = on_path(&["chromium", "chromium-browser", "google-chrome"]) else {
+        missing(test, "chromium not found (apt-get install chromium)");
+        return;
+    };
+    let mut c = Chromium::start(&browser, &dir, 1280, 1000);
+    let index = dir.join("games.html").canonicalize().unwrap();
+    c.call(
+        "Page.navigate",
+        json!({"url": format!("file://{}", index.display())}),
+    );
+    c.wait_for("document.readyState === 'complete' && !!document.getElementById('filters')");
+    assert_eq!(shown_rows(&mut c), numbers(&|_| true));
+    let set = |c: &mut Chromium, id: &str, value: &str| {
+        c.eval(&format!(
+            "(() => {{ const e = document.getElementById({id}); e.value = {value}; \
+             e.dispatchEvent(new Event('change')); return e.value; }})()",
+            id = json!(id),
+            value = json!(value)
+        ))
+    };
+    // The games random lost, with either colour, then as Black only.
+    assert_eq!(set(&mut c, "f-engine", "random"), json!("random"));
+    set(&mut c, "f-outcome", "lost");
+    assert_eq!(shown_rows(&mut c), lost_by_random);
+    let status = c.eval("document.getElementById('f-status').textContent");
+    assert_eq!(
+        status,
+        json!(format!(
+            "{} of the {} listed games.",
+            lost_by_random.len(),
+            games.len()
+        ))
+    );
+    set(&mut c, "f-colour", "black");
+    assert_eq!(
+        shown_rows(&mut c),
+        numbers(&|g| g.2 == "random" && g.3 == "1-0")
+    );
+    shot(&mut c, &dir, "games-filtered.png");
+    // Show all, then by result and termination.
+    c.click("#f-reset");
+    assert_eq!(shown_rows(&mut c), numbers(&|_| true));
+    set(&mut c, "f-result", "0-1");
+    let termination = games.iter().find(|g| g.3 == "0-1").unwrap().4.clone();
+    set(&mut c, "f-termination", &termination);
+    assert_eq!(
+        shown_rows(&mut c),
+        numbers(&|g| g.3 == "0-1" && g.4 == termination)
+    );
+    c.click("#f-reset");
+    // A click on Plies sorts by it (ties by number), a second click the other way.
+    c.click("table.games thead th:nth-child(6)");
+    let mut by_plies = games.clone();
+    by_plies.sort_by_key(|g| (g.5, g.0));
+    let ascending: Vec<u64> = by_plies.iter().map(|g| g.0).collect();
+    assert_eq!(shown_rows(&mut c), ascending);
+    c.click("table.games thead th:nth-child(6)");
+    let mut descending = ascending.clone();
+    descending.reverse();
+    assert_eq!(shown_rows(&mut c), descending);
+    assert_eq!(
+        c.eval(
+            "document.querySelector('table.games thead th:nth-child(6)').getAttribute('aria-sort')"
+        ),
+        json!("descending")
+    );
+    drop(c);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,4 +1,4 @@
-//! The text of the pages: HTML escaping ([`esc`]), signed numbers with a true minus sign
+//! The text of the pages: HTML escaping ([`esc`], and [`esc_label`] for engine labels), signed numbers with a true minus sign
 //! ([`signed`]), Elo values and intervals ([`fmt_elo`], [`fmt_interval`]), percentages and plain
 //! numbers ([`fmt_pct`], [`fmt_num`]), labels cut to a length ([`truncate`]) and link targets
 //! that are safe in `href` ([`safe_href`]). It uses nothing of the other files.
@@ -22,6 +22,13 @@ pub(super) fn esc(s: &str) -> String {
         }
     }
     out
+}
+
+/// An engine label HTML-escaped, with a line-break opportunity (`<wbr>`) after each `:` and
+/// `,`: a narrow column breaks `level:normal` as `level:` / `normal`, never inside a word
+/// (`level:nor` / `mal`).
+pub(super) fn esc_label(s: &str) -> String {
+    esc(s).replace(':', ":<wbr>").replace(',', ",<wbr>")
 }
 
 /// A signed number with `decimals` decimals, a true minus sign, no "-0.0".

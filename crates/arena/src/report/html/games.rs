@@ -3,7 +3,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::report::html::format::{esc, safe_href, truncate};
+use crate::report::html::format::{esc, esc_label, safe_href, truncate};
 use crate::report::html::style::{write_foot, write_head};
 
 /// One game in a games index.
@@ -84,6 +84,9 @@ pub fn games_html(page: &GamesPage) -> String {
     out
 }
 
+/// The script of the filter bar and the sortable columns, run on the rows' embedded data.
+const JS: &str = include_str!("games.js");
+
 /// The most characters of an engine label shown in a row (the whole label is its tooltip).
 const LABEL_CHARS: usize = 40;
 /// The most characters of a termination's detail shown in a row (the whole detail, up to
@@ -105,8 +108,21 @@ fn label_cell(label: &str) -> String {
     format!(
         "<td class=\"l engine\" title=\"{}\">{}</td>",
         esc(label),
-        esc(&truncate(label, LABEL_CHARS))
+        esc_label(&truncate(label, LABEL_CHARS))
     )
+}
+
+/// A command, escaped, its ending `--game N` kept on one line when the command wraps (a line
+/// may break after a hyphen).
+fn command_html(command: &str) -> String {
+    match command.rfind(" --game ") {
+        Some(at) => format!(
+            "{} <span class=\"nw\">{}</span>",
+            esc(&command[..at]),
+            esc(&command[at + 1..])
+        ),
+        None => esc(command),
+    }
 }
 
 /// One game's row.
@@ -135,7 +151,7 @@ fn write_row(out: &mut String, r: &GameRow) -> fmt::Result {
         Some(h) => link(h, "view", "viewer page"),
         None => format!(
             "<code class=\"cmd\" title=\"writes this game's viewer page\">{}</code>",
-            esc(&r.command)
+            command_html(&r.command)
         ),
     };
     if let Some(h) = &r.analysis {
@@ -153,7 +169,7 @@ fn write_row(out: &mut String, r: &GameRow) -> fmt::Result {
     writeln!(
         out,
         "<td>{}</td><td class=\"{fail_class}\">{termination}</td><td>{}</td><td>{} / {}</td>\
-         <td class=\"l\">{page}</td></tr>",
+         <td class=\"l page\">{page}</td></tr>",
         esc(&r.result),
         r.plies,
         r.reveals,
@@ -226,7 +242,8 @@ fn write_games(out: &mut String, page: &GamesPage) -> fmt::Result {
         out,
         "<p class=\"sub\">{shown}Numbered as in games.csv; results from Red's side (1-0: Red \
          won). A game with a viewer page links to it; for any other, the command beside it \
-         writes one (one click selects it).</p>"
+         writes one (one click selects it). Filter the rows below, and click a column's head to \
+         sort by it.</p>"
     )?;
     if page.rows.is_empty() {
         writeln!(out, "<p class=\"sub\">No games.</p>")?;
@@ -261,6 +278,9 @@ fn write_games(out: &mut String, page: &GamesPage) -> fmt::Result {
             "{DATA_OPEN}{}{DATA_CLOSE}",
             data.replace('<', "\\u003c")
         )?;
+        if !page.rows.is_empty() {
+            writeln!(out, "<script>\n{JS}</script>")?;
+        }
     }
     write_foot(out)
 }
@@ -308,8 +328,8 @@ mod tests {
         assert!(html.contains("href=\"games/game-1.html\""));
         assert!(html.contains("href=\"analysis/game-2.html\""));
         assert!(html.contains("<code class=\"cmd\""));
-        assert!(html.contains("arena view results/m --game 2"));
-        assert!(!html.contains("arena view results/m --game 1<"));
+        assert!(html.contains("arena view results/m <span class=\"nw\">--game 2</span>"));
+        assert!(!html.contains("--game 1</span>"));
         assert!(html.contains("<b>1</b> viewer page<"));
         assert!(!html.contains("The first"));
     }

@@ -6,7 +6,9 @@
 use std::fmt::{self, Write as _};
 
 use crate::report::html::charts::{heat_map, history_chart, rating_chart};
-use crate::report::html::format::{esc, fmt_elo, fmt_interval, fmt_num, fmt_pct, safe_href};
+use crate::report::html::format::{
+    esc, esc_label, fmt_elo, fmt_interval, fmt_num, fmt_pct, safe_href,
+};
 use crate::report::html::style::{write_foot, write_head};
 use crate::report::html::{Delta, Index, NightNav, TournamentPage};
 use crate::report::ratings_json::{PairingLine, RatedEngine};
@@ -103,7 +105,7 @@ fn write_rating_table(
              <td class=\"{cfs_class}\">{cfs}</td><td class=\"wide\">{}</td><td class=\"wide\">{}</td><td>{score}</td>\
              <td>{} / {} / {}</td><td>{}</td></tr>",
             r.rank,
-            esc(&r.label),
+            esc_label(&r.label),
             fmt_elo(r.elo),
             fmt_interval(r.elo_lower, r.elo_upper),
             fmt_num(r.points, 1),
@@ -133,7 +135,11 @@ fn write_pairing_table(out: &mut String, rows: &[PairingLine]) -> fmt::Result {
     )?;
     writeln!(out, "<tbody>")?;
     for (k, p) in rows.iter().enumerate() {
-        let names = format!("{} <span class=\"dim\">vs</span> {}", esc(&p.a), esc(&p.b));
+        let names = format!(
+            "{} <span class=\"dim\">vs</span> {}",
+            esc_label(&p.a),
+            esc_label(&p.b)
+        );
         let pairing = match safe_href(&format!("{}/", p.folder)) {
             Some(href) => format!("<a href=\"{href}\" title=\"match folder\">{names}</a>"),
             None => names,
@@ -155,9 +161,9 @@ fn write_pairing_table(out: &mut String, rows: &[PairingLine]) -> fmt::Result {
         };
         writeln!(
             out,
-            "<tr class=\"pairing-row\"><td>{}</td><td class=\"l\">{pairing}</td><td>{}</td>\
-             <td>{} / {} / {}</td><td>{}</td><td class=\"elo\">{}</td><td class=\"dim\">{}</td>\
-             <td>{}</td><td>[{ptnml}]</td><td>{}</td><td class=\"{fail_class}\">{}</td>\
+            "<tr class=\"pairing-row\"><td>{}</td><td class=\"l pair\">{pairing}</td><td>{}</td>\
+             <td>{} / {} / {}</td><td>{}</td><td class=\"elo\">{}</td><td class=\"dim ci\">{}</td>\
+             <td>{}</td><td class=\"ptnml\">[{ptnml}]</td><td>{}</td><td class=\"{fail_class}\">{}</td>\
              <td class=\"l\">{games}</td></tr>",
             k + 1,
             p.pairs,
@@ -238,8 +244,8 @@ fn write_leak(out: &mut String, l: &crate::report::leak::LeakJson) -> fmt::Resul
         };
         write!(
             out,
-            "<tr><td class=\"l\">{}{}</td>",
-            esc(&r.engine),
+            "<tr><td class=\"l engine\">{}{}</td>",
+            esc_label(&r.engine),
             if r.control {
                 " <span class=\"dim\">(control)</span>"
             } else {

@@ -11,7 +11,7 @@ const CSS: &str = r#"
 * { box-sizing: border-box; }
 body { margin: 0; background: #f4f6f8; color: #1f2328;
   font: 14px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
-main { max-width: 1200px; margin: 0 auto; padding: 28px 32px 48px; }
+main { max-width: 1440px; margin: 0 auto; padding: 28px 32px 48px; }
 header { margin-bottom: 18px; }
 h1 { font-size: 26px; font-weight: 650; margin: 0 0 6px; letter-spacing: -0.01em; }
 h2 { font-size: 17px; font-weight: 620; margin: 0 0 4px; }
@@ -36,7 +36,14 @@ td.fail { white-space: normal; min-width: 11em; }
 tbody tr:nth-child(even) { background: #fafbfc; }
 tbody tr:hover { background: #eef5ff; }
 tr.anchor td { background: #fff8e8; }
-td.engine { font-weight: 600; white-space: normal; min-width: 9em; max-width: 18em; overflow-wrap: anywhere; }
+/* Engine labels break after their ':' and ',' (<wbr>), inside a word only when one part is
+   wider than the column can be. */
+td.engine { font-weight: 600; white-space: normal; min-width: 7em; max-width: 18em; overflow-wrap: break-word; }
+td.pair { white-space: normal; min-width: 10em; }
+/* A command wraps at its spaces (one click still selects all of it). */
+td.page { white-space: normal; min-width: 12em; }
+td.page code.cmd { overflow-wrap: anywhere; }
+span.nw { white-space: nowrap; }
 td.elo { font-weight: 600; }
 td.dim, span.dim { color: #6e7781; }
 td.sig { color: #1a7f37; font-weight: 600; }
@@ -66,6 +73,15 @@ ul.skipped { margin: 0; padding-left: 18px; font-size: 13px; color: #57606a; }
 code.cmd { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #f6f8fa;
   border: 1px solid #d8dee4; border-radius: 4px; padding: 1px 6px; user-select: all; color: #424a53; }
 tr.failed td { background: #fff1f0; }
+/* The games index's filter bar and sortable heads (games.js). */
+form.filters { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; margin: 0 0 6px;
+  font-size: 13px; color: #424a53; }
+form.filters label { display: inline-flex; gap: 5px; align-items: center; }
+form.filters select, form.filters button { font: inherit; padding: 2px 4px; }
+th.sortable { cursor: pointer; user-select: none; }
+th.sortable:hover { color: #0969da; }
+th[aria-sort="ascending"]::after { content: " \25b2"; }
+th[aria-sort="descending"]::after { content: " \25bc"; }
 /* The engine column stays in view when a narrow window scrolls the table sideways. */
 table.ratings td.engine, table.ratings th.engine { position: sticky; left: 0; background: #fff; z-index: 1; }
 table.ratings th.engine { background: #f6f8fa; }
@@ -80,7 +96,11 @@ table.ratings tr.anchor td.engine { background: #fff8e8; }
   /* Points and games are in W / D / L already. */
   table.ratings .wide { display: none; }
   table.ratings td.ci { white-space: normal; min-width: 6.5em; }
-  td.engine { min-width: 6em; }
+  td.engine { min-width: 5em; }
+  /* Wide tables fit: their heads, intervals and pentanomials wrap at their spaces. */
+  table.pairings th, table.games th { white-space: normal; }
+  table.pairings td.ci, table.pairings td.ptnml { white-space: normal; min-width: 5.5em; }
+  td.page { min-width: 8em; }
 }
 "#;
 

@@ -4,7 +4,8 @@
 //! each ply.
 //!
 //! The page is one self-contained file: inline CSS and JS (`viewer.css`, `viewer.js` beside this
-//! file, pulled in with `include_str!`), no network, no other file. Everything that is game logic
+//! file, pulled in with `include_str!`) and the font of its Chinese characters ([`font`]), no
+//! network, no other file. Everything that is game logic
 //! is computed here, in Rust, from the referee's [`Game`]s: per position the public board (one
 //! 90-character string in square-index order, `a0 b0 … i0 a1 … i9`: FEN letters, `X`/`x` for a
 //! hidden piece, `.` empty) and the true identities of its hidden pieces (one letter each, in the
@@ -24,6 +25,8 @@ use serde::Serialize;
 use crate::analysis::{Analysis, StudyGame, expected};
 use crate::records::GameResult;
 use crate::util::text::printable;
+
+pub mod font;
 
 /// The page's style sheet.
 const CSS: &str = include_str!("viewer.css");
@@ -85,11 +88,12 @@ pub fn page(game: &StudyGame, analysis: Option<&Analysis>) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{title}</title>\n<style>\n{CSS}</style>\n</head>\n<body>\n\
+         <title>{title}</title>\n<style>\n{font}{CSS}</style>\n</head>\n<body>\n\
          <header>\n{head}</header>\n{BODY}\
          <script type=\"application/json\" id=\"game\">{json}</script>\n\
          <script>\n{JS}</script>\n</body>\n</html>\n",
         title = esc(&title),
+        font = font::font_face(),
     )
 }
 
@@ -275,14 +279,15 @@ pub struct ChartData {
     pub red_engine: Vec<Option<f64>>,
     /// What Black's engine said of the positions it moved in, turned to Red's view.
     pub black_engine: Vec<Option<f64>>,
-    /// The reference's fair curve ([`Analysis::red_curve`]), ending at [`Analysis::end`] (the
-    /// result when that is not known).
+    /// The reference's fair curve from Red's view throughout ([`Analysis::red_view_curve`]),
+    /// ending at [`Analysis::end`] (the result when that is not known).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reference: Option<Vec<Option<f64>>>,
     /// The omniscient search's curve, when it ran and the truth is known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub omniscient: Option<Vec<Option<f64>>>,
-    /// The classed moves: ply, Red's expected score after the move played, class name.
+    /// The classed moves: ply, the reference curve's point after the move (where the line it
+    /// marks ends; the move's own score in Red's view where the curve has no point), class name.
     pub marks: Vec<(usize, f64, &'static str)>,
 }
 
@@ -405,6 +410,7 @@ impl GameData {
             });
             let verdict = verdict_of(ply).map(|v| {
                 if let Some(class) = v.class {
+                    // Placed on the curve below, once it is drawn.
                     chart
                         .marks
                         .push((ply, red_view(mover, v.played_expected), class.name()));
@@ -448,8 +454,12 @@ impl GameData {
             // The curve has its end point only when the analysis covers every ply.
             let complete =
                 a.plies.len() == n && a.plies.iter().enumerate().all(|(i, p)| p.ply == i + 1);
-            let mut curve = a.red_curve(complete.then_some(end));
-            curve.resize(n + 1, None);
+            let curve = a.red_view_curve(n, complete.then_some(end));
+            for mark in &mut chart.marks {
+                if let Some(y) = curve[mark.0] {
+                    mark.1 = y;
+                }
+            }
             chart.reference = Some(curve);
             if truth && a.plies.iter().any(|p| p.omniscient.is_some()) {
                 let mut omni = vec![None; n + 1];

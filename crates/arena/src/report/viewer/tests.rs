@@ -336,7 +336,8 @@ fn an_analysis_marks_the_moves_and_draws_its_curves() {
     assert_eq!(v["note"], "missed <mate> in 2");
     assert_eq!(v["omniscient"], serde_json::json!(["b0c2", "#2"]));
     assert!(data["plies"][1]["verdict"].get("class").is_none());
-    // Ply 3 is Red's (Red moved first): its mark is at the played move's 0.3.
+    // Ply 3 is Red's (Red moved first): its mark is at the played move's 0.3, the reference
+    // line's point after it.
     let marks = data["chart"]["marks"].as_array().unwrap();
     assert_eq!(marks.len(), 1);
     assert_eq!(
@@ -348,6 +349,10 @@ fn an_analysis_marks_the_moves_and_draws_its_curves() {
     assert_eq!(reference.len(), n + 1);
     assert_eq!(reference[n], 0.9, "the analysis's end ends the curve");
     assert!((reference[0].as_f64().unwrap() - 0.6).abs() < 1e-12);
+    assert_eq!(
+        reference[3], marks[0][1],
+        "the mark is on the reference line"
+    );
     let omni = data["chart"]["omniscient"].as_array().unwrap();
     assert_eq!((omni[0].as_f64(), omni[1].as_f64()), (Some(1.0), Some(0.0)));
     // Without the truth, the omniscient search is not shown.
@@ -364,7 +369,58 @@ fn an_analysis_marks_the_moves_and_draws_its_curves() {
     let data = data_of(&page(&game, Some(&partial)));
     let reference = data["chart"]["reference"].as_array().unwrap();
     assert_eq!(reference.len(), n + 1);
-    assert!(reference[3..].iter().all(Value::is_null));
+    // The position after ply 3 (Red's) is Red's score of its move; the rest is not known.
+    assert!((reference[3].as_f64().unwrap() - 0.3).abs() < 1e-12);
+    assert!(reference[4..].iter().all(Value::is_null));
+}
+
+/// The reference line is Red's view at every position (issue 50: it swung between the two
+/// movers' views, and the marks sat on no line): before Red's moves Red's best, after them
+/// Red's score of the move played or of the position once its reveal was known, never Black's
+/// view turned over; every mark is on it.
+#[test]
+fn the_reference_line_is_reds_view_and_the_marks_are_on_it() {
+    let game = study(Rules::standard(), 11, 8);
+    let n = game.moves.len();
+    let plies: Vec<PlyAnalysis> = (1..=n)
+        .map(|p| {
+            let mut v = verdict(&game, p, if p % 3 == 0 { 0.2 } else { 0.0 });
+            // Each mover thinks itself ahead: the movers' views disagree.
+            v.best_expected = 0.7;
+            v.played_expected = 0.7 - v.loss;
+            v.chance = (p == 5).then_some(0.05);
+            v.after_expected = Some(v.played_expected + v.chance.unwrap_or(0.0));
+            v
+        })
+        .collect();
+    let analysis = Analysis {
+        reference: "alphabeta".to_string(),
+        seed: 1,
+        omniscient: false,
+        plies,
+        summary: Summary::default(),
+        end: Some(1.0),
+    };
+    let data = data_of(&page(&game, Some(&analysis)));
+    let reference: Vec<f64> = data["chart"]["reference"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    // Red moves at plies 1, 3, 5, 7: positions 0, 2, 4, 6 are before them (Red's best, 0.7);
+    // 1, 3, 5, 7 after them (Red's played move; ply 5 revealed, its known outcome).
+    let want = [0.7, 0.7, 0.7, 0.5, 0.7, 0.75, 0.7, 0.7, 1.0];
+    assert_eq!(reference.len(), want.len());
+    for (k, (got, want)) in reference.iter().zip(want).enumerate() {
+        assert!((got - want).abs() < 1e-12, "position {k}: {got} for {want}");
+    }
+    let marks = data["chart"]["marks"].as_array().unwrap();
+    assert_eq!(marks.len(), 2, "plies 3 and 6");
+    for m in marks {
+        let ply = m[0].as_u64().unwrap() as usize;
+        assert_eq!(m[1].as_f64(), Some(reference[ply]), "mark of ply {ply}");
+    }
 }
 
 #[test]

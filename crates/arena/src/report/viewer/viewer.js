@@ -393,7 +393,9 @@
     var C = D.chart;
     if (series(C.red_engine, 'red-engine', true)) shown.push(['red-engine', 'Red\u2019s engine: ' + D.red]);
     if (series(C.black_engine, 'black-engine', true)) shown.push(['black-engine', 'Black\u2019s engine: ' + D.black]);
-    if (C.reference && series(C.reference, 'reference', false)) shown.push(['reference', 'reference: ' + D.reference]);
+    if (C.reference && series(C.reference, 'reference', false)) {
+      shown.push(['reference', 'reference: ' + D.reference + ', from Red\u2019s view throughout (what Red could know)']);
+    }
     if (C.omniscient && series(C.omniscient, 'omniscient', false)) shown.push(['omniscient', 'reference, omniscient (sees the hidden pieces)']);
     if (!shown.length) {
       svg('text', { x: (PL + CW - PR) / 2, y: cy(0.5) - 8, 'class': 'empty' }, chart).textContent =
@@ -413,10 +415,12 @@
       dot.addEventListener('click', function () { go(ply); });
     });
     ['inaccuracy', 'mistake', 'blunder'].forEach(function (c) {
-      if (classes[c]) shown.push(['mark ' + c, c + ' (click: go there)']);
+      if (classes[c]) shown.push(['mark ' + c, c + ' (on the reference line after the move; click: go there)']);
     });
     var legend = document.getElementById('legend');
-    html('span', 'what', 'Red\u2019s expected score (50% = even); each point is the position before that ply\u2019s move, by the side to move there.', legend);
+    html('span', 'what', 'Red\u2019s expected score (50% = even) at each position: 0 is the start, ' +
+      'ply K the position after the K-th move. Each engine\u2019s line is its own score of the ' +
+      'positions it moved in.', legend);
     shown.forEach(function (s) {
       var item = html('span', 'item', null, legend);
       html('span', 'swatch ' + s[0], null, item);
