@@ -54,7 +54,10 @@ pub fn two_engines(setup: &RunSetup, s: &Snapshot<'_>) -> String {
         p.wdl.losses,
         100.0 * e.score,
         elo_text(e.elo),
-        elo_text(e.elo_error)
+        match e.no_interval {
+            None => elo_text(e.elo_error),
+            Some(_) => "n/a".to_string(),
+        }
     );
     if let Some(sprt) = setup.kind.sprt() {
         let (lo, hi) = sprt.bounds();

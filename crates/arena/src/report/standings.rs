@@ -22,6 +22,7 @@ use crate::run::{RunOutcome, RunSetup};
 use crate::stats::bootstrap::bootstrap_seed;
 use crate::stats::ratings::{self, PairingPairs, Ratings};
 use crate::stats::{self, Wdl};
+use crate::util::text::counted;
 
 /// A pairing's score, flipped to `b`'s side when `flip`.
 fn cell(p: &PairingScore, flip: bool) -> (f64, f64, f64) {
@@ -134,6 +135,8 @@ pub fn ratings_json(setup: &RunSetup, outcome: &RunOutcome) -> RatingsJson {
             }
         }
         let e = stats::pentanomial(&p.ptnml);
+        // An undefined value is NaN: `null` in ratings.json, `—` on the page.
+        let defined = |x: f64| if e.no_interval.is_some() { f64::NAN } else { x };
         pairings.push(PairingLine {
             a: a.clone(),
             b: b.clone(),
@@ -143,9 +146,10 @@ pub fn ratings_json(setup: &RunSetup, outcome: &RunOutcome) -> RatingsJson {
             losses: p.wdl.losses,
             score: p.wdl.score(),
             elo: e.elo,
-            elo_lower: e.elo_lower,
-            elo_upper: e.elo_upper,
-            los: e.los,
+            elo_lower: defined(e.elo_lower),
+            elo_upper: defined(e.elo_upper),
+            los: defined(e.los),
+            interval_undefined: e.no_interval.map(|why| why.reason()),
             ptnml: p.ptnml.counts(),
             average_plies: p.plies as f64 / p.games().max(1) as f64,
             failures: p.failures,
@@ -171,6 +175,23 @@ pub fn ratings_json(setup: &RunSetup, outcome: &RunOutcome) -> RatingsJson {
 
 fn interval_text(lo: f64, hi: f64) -> String {
     format!("[{}, {}]", elo_text(lo), elo_text(hi))
+}
+
+/// A pairing's interval, `[lo, hi]`, or `(interval undefined: REASON)`.
+fn pairing_interval(p: &PairingLine) -> String {
+    match &p.interval_undefined {
+        Some(why) => format!("(interval undefined: {why})"),
+        None => interval_text(p.elo_lower, p.elo_upper),
+    }
+}
+
+/// A pairing's LOS, `87.6 %`, or `n/a` where its interval is undefined.
+fn pairing_los(p: &PairingLine) -> String {
+    if p.interval_undefined.is_some() || !p.los.is_finite() {
+        "n/a".to_string()
+    } else {
+        format!("{:.1} %", 100.0 * p.los)
+    }
 }
 
 /// What a reader must know before trusting the list: a partial run, a shard, ratings the anchor
@@ -295,17 +316,17 @@ pub fn text(r: &RatingsJson, outcome: &RunOutcome, notes: &[String]) -> String {
     s.push_str("\nPairings (the first engine's results; Elo from this pairing alone):\n");
     for p in &r.pairings {
         s.push_str(&format!(
-            "  {} vs {}: {} pairs, W-D-L {}-{}-{}, {:.1} %, Elo {} {}, LOS {:.1} %, Ptnml {:?}, {:.1} plies{}\n",
+            "  {} vs {}: {}, W-D-L {}-{}-{}, {:.1} %, Elo {} {}, LOS {}, Ptnml {:?}, {:.1} plies{}\n",
             p.a,
             p.b,
-            p.pairs,
+            counted(p.pairs, "pair"),
             p.wins,
             p.draws,
             p.losses,
             100.0 * p.score,
             elo_text(p.elo),
-            interval_text(p.elo_lower, p.elo_upper),
-            100.0 * p.los,
+            pairing_interval(p),
+            pairing_los(p),
             p.ptnml,
             p.average_plies,
             if p.failures == [0, 0] {
@@ -398,7 +419,7 @@ pub fn markdown(r: &RatingsJson, notes: &[String]) -> String {
     );
     for p in &r.pairings {
         s.push_str(&format!(
-            "| {} vs {} | {} | {}-{}-{} | {:.1} % | {} {} | {:.1} % | {} | {:.1} | {} {}, {} {} | [{}]({}/) · [games]({}/games.html) |\n",
+            "| {} vs {} | {} | {}-{}-{} | {:.1} % | {} {} | {} | {} | {:.1} | {} {}, {} {} | [{}]({}/) · [games]({}/games.html) |\n",
             md(&p.a),
             md(&p.b),
             p.pairs,
@@ -407,8 +428,8 @@ pub fn markdown(r: &RatingsJson, notes: &[String]) -> String {
             p.losses,
             100.0 * p.score,
             elo_text(p.elo),
-            interval_text(p.elo_lower, p.elo_upper),
-            100.0 * p.los,
+            pairing_interval(p),
+            pairing_los(p),
             p.ptnml
                 .iter()
                 .map(u64::to_string)

@@ -550,7 +550,10 @@ fn live_message(board: &Scoreboard, rule: &dyn StopRule) -> String {
         p.wdl.draws,
         p.wdl.losses,
         fmt_elo(e.elo),
-        fmt_elo(e.elo_error)
+        match e.no_interval {
+            None => fmt_elo(e.elo_error),
+            Some(_) => "n/a".to_string(),
+        }
     );
     if let Some(status) = rule.status(board) {
         s.push_str("  ");
