@@ -177,6 +177,68 @@ fn interval_text(lo: f64, hi: f64) -> String {
     format!("[{}, {}]", elo_text(lo), elo_text(hi))
 }
 
+/// The widest column of the pairwise table that still holds an engine's name; longer names are
+/// never cut (a cut `ismcts:nodes=2000` reads as 2 nodes): the columns are then numbered by the
+/// rating list's `#`, as Ordo does.
+const MAX_PAIRWISE_COLUMN: usize = 14;
+
+/// The terminal's pairwise table: each row engine's score against each column engine, rows
+/// `w` wide. Columns are the engines' names, or their `#` in the rating list when a name is
+/// longer than [`MAX_PAIRWISE_COLUMN`].
+fn pairwise_text(r: &RatingsJson, w: usize) -> String {
+    let labels: Vec<&str> = r.engines.iter().map(|e| e.label.as_str()).collect();
+    let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(6);
+    let numbered = longest > MAX_PAIRWISE_COLUMN;
+    let heads: Vec<String> = if numbered {
+        r.engines.iter().map(|e| format!("#{}", e.rank)).collect()
+    } else {
+        labels.iter().map(|l| l.to_string()).collect()
+    };
+    let cw = heads
+        .iter()
+        .map(|h| h.chars().count())
+        .max()
+        .unwrap_or(6)
+        .max(7);
+    let mut s =
+        String::from("\nPairwise: the row engine's score against the column engine (games)");
+    s.push_str(if numbered {
+        "; columns by # in the list above\n"
+    } else {
+        "\n"
+    });
+    let rows: Vec<String> = if numbered {
+        r.engines
+            .iter()
+            .map(|e| format!("#{} {}", e.rank, e.label))
+            .collect()
+    } else {
+        labels.iter().map(|l| l.to_string()).collect()
+    };
+    let w = rows
+        .iter()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(w);
+    s.push_str(&format!("{:<w$}", ""));
+    for h in &heads {
+        s.push_str(&format!("  {h:>cw$}"));
+    }
+    s.push('\n');
+    let cells = r.cells();
+    for (row, shown) in labels.iter().zip(&rows) {
+        s.push_str(&format!("{shown:<w$}"));
+        for col in &labels {
+            let c = cells.get(&(*row, *col));
+            let t = c.map_or("-".into(), |c| format!("{:.1}%", 100.0 * c.score));
+            s.push_str(&format!("  {t:>cw$}"));
+        }
+        s.push('\n');
+    }
+    s
+}
+
 /// A pairing's interval, `[lo, hi]`, or `(interval undefined: REASON)`.
 fn pairing_interval(p: &PairingLine) -> String {
     match &p.interval_undefined {
@@ -289,30 +351,7 @@ pub fn text(r: &RatingsJson, outcome: &RunOutcome, notes: &[String]) -> String {
             if e.anchor { "  (anchor)" } else { "" }
         ));
     }
-    s.push_str("\nPairwise: the row engine's score against the column engine (games)\n");
-    let labels: Vec<&str> = r.engines.iter().map(|e| e.label.as_str()).collect();
-    let cw = labels
-        .iter()
-        .map(|l| l.chars().count())
-        .max()
-        .unwrap_or(6)
-        .clamp(7, 14);
-    s.push_str(&format!("{:<w$}", ""));
-    for l in &labels {
-        let short: String = l.chars().take(cw).collect();
-        s.push_str(&format!("  {short:>cw$}"));
-    }
-    s.push('\n');
-    let cells = r.cells();
-    for row in &labels {
-        s.push_str(&format!("{row:<w$}"));
-        for col in &labels {
-            let c = cells.get(&(*row, *col));
-            let t = c.map_or("-".into(), |c| format!("{:.1}%", 100.0 * c.score));
-            s.push_str(&format!("  {t:>cw$}"));
-        }
-        s.push('\n');
-    }
+    s.push_str(&pairwise_text(r, w));
     s.push_str("\nPairings (the first engine's results; Elo from this pairing alone):\n");
     for p in &r.pairings {
         s.push_str(&format!(

@@ -219,6 +219,7 @@ mod fixtures {
                 nodes: 0.0,
                 depth: None,
                 without_depth: 0,
+                mate_depths: 0,
                 failed: 0,
             },
         }
