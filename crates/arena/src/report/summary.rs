@@ -63,7 +63,11 @@ fn per_move_text(m: &MoveStats) -> String {
     if let Some(d) = m.depth_per_move() {
         s.push_str(&format!(", depth {d:.1}"));
         if m.without_depth() > 0 {
-            let mut note = format!("depth over {} of {} moves", m.depth_moves, m.moves);
+            let mut note = format!(
+                "depth over {} of {}",
+                m.depth_moves,
+                counted(m.moves, "move")
+            );
             if m.mate_depths > 0 {
                 note.push_str(&format!(
                     ", {} left out",

@@ -538,8 +538,9 @@ fn live_message(board: &Scoreboard, rule: &dyn StopRule) -> String {
             .map(|p| p.failures.iter().sum::<u64>())
             .sum();
         return format!(
-            "{} pairings, {failures} engine failures",
-            board.pairings().len()
+            "{} pairings, {}",
+            board.pairings().len(),
+            crate::util::text::counted(failures, "engine failure")
         );
     }
     let p = &board.pairings()[0];
