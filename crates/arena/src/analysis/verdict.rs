@@ -457,8 +457,8 @@ fn summary_lines(
                     points(p.loss)
                 ),
                 (Some(class), _) => format!(
-                    "a {}: it lost {} (the reference preferred {} at {})",
-                    class.name(),
+                    "{}: it lost {} (the reference preferred {} at {})",
+                    crate::util::text::with_article(class.name()),
                     points(p.loss),
                     p.best,
                     p.best_score

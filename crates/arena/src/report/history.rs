@@ -136,7 +136,11 @@ fn index_html(series: &SeriesNights, all: Vec<SeriesLink>, skipped: &[String]) -
             NightLink {
                 night: n.date.clone(),
                 href: format!("{}/report.html", n.date),
-                summary: format!("{} engines, {games} games{best}", r.engines.len()),
+                summary: format!(
+                    "{} engines, {}{best}",
+                    r.engines.len(),
+                    crate::util::text::counted(games, "game")
+                ),
                 identity: nights::identity(n),
             }
         })

@@ -19,10 +19,11 @@ use crate::stats::ratings::{Duel, fit};
 fn head(setup: &RunSetup, s: &Snapshot<'_>) -> String {
     let games: u64 = s.board.pairings().iter().map(PairingScore::games).sum();
     format!(
-        "progress: {}/{} pairs{}, {games} games, {:.0} s",
+        "progress: {}/{} pairs{}, {}, {:.0} s",
         s.pairs,
         s.planned,
         if setup.kind.is_gate() { " (cap)" } else { "" },
+        crate::util::text::counted(games, "game"),
         s.elapsed.as_secs_f64()
     )
 }
@@ -54,7 +55,10 @@ pub fn two_engines(setup: &RunSetup, s: &Snapshot<'_>) -> String {
         p.wdl.losses,
         100.0 * e.score,
         elo_text(e.elo),
-        elo_text(e.elo_error)
+        match e.no_interval {
+            None => elo_text(e.elo_error),
+            Some(_) => "n/a".to_string(),
+        }
     );
     if let Some(sprt) = setup.kind.sprt() {
         let (lo, hi) = sprt.bounds();
@@ -65,7 +69,10 @@ pub fn two_engines(setup: &RunSetup, s: &Snapshot<'_>) -> String {
     }
     let failures: u64 = p.failures.iter().sum();
     if failures > 0 {
-        line.push_str(&format!(", {failures} engine failures"));
+        line.push_str(&format!(
+            ", {}",
+            crate::util::text::counted(failures, "engine failure")
+        ));
     }
     line
 }
@@ -122,9 +129,10 @@ pub fn tournament(setup: &RunSetup, s: &Snapshot<'_>) -> String {
         )
     };
     format!(
-        "{}: {} engines, {lead}, {failures} engine failures",
+        "{}: {} engines, {lead}, {}",
         head(setup, s),
-        n
+        n,
+        crate::util::text::counted(failures, "engine failure")
     )
 }
 

@@ -98,7 +98,12 @@ pub struct PairingLine {
     #[serde(with = "json_f64")]
     pub elo_upper: f64,
     /// Its LOS.
+    #[serde(with = "json_f64")]
     pub los: f64,
+    /// Why the interval and the LOS are undefined (then `null`), as
+    /// [`crate::stats::NoSpread::reason`]; absent when they are defined.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval_undefined: Option<String>,
     /// `[LL, LD, WL+DD, WD, WW]`.
     pub ptnml: [u64; 5],
     /// Plies per game.

@@ -22,6 +22,7 @@ use crate::run::{RunOutcome, RunSetup};
 use crate::stats::bootstrap::bootstrap_seed;
 use crate::stats::ratings::{self, PairingPairs, Ratings};
 use crate::stats::{self, Wdl};
+use crate::util::text::counted;
 
 /// A pairing's score, flipped to `b`'s side when `flip`.
 fn cell(p: &PairingScore, flip: bool) -> (f64, f64, f64) {
@@ -134,6 +135,8 @@ pub fn ratings_json(setup: &RunSetup, outcome: &RunOutcome) -> RatingsJson {
             }
         }
         let e = stats::pentanomial(&p.ptnml);
+        // An undefined value is NaN: `null` in ratings.json, `—` on the page.
+        let defined = |x: f64| if e.no_interval.is_some() { f64::NAN } else { x };
         pairings.push(PairingLine {
             a: a.clone(),
             b: b.clone(),
@@ -143,9 +146,10 @@ pub fn ratings_json(setup: &RunSetup, outcome: &RunOutcome) -> RatingsJson {
             losses: p.wdl.losses,
             score: p.wdl.score(),
             elo: e.elo,
-            elo_lower: e.elo_lower,
-            elo_upper: e.elo_upper,
-            los: e.los,
+            elo_lower: defined(e.elo_lower),
+            elo_upper: defined(e.elo_upper),
+            los: defined(e.los),
+            interval_undefined: e.no_interval.map(|why| why.reason()),
             ptnml: p.ptnml.counts(),
             average_plies: p.plies as f64 / p.games().max(1) as f64,
             failures: p.failures,
@@ -171,6 +175,85 @@ pub fn ratings_json(setup: &RunSetup, outcome: &RunOutcome) -> RatingsJson {
 
 fn interval_text(lo: f64, hi: f64) -> String {
     format!("[{}, {}]", elo_text(lo), elo_text(hi))
+}
+
+/// The widest column of the pairwise table that still holds an engine's name; longer names are
+/// never cut (a cut `ismcts:nodes=2000` reads as 2 nodes): the columns are then numbered by the
+/// rating list's `#`, as Ordo does.
+const MAX_PAIRWISE_COLUMN: usize = 14;
+
+/// The terminal's pairwise table: each row engine's score against each column engine, rows
+/// `w` wide. Columns are the engines' names, or their `#` in the rating list when a name is
+/// longer than [`MAX_PAIRWISE_COLUMN`].
+fn pairwise_text(r: &RatingsJson, w: usize) -> String {
+    let labels: Vec<&str> = r.engines.iter().map(|e| e.label.as_str()).collect();
+    let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(6);
+    let numbered = longest > MAX_PAIRWISE_COLUMN;
+    let heads: Vec<String> = if numbered {
+        r.engines.iter().map(|e| format!("#{}", e.rank)).collect()
+    } else {
+        labels.iter().map(|l| l.to_string()).collect()
+    };
+    let cw = heads
+        .iter()
+        .map(|h| h.chars().count())
+        .max()
+        .unwrap_or(6)
+        .max(7);
+    let mut s =
+        String::from("\nPairwise: the row engine's score against the column engine (games)");
+    s.push_str(if numbered {
+        "; columns by # in the list above\n"
+    } else {
+        "\n"
+    });
+    let rows: Vec<String> = if numbered {
+        r.engines
+            .iter()
+            .map(|e| format!("#{} {}", e.rank, e.label))
+            .collect()
+    } else {
+        labels.iter().map(|l| l.to_string()).collect()
+    };
+    let w = rows
+        .iter()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(w);
+    s.push_str(&format!("{:<w$}", ""));
+    for h in &heads {
+        s.push_str(&format!("  {h:>cw$}"));
+    }
+    s.push('\n');
+    let cells = r.cells();
+    for (row, shown) in labels.iter().zip(&rows) {
+        s.push_str(&format!("{shown:<w$}"));
+        for col in &labels {
+            let c = cells.get(&(*row, *col));
+            let t = c.map_or("-".into(), |c| format!("{:.1}%", 100.0 * c.score));
+            s.push_str(&format!("  {t:>cw$}"));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// A pairing's interval, `[lo, hi]`, or `(interval undefined: REASON)`.
+fn pairing_interval(p: &PairingLine) -> String {
+    match &p.interval_undefined {
+        Some(why) => format!("(interval undefined: {why})"),
+        None => interval_text(p.elo_lower, p.elo_upper),
+    }
+}
+
+/// A pairing's LOS, `87.6 %`, or `n/a` where its interval is undefined.
+fn pairing_los(p: &PairingLine) -> String {
+    if p.interval_undefined.is_some() || !p.los.is_finite() {
+        "n/a".to_string()
+    } else {
+        format!("{:.1} %", 100.0 * p.los)
+    }
 }
 
 /// What a reader must know before trusting the list: a partial run, a shard, ratings the anchor
@@ -271,44 +354,21 @@ pub fn text(r: &RatingsJson, outcome: &RunOutcome, notes: &[String]) -> String {
             if e.anchor { "  (anchor)" } else { "" }
         ));
     }
-    s.push_str("\nPairwise: the row engine's score against the column engine (games)\n");
-    let labels: Vec<&str> = r.engines.iter().map(|e| e.label.as_str()).collect();
-    let cw = labels
-        .iter()
-        .map(|l| l.chars().count())
-        .max()
-        .unwrap_or(6)
-        .clamp(7, 14);
-    s.push_str(&format!("{:<w$}", ""));
-    for l in &labels {
-        let short: String = l.chars().take(cw).collect();
-        s.push_str(&format!("  {short:>cw$}"));
-    }
-    s.push('\n');
-    let cells = r.cells();
-    for row in &labels {
-        s.push_str(&format!("{row:<w$}"));
-        for col in &labels {
-            let c = cells.get(&(*row, *col));
-            let t = c.map_or("-".into(), |c| format!("{:.1}%", 100.0 * c.score));
-            s.push_str(&format!("  {t:>cw$}"));
-        }
-        s.push('\n');
-    }
+    s.push_str(&pairwise_text(r, w));
     s.push_str("\nPairings (the first engine's results; Elo from this pairing alone):\n");
     for p in &r.pairings {
         s.push_str(&format!(
-            "  {} vs {}: {} pairs, W-D-L {}-{}-{}, {:.1} %, Elo {} {}, LOS {:.1} %, Ptnml {:?}, {:.1} plies{}\n",
+            "  {} vs {}: {}, W-D-L {}-{}-{}, {:.1} %, Elo {} {}, LOS {}, Ptnml {:?}, {:.1} plies{}\n",
             p.a,
             p.b,
-            p.pairs,
+            counted(p.pairs, "pair"),
             p.wins,
             p.draws,
             p.losses,
             100.0 * p.score,
             elo_text(p.elo),
-            interval_text(p.elo_lower, p.elo_upper),
-            100.0 * p.los,
+            pairing_interval(p),
+            pairing_los(p),
             p.ptnml,
             p.average_plies,
             if p.failures == [0, 0] {
@@ -401,7 +461,7 @@ pub fn markdown(r: &RatingsJson, notes: &[String]) -> String {
     );
     for p in &r.pairings {
         s.push_str(&format!(
-            "| {} vs {} | {} | {}-{}-{} | {:.1} % | {} {} | {:.1} % | {} | {:.1} | {} {}, {} {} | [{}]({}/) · [games]({}/games.html) |\n",
+            "| {} vs {} | {} | {}-{}-{} | {:.1} % | {} {} | {} | {} | {:.1} | {} {}, {} {} | [{}]({}/) · [games]({}/games.html) |\n",
             md(&p.a),
             md(&p.b),
             p.pairs,
@@ -410,8 +470,8 @@ pub fn markdown(r: &RatingsJson, notes: &[String]) -> String {
             p.losses,
             100.0 * p.score,
             elo_text(p.elo),
-            interval_text(p.elo_lower, p.elo_upper),
-            100.0 * p.los,
+            pairing_interval(p),
+            pairing_los(p),
             p.ptnml
                 .iter()
                 .map(u64::to_string)

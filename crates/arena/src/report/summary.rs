@@ -17,6 +17,7 @@ use crate::run::scoreboard::{MoveStats, PairingScore};
 use crate::run::{Omniscient, RunOutcome, RunSetup};
 use crate::stats::Hypothesis;
 use crate::stats::block::{BlockInput, BlockJson, block_json, render_block};
+use crate::util::text::counted;
 
 fn first(outcome: &RunOutcome) -> &PairingScore {
     &outcome.board.pairings()[0]
@@ -44,7 +45,7 @@ fn block_input<'a>(setup: &'a RunSetup, outcome: &RunOutcome, context: &'a str) 
 
 /// `12.3 ms, 4512 nodes, depth 3.2` over the moves made (no depth part when none was
 /// reported; `no moves` for an engine that never completed one), then what was left out:
-/// ` (depth over 480 of 500 moves; 2 failed moves left out)`.
+/// ` (depth over 480 of 500 moves, 8 mate reports left out; 2 failed moves left out)`.
 fn per_move_text(m: &MoveStats) -> String {
     let failed = match m.failed {
         0 => String::new(),
@@ -62,7 +63,18 @@ fn per_move_text(m: &MoveStats) -> String {
     if let Some(d) = m.depth_per_move() {
         s.push_str(&format!(", depth {d:.1}"));
         if m.without_depth() > 0 {
-            notes.push(format!("depth over {} of {} moves", m.depth_moves, m.moves));
+            let mut note = format!(
+                "depth over {} of {}",
+                m.depth_moves,
+                counted(m.moves, "move")
+            );
+            if m.mate_depths > 0 {
+                note.push_str(&format!(
+                    ", {} left out",
+                    counted(m.mate_depths, "mate report")
+                ));
+            }
+            notes.push(note);
         }
     }
     if !failed.is_empty() {
@@ -386,9 +398,14 @@ pub struct PerMove {
     pub nodes: f64,
     /// Mean depth, over the moves that reported one.
     pub depth: Option<f64>,
-    /// Moves made that are not in the mean depth: they reported none (decided or instant moves).
+    /// Moves made that are not in the mean depth: they reported none (decided or instant moves)
+    /// or a mate.
     #[serde(default)]
     pub without_depth: u64,
+    /// Of those, the moves that reported a depth with a mate score: an engine may report a
+    /// sentinel depth with a mate (Fairy-Stockfish: 245), so they are left out of the mean.
+    #[serde(default)]
+    pub mate_depths: u64,
     /// Moves that failed (timeout, time forfeit, crash…), left out of every mean.
     #[serde(default)]
     pub failed: u64,
@@ -402,6 +419,7 @@ impl From<&MoveStats> for PerMove {
             nodes: m.nodes_per_move(),
             depth: m.depth_per_move(),
             without_depth: m.without_depth(),
+            mate_depths: m.mate_depths,
             failed: m.failed,
         }
     }
@@ -611,4 +629,36 @@ pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Re
     writeln!(out, "Results in {}", setup.out.display())?;
     out.write_all(games.line().as_bytes())?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The mean depth leaves mate reports out (Fairy-Stockfish says depth 245 with a mate), and
+    /// the line says how many.
+    #[test]
+    fn the_per_move_line_names_the_mate_reports_left_out_of_the_depth() {
+        let m = MoveStats {
+            moves: 10,
+            ms: 500.0,
+            nodes: 1000,
+            depth_moves: 8,
+            depth_sum: 72,
+            mate_depths: 1,
+            ..MoveStats::default()
+        };
+        assert_eq!(
+            per_move_text(&m),
+            "50.0 ms, 100 nodes, depth 9.0 (depth over 8 of 10 moves, 1 mate report left out)"
+        );
+        let no_mates = MoveStats {
+            mate_depths: 0,
+            ..m
+        };
+        assert_eq!(
+            per_move_text(&no_mates),
+            "50.0 ms, 100 nodes, depth 9.0 (depth over 8 of 10 moves)"
+        );
+    }
 }

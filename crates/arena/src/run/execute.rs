@@ -538,8 +538,9 @@ fn live_message(board: &Scoreboard, rule: &dyn StopRule) -> String {
             .map(|p| p.failures.iter().sum::<u64>())
             .sum();
         return format!(
-            "{} pairings, {failures} engine failures",
-            board.pairings().len()
+            "{} pairings, {}",
+            board.pairings().len(),
+            crate::util::text::counted(failures, "engine failure")
         );
     }
     let p = &board.pairings()[0];
@@ -550,7 +551,10 @@ fn live_message(board: &Scoreboard, rule: &dyn StopRule) -> String {
         p.wdl.draws,
         p.wdl.losses,
         fmt_elo(e.elo),
-        fmt_elo(e.elo_error)
+        match e.no_interval {
+            None => fmt_elo(e.elo_error),
+            Some(_) => "n/a".to_string(),
+        }
     );
     if let Some(status) = rule.status(board) {
         s.push_str("  ");

@@ -34,7 +34,9 @@ impl Points {
 
 /// What one engine's searches reported over the moves it made: a move that failed or lost on
 /// time is left out, its time and nodes too ([`MoveStats::failed`] counts them), and the mean
-/// depth is over the moves that reported one (a decided move reports none).
+/// depth is over the moves that reported one (a decided move reports none) and no mate: an engine
+/// that has found a mate may report a sentinel depth (Fairy-Stockfish says 245), which would
+/// swamp the mean ([`MoveStats::mate_depths`] counts those left out).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Serialize)]
 pub struct MoveStats {
     /// Moves it made.
@@ -47,6 +49,8 @@ pub struct MoveStats {
     pub depth_moves: u64,
     /// Their depths, summed.
     pub depth_sum: u64,
+    /// Moves that reported a depth with a mate score, left out of the mean depth.
+    pub mate_depths: u64,
     /// Moves that failed (timeout, time forfeit, crash…): not in any mean.
     pub failed: u64,
     /// Moves that reported a score (what adjudication reads).
@@ -64,13 +68,13 @@ impl MoveStats {
         self.nodes as f64 / self.moves.max(1) as f64
     }
 
-    /// Mean depth of the moves that reported one.
+    /// Mean depth of the moves that reported one, mate reports left out.
     pub fn depth_per_move(&self) -> Option<f64> {
         (self.depth_moves > 0).then(|| self.depth_sum as f64 / self.depth_moves as f64)
     }
 
     /// Moves made that are not in the mean depth: they reported none (a decided or instant
-    /// move, or an engine that reports no depth).
+    /// move, or an engine that reports no depth) or a mate.
     pub fn without_depth(&self) -> u64 {
         self.moves - self.depth_moves
     }
@@ -81,6 +85,7 @@ impl MoveStats {
         self.nodes += o.nodes;
         self.depth_moves += o.depth_moves;
         self.depth_sum += o.depth_sum;
+        self.mate_depths += o.mate_depths;
         self.failed += o.failed;
         self.scored += o.scored;
     }
@@ -214,6 +219,11 @@ impl PairingScore {
     }
 }
 
+/// Whether a recorded score is a mate (`#5`, `#-3`: how [`jieqi_engine::Score`] writes one).
+fn is_mate(score: Option<&str>) -> bool {
+    score.is_some_and(|s| s.starts_with('#'))
+}
+
 /// Engine `a`'s score in a game where it played `a_color`.
 fn a_score(g: &GameLine, a_color: Color) -> GameScore {
     match g.winner() {
@@ -238,9 +248,13 @@ fn side_moves(g: &GameLine, c: Color) -> MoveStats {
             Some(ms) => s.ms += ms,
             None => timed = false,
         }
-        if let Some(d) = info.depth {
-            s.depth_moves += 1;
-            s.depth_sum += u64::from(d);
+        match info.depth {
+            Some(_) if is_mate(info.score.as_deref()) => s.mate_depths += 1,
+            Some(d) => {
+                s.depth_moves += 1;
+                s.depth_sum += u64::from(d);
+            }
+            None => {}
         }
         s.scored += u64::from(info.score.is_some());
     }
@@ -503,5 +517,58 @@ mod tests {
             }]
         );
         assert!(Scoreboard::new(&[(0, 1)]).failing().is_empty(), "no games");
+    }
+
+    /// Fairy-Stockfish reports depth 245 with a mate score: its mean depth was 21.6 where its
+    /// searches reached 7–10. A depth reported with a mate is left out of the mean and counted.
+    #[test]
+    fn a_depth_reported_with_a_mate_is_left_out_of_the_mean_depth() {
+        let scored = |depth: u32, score: &str| PlyInfo {
+            score: Some(score.into()),
+            ..ply(1.0, 10, Some(depth))
+        };
+        let g = GameLine {
+            fingerprint: "f".into(),
+            pair: 0,
+            game: 1,
+            seed: 7,
+            red: "a".into(),
+            black: "b".into(),
+            deal: DealText {
+                red: "RNBA".into(),
+                black: "rnba".into(),
+            },
+            opening: None,
+            result: GameResult::Draw,
+            reason: Termination::MaxPlies,
+            detail: None,
+            plies: 5,
+            captures: 0,
+            reveals: 0,
+            nodes: Sides { red: 30, black: 20 },
+            ms: Sides {
+                red: 3.0,
+                black: 2.0,
+            },
+            total_ms: 5.0,
+            moves: vec!["a".into(); 5],
+            search: vec![
+                scored(8, "+0.35"),
+                scored(3, "-0.20"),
+                scored(10, "+1.20"),
+                scored(3, "#-1"),
+                scored(245, "#1"),
+            ],
+        };
+        let red = side_moves(&g, Color::Red);
+        assert_eq!(
+            red.depth_per_move(),
+            Some(9.0),
+            "8 and 10; the mate's 245 left out"
+        );
+        assert_eq!((red.mate_depths, red.without_depth()), (1, 1));
+        let black = side_moves(&g, Color::Black);
+        assert_eq!(black.depth_per_move(), Some(3.0));
+        assert_eq!(black.mate_depths, 1);
     }
 }

@@ -155,31 +155,35 @@ fn render(input: &BlockInput<'_>, split: bool) -> String {
         format!(" ({})", input.context)
     };
     let _ = writeln!(s, "Results of {} vs {}{header_context}:", input.a, input.b);
+    let interval = match e.no_interval {
+        None => format!(
+            "+/- {:.2} [{}, {}]",
+            e.elo_error,
+            f2(e.elo_lower),
+            f2(e.elo_upper)
+        ),
+        Some(why) => format!("(interval undefined: {})", why.reason()),
+    };
     let _ = writeln!(
         s,
-        "Elo: {} +/- {:.2} [{}, {}], nElo: {} +/- {:.2}",
+        "Elo: {} {interval}, nElo: {} +/- {:.2}",
         f2(e.elo),
-        e.elo_error,
-        f2(e.elo_lower),
-        f2(e.elo_upper),
         f2(e.nelo),
         e.nelo_error
     );
+    let los = match e.no_interval {
+        None => format!("{:.2} %", 100.0 * e.los),
+        Some(_) => "n/a".to_string(),
+    };
     if n.ptnml.is_some() {
         let _ = writeln!(
             s,
-            "LOS: {:.2} %, DrawRatio: {}, PairsRatio: {}",
-            100.0 * e.los,
+            "LOS: {los}, DrawRatio: {}, PairsRatio: {}",
             pct(n.draw_ratio),
             opt2(n.pairs_ratio)
         );
     } else {
-        let _ = writeln!(
-            s,
-            "LOS: {:.2} %, DrawRatio: {}",
-            100.0 * e.los,
-            pct(n.draw_ratio)
-        );
+        let _ = writeln!(s, "LOS: {los}, DrawRatio: {}", pct(n.draw_ratio));
     }
     let (wins, losses, draws) = match n.wdl {
         Some(w) => (
@@ -234,7 +238,8 @@ fn render(input: &BlockInput<'_>, split: bool) -> String {
 ///
 /// Lines: the header `Results of A vs B (context):` (no parentheses for an empty context);
 /// `Elo: e +/- err [lower, upper], nElo: n +/- err` (the bracket is the asymmetric 95 %
-/// interval); `LOS: …, DrawRatio: …, PairsRatio: …`; `Games: …, Wins: …, Losses: …, Draws: …,
+/// interval; `Elo: e (interval undefined: REASON), …` and `LOS: n/a` where the scores have no
+/// spread, see [`stats::NoSpread`]); `LOS: …, DrawRatio: …, PairsRatio: …`; `Games: …, Wins: …, Losses: …, Draws: …,
 /// Points: p (score %)`; with pairs `Ptnml(0-2): [LL, LD, WL+DD, WD, WW], WL/DD Ratio: r`; with an
 /// SPRT `LLR: llr (p%) (A, B) [elo0, elo1] model, alpha α, beta β` (p: how far the LLR has gone
 /// towards the bound it heads for, as fastchess prints it) and, once a bound is crossed,
@@ -317,7 +322,7 @@ fn opt_num<S: serde::Serializer>(x: &Option<f64>, s: S) -> Result<S::Ok, S::Erro
 
 /// Every number of a result block, for `summary.json` and `arena stats --json`.
 ///
-/// Fractions (`los`, `draw_ratio`, `pairs_ratio`, `wl_dd_ratio`, `score`) are not percentages.
+/// The interval keys and `los` are `null` where `interval_undefined` gives the reason. Fractions (`los`, `draw_ratio`, `pairs_ratio`, `wl_dd_ratio`, `score`) are not percentages.
 /// Floats are unrounded. An infinite value is the string `"inf"` or `"-inf"` (JSON has no
 /// infinity, and `null` would lose the sign). A value that does not apply is `null`: the pair
 /// keys without pairs, `pairs_ratio` without pairs or with neither winning nor losing pairs,
@@ -336,6 +341,9 @@ pub struct BlockJson {
     /// Logistic Elo.
     #[serde(serialize_with = "num")]
     pub elo: f64,
+    /// Why the interval and the LOS are undefined (`null` when they are not): then `elo_error`,
+    /// `elo_lower`, `elo_upper` and `los` are `null`.
+    pub interval_undefined: Option<String>,
     /// The `+/-` of the Elo.
     #[serde(serialize_with = "num")]
     pub elo_error: f64,
@@ -419,6 +427,8 @@ fn json_of(input: &BlockInput<'_>, split: bool) -> BlockJson {
         _ => (None, None),
     };
     let sprt = n.sprt.as_ref();
+    // An undefined value is NaN, which `num` writes as `null`.
+    let defined = |x: f64| if e.no_interval.is_some() { f64::NAN } else { x };
     BlockJson {
         a: input.a.to_string(),
         b: input.b.to_string(),
@@ -429,12 +439,13 @@ fn json_of(input: &BlockInput<'_>, split: bool) -> BlockJson {
             "trinomial"
         },
         elo: e.elo,
-        elo_error: e.elo_error,
-        elo_lower: e.elo_lower,
-        elo_upper: e.elo_upper,
+        interval_undefined: e.no_interval.map(|why| why.reason()),
+        elo_error: defined(e.elo_error),
+        elo_lower: defined(e.elo_lower),
+        elo_upper: defined(e.elo_upper),
         nelo: e.nelo,
         nelo_error: e.nelo_error,
-        los: e.los,
+        los: defined(e.los),
         draw_ratio: n.draw_ratio,
         pairs_ratio: n.pairs_ratio,
         wl_dd_ratio: n.wl_dd_ratio,
@@ -749,13 +760,23 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
         };
         let text = render_block(&input);
         assert!(
-            text.contains("Elo: inf +/- inf [inf, inf], nElo: inf +/- "),
+            text.contains("Elo: inf (interval undefined: the game scores have zero variance (every game 1–0)), nElo: inf +/- "),
             "{text}"
         );
-        assert!(text.contains("LOS: 100.00 %"), "{text}");
+        assert!(text.contains("LOS: n/a"), "{text}");
         let v = value(block_json(&input));
         assert_eq!(v["elo"], "inf");
-        assert_eq!(v["elo_error"], "inf");
+        assert_eq!(v["elo_error"], Value::Null);
+        let spread = value(block_json(&BlockInput {
+            wdl: Wdl {
+                wins: 4,
+                draws: 0,
+                losses: 1,
+            },
+            ..input
+        }));
+        assert_eq!(spread["elo_upper"], "inf", "s+ clamped at 1");
+        assert_eq!(spread["interval_undefined"], Value::Null);
         let lost = value(block_json(&BlockInput {
             wdl: Wdl {
                 wins: 0,
@@ -781,11 +802,90 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
             };
             let text = render_block(&input);
             assert!(!text.to_lowercase().contains("nan"), "{text}");
-            assert!(text.contains("Elo: 0.00 +/- inf [-inf, inf]"), "{text}");
+            assert!(
+                text.contains("Elo: 0.00 (interval undefined: no games were played)"),
+                "{text}"
+            );
+            assert!(text.contains("LOS: n/a"), "{text}");
             assert!(text.contains("DrawRatio: n/a"), "{text}");
             let v = value(block_json(&input));
             assert!(!v.to_string().contains("NaN"));
             assert_eq!(v["draw_ratio"], Value::Null);
         }
+    }
+
+    #[test]
+    fn a_zero_width_interval_is_printed_as_undefined_with_its_reason() {
+        // 3–3–0 with every pair split: six games, three pairs of 1–1. The formula's σ is 0, so
+        // it would print `Elo: 0.00 +/- 0.00 [0.00, 0.00]` and claim certainty it does not have.
+        let split = Pentanomial {
+            wl: 3,
+            ..Pentanomial::default()
+        };
+        let input = BlockInput {
+            a: "A",
+            b: "B",
+            context: "",
+            ptnml: Some(split),
+            wdl: split.wdl(),
+            sprt: None,
+        };
+        let text = render_block(&input);
+        assert!(
+            text.contains(
+                "Elo: 0.00 (interval undefined: the pair scores have zero variance (every pair 1–1)), nElo: 0.00 +/- "
+            ),
+            "{text}"
+        );
+        assert!(text.contains("LOS: n/a, DrawRatio"), "{text}");
+        let v = value(block_json(&input));
+        for k in ["elo_error", "elo_lower", "elo_upper", "los"] {
+            assert_eq!(v[k], Value::Null, "{k}");
+        }
+        assert_eq!(
+            v["interval_undefined"],
+            "the pair scores have zero variance (every pair 1–1)"
+        );
+        let one = Pentanomial {
+            ww: 1,
+            ..Pentanomial::default()
+        };
+        let text = render_block(&BlockInput {
+            ptnml: Some(one),
+            wdl: one.wdl(),
+            ..input
+        });
+        assert!(
+            text.contains(
+                "(interval undefined: one pair is too few (a single score has no variance))"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("LOS: n/a"), "one pair claims no LOS: {text}");
+        let draws = Wdl {
+            wins: 0,
+            draws: 5,
+            losses: 0,
+        };
+        let text = render_block(&BlockInput {
+            ptnml: None,
+            wdl: draws,
+            ..input
+        });
+        assert!(text.contains("(every game 0.5–0.5)"), "{text}");
+    }
+
+    #[test]
+    fn a_normal_block_keeps_its_interval() {
+        let v = value(block_json(&BlockInput {
+            a: "A",
+            b: "B",
+            context: "",
+            ptnml: Some(example_ptnml()),
+            wdl: example_ptnml().wdl(),
+            sprt: None,
+        }));
+        assert_eq!(v["interval_undefined"], Value::Null);
+        assert!(v["elo_lower"].is_number() && v["los"].is_number());
     }
 }

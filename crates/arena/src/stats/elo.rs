@@ -344,6 +344,79 @@ pub struct Estimate {
     pub nelo_error: f64,
     /// Likelihood of superiority Φ((s − ½)/(σ/√n)), a probability in [0, 1].
     pub los: f64,
+    /// Why the interval, its `+/-` and the LOS mean nothing, when they do not: σ is 0 (no games,
+    /// one pair or game, or every one scored the same), so the interval has zero width (or is
+    /// unbounded) and the LOS is 0, ½ or 1 whatever the engines' real difference. Reports print
+    /// them as undefined with [`NoSpread::reason`]; `None` in the normal case.
+    pub no_interval: Option<NoSpread>,
+}
+
+/// Why an [`Estimate`] has no interval: the scores it rests on have no spread to measure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NoSpread {
+    /// No pair or game was played.
+    NoGames,
+    /// One pair (`pairs`) or one game: a single score has no variance.
+    One {
+        /// Whether the unit is a pair (pentanomial) or a game (trinomial).
+        pairs: bool,
+    },
+    /// Every pair (or game) scored the same, A's `half_points` in each (0–4 a pair, 0–2 a game).
+    Constant {
+        /// Whether the unit is a pair (pentanomial) or a game (trinomial).
+        pairs: bool,
+        /// A's half-points in each unit.
+        half_points: u8,
+    },
+}
+
+impl NoSpread {
+    /// Why, in words: `the pair scores have zero variance (every pair 1–1)`.
+    pub fn reason(&self) -> String {
+        let unit = |pairs: bool| if pairs { "pair" } else { "game" };
+        match *self {
+            NoSpread::NoGames => "no games were played".to_string(),
+            NoSpread::One { pairs } => format!(
+                "one {} is too few (a single score has no variance)",
+                unit(pairs)
+            ),
+            NoSpread::Constant { pairs, half_points } => {
+                let total = if pairs { 4 } else { 2 };
+                format!(
+                    "the {} scores have zero variance (every {} {}–{})",
+                    unit(pairs),
+                    unit(pairs),
+                    half_point_text(half_points),
+                    half_point_text(total - half_points.min(total))
+                )
+            }
+        }
+    }
+}
+
+/// Half-points as points: `1`, `1.5`, `0.5`.
+fn half_point_text(half_points: u8) -> String {
+    if half_points % 2 == 0 {
+        (half_points / 2).to_string()
+    } else {
+        format!("{}.5", half_points / 2)
+    }
+}
+
+/// Why counts of scores `k` (half-points, `counts[k]`) have no spread, or `None` when they have.
+fn no_spread(counts: &[u64], n_units: u64) -> Option<NoSpread> {
+    let pairs = counts.len() == 5;
+    let mut used = counts.iter().enumerate().filter(|(_, c)| **c > 0);
+    match (n_units, used.next(), used.next()) {
+        (0, _, _) => Some(NoSpread::NoGames),
+        (1, _, _) => Some(NoSpread::One { pairs }),
+        (_, Some((k, _)), None) => Some(NoSpread::Constant {
+            pairs,
+            half_points: u8::try_from(k).unwrap_or(u8::MAX),
+        }),
+        _ => None,
+    }
 }
 
 /// Shared body of [`pentanomial`] and [`trinomial`]: `counts[k]` of value k/(len−1).
@@ -360,6 +433,7 @@ fn estimate(counts: &[u64], per_game_factor: f64, games_per_unit: f64) -> Estima
             nelo: 0.0,
             nelo_error: f64::INFINITY,
             los: 0.5,
+            no_interval: Some(NoSpread::NoGames),
         };
     }
     let n = n_units as f64;
@@ -406,6 +480,7 @@ fn estimate(counts: &[u64], per_game_factor: f64, games_per_unit: f64) -> Estima
         nelo,
         nelo_error,
         los,
+        no_interval: no_spread(counts, n_units),
     }
 }
 

@@ -129,8 +129,27 @@ pub fn counted(n: impl Into<u64>, noun: &str) -> String {
     }
 }
 
+/// A noun with its indefinite article, `an` before a vowel letter: `an elephant`, `an
+/// inaccuracy`, `a horse`, `a blunder`.
+pub fn with_article(noun: &str) -> String {
+    let vowel = noun
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {noun}", if vowel { "an" } else { "a" })
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_article_fits_its_noun() {
+        assert_eq!(super::with_article("elephant"), "an elephant");
+        assert_eq!(super::with_article("advisor"), "an advisor");
+        assert_eq!(super::with_article("inaccuracy"), "an inaccuracy");
+        assert_eq!(super::with_article("horse"), "a horse");
+        assert_eq!(super::with_article("blunder"), "a blunder");
+    }
+
     use super::*;
 
     #[test]

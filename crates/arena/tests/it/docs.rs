@@ -30,7 +30,7 @@ const CLOSE: &str = "<!-- end help -->";
 const REGENERATE: &str = "UPDATE_DOCS=1 cargo test -p arena --profile ci --test it docs";
 
 /// The workspace's root folder.
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
         .canonicalize()
@@ -38,7 +38,7 @@ fn root() -> PathBuf {
 }
 
 /// Whether this run rewrites the docs instead of only checking them.
-fn updating() -> bool {
+pub(crate) fn updating() -> bool {
     std::env::var("UPDATE_DOCS").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false"))
 }
 
@@ -80,14 +80,14 @@ fn markdown_under(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// The pages of `docs/`.
-fn doc_pages() -> Vec<PathBuf> {
+pub(crate) fn doc_pages() -> Vec<PathBuf> {
     let mut pages = Vec::new();
     markdown_under(&root().join("docs"), &mut pages);
     pages
 }
 
 /// A path relative to the root, for messages.
-fn shown(path: &Path) -> String {
+pub(crate) fn shown(path: &Path) -> String {
     path.strip_prefix(root())
         .unwrap_or(path)
         .display()
@@ -132,47 +132,60 @@ fn help_output(command: &str) -> Result<String, String> {
 }
 
 /// The fenced block a page must hold for a command's output.
-fn fenced(output: &str) -> String {
+pub(crate) fn fenced(output: &str) -> String {
     let newline = if output.ends_with('\n') { "" } else { "\n" };
     format!("```text\n{output}{newline}```\n")
 }
 
-/// One quoted block of a page: the command and the byte range of the text between the markers.
-struct Block {
-    command: String,
-    body: std::ops::Range<usize>,
+/// One quoted block of a page: the command, where its marker line starts, and the byte range of
+/// the text between the markers.
+pub(crate) struct Block {
+    pub(crate) command: String,
+    pub(crate) marker: usize,
+    pub(crate) body: std::ops::Range<usize>,
 }
 
-/// The quoted blocks of a page, or what is malformed about them. Markers count only as whole
-/// lines, so prose may name them.
+/// The quoted `--help` blocks of a page, or what is malformed about them.
 fn blocks(page: &str) -> Result<Vec<Block>, String> {
+    marked_blocks(page, OPEN, CLOSE)
+}
+
+/// The blocks of a page between an `open` marker line (`open`, the command, ` -->`) and a `close`
+/// line, or what is malformed about them. Markers count only as whole lines, so prose may name
+/// them.
+pub(crate) fn marked_blocks(
+    page: &str,
+    open_marker: &str,
+    close: &str,
+) -> Result<Vec<Block>, String> {
     let mut found = Vec::new();
-    let mut open: Option<(String, usize)> = None;
+    let mut open: Option<(String, usize, usize)> = None;
     let mut at = 0;
     for line in page.split_inclusive('\n') {
         let start = at;
         at += line.len();
         let bare = line.trim_end();
-        if let Some(rest) = bare.strip_prefix(OPEN) {
-            if let Some((command, _)) = &open {
-                return Err(format!("`{command}`: a second marker before `{CLOSE}`"));
+        if let Some(rest) = bare.strip_prefix(open_marker) {
+            if let Some((command, _, _)) = &open {
+                return Err(format!("`{command}`: a second marker before `{close}`"));
             }
             let command = rest
                 .strip_suffix(" -->")
                 .ok_or_else(|| format!("marker `{bare}` does not end with ` -->`"))?;
-            open = Some((command.trim().to_owned(), at));
-        } else if bare == CLOSE {
-            let (command, body_start) = open
+            open = Some((command.trim().to_owned(), start, at));
+        } else if bare == close {
+            let (command, marker, body_start) = open
                 .take()
-                .ok_or_else(|| format!("`{CLOSE}` without a marker before it"))?;
+                .ok_or_else(|| format!("`{close}` without a marker before it"))?;
             found.push(Block {
                 command,
+                marker,
                 body: body_start..start,
             });
         }
     }
-    if let Some((command, _)) = open {
-        return Err(format!("`{command}`: no `{CLOSE}` after its marker"));
+    if let Some((command, _, _)) = open {
+        return Err(format!("`{command}`: no `{close}` after its marker"));
     }
     Ok(found)
 }

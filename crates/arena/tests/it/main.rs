@@ -27,6 +27,7 @@ mod output_files;
 mod progress_cli;
 mod regression_script;
 mod replay_export;
+mod samples;
 mod scripts_usage;
 mod solve_cli;
 mod sprt_cli;

@@ -860,3 +860,55 @@ fn a_configs_leak_section_is_checked_wherever_it_is_read() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The terminal's pairwise table cut names to 14 characters: `level:easy,name=very-long-one`
+/// read as another engine. A name that does not fit is never cut: the columns are numbered by
+/// the rating list's `#` and the rows carry the number and the whole name. A pairing whose
+/// every pair split 1–1 (or a single pair) has no interval, and says so.
+#[test]
+fn the_pairwise_table_never_cuts_a_name_and_a_single_pair_has_no_interval() {
+    let dir = tmp("long-names");
+    let out = ok(&[
+        "tournament",
+        "--engine",
+        "greedy:name=greedy-with-a-long-name",
+        "--engine",
+        "random",
+        "--pairs",
+        "1",
+        "--bootstrap",
+        "100",
+        "--out",
+        s(&dir.join("t")),
+    ]);
+    let table: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("Pairwise:"))
+        .take(4)
+        .collect();
+    assert!(table[0].contains("columns by # in the list above"), "{out}");
+    assert!(table[1].contains("#1") && table[1].contains("#2"), "{out}");
+    assert!(
+        table
+            .iter()
+            .any(|l| l.starts_with("#1 greedy-with-a-long-name ")),
+        "the whole name with its number: {out}"
+    );
+    assert!(
+        !out.contains("greedy-with-a-\n") && !out.contains("greedy-with-a- "),
+        "{out}"
+    );
+    let pairing = out
+        .lines()
+        .find(|l| l.contains(" vs ") && l.contains("W-D-L"))
+        .expect("a pairing line");
+    assert!(
+        pairing.contains("1 pair,")
+            && pairing.contains("(interval undefined: one pair is too few")
+            && pairing.contains("LOS n/a"),
+        "{pairing}"
+    );
+    let ratings = json(&dir.join("t/ratings.json"));
+    assert_eq!(ratings["pairings"][0]["los"], serde_json::Value::Null);
+    assert!(ratings["pairings"][0]["interval_undefined"].is_string());
+}

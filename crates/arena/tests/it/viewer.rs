@@ -665,6 +665,33 @@ fn the_viewer_shows_the_referees_positions_in_chromium() {
     );
     shot(&mut c, &dir, "start.png");
 
+    // A move's description takes the article its piece needs: "revealed an elephant" (it said
+    // "a elephant").
+    let vowel = records
+        .iter()
+        .position(|r| {
+            r.played
+                .reveal
+                .is_some_and(|role| "ae".contains(&role.name()[..1]))
+        })
+        .map(|i| i + 1)
+        .expect("a ply that reveals an elephant or an advisor");
+    c.open(&url(&page, vowel), vowel);
+    let name = records[vowel - 1]
+        .played
+        .reveal
+        .map_or("", |role| role.name());
+    let described = c.eval(
+        "[...document.querySelectorAll('dt')].find(d => d.textContent === 'move')\
+         .nextElementSibling.textContent",
+    );
+    assert!(
+        described
+            .as_str()
+            .is_some_and(|d| d.contains(&format!("revealed an {name}"))),
+        "{described}"
+    );
+
     // Right after a reveal that took a hidden piece: the public board, the marks.
     c.open(&url(&page, reveal), reveal);
     assert_eq!(c.pieces(), expected_pieces(&games[reveal], false));

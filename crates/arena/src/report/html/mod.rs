@@ -219,6 +219,7 @@ mod fixtures {
                 nodes: 0.0,
                 depth: None,
                 without_depth: 0,
+                mate_depths: 0,
                 failed: 0,
             },
         }
@@ -292,6 +293,7 @@ mod fixtures {
                 elo_lower: 120.0,
                 elo_upper: 175.0,
                 los: 0.98,
+                interval_undefined: None,
                 ptnml: [1, 5, 30, 40, 24],
                 average_plies: 87.3,
                 failures: [0, 1],

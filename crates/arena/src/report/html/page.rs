@@ -172,7 +172,13 @@ fn write_pairing_table(out: &mut String, rows: &[PairingLine]) -> fmt::Result {
             p.losses,
             fmt_pct(p.score),
             fmt_elo(p.elo),
-            fmt_interval(p.elo_lower, p.elo_upper),
+            match &p.interval_undefined {
+                Some(why) => format!(
+                    "<span title=\"{}\">undefined</span>",
+                    esc(&format!("interval undefined: {why}"))
+                ),
+                None => fmt_interval(p.elo_lower, p.elo_upper),
+            },
             fmt_pct(p.los),
             fmt_num(p.average_plies, 1),
             if p.failures == [0, 0] {

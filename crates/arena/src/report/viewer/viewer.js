@@ -38,6 +38,8 @@
     svg('title', {}, parent).textContent = text;
   }
   function isRed(ch) { return ch === ch.toUpperCase(); }
+  // A noun with its indefinite article: "an elephant", "a horse".
+  function withArticle(noun) { return (/^[aeiou]/i.test(noun) ? 'an ' : 'a ') + noun; }
   function pieceName(ch) {
     return (isRed(ch) ? 'red ' : 'black ') + NAMES[ch.toLowerCase()];
   }
@@ -131,7 +133,7 @@
       if (identity) {
         g.setAttribute('data-true', identity);
         svg('text', { 'class': 'true-id', y: 1 }, g).textContent = CHARS[identity];
-        title(g, square + ': hidden ' + side + ' piece, really a ' + NAMES[identity.toLowerCase()]);
+        title(g, square + ': hidden ' + side + ' piece, really ' + withArticle(NAMES[identity.toLowerCase()]));
       } else {
         title(g, square + ': hidden ' + side + ' piece');
       }
@@ -288,11 +290,11 @@
   }
   function describe(p) {
     var out = [];
-    if (p.reveal) out.push('revealed a ' + NAMES[p.reveal.toLowerCase()]);
+    if (p.reveal) out.push('revealed ' + withArticle(NAMES[p.reveal.toLowerCase()]));
     if (p.captured) {
       var known = p.captured !== 'X' && p.captured !== 'x';
-      out.push('captured ' + (p.captured_hidden ? 'a hidden ' : 'a ') +
-        (known ? NAMES[p.captured.toLowerCase()] : 'piece'));
+      var what = known ? NAMES[p.captured.toLowerCase()] : 'piece';
+      out.push('captured ' + (p.captured_hidden ? 'a hidden ' + what : withArticle(what)));
     }
     if (p.check) out.push('check');
     return out.join(', ');
