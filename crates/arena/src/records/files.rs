@@ -435,6 +435,45 @@ pub fn create_dir(path: &Path) -> io::Result<()> {
     })
 }
 
+/// The most names [`create_unique_dir`] tries.
+pub const MAX_UNIQUE_TRIES: u32 = 1000;
+
+/// Makes a new, empty folder at `path` (its missing parents too), or, if that name is taken,
+/// at `path-2`, `path-3`…: the name is claimed atomically (no two runs get the same folder),
+/// and returned. At most [`MAX_UNIQUE_TRIES`] names are tried.
+///
+/// # Errors
+/// I/O errors, naming the folder; every name taken.
+pub fn create_unique_dir(path: &Path) -> io::Result<PathBuf> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        create_dir(parent)?;
+    }
+    for n in 1..=MAX_UNIQUE_TRIES {
+        let mut name = path.as_os_str().to_os_string();
+        if n > 1 {
+            name.push(format!("-{n}"));
+        }
+        let candidate = PathBuf::from(name);
+        match std::fs::create_dir(&candidate) {
+            Ok(()) => return Ok(candidate),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => {
+                return Err(io::Error::new(
+                    e.kind(),
+                    format!("cannot create the folder {}: {e}", candidate.display()),
+                ));
+            }
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        format!(
+            "{} and {MAX_UNIQUE_TRIES} numbered names after it are taken",
+            path.display()
+        ),
+    ))
+}
+
 /// Checks that [`create_dir`] can make `path`, leaving nothing behind (`--check`): a folder
 /// that exists is only looked at; folders that do not are made as a run would make them, then
 /// removed again, deepest first (only while empty: nothing of anyone else's goes).
