@@ -50,8 +50,8 @@ expect '^jaiok$'
 send "isready"
 expect '^readyok$'
 # parseJaiOptionLine: /option name (.+?) type (.+)/, spin min/max /min (\d+)/ /max (\d+)/.
-for name in Engine1 Engine2 TotalRounds Concurrency Nodes Depth MoveTimeMs TimeControl Rules Seed OutDir; do
-    grep -Eq "^option name $name type (spin|string)" "$work/stdout" || fail "option $name not declared"
+for name in Engine1 Engine2 TotalRounds Concurrency Nodes Depth MoveTimeMs TimeControl Rules Seed OutDir Resume DisplayDelayMs; do
+    grep -Eq "^option name $name type (spin|string|check)" "$work/stdout" || fail "option $name not declared"
 done
 grep -Eq '^option name TotalRounds type spin default [0-9]+ min [0-9]+ max [0-9]+$' "$work/stdout" \
     || fail "TotalRounds is not a spin JieqiBox reads"
@@ -60,6 +60,7 @@ send "setoption name TotalRounds value lots"
 expect "^info string option TotalRounds: 'lots'"
 send "setoption name TotalRounds value 1"
 send "setoption name MoveTimeMs value 0"
+send "setoption name DisplayDelayMs value 0"
 send "setoption name OutDir value $out"
 send "frobnicate"
 expect "^info string unknown command 'frobnicate'"
@@ -82,13 +83,19 @@ grep -Eq '^info wld [0-9]+-[0-9]+-[0-9]+$' "$work/stdout" || fail "no info wld W
 final=$(grep '^info wld ' "$work/stdout" | tail -1 | cut -d' ' -f3)
 IFS=- read -r w l d <<<"$final"
 (( w + l + d == 2 )) || fail "final W-L-D $final does not count 2 games"
+# stopMatch: JieqiBox hears no end, so Stop is pressed after it: the end is said again.
 send "stop"
-expect '^info string stop: no match is running$'
+expect '^info wld .*' 5
+sleep 0.3
+[[ $(grep -c '^info string match finished' "$work/stdout") == 2 ]] || fail "stop does not say the end again"
 send "quit"
 exec 3>&-
 wait "$pid" || fail "arena jai exited with status $?"
-# The folder is an ordinary results folder: replay checks its first game against the record.
+# The match's own folder, under OutDir: an ordinary results folder; replay checks its first
+# game against the record.
+dir=$(grep '^info string match finished' "$work/stdout" | tail -1 | sed 's/.*, in //')
+[[ $dir == "$out"/* ]] || fail "the folder $dir is not under OutDir $out"
 echo "\$ arena replay DIR --game 1"
-"$arena" replay "$out" --game 1 | tail -1
-"$arena" replay "$out" --game 1 | grep -q identical || fail "replay of game 1 differs"
+"$arena" replay "$dir" --game 1 | tail -1
+"$arena" replay "$dir" --game 1 | grep -q identical || fail "replay of game 1 differs"
 echo "jai.sh: OK ($moves moves shown, W-L-D $final)"

@@ -47,10 +47,47 @@ impl Default for Options {
     }
 }
 
+/// The largest `Hash` (MB) the option ever takes.
+pub const HASH_CEILING: u32 = 65536;
+
+/// The largest `Hash` (MB) this machine can allocate, at most [`HASH_CEILING`]: what `Hash`
+/// declares as its maximum, so that a GUI's spinner (JieqiBox saves and sends the value again
+/// on every load) offers no size the engine would refuse. Found once, by halving the interval
+/// of sizes the engine's own check ([`jieqi_registry::factory`]: the table reserved, not
+/// touched) accepts.
+pub fn max_hash_mb() -> u32 {
+    static MAX: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *MAX.get_or_init(|| {
+        let fits = |mb: u32| {
+            Spec::parse(&format!("alphabeta:hash={mb}"))
+                .is_ok_and(|spec| jieqi_registry::factory(&spec).is_ok())
+        };
+        if fits(HASH_CEILING) {
+            return HASH_CEILING;
+        }
+        // fits(lo) holds (or lo is 1, the least any table takes), fits(hi) does not.
+        let (mut lo, mut hi) = (1, HASH_CEILING);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if fits(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    })
+}
+
 /// The steps of the `Contempt` combo, in centipawns: its values run from −1000 to 1000 by this.
 pub const CONTEMPT_STEP: i32 = 10;
 
 /// The `option` lines of the `uci` answer.
+///
+/// An empty string default is a bare `default`: JieqiBox's dialog (`/default (.+?)(?:\s|$)/`)
+/// reads that as empty, and would show and send back Stockfish's `<empty>` literally (which
+/// `setoption` still reads as empty). `Hash` declares the largest table this machine can hold
+/// ([`max_hash_mb`]).
 ///
 /// Each is written so that JieqiBox's options dialog reads it whole: it takes a spin's `default`,
 /// `min` and `max` with `(\d+)`, so a negative bound is lost (`min -1000` would read as 0), and a
@@ -70,10 +107,11 @@ pub fn declarations() -> Vec<String> {
             "option name Engine type combo default {}{engines}",
             d.engine
         ),
-        "option name EngineOptions type string default <empty>".into(),
+        "option name EngineOptions type string default".into(),
         format!(
-            "option name Hash type spin default {} min 1 max 65536",
-            d.hash
+            "option name Hash type spin default {} min 1 max {}",
+            d.hash.min(max_hash_mb()),
+            max_hash_mb()
         ),
         format!(
             "option name Threads type spin default {} min 1 max {MAX_THREADS}",
@@ -117,7 +155,7 @@ impl Options {
             "engineoptions" => {
                 next.engine_options = if value == "<empty>" { "" } else { value }.replace(';', ",");
             }
-            "hash" => next.hash = spin(name, value, 1, 65536)? as u32,
+            "hash" => next.hash = spin(name, value, 1, i64::from(HASH_CEILING))? as u32,
             "threads" => next.threads = spin(name, value, 1, MAX_THREADS as i64)? as u32,
             "contempt" => next.contempt = spin(name, value, -1000, 1000)? as i32,
             "uci_variant" => {
@@ -308,10 +346,13 @@ mod tests {
                     );
                     let mut o = Options::default();
                     assert!(o.set(&name, Some(&min.to_string())).is_ok(), "{name}");
-                    // (Not Hash: its maximum would allocate 64 GB here.)
-                    if name != "Hash" {
-                        assert!(o.set(&name, Some(&max.to_string())).is_ok(), "{name}");
-                    }
+                    // Hash too: its maximum is what this machine can hold (the table is only
+                    // reserved here, not touched). It used to declare 65536 MB on every
+                    // machine, and JieqiBox sent a refused value again on every load.
+                    assert!(
+                        o.set(&name, Some(&max.to_string())).is_ok(),
+                        "{name} = {max} refused"
+                    );
                 }
                 "combo" => {
                     let default = first(&line, "default", word).unwrap();
@@ -327,7 +368,24 @@ mod tests {
                         assert!(o.set(&name, Some(v)).is_ok(), "{name} = {v}");
                     }
                 }
-                "string" => {}
+                "string" => {
+                    // `/default (.+?)(?:\s|$)/`: the first word after `default `, or empty.
+                    let default = line
+                        .find("default ")
+                        .map(|i| line[i + 8..].split(' ').next().unwrap_or(""))
+                        .unwrap_or("");
+                    // JieqiBox shows (and sends back) what it reads: the value itself, so an
+                    // empty one is no `<empty>`.
+                    let d = Options::default();
+                    let value = match name.as_str() {
+                        "EngineOptions" => d.engine_options.clone(),
+                        _ => d.seed.to_string(),
+                    };
+                    assert_eq!(default, value, "{line}");
+                    let mut o = Options::default();
+                    assert!(o.set(&name, Some(default)).is_ok(), "{name} = '{default}'");
+                    assert_eq!(o, d, "{line}: JieqiBox reads '{default}'");
+                }
                 other => panic!("{line}: type {other}"),
             }
         }

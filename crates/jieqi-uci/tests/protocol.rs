@@ -759,3 +759,36 @@ fn eval_files_that_are_no_regular_small_files_are_refused() {
     drop(e);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// What JieqiBox's options dialog offers is what the engine takes: `Hash` declares the largest
+/// table this machine can hold (it declared 65536 MB everywhere, and JieqiBox sent a refused
+/// value again on every load), and an empty string default is a bare `default`, which JieqiBox
+/// reads as empty (it showed and sent back Stockfish's `<empty>`).
+#[test]
+fn the_declared_maxima_and_defaults_are_taken() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(Duration::from_secs(10), |l| l == "uciok");
+    let hash = lines
+        .iter()
+        .find(|l| l.starts_with("option name Hash "))
+        .expect("Hash declared");
+    let max: u64 = hash
+        .rsplit_once(" max ")
+        .and_then(|(_, m)| m.parse().ok())
+        .expect("a max");
+    assert!((1..=65536).contains(&max), "{hash}");
+    let text = lines
+        .iter()
+        .find(|l| l.starts_with("option name EngineOptions "))
+        .expect("EngineOptions declared");
+    assert_eq!(text, "option name EngineOptions type string default");
+    e.send(&format!("setoption name Hash value {max}"));
+    e.send("setoption name EngineOptions value");
+    e.send("isready");
+    let lines = e.until(Duration::from_secs(10), |l| l == "readyok");
+    assert!(
+        lines.iter().all(|l| !l.contains("refused")),
+        "{hash}: {lines:?}"
+    );
+}

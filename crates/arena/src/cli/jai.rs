@@ -2,6 +2,12 @@
 
 use clap::Args;
 
+/// The display delay when none is given, in milliseconds: a move every half second at most,
+/// what a watcher can follow (a match whose moves take longer is not slowed).
+pub const DEFAULT_DISPLAY_DELAY: u64 = 500;
+/// The longest display delay taken, in milliseconds: ten seconds a move.
+pub const MAX_DISPLAY_DELAY: u64 = 10_000;
+
 /// Arguments of `arena jai`: the match's settings, each also a JAI option that JieqiBox's
 /// "Match Options" dialog can change before `startmatch`.
 #[derive(Debug, Args)]
@@ -38,8 +44,21 @@ pub struct JaiArgs {
     /// the others play unseen, and the W-L-D counts them all.
     #[arg(long, value_name = "T", default_value_t = 1)]
     pub threads: usize,
-    /// Results folder, an ordinary `arena match` folder (JAI option OutDir; empty:
-    /// results/<UTC timestamp>-<A>-vs-<B>/ when the match starts).
+    /// The folder that holds the matches (JAI option OutDir; empty: results/ in the runner's
+    /// working directory, which is the arena binary's folder when JieqiBox starts it). Each match
+    /// gets a new folder in it, <UTC timestamp>-<A>-vs-<B>, an ordinary `arena match` folder;
+    /// every path is printed absolute.
     #[arg(long, value_name = "DIR", default_value = "")]
     pub out: String,
+    /// Continue a stopped match instead of starting a new one (JAI option Resume): the match
+    /// the folder given as OutDir holds, else the newest match started from JieqiBox in it, as
+    /// its record describes it, to TotalRounds pairs.
+    #[arg(long)]
+    pub resume: bool,
+    /// Milliseconds at least between two moves shown (JAI option DisplayDelayMs; 0: as fast as
+    /// they are played). Only the shown game waits, outside the engines' clocks; moves that
+    /// take longer are not delayed.
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_DISPLAY_DELAY,
+          value_parser = clap::value_parser!(u64).range(0..=MAX_DISPLAY_DELAY))]
+    pub display_delay: u64,
 }

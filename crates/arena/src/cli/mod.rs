@@ -114,7 +114,8 @@ pub enum Command {
     /// Add the arena in JieqiBox's engine manager with the arguments `jai` (and any flags
     /// below), enter Match Mode and load it: its Match Options dialog lists the settings below,
     /// Start Match plays the match through the same run core as `arena match` and shows every
-    /// game and move live, Stop Match ends it keeping the finished pairs. The folder is an
+    /// game and move live, Stop Match ends it keeping the finished pairs (and says the last
+    /// match's end again once it has ended). Each match gets a new folder under OutDir, an
     /// ordinary results folder: replay, export, the reports and `arena match --out DIR --resume`
     /// work on it. Protocol: docs/jai.md.
     Jai(jai::JaiArgs),

@@ -5,12 +5,17 @@
 //! this loop keeps reading; `stop` ends it keeping the finished pairs; `quit` (or the end of the
 //! input) stops and exits. Every game and move is reported live in JieqiBox's format by a
 //! [`Watcher`]; bad commands and values get an `info string` and never end the runner.
+//!
+//! JieqiBox hears no end of a match (it shows it running until Stop Match), so every `stop`
+//! is answered with the last match's end, again if it has ended: its final `info wld` (from
+//! the records) and its finished or stopped line with its folder.
 
 use std::io::{BufRead, Write};
 use std::sync::OnceLock;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use jieqi_core::{Color, Game};
 use jieqi_engine::{Score, SearchInfo};
@@ -34,10 +39,22 @@ fn say(out: &Shared, line: &str) {
     let _ = w.flush();
 }
 
-/// A match being played: its thread and the watch that can stop it.
+/// A match being played: its thread, the watch that can stop it, and whether it has ended
+/// (raised before its last line is said, so that a command read after that line finds the
+/// match over).
 struct Running {
     thread: JoinHandle<()>,
     watch: Watch,
+    done: Arc<AtomicBool>,
+}
+
+/// The last match's end, as its lines (its final `info wld` and its finished, stopped or
+/// failed line; or why `startmatch` was refused): `stop` says them again once it has ended.
+type Ended = Arc<Mutex<Vec<String>>>;
+
+/// Records `lines` as the last match's end.
+fn ended(last: &Ended, lines: Vec<String>) {
+    *last.lock().unwrap_or_else(PoisonError::into_inner) = lines;
 }
 
 /// The longest command line read, in bytes: a longer one is refused whole, unread past that
@@ -60,10 +77,14 @@ pub fn run(
     let out: Shared = Arc::new(Mutex::new(output));
     let mut settings = settings.clone();
     let mut running: Option<Running> = None;
+    let last: Ended = Arc::default();
     while let Some(line) = read_line(&mut input, MAX_LINE_BYTES)
         .map_err(|e| Error::Input(format!("reading JAI commands: {e}")))?
     {
-        if running.as_ref().is_some_and(|r| r.thread.is_finished()) {
+        if running
+            .as_ref()
+            .is_some_and(|r| r.done.load(Ordering::Acquire))
+        {
             finish(&mut running);
         }
         if line.cut {
@@ -78,7 +99,13 @@ pub fn run(
             );
             continue;
         }
-        if command(&line.text, &mut settings, &mut running, &out) == Flow::Quit {
+        let mut state = Loop {
+            settings: &mut settings,
+            running: &mut running,
+            last: &last,
+            out: &out,
+        };
+        if state.command(&line.text) == Flow::Quit {
             break;
         }
     }
@@ -98,66 +125,104 @@ enum Flow {
     Quit,
 }
 
-/// Answers one command line.
-fn command(
-    line: &str,
-    settings: &mut JaiSettings,
-    running: &mut Option<Running>,
-    out: &Shared,
-) -> Flow {
-    let line = line.trim();
-    let (command, rest) = line.split_once(' ').unwrap_or((line, ""));
-    match command {
-        "" => {}
-        "jai" => {
-            say(out, &format!("id name arena {}", env!("CARGO_PKG_VERSION")));
-            say(out, "id author the jieqi arena");
-            for option in settings.declarations() {
-                say(out, &option);
-            }
-            say(out, "jaiok");
-        }
-        "isready" => say(out, "readyok"),
-        "setoption" if running.is_some() => say(
-            out,
-            "info string setoption refused: a match is running (stop it first)",
-        ),
-        "setoption" => match parse_setoption(rest) {
-            Some((name, value)) => {
-                if let Err(e) = settings.set(name, value) {
-                    say(out, &format!("info string {e}"));
+/// What the command loop keeps between lines.
+struct Loop<'a> {
+    settings: &'a mut JaiSettings,
+    running: &'a mut Option<Running>,
+    last: &'a Ended,
+    out: &'a Shared,
+}
+
+impl Loop<'_> {
+    /// Answers one command line.
+    fn command(&mut self, line: &str) -> Flow {
+        let out = self.out;
+        let line = line.trim();
+        let (command, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match command {
+            "" => {}
+            "jai" => {
+                say(out, &format!("id name arena {}", env!("CARGO_PKG_VERSION")));
+                say(out, "id author the jieqi arena");
+                for option in self.settings.declarations() {
+                    say(out, &option);
                 }
+                say(out, "jaiok");
             }
-            None => say(
+            "isready" => say(out, "readyok"),
+            "setoption" => self.setoption(line, rest),
+            "startmatch" if self.running.is_some() => {
+                say(out, "info string startmatch refused: a match is running");
+            }
+            "startmatch" => match self.settings.refusals() {
+                Some(why) => {
+                    let line = format!("info string startmatch refused: {why}");
+                    say(out, &line);
+                    ended(self.last, vec![line]);
+                }
+                None => *self.running = Some(start(self.settings.clone(), out, self.last)),
+            },
+            "stop" => self.stop(),
+            "quit" => return Flow::Quit,
+            other => say(
                 out,
+                &format!(
+                    "info string unknown command '{}' (JAI commands: jai, isready, setoption, \
+                     startmatch, stop, quit)",
+                    echo(other)
+                ),
+            ),
+        }
+        Flow::Continue
+    }
+
+    /// `setoption`: checked and taken; during a match, a value the option already holds is
+    /// taken silently (JieqiBox's dialog sends every option again when it opens) and a change
+    /// refused, naming the option.
+    fn setoption(&mut self, line: &str, rest: &str) {
+        let Some((name, value)) = parse_setoption(rest) else {
+            return say(
+                self.out,
                 &format!(
                     "info string setoption: '{}' is not `setoption name NAME value VALUE`",
                     echo(line)
                 ),
-            ),
-        },
-        "startmatch" if running.is_some() => {
-            say(out, "info string startmatch refused: a match is running");
-        }
-        "startmatch" => *running = Some(start(settings.clone(), out)),
-        "stop" => match running {
-            Some(r) => {
-                r.watch.stop.store(true, Ordering::Relaxed);
-                finish(running);
+            );
+        };
+        if self.running.is_some() {
+            if !self.settings.holds(name, value) {
+                say(
+                    self.out,
+                    &format!(
+                        "info string setoption refused: a match is running, so option {} keeps \
+                         its value (stop the match first)",
+                        echo(name)
+                    ),
+                );
             }
-            None => say(out, "info string stop: no match is running"),
-        },
-        "quit" => return Flow::Quit,
-        other => say(
-            out,
-            &format!(
-                "info string unknown command '{}' (JAI commands: jai, isready, setoption, \
-                 startmatch, stop, quit)",
-                echo(other)
-            ),
-        ),
+            return;
+        }
+        if let Err(e) = self.settings.set(name, value) {
+            say(self.out, &format!("info string {e}"));
+        }
     }
-    Flow::Continue
+
+    /// `stop`: a running match is stopped and its end said by its thread; else the last
+    /// match's end is said again.
+    fn stop(&mut self) {
+        if let Some(r) = self.running.as_ref() {
+            r.watch.stop.store(true, Ordering::Relaxed);
+            finish(self.running);
+            return;
+        }
+        let last = self.last.lock().unwrap_or_else(PoisonError::into_inner);
+        if last.is_empty() {
+            say(self.out, "info string stop: no match has been started");
+        }
+        for line in last.iter() {
+            say(self.out, line);
+        }
+    }
 }
 
 /// `name NAME value VALUE` (or `name NAME` alone, an empty value) into its name and value.
@@ -176,61 +241,97 @@ fn finish(running: &mut Option<Running>) {
     }
 }
 
-/// Starts the match of `settings` on a thread of its own, reporting to `out`. The run is set up
-/// there too (its external engines are started and asked for `uciok`), so that the command loop
-/// keeps answering meanwhile; settings that make no run are refused from that thread.
-fn start(settings: JaiSettings, out: &Shared) -> Running {
+/// Starts the match of `settings` on a thread of its own, reporting to `out` and recording its
+/// end in `last`. The run is set up there too (its external engines are started and asked for
+/// `uciok`, its folder claimed and checked), so that the command loop keeps answering
+/// meanwhile; settings that make no run are refused from that thread, before "match started".
+fn start(settings: JaiSettings, out: &Shared, last: &Ended) -> Running {
+    let stop = Arc::new(AtomicBool::new(false));
     let watcher = Arc::new(JaiWatcher {
         out: Arc::clone(out),
         total: settings.pairs.saturating_mul(2),
         first: OnceLock::new(),
         shown: Mutex::new(None),
         wld: Mutex::new([0; 3]),
+        delay: Duration::from_millis(settings.display_delay),
+        last_move: Mutex::new(None),
+        stop: Arc::clone(&stop),
     });
-    let watch = Watch::new(watcher.clone());
-    let stop = watch.clone();
+    let watch = Watch {
+        watcher: watcher.clone(),
+        stop,
+    };
+    let stopping = watch.clone();
     let out = Arc::clone(out);
+    let last = Arc::clone(last);
+    let done = Arc::new(AtomicBool::new(false));
+    let finished = Arc::clone(&done);
     let thread = std::thread::spawn(move || {
-        let mut setup = match settings.setup() {
-            Ok(setup) => setup,
-            Err(e) => return say(&out, &format!("info string startmatch refused: {e}")),
+        let end = match prepare(&settings) {
+            Err(e) => vec![format!("info string startmatch refused: {e}")],
+            Ok(_) if stopping.stopping() => {
+                vec!["info string match stopped before it started".to_string()]
+            }
+            Ok(mut setup) => {
+                let _ = watcher.first.set(setup.engines[0].label.clone());
+                setup.watch = Some(stopping);
+                play(&setup, &out)
+            }
         };
-        if stop.stopping() {
-            return say(&out, "info string match stopped before it started");
+        ended(&last, end.clone());
+        finished.store(true, Ordering::Release);
+        if let Some(line) = end.last() {
+            say(&out, line);
         }
-        let _ = watcher.first.set(setup.engines[0].label.clone());
-        setup.watch = Some(stop);
-        play(&setup, &out);
     });
-    Running { thread, watch }
+    Running {
+        thread,
+        watch,
+        done,
+    }
 }
 
-/// Plays the match and prints its end: the final W-L-D of the kept pairs, the summary and where
-/// the folder is.
-fn play(setup: &crate::run::RunSetup, out: &Shared) {
+/// The run of `settings`, ready to play: set up, a new match's folder claimed (a unique name
+/// under OutDir), and everything the run core would refuse checked
+/// ([`crate::run::execute::check_start`]).
+///
+/// # Errors
+/// Why the match cannot start, naming the option.
+fn prepare(settings: &JaiSettings) -> Result<crate::run::RunSetup, String> {
+    // A relative OutDir is taken from here; with no working directory, as it is given.
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let mut setup = settings.setup(&cwd)?;
+    if !setup.resume {
+        setup.out = crate::records::files::create_unique_dir(&setup.out)
+            .map_err(|e| format!("option OutDir: {e}"))?;
+    }
+    crate::run::execute::check_start(&setup).map_err(|e| format!("option OutDir: {e}"))?;
+    Ok(setup)
+}
+
+/// Plays the match and prints its final W-L-D of the kept pairs and the summary. Returns the
+/// lines `stop` says again afterwards, the last of them (the end line: where the folder is)
+/// not yet said.
+fn play(setup: &crate::run::RunSetup, out: &Shared) -> Vec<String> {
+    let dir = printable(&setup.out.display().to_string());
     say(
         out,
         &format!(
-            "info string match started: {} vs {}, {} ({}), folder {}",
+            "info string match {}: {} vs {}, {} ({}), folder {dir}",
+            if setup.resume { "resumed" } else { "started" },
             printable(&setup.engines[0].label),
             printable(&setup.engines[1].label),
             counted(setup.pairs, "pair"),
             setup.context(),
-            printable(&setup.out.display().to_string())
         ),
     );
     let outcome = match crate::run::execute(setup, &|_, _| String::new()) {
         Ok(o) => o,
-        Err(e) => {
-            say(out, &format!("info string match failed: {e}"));
-            return;
-        }
+        Err(e) => return vec![format!("info string match failed: {e}")],
     };
     let wdl = outcome.board.pairings()[0].wdl;
-    say(
-        out,
-        &format!("info wld {}-{}-{}", wdl.wins, wdl.losses, wdl.draws),
-    );
+    let wld = format!("info wld {}-{}-{}", wdl.wins, wdl.losses, wdl.draws);
+    say(out, &wld);
     let mut summary = Vec::new();
     if let Err(e) = crate::report::write_reports(setup, &outcome, &mut summary) {
         say(
@@ -244,24 +345,42 @@ fn play(setup: &crate::run::RunSetup, out: &Shared) {
         }
     }
     let stopped = setup.watch.as_ref().is_some_and(Watch::stopping);
-    let dir = printable(&setup.out.display().to_string());
-    say(
-        out,
-        &end_line(stopped, outcome.counted, outcome.beyond, setup.pairs, &dir),
+    let end = end_line(
+        stopped,
+        Kept {
+            pairs: outcome.counted,
+            beyond: outcome.beyond,
+            total: setup.pairs,
+            wld: [wdl.wins, wdl.losses, wdl.draws],
+        },
+        &printable(&setup.engines[0].label),
+        &dir,
     );
+    vec![wld, end]
 }
 
-/// The match's last line: the pairs kept and where; for a match stopped early, also the pairs
-/// that finished beyond the counted ones (kept in the journal, counted by a resume that reaches
-/// them) and how to continue it.
-fn end_line(stopped: bool, kept: u64, beyond: u64, total: u64, dir: &str) -> String {
-    if !stopped || kept >= total {
+/// What a match kept: the pairs counted, those finished beyond them, the pairs asked for, and
+/// the first engine's wins, losses and draws in the counted pairs.
+#[derive(Copy, Clone, Debug)]
+struct Kept {
+    pairs: u64,
+    beyond: u64,
+    total: u64,
+    wld: [u64; 3],
+}
+
+/// The match's last line: the pairs kept, the first engine's W-L-D and where; for a match
+/// stopped early, also the pairs that finished beyond the counted ones (kept in the journal,
+/// counted by a resume that reaches them) and how to continue it, in JieqiBox's option names.
+fn end_line(stopped: bool, kept: Kept, first: &str, dir: &str) -> String {
+    let [w, l, d] = kept.wld;
+    if !stopped || kept.pairs >= kept.total {
         return format!(
-            "info string match finished: {} in {dir}",
-            counted(kept, "pair")
+            "info string match finished: {}, {first} W-L-D {w}-{l}-{d}, in {dir}",
+            counted(kept.pairs, "pair")
         );
     }
-    let beyond = match beyond {
+    let beyond = match kept.beyond {
         0 => String::new(),
         n => format!(
             "; {n} more {} finished beyond them, kept in its games.jsonl and not counted",
@@ -269,9 +388,11 @@ fn end_line(stopped: bool, kept: u64, beyond: u64, total: u64, dir: &str) -> Str
         ),
     };
     format!(
-        "info string match stopped: {kept} of {} kept in {dir}{beyond} (continue it \
-         with arena match --out {dir} --resume, which counts every pair kept)",
-        counted(total, "pair")
+        "info string match stopped: {} of {} kept, {first} W-L-D {w}-{l}-{d}, in {dir}{beyond} \
+         (to continue it, turn Resume on: it continues the newest match in OutDir, or the one \
+         OutDir names)",
+        kept.pairs,
+        counted(kept.total, "pair")
     )
 }
 
@@ -286,11 +407,44 @@ struct JaiWatcher {
     shown: Mutex<Option<u64>>,
     /// The first engine's wins, losses and draws in the games finished so far.
     wld: Mutex<[u64; 3]>,
+    /// The least time between two moves shown (`DisplayDelayMs`).
+    delay: Duration,
+    /// When the last move was shown.
+    last_move: Mutex<Option<Instant>>,
+    /// The match's stop flag: a display delay ends at once when it is raised.
+    stop: Arc<AtomicBool>,
 }
+
+/// How long a display delay sleeps at most before it looks at the stop flag again.
+const DELAY_TICK: Duration = Duration::from_millis(10);
 
 impl JaiWatcher {
     fn shows(&self, which: WatchedGame<'_>) -> bool {
         *self.shown.lock().unwrap_or_else(PoisonError::into_inner) == Some(which.number)
+    }
+
+    /// Waits until the display delay has passed since the last move shown (at once when the
+    /// match is being stopped), and notes this move's time. It runs on the shown game's thread,
+    /// after the move and outside the engines' clocks, so it slows what is shown only.
+    fn pace(&self) {
+        if self.delay.is_zero() {
+            return;
+        }
+        let mut last = self
+            .last_move
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(t) = *last {
+            let due = t + self.delay;
+            loop {
+                let now = Instant::now();
+                if now >= due || self.stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                std::thread::sleep((due - now).min(DELAY_TICK));
+            }
+        }
+        *last = Some(Instant::now());
     }
 }
 
@@ -360,6 +514,11 @@ impl Watcher for JaiWatcher {
         if !self.shows(which) {
             return;
         }
+        self.pace();
+        if self.stop.load(Ordering::Relaxed) {
+            // The game is being abandoned: its moves are not recorded, so not shown either.
+            return;
+        }
         let ms = ply.ms.round() as u64;
         if let Some(line) = depth_line(ply.info, ms) {
             say(&self.out, &line);
@@ -420,23 +579,38 @@ impl Watcher for JaiWatcher {
 mod tests {
     use super::*;
 
+    fn kept(pairs: u64, beyond: u64, total: u64) -> Kept {
+        Kept {
+            pairs,
+            beyond,
+            total,
+            wld: [1, 2, 3],
+        }
+    }
+
     #[test]
     fn a_stopped_match_says_what_its_journal_keeps_beyond_the_counted_pairs() {
         assert_eq!(
-            end_line(true, 27, 412, 100_000_000, "results/x"),
-            "info string match stopped: 27 of 100000000 pairs kept in results/x; 412 more pairs \
-             finished beyond them, kept in its games.jsonl and not counted (continue it with \
-             arena match --out results/x --resume, which counts every pair kept)"
+            end_line(true, kept(27, 412, 100_000_000), "ab", "/r/x"),
+            "info string match stopped: 27 of 100000000 pairs kept, ab W-L-D 1-2-3, in /r/x; 412 \
+             more pairs finished beyond them, kept in its games.jsonl and not counted (to \
+             continue it, turn Resume on: it continues the newest match in OutDir, or the one \
+             OutDir names)"
+        );
+        let one = end_line(true, kept(1, 0, 5), "ab", "/d");
+        assert!(
+            one.starts_with(
+                "info string match stopped: 1 of 5 pairs kept, ab W-L-D 1-2-3, in /d ("
+            ) && !one.contains("--"),
+            "{one}"
+        );
+        assert!(
+            end_line(true, kept(0, 1, 5), "ab", "/d")
+                .contains("; 1 more pair finished beyond them")
         );
         assert_eq!(
-            end_line(true, 1, 0, 5, "d"),
-            "info string match stopped: 1 of 5 pairs kept in d (continue it with arena match \
-             --out d --resume, which counts every pair kept)"
-        );
-        assert!(end_line(true, 0, 1, 5, "d").contains("; 1 more pair finished beyond them"));
-        assert_eq!(
-            end_line(false, 5, 0, 5, "d"),
-            "info string match finished: 5 pairs in d"
+            end_line(false, kept(5, 0, 5), "ab", "/d"),
+            "info string match finished: 5 pairs, ab W-L-D 1-2-3, in /d"
         );
     }
 }

@@ -1,9 +1,14 @@
 //! `arena jai`'s plan: the match settings ([`JaiSettings`]), each one a JAI option that
 //! `setoption` changes and a command-line flag, checked when set and turned into an ordinary
-//! two-engine run ([`JaiSettings::setup`]) when the match starts.
+//! two-engine run ([`JaiSettings::setup`]) when the match starts. Each match gets a folder of its
+//! own under `OutDir` ([`match_parent`]), or continues the last one there with `Resume`
+//! ([`resume_target`]).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use crate::cli::common::{LimitArgs, RulesArgs};
-use crate::cli::jai::JaiArgs;
+use crate::cli::jai::{DEFAULT_DISPLAY_DELAY, JaiArgs, MAX_DISPLAY_DELAY};
 use crate::cli::run::RunArgs;
 use crate::error::Error;
 use crate::plan::run::{MAX_PAIRS, MAX_THREADS, two_engine_setup};
@@ -19,6 +24,9 @@ const MAX_NODES: u64 = 1_000_000_000;
 const MAX_DEPTH: u64 = 100;
 /// The longest movetime the options offer: an hour.
 const MAX_MOVETIME: u64 = 3_600_000;
+/// The folder, under the runner's working directory, that holds the matches when `OutDir` is
+/// empty.
+pub const DEFAULT_PARENT: &str = "results";
 /// The largest seed JieqiBox's dialog can hold exactly (2^53 − 1, a JavaScript number); the
 /// command line takes any.
 const MAX_DIALOG_SEED: u64 = (1 << 53) - 1;
@@ -44,8 +52,17 @@ pub struct JaiSettings {
     pub seed: u64,
     /// Worker threads.
     pub threads: u64,
-    /// Results folder, empty: a new one under results/.
+    /// The folder under which each match gets a folder of its own (or, with `resume`, the
+    /// match to continue); empty: `results/` in the working directory.
     pub out: String,
+    /// Continue the last match under `out` (or the match `out` names) instead of a new one.
+    pub resume: bool,
+    /// Milliseconds at least between two moves shown, 0: as they are played.
+    pub display_delay: u64,
+    /// The options whose last `setoption` was refused, with the refusal: the match will not
+    /// start until each is set to a value that is taken (the value before is not played in its
+    /// place).
+    pub refused: BTreeMap<&'static str, String>,
 }
 
 /// The kind of a JAI option, as declared (`type spin`, `type string`).
@@ -55,10 +72,12 @@ enum Kind {
     Spin { min: u64, max: u64 },
     /// Text.
     Text,
+    /// `true` or `false`.
+    Check,
 }
 
 /// Every option: its name, kind and the command-line flag it mirrors.
-const OPTIONS: [(&str, Kind, &str); 11] = [
+const OPTIONS: [(&str, Kind, &str); 13] = [
     ("Engine1", Kind::Text, "--engine"),
     ("Engine2", Kind::Text, "--engine"),
     (
@@ -112,6 +131,15 @@ const OPTIONS: [(&str, Kind, &str); 11] = [
         "--seed",
     ),
     ("OutDir", Kind::Text, "--out"),
+    ("Resume", Kind::Check, "--resume"),
+    (
+        "DisplayDelayMs",
+        Kind::Spin {
+            min: 0,
+            max: MAX_DISPLAY_DELAY,
+        },
+        "--display-delay",
+    ),
 ];
 
 impl JaiSettings {
@@ -144,6 +172,9 @@ impl JaiSettings {
             seed: args.seed,
             threads: args.threads as u64,
             out: args.out,
+            resume: args.resume,
+            display_delay: args.display_delay,
+            refused: BTreeMap::new(),
         };
         for (slot, spec) in args.engines.into_iter().enumerate() {
             settings.engines[slot] = spec;
@@ -193,6 +224,7 @@ impl JaiSettings {
                         format!("option name {name} type string default {v}")
                     }
                 }
+                Kind::Check => format!("option name {name} type check default {}", self.resume),
             })
             .collect()
     }
@@ -204,6 +236,7 @@ impl JaiSettings {
             "Nodes" => self.nodes,
             "Depth" => self.depth,
             "MoveTimeMs" => self.movetime,
+            "DisplayDelayMs" => self.display_delay,
             _ => self.seed,
         }
     }
@@ -227,6 +260,54 @@ impl JaiSettings {
     /// An unknown option or a bad value, in a sentence that names the option and quotes the
     /// value safely ([`crate::util::text::echo`]).
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let Some(&(name, _, _)) = OPTIONS
+            .iter()
+            .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
+        else {
+            return self.set_value(name, value);
+        };
+        let set = self.set_value(name, value);
+        match &set {
+            Ok(()) => self.refused.remove(name),
+            Err(e) => self.refused.insert(name, e.clone()),
+        };
+        set
+    }
+
+    /// Whether `value` is what option `name` holds now (read as [`JaiSettings::set`] reads it):
+    /// JieqiBox sends every option again when its dialog opens, also during a match.
+    pub fn holds(&self, name: &str, value: &str) -> bool {
+        let Some(&(name, kind, _)) = OPTIONS
+            .iter()
+            .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
+        else {
+            return false;
+        };
+        let value = value.trim();
+        match kind {
+            Kind::Spin { .. } => value.parse::<u64>().ok() == Some(self.number(name)),
+            Kind::Check => value.parse::<bool>().ok() == Some(self.resume),
+            Kind::Text => {
+                let value = if value == "<empty>" { "" } else { value };
+                value == self.text(name)
+            }
+        }
+    }
+
+    /// Why the match cannot start while some options hold a refused value: each such option, its
+    /// value and why it was refused, in one sentence; `None` when every option was taken.
+    pub fn refusals(&self) -> Option<String> {
+        if self.refused.is_empty() {
+            return None;
+        }
+        let each: Vec<&str> = self.refused.values().map(String::as_str).collect();
+        Some(format!(
+            "{} (set a value that is taken first: the one before is not played in its place)",
+            each.join("; ")
+        ))
+    }
+
+    fn set_value(&mut self, name: &str, value: &str) -> Result<(), String> {
         let Some(&(name, kind, _)) = OPTIONS
             .iter()
             .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
@@ -257,8 +338,14 @@ impl JaiSettings {
                     "Nodes" => self.nodes = n,
                     "Depth" => self.depth = n,
                     "MoveTimeMs" => self.movetime = n,
+                    "DisplayDelayMs" => self.display_delay = n,
                     _ => self.seed = n,
                 }
+            }
+            Kind::Check => {
+                self.resume = value.to_ascii_lowercase().parse().map_err(|_| {
+                    format!("option {name}: '{}' is not true or false", echo(value))
+                })?;
             }
             Kind::Text => {
                 match name {
@@ -293,13 +380,21 @@ impl JaiSettings {
         Ok(())
     }
 
-    /// The run these settings describe: an ordinary two-engine match (`arena match` with the
-    /// same flags), without progress output. Its errors name the JAI option.
+    /// The run these settings describe. A new match is an ordinary two-engine run (`arena match`
+    /// with the same flags) in the folder `<OutDir>/<UTC timestamp>-<A>-vs-<B>` (see
+    /// [`match_parent`]; the folder is claimed, and made unique, when the match starts:
+    /// [`crate::records::files::create_unique_dir`]). With `Resume`, it is the match
+    /// [`resume_target`] finds, as its record describes it, with `TotalRounds` pairs in all and
+    /// `Concurrency` threads. Without progress output. Its errors name the JAI option.
     ///
     /// # Errors
     /// The settings do not make a run (two engines with one label, a bad clock, rules an
-    /// external engine cannot be told…).
-    pub fn setup(&self) -> Result<RunSetup, String> {
+    /// external engine cannot be told…), or `Resume` finds no match to continue.
+    pub fn setup(&self, cwd: &Path) -> Result<RunSetup, String> {
+        let parent = match_parent(&self.out, cwd);
+        if self.resume {
+            return self.resumed(&parent);
+        }
         let run = RunArgs {
             seed: self.seed,
             threads: Some(self.threads as usize),
@@ -319,7 +414,7 @@ impl JaiSettings {
             tc: (!self.tc.is_empty()).then(|| self.tc.clone()),
             timemargin: 0,
             move_timeout: None,
-            out: (!self.out.is_empty()).then(|| self.out.clone().into()),
+            out: None,
             resume: false,
             allow_mixed_builds: false,
             no_progress: true,
@@ -340,14 +435,39 @@ impl JaiSettings {
                         "Engine1" => "Engine1/Engine2",
                         o => o,
                     };
-                    format!("option {option} ({flag}): {message}")
+                    format!("option {option}: {message}")
                 }
                 other => other.to_string(),
             })?;
+        // The default folder's name (its start time and engines), under OutDir.
+        let name = setup
+            .out
+            .file_name()
+            .map_or_else(|| "match".into(), |n| n.to_os_string());
+        setup.out = parent.join(name);
         setup.command = format!("arena jai {}", self.command_line());
         Ok(setup)
     }
 
+    /// The match `Resume` continues, as its folder recorded it, to `TotalRounds` pairs on
+    /// `Concurrency` threads.
+    fn resumed(&self, parent: &Path) -> Result<RunSetup, String> {
+        let dir = resume_target(parent)?;
+        let (_, record, mut setup) =
+            crate::run::folder::recorded_run(&dir).map_err(|e| format!("option Resume: {e}"))?;
+        if record.command_name() != "match" || setup.pairings.len() != 1 {
+            return Err(format!(
+                "option Resume: {} holds an `arena {}` run, not a match",
+                dir.display(),
+                record.command_name()
+            ));
+        }
+        setup.pairs = self.pairs;
+        setup.threads = (self.threads as usize).max(1);
+        setup.resume = true;
+        setup.command = record.command;
+        Ok(setup)
+    }
     /// The flags that give these settings on the command line (what a JieqiBox engine entry can
     /// carry as its arguments).
     pub fn command_line(&self) -> String {
@@ -370,8 +490,75 @@ impl JaiSettings {
         if !self.out.is_empty() {
             s.push_str(&format!(" --out {}", self.out));
         }
+        if self.resume {
+            s.push_str(" --resume");
+        }
+        if self.display_delay != DEFAULT_DISPLAY_DELAY {
+            s.push_str(&format!(" --display-delay {}", self.display_delay));
+        }
         s
     }
+}
+
+/// The folder that holds the matches: `out` (`OutDir`), or `results` when it is empty, taken
+/// from `cwd` (the runner's working directory) when relative, so that every path the runner
+/// prints is absolute (JieqiBox starts it in its binary's folder).
+pub fn match_parent(out: &str, cwd: &Path) -> PathBuf {
+    let dir = if out.is_empty() { DEFAULT_PARENT } else { out };
+    cwd.join(dir)
+}
+
+/// The most folders of `dir` that [`resume_target`] looks at: it reads no further.
+pub const MAX_RESUME_ENTRIES: usize = 100_000;
+
+/// The match `Resume` continues: `dir` itself when it holds a run record, else the folder
+/// directly in it that holds a match `arena jai` started and was played last (its record,
+/// `match.json`, written last; the name breaks ties). At most [`MAX_RESUME_ENTRIES`] entries
+/// are read.
+///
+/// # Errors
+/// `dir` cannot be read, or holds no such match; the message names the option and the folder.
+pub fn resume_target(dir: &Path) -> Result<PathBuf, String> {
+    if crate::records::files::RUN_RECORDS
+        .iter()
+        .any(|r| dir.join(r).is_file())
+    {
+        return Ok(dir.to_path_buf());
+    }
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        format!(
+            "option Resume: no match to continue in {}: {e}",
+            dir.display()
+        )
+    })?;
+    entries
+        .take(MAX_RESUME_ENTRIES)
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .filter_map(|d| Some((jai_record_time(&d)?, d)))
+        .max()
+        .map(|(_, d)| d)
+        .ok_or_else(|| {
+            format!(
+                "option Resume: no match to continue in {} (it holds no match started from \
+                 JieqiBox; turn Resume off to start a new one)",
+                dir.display()
+            )
+        })
+}
+
+/// When the record of a match `arena jai` started in `dir` was last written; `None` when
+/// `dir` holds no such match.
+fn jai_record_time(dir: &Path) -> Option<std::time::SystemTime> {
+    let record = dir.join("match.json");
+    let text =
+        crate::records::files::read_bounded(&record, crate::records::files::MAX_SMALL_FILE).ok()?;
+    let r: crate::run::MatchSetup = serde_json::from_str(&text).ok()?;
+    if !r.command.starts_with("arena jai") {
+        return None;
+    }
+    std::fs::metadata(&record).and_then(|m| m.modified()).ok()
 }
 
 #[cfg(test)]
@@ -390,6 +577,9 @@ mod tests {
             seed: 1,
             threads: 1,
             out: String::new(),
+            resume: false,
+            display_delay: DEFAULT_DISPLAY_DELAY,
+            refused: BTreeMap::new(),
         }
     }
 
@@ -430,11 +620,11 @@ mod tests {
     fn setup_errors_name_the_option() {
         let mut s = defaults();
         s.set("Engine2", "greedy").unwrap();
-        let e = s.setup().unwrap_err();
-        assert!(e.starts_with("option Engine1/Engine2 (--engine)"), "{e}");
+        let e = s.setup(Path::new("/")).unwrap_err();
+        assert!(e.starts_with("option Engine1/Engine2: "), "{e}");
         let mut s = defaults();
         s.set("TimeControl", "ten minutes").unwrap();
-        let e = s.setup().unwrap_err();
-        assert!(e.starts_with("option TimeControl (--tc)"), "{e}");
+        let e = s.setup(Path::new("/")).unwrap_err();
+        assert!(e.starts_with("option TimeControl: "), "{e}");
     }
 }

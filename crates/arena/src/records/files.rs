@@ -5,7 +5,7 @@
 //! - A file the user named (`--out` of `export`, `tune`, `suite`, files in `solve`'s folder):
 //!   [`check_output`] before any work, [`write_output`] at the end.
 //! - Handles kept open (the journal, engine logs, the folder lock): [`append`], [`overwrite`],
-//!   [`create_new`]; folders: [`create_dir`], a name claimed at once: [`create_new_dir`]; copies: [`copy`]; a folder's writability:
+//!   [`create_new`]; folders: [`create_dir`], a new folder whose name is claimed at once: [`create_unique_dir`]; copies: [`copy`]; a folder's writability:
 //!   [`probe_folder`].
 //!
 //! The rules, whoever writes: links are followed first (every check is on what a path names in
@@ -435,21 +435,43 @@ pub fn create_dir(path: &Path) -> io::Result<()> {
     })
 }
 
-/// Makes the folder `path` only if nothing has its name yet (its parent must exist): `Ok(true)`
-/// when this call made it, `Ok(false)` when the name was taken, by anyone, even a moment
-/// earlier. The one atomic claim of a name two runs may want at once.
+/// The most names [`create_unique_dir`] tries.
+pub const MAX_UNIQUE_TRIES: u32 = 1000;
+
+/// Makes a new, empty folder at `path` (its missing parents too), or, if that name is taken,
+/// at `path-2`, `path-3`…: the name is claimed atomically (no two runs get the same folder),
+/// and returned. At most [`MAX_UNIQUE_TRIES`] names are tried.
 ///
 /// # Errors
-/// I/O errors other than the name being taken, naming the folder.
-pub fn create_new_dir(path: &Path) -> io::Result<bool> {
-    match std::fs::create_dir(path) {
-        Ok(()) => Ok(true),
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
-        Err(e) => Err(io::Error::new(
-            e.kind(),
-            format!("cannot create the folder {}: {e}", path.display()),
-        )),
+/// I/O errors, naming the folder; every name taken.
+pub fn create_unique_dir(path: &Path) -> io::Result<PathBuf> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        create_dir(parent)?;
     }
+    for n in 1..=MAX_UNIQUE_TRIES {
+        let mut name = path.as_os_str().to_os_string();
+        if n > 1 {
+            name.push(format!("-{n}"));
+        }
+        let candidate = PathBuf::from(name);
+        match std::fs::create_dir(&candidate) {
+            Ok(()) => return Ok(candidate),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => {
+                return Err(io::Error::new(
+                    e.kind(),
+                    format!("cannot create the folder {}: {e}", candidate.display()),
+                ));
+            }
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        format!(
+            "{} and {MAX_UNIQUE_TRIES} numbered names after it are taken",
+            path.display()
+        ),
+    ))
 }
 
 /// Checks that [`create_dir`] can make `path`, leaving nothing behind (`--check`): a folder

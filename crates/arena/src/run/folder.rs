@@ -9,41 +9,26 @@ use crate::run::kind::RECORD_NAMES;
 use crate::run::{MatchSetup, RunSetup, Tallied};
 use crate::util::text::printable;
 
-/// The most folders of one default name a run tries (`NAME`, `NAME-2` … `NAME-1000`).
-pub const MAX_DEFAULT_SUFFIX: u32 = 1000;
-
 /// The run `setup` with its folder claimed: a folder named by the arena (no `--out`) is made here
 /// under a name no other run has, its own or with a suffix `-2`, `-3`… (two runs started in the
 /// same second get the same name from the clock); a folder the user named is left to the run.
 ///
 /// # Errors
-/// The folder cannot be made, or every name up to [`MAX_DEFAULT_SUFFIX`] is taken.
+/// The folder cannot be made, or every name up to
+/// [`crate::records::files::MAX_UNIQUE_TRIES`] is taken.
 pub fn claim(setup: &RunSetup) -> Result<std::borrow::Cow<'_, RunSetup>, crate::error::Error> {
     use crate::error::Error;
     if !setup.default_out {
         return Ok(std::borrow::Cow::Borrowed(setup));
     }
-    if let Some(parent) = setup.out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        crate::records::files::create_dir(parent).map_err(|e| Error::Input(e.to_string()))?;
-    }
-    for n in 1..=MAX_DEFAULT_SUFFIX {
-        let mut name = setup.out.as_os_str().to_owned();
-        if n > 1 {
-            name.push(format!("-{n}"));
-        }
-        let dir = PathBuf::from(name);
-        if crate::records::files::create_new_dir(&dir).map_err(|e| Error::Input(e.to_string()))? {
-            return Ok(std::borrow::Cow::Owned(RunSetup {
-                out: dir,
-                default_out: false,
-                ..setup.clone()
-            }));
-        }
-    }
-    Err(Error::Input(format!(
-        "{} and its {MAX_DEFAULT_SUFFIX} numbered variants all exist: give --out",
-        setup.out.display()
-    )))
+    let out = crate::records::files::create_unique_dir(&setup.out).map_err(|e| {
+        Error::Input(format!("{e}: give --out"))
+    })?;
+    Ok(std::borrow::Cow::Owned(RunSetup {
+        out,
+        default_out: false,
+        ..setup.clone()
+    }))
 }
 
 /// The run recorded in a results folder: the record's path (`match.json`, `tournament.json` or

@@ -20,7 +20,14 @@ struct Jai {
 
 impl Jai {
     fn start(args: &[&str]) -> Jai {
+        Jai::start_in(&std::env::temp_dir(), args)
+    }
+
+    /// `arena jai ARGS` started in the working directory `cwd` (JieqiBox starts it in the
+    /// binary's folder).
+    fn start_in(cwd: &std::path::Path, args: &[&str]) -> Jai {
         let mut child = Command::new(arena_bin())
+            .current_dir(cwd)
             .arg("jai")
             .args(args)
             .stdin(Stdio::piped())
@@ -70,6 +77,15 @@ impl Jai {
         }
     }
 
+    /// Sends `isready` and returns the lines read until `readyok`: what the commands sent
+    /// before it were answered with.
+    fn sync(&mut self) -> Vec<String> {
+        let from = self.seen.len();
+        self.send("isready");
+        self.until(|l| l == "readyok");
+        self.seen[from..self.seen.len() - 1].to_vec()
+    }
+
     /// Sends `quit`, waits for the exit and reads the rest of the output.
     fn quit(mut self) -> Vec<String> {
         self.send("quit");
@@ -80,6 +96,19 @@ impl Jai {
         }
         self.seen
     }
+}
+
+/// The folder a `match finished` or `match stopped` line names (`…, in DIR`, then the end, ` (`
+/// or `; `).
+fn folder_of(line: &str) -> std::path::PathBuf {
+    let i = line.find(", in ").expect("the line names its folder") + ", in ".len();
+    let rest = &line[i..];
+    let end = [rest.find(" ("), rest.find("; ")]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(rest.len());
+    std::path::PathBuf::from(&rest[..end])
 }
 
 /// An option as JieqiBox's `parseJaiOptionLine` reads it (useJaiEngine.ts lines 290–351): the
@@ -213,7 +242,9 @@ fn jai_match_is_reported_as_jieqibox_reads_it_and_leaves_a_results_folder() {
             "TimeControl",
             "Rules",
             "Seed",
-            "OutDir"
+            "OutDir",
+            "Resume",
+            "DisplayDelayMs"
         ]
     );
     let engine1 = options.iter().find(|o| o.name == "Engine1").unwrap();
@@ -245,9 +276,12 @@ fn jai_match_is_reported_as_jieqibox_reads_it_and_leaves_a_results_folder() {
     assert!(e.contains("unknown command 'position'"), "{e}");
     jai.send("setoption name TotalRounds value 1");
     jai.send("setoption name MoveTimeMs value 0");
+    jai.send("setoption name DisplayDelayMs value 0");
     jai.send(&format!("setoption name OutDir value {}", s(&dir)));
     jai.send("startmatch");
-    jai.until(|l| l.starts_with("info string match finished"));
+    let end = jai.until(|l| l.starts_with("info string match finished"));
+    let folder = folder_of(&end);
+    assert_eq!(folder.parent(), Some(dir.as_path()), "{end}");
     let lines = jai.quit();
 
     // Walk the output as JieqiBox does: a game is `info game`, `info engine`, `info fen`, its
@@ -293,7 +327,7 @@ fn jai_match_is_reported_as_jieqibox_reads_it_and_leaves_a_results_folder() {
 
     // The folder is an ordinary results folder: its games are the moves shown, and replay
     // reproduces them.
-    let journal = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    let journal = std::fs::read_to_string(folder.join("games.jsonl")).unwrap();
     for (line, (_, moves, result)) in journal.lines().zip(&games) {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         let recorded: Vec<String> = v["moves"]
@@ -306,7 +340,7 @@ fn jai_match_is_reported_as_jieqibox_reads_it_and_leaves_a_results_folder() {
         let reason = v["reason"].as_str().unwrap();
         assert!(result.contains(reason), "{result} vs {reason}");
     }
-    let replay = ok(&["replay", s(&dir), "--game", "1"]);
+    let replay = ok(&["replay", s(&folder), "--game", "1"]);
     assert!(replay.contains("identical"), "{replay}");
 }
 
@@ -322,6 +356,8 @@ fn jai_stop_keeps_the_finished_pairs_and_the_folder_resumes() {
         "5",
         "--movetime",
         "20",
+        "--display-delay",
+        "0",
         "--out",
         s(&dir),
     ]);
@@ -335,6 +371,7 @@ fn jai_stop_keeps_the_finished_pairs_and_the_folder_resumes() {
     jai.send("stop");
     let end = jai.until(|l| l.starts_with("info string match stopped"));
     assert!(end.contains("1 of 5 pairs kept"), "{end}");
+    let folder = folder_of(&end);
     jai.send("isready");
     jai.until(|l| l == "readyok");
     let lines = jai.quit();
@@ -344,10 +381,10 @@ fn jai_stop_keeps_the_finished_pairs_and_the_folder_resumes() {
         2,
         "the final W-L-D counts the kept pair"
     );
-    let journal = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    let journal = std::fs::read_to_string(folder.join("games.jsonl")).unwrap();
     assert_eq!(journal.lines().count(), 2, "one pair kept");
     // `arena match --resume` continues the folder (a cap of 2 pairs: one more is played).
-    let text = ok(&["match", "--out", s(&dir), "--resume", "--pairs", "2"]);
+    let text = ok(&["match", "--out", s(&folder), "--resume", "--pairs", "2"]);
     assert!(text.contains("Games: 4"), "{text}");
 }
 
@@ -382,12 +419,13 @@ fn jai_stop_ends_a_long_move_at_once() {
         "stop took {took:?} with a 30 s move in progress"
     );
     assert!(end.contains("0 of 1 pair kept"), "{end}");
+    let folder = folder_of(&end);
     let lines = jai.quit();
     assert!(
         !lines.iter().any(|l| l.starts_with("info move ")),
         "no move of the stopped game is reported: {lines:#?}"
     );
-    let journal = std::fs::read_to_string(dir.join("games.jsonl")).unwrap_or_default();
+    let journal = std::fs::read_to_string(folder.join("games.jsonl")).unwrap_or_default();
     assert_eq!(
         journal.lines().count(),
         0,
@@ -484,4 +522,280 @@ fn jai_refuses_a_folder_name_with_control_characters_as_out_does() {
     let lines = jai.quit();
     assert!(lines.iter().all(|l| !l.contains('\u{7}')), "{lines:?}");
     assert!(!out.exists());
+}
+
+/// A fast match in a folder of its own: greedy against random, `pairs` pairs, no display delay.
+fn fast(pairs: &str, out: &std::path::Path) -> Vec<String> {
+    let mut args = vec![
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--pairs",
+        pairs,
+        "--display-delay",
+        "0",
+    ];
+    if !out.as_os_str().is_empty() {
+        args.extend(["--out", s(out)]);
+    }
+    args.iter().map(|a| a.to_string()).collect()
+}
+
+/// A refused value is not replaced silently by the one before: `startmatch` is refused, naming
+/// the option and its value, until the option is set to a value that is taken (it used to
+/// play ismcts after `Engine2 foo` was refused).
+#[test]
+fn jai_a_refused_option_blocks_startmatch_until_it_is_set_again() {
+    let dir = tmp("jai-refused");
+    let args = fast("1", &dir);
+    let mut jai = Jai::start(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    jai.send("setoption name Engine2 value foo");
+    jai.send("setoption name TotalRounds value 0");
+    let said = jai.sync();
+    assert_eq!(said.len(), 2, "{said:?}");
+    jai.send("startmatch");
+    let e = jai.until(|l| l.starts_with("info string"));
+    assert!(
+        e.starts_with("info string startmatch refused: option Engine2: 'foo'")
+            && e.contains("option TotalRounds: '0'"),
+        "{e}"
+    );
+    assert!(
+        std::fs::read_dir(&dir).unwrap().next().is_none(),
+        "nothing was played"
+    );
+    jai.send("setoption name Engine2 value random");
+    jai.send("setoption name TotalRounds value 1");
+    jai.send("startmatch");
+    let end = jai.until(|l| l.starts_with("info string match"));
+    assert!(
+        end.starts_with("info string match started: greedy vs random"),
+        "{end}"
+    );
+    jai.until(|l| l.starts_with("info string match finished"));
+    jai.quit();
+}
+
+/// OutDir is the folder that holds the matches: each match gets a new folder in it, so a saved
+/// OutDir (JieqiBox sends it on every load) no longer refuses the next match ("games.jsonl
+/// exists: add --resume"), nor does a stop with no pair kept; Resume continues the newest one.
+/// Everything is checked before "match started", and no message names a command-line flag.
+#[test]
+fn jai_out_dir_holds_a_new_folder_per_match_and_resume_continues_the_last() {
+    let dir = tmp("jai-outdir");
+    let args = fast("2", &dir);
+    let mut jai = Jai::start(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    jai.send("startmatch");
+    let first = folder_of(&jai.until(|l| l.starts_with("info string match finished")));
+    jai.send("startmatch");
+    let second = folder_of(&jai.until(|l| l.starts_with("info string match finished")));
+    assert_ne!(first, second);
+    for f in [&first, &second] {
+        assert_eq!(f.parent(), Some(dir.as_path()));
+        assert!(f.join("games.jsonl").is_file());
+    }
+    // A match stopped before any pair is kept (its moves shown slowly), then continued with
+    // Resume, as its record describes it (the display delay is no part of it).
+    jai.send("setoption name DisplayDelayMs value 10000");
+    jai.send("setoption name Engine1 value alphabeta:depth=1");
+    jai.send("setoption name Engine2 value alphabeta:depth=1,name=ab2");
+    jai.send("startmatch");
+    jai.until(|l| l.starts_with("info move "));
+    jai.send("stop");
+    let stopped = jai.until(|l| l.starts_with("info string match stopped"));
+    assert!(stopped.contains("0 of 2 pairs kept"), "{stopped}");
+    let third = folder_of(&stopped);
+    jai.send("setoption name DisplayDelayMs value 0");
+    jai.send("setoption name Resume value true");
+    jai.send("startmatch");
+    let resumed = jai.until(|l| l.starts_with("info string match"));
+    assert!(
+        resumed.starts_with("info string match resumed: alphabeta:depth=1 vs ab2")
+            && resumed.ends_with(&format!("folder {}", third.display())),
+        "{resumed}"
+    );
+    jai.until(|l| l.starts_with("info string match finished"));
+    // A folder that cannot be made is refused before anything is said started.
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    jai.send("setoption name Resume value false");
+    jai.send(&format!("setoption name OutDir value {}", s(&file)));
+    jai.send("startmatch");
+    let e = jai.until(|l| l.starts_with("info string"));
+    assert!(
+        e.starts_with("info string startmatch refused: option OutDir: "),
+        "{e}"
+    );
+    let lines = jai.quit();
+    assert_eq!(
+        lines.iter().filter(|l| l.contains("match started")).count(),
+        3,
+        "{lines:#?}"
+    );
+    let flags: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string") && l.contains(" --"))
+        .collect();
+    assert!(flags.is_empty(), "messages name flags: {flags:#?}");
+    let journal = std::fs::read_to_string(third.join("games.jsonl")).unwrap();
+    assert_eq!(
+        journal.lines().count(),
+        4,
+        "the resumed match played both pairs"
+    );
+}
+
+/// JieqiBox hears no end of a match and shows it running until Stop: every `stop` is answered
+/// with the last match's final W-L-D (from its records) and its end line and folder, also long
+/// after it ended (it used to say "stop: no match is running").
+#[test]
+fn jai_every_stop_is_answered_with_the_last_matchs_end() {
+    let dir = tmp("jai-stop-after");
+    let args = fast("3", &dir);
+    let mut jai = Jai::start(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    jai.send("stop");
+    let e = jai.until(|l| l.starts_with("info string"));
+    assert_eq!(e, "info string stop: no match has been started");
+    jai.send("startmatch");
+    let end = jai.until(|l| l.starts_with("info string match finished"));
+    let folder = folder_of(&end);
+    jai.sync();
+    for _ in 0..2 {
+        jai.send("stop");
+        let said = jai.sync();
+        assert_eq!(said.len(), 2, "{said:?}");
+        assert_eq!(said[1], end);
+        // The counts of the folder's records.
+        let journal = std::fs::read_to_string(folder.join("games.jsonl")).unwrap();
+        let mut wld = [0u64; 3];
+        for line in journal.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let greedy_red = v["red"] == "greedy";
+            match v["result"].as_str().unwrap() {
+                "1-0" if greedy_red => wld[0] += 1,
+                "0-1" if !greedy_red => wld[0] += 1,
+                "1/2-1/2" => wld[2] += 1,
+                _ => wld[1] += 1,
+            }
+        }
+        assert_eq!(parse_wld(&said[0]), Some(wld), "{said:?}");
+        assert_eq!(wld.iter().sum::<u64>(), 6);
+    }
+    jai.quit();
+}
+
+/// Moves are shown at most one per DisplayDelayMs (a greedy match used to print 100 games in
+/// 0.2 s, more than JieqiBox can draw); the default is declared, and 0 shows them as played.
+#[test]
+fn jai_display_delay_paces_the_moves_shown() {
+    let dir = tmp("jai-delay");
+    let mut jai = Jai::start(&["--engine", "greedy", "--engine", "random", "--pairs", "1"]);
+    jai.send("jai");
+    jai.until(|l| l == "jaiok");
+    let decl = jai
+        .seen
+        .iter()
+        .find_map(|l| parse_option(l).filter(|o| o.name == "DisplayDelayMs"))
+        .expect("DisplayDelayMs declared");
+    assert_eq!((decl.default.as_str(), decl.max), ("500", Some(10_000)));
+    jai.send("setoption name DisplayDelayMs value 40");
+    jai.send(&format!("setoption name OutDir value {}", s(&dir)));
+    jai.send("startmatch");
+    let mut times = Vec::new();
+    loop {
+        let l = jai.until(|l| l.starts_with("info move ") || l.starts_with("info string match"));
+        if l.starts_with("info string match finished") {
+            break;
+        }
+        if l.starts_with("info move ") {
+            times.push(Instant::now());
+        }
+    }
+    assert!(times.len() > 20, "{} moves", times.len());
+    // Every gap is at least the delay (less the reader's scheduling, a few ms at most).
+    let short = times
+        .windows(2)
+        .filter(|w| w[1] - w[0] < Duration::from_millis(30))
+        .count();
+    assert!(
+        short <= times.len() / 10,
+        "{short} of {} gaps under 30 ms",
+        times.len()
+    );
+    jai.quit();
+}
+
+/// JieqiBox's Match Options dialog sends every option again when it opens, also during a
+/// match: a value equal to the option's is taken silently; a change is refused, naming it.
+#[test]
+fn jai_options_sent_again_during_a_match_are_taken_silently() {
+    let dir = tmp("jai-resend");
+    let mut jai = Jai::start(&[
+        "--engine",
+        "alphabeta",
+        "--engine",
+        "alphabeta:name=ab2",
+        "--movetime",
+        "30000",
+        "--out",
+        s(&dir),
+    ]);
+    jai.send("jai");
+    jai.until(|l| l == "jaiok");
+    let options: Vec<JaiOption> = jai.seen.iter().filter_map(|l| parse_option(l)).collect();
+    jai.send("startmatch");
+    jai.until(|l| l.starts_with("info fen "));
+    for o in &options {
+        jai.send(&format!("setoption name {} value {}", o.name, o.default));
+    }
+    let said = jai.sync();
+    assert!(
+        said.iter().all(|l| !l.contains("refused")),
+        "the same values are refused: {said:#?}"
+    );
+    jai.send("setoption name TotalRounds value 3");
+    let said = jai.sync();
+    assert!(
+        said.len() == 1
+            && said[0].starts_with(
+                "info string setoption refused: a match is running, so option TotalRounds"
+            ),
+        "{said:?}"
+    );
+    jai.send("stop");
+    jai.until(|l| l.starts_with("info string match stopped"));
+    jai.quit();
+}
+
+/// JieqiBox starts the runner in its binary's folder: with OutDir empty the matches go to
+/// results/ there, and every path printed is absolute (it used to print `results/…`).
+#[test]
+fn jai_prints_absolute_folders() {
+    let cwd = tmp("jai-cwd");
+    let args = fast("1", std::path::Path::new(""));
+    let mut jai = Jai::start_in(&cwd, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    jai.send("startmatch");
+    let started = jai.until(|l| l.starts_with("info string match started"));
+    let end = jai.until(|l| l.starts_with("info string match finished"));
+    let folder = folder_of(&end);
+    assert!(folder.is_absolute(), "{end}");
+    assert_eq!(
+        folder.parent(),
+        Some(cwd.join("results").as_path()),
+        "{end}"
+    );
+    assert!(
+        started.ends_with(&format!("folder {}", folder.display())),
+        "{started}"
+    );
+    let lines = jai.quit();
+    let results = lines
+        .iter()
+        .find(|l| l.starts_with("info string Results in "))
+        .expect("the summary says where");
+    assert_eq!(
+        results,
+        &format!("info string Results in {}", folder.display())
+    );
 }

@@ -15,8 +15,10 @@
 //! found is played). Once the prover has settled the root — a loss proved, or a win proved with
 //! no shorter mate among the root moves — the search stops: the root is decided. A claim the
 //! budget could not settle is asked again when twice the budget is available. A claim it refutes or cannot
-//! finish is reported as the large but finite score [`through_sample`] gives it. The prover's
-//! positions count as nodes.
+//! finish is reported as a bounded centipawn score ([`reported_cp`]): `cp 20000 − plies`, as
+//! Stockfish reports a tablebase win it has not turned into a mate, never beyond ±[`WIN_CP`] (a
+//! GUI reads only `score mate` as a mate: JieqiBox from ±29001, its mate base less 999). The
+//! prover's positions count as nodes.
 
 use super::*;
 use crate::mate::{MateProver, Verdict};
@@ -33,6 +35,34 @@ pub fn through_sample(u: i32) -> i32 {
     } else {
         u
     }
+}
+
+/// The most centipawns a score is reported with: a win that is not proved, `plies` away, is
+/// `cp WIN_CP − plies` (Stockfish's tablebase-win convention, `TB_CP − plies` with `TB_CP` =
+/// 20000); only a proved mate is reported beyond, as `mate N`.
+pub const WIN_CP: i32 = 20_000;
+/// The most centipawns an evaluation is reported with: the band above it, up to [`WIN_CP`], is
+/// the wins that are not proved.
+pub const EVAL_CP_MAX: i32 = WIN_CP - 1_000;
+
+/// A search value `v` as the centipawns it is reported with, within ±[`WIN_CP`]: an
+/// evaluation as it is (at most ±[`EVAL_CP_MAX`]); a sampled mate (the band of
+/// [`through_sample`]) within (`EVAL_CP_MAX`, `WIN_CP − MAX_PLY`), in order; a mate that is not
+/// proved, `p` plies away, as `WIN_CP − p`. Odd and monotone, so a longer win never reads as
+/// better than a shorter one.
+pub fn reported_cp(v: i32) -> i32 {
+    let a = v.abs();
+    let r = if a > MATE_BOUND {
+        WIN_CP - (MATE - a.min(MATE)).max(1)
+    } else if a > EVAL_LIMIT {
+        // (EVAL_LIMIT, MATE_BOUND] onto (EVAL_CP_MAX, WIN_CP − MAX_PLY − 1].
+        let span = i64::from(WIN_CP - MAX_PLY as i32 - 1 - EVAL_CP_MAX);
+        let at = i64::from(a - EVAL_LIMIT) * span / i64::from(MATE_BOUND - EVAL_LIMIT);
+        EVAL_CP_MAX + (at as i32).max(1)
+    } else {
+        a.min(EVAL_CP_MAX)
+    };
+    r * v.signum()
 }
 
 /// The largest `u` with `through_sample(u) ≤ y`.
@@ -98,7 +128,7 @@ impl Searcher<'_> {
             return to_score(v);
         }
         if self.helper {
-            return Score::Cp(through_sample(v));
+            return Score::Cp(reported_cp(v));
         }
         match self
             .claim(mv, v)
@@ -110,7 +140,7 @@ impl Searcher<'_> {
             } else {
                 -(shortest as i32)
             }),
-            _ => Score::Cp(through_sample(v)),
+            _ => Score::Cp(reported_cp(v)),
         }
     }
 
@@ -204,6 +234,29 @@ impl Searcher<'_> {
 mod tests {
     use super::*;
 
+    /// Scores are reported within ±20000 cp, Stockfish's tablebase-win range (an unproven win
+    /// used to read `cp 24995`, which JieqiBox shows raw: it takes ±29001 on as mates), odd and
+    /// monotone: evaluations as they are, sampled wins above them, unproven mates `20000 − p`.
+    #[test]
+    fn reported_scores_stay_in_the_tablebase_win_range() {
+        let mut last = i32::MIN;
+        for v in -MATE..=MATE {
+            let r = reported_cp(v);
+            assert!(r.abs() <= WIN_CP, "{v} -> {r}");
+            assert!(r >= last, "not monotone at {v}: {last} then {r}");
+            assert_eq!(reported_cp(-v), -r, "odd at {v}");
+            last = r;
+        }
+        assert_eq!(reported_cp(35), 35);
+        assert_eq!(reported_cp(MATE - 5), WIN_CP - 5);
+        assert_eq!(reported_cp(-(MATE - 7)), -(WIN_CP - 7));
+        let sampled = reported_cp(through_sample(MATE - 5));
+        assert!(
+            sampled > EVAL_CP_MAX && sampled < WIN_CP - MAX_PLY as i32,
+            "{sampled}"
+        );
+    }
+
     #[test]
     fn the_sample_map_is_monotone_odd_and_between_the_bands() {
         let mut prev = i32::MIN;
@@ -282,10 +335,7 @@ mod tests {
         let (slow, fast): (Move, Move) = ("e6e5".parse().unwrap(), "a0a1".parse().unwrap());
         let mate_in_3 = MATE - 5;
         assert_eq!(to_score(mate_in_3), Score::Mate(3));
-        assert_eq!(
-            s.claim_score(slow, mate_in_3),
-            Score::Cp(through_sample(mate_in_3))
-        );
+        assert_eq!(s.claim_score(slow, mate_in_3), Score::Cp(WIN_CP - 5));
         assert_eq!(s.settle(slow, mate_in_3), (fast, true));
         assert_eq!(s.claim_score(fast, mate_in_3), Score::Mate(2));
     }

@@ -241,7 +241,10 @@ mod tt;
 
 pub use chance::*;
 use claim::*;
-pub use claim::{PROOF_NODES_MAX, PROOF_NODES_MIN, proof_budget, through_sample};
+pub use claim::{
+    EVAL_CP_MAX, PROOF_NODES_MAX, PROOF_NODES_MIN, WIN_CP, proof_budget, reported_cp,
+    through_sample,
+};
 pub use iterate::*;
 pub use options::*;
 use ordering::*;
@@ -299,7 +302,7 @@ fn to_score(v: i32) -> Score {
     } else if v < -MATE_BOUND {
         Score::Mate(-((MATE + v) / 2))
     } else {
-        Score::Cp(v)
+        Score::Cp(reported_cp(v))
     }
 }
 
