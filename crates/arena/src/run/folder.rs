@@ -21,9 +21,8 @@ pub fn claim(setup: &RunSetup) -> Result<std::borrow::Cow<'_, RunSetup>, crate::
     if !setup.default_out {
         return Ok(std::borrow::Cow::Borrowed(setup));
     }
-    let out = crate::records::files::create_unique_dir(&setup.out).map_err(|e| {
-        Error::Input(format!("{e}: give --out"))
-    })?;
+    let out = crate::records::files::create_unique_dir(&setup.out)
+        .map_err(|e| Error::Input(format!("{e}: give --out")))?;
     Ok(std::borrow::Cow::Owned(RunSetup {
         out,
         default_out: false,
