@@ -528,23 +528,7 @@ mod tests {
             ..ply(1.0, 10, Some(depth))
         };
         let g = GameLine {
-            fingerprint: "f".into(),
-            pair: 0,
-            game: 1,
-            seed: 7,
-            red: "a".into(),
-            black: "b".into(),
-            deal: DealText {
-                red: "RNBA".into(),
-                black: "rnba".into(),
-            },
-            opening: None,
-            result: GameResult::Draw,
-            reason: Termination::MaxPlies,
-            detail: None,
             plies: 5,
-            captures: 0,
-            reveals: 0,
             nodes: Sides { red: 30, black: 20 },
             ms: Sides {
                 red: 3.0,
@@ -559,6 +543,7 @@ mod tests {
                 scored(3, "#-1"),
                 scored(245, "#1"),
             ],
+            ..crate::records::games::tests::game(0, 1)
         };
         let red = side_moves(&g, Color::Red);
         assert_eq!(
