@@ -109,7 +109,9 @@ check_count --cpus "$cpus" "$max_threads" "arena takes at most $max_threads thre
     die "--memory '$memory' is not a Kubernetes quantity (e.g. 512Mi, 2Gi)"
 parallelism="${parallelism:-$shards}"
 check_count --parallelism "$parallelism" "$max_shards" "a run has at most $max_shards shards"
-is_index "$backoff" || die "--backoff-limit must be a whole number (got '$backoff')"
+[[ "$backoff" =~ ^(0|[1-9][0-9]*)$ ]] || die "--backoff-limit must be a whole number, 0 or more (got '$backoff')"
+# Compared as text: a number too long for the shell's integers is too many retries too.
+[[ ${#backoff} -le 7 ]] || die "--backoff-limit $backoff: at most 9999999 (retries of a failed shard's pod)"
 [[ "$timeout" =~ ^([0-9]+(\.[0-9]+)?(ns|us|ms|s|m|h))+$ ]] || die "--timeout '$timeout' is not a duration (e.g. 90m, 24h)"
 [[ "$image_root" == /* && "$image_root" =~ ^[^[:space:][:cntrl:]\"\\]+$ ]] ||
     die "--image-root must be an absolute path without spaces or quotes"

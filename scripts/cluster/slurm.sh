@@ -91,6 +91,11 @@ done
 check_shards "$shards"
 [[ -n "$out" ]] || die "--out DIR is required"
 check_count --cpus "$cpus" "$max_threads" "arena takes at most $max_threads threads"
+# Slurm's own formats, checked here rather than by sbatch after the job scripts are written.
+[[ -z "$mem" || "$mem" =~ ^[0-9]+[KMGT]?$ ]] ||
+    die "--mem '$mem' is not a Slurm memory size (e.g. 4G, 4096M, or 4096 for megabytes)"
+[[ -z "$time_limit" || "$time_limit" =~ ^([0-9]+(:[0-9]+){0,2}|[0-9]+-[0-9]+(:[0-9]+){0,2}|UNLIMITED|unlimited|infinite)$ ]] ||
+    die "--time '$time_limit' is not a Slurm time (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS, e.g. 04:00:00)"
 check_arena_args "${arena_args[@]+"${arena_args[@]}"}"
 for v in "${extra_sbatch[@]+"${extra_sbatch[@]}"}"; do
     [[ "$v" == -* ]] || die "--sbatch '$v': expected an sbatch option such as --account=NAME"

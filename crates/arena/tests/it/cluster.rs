@@ -1001,6 +1001,11 @@ fn leak_shards_counts_are_bounded_and_k8s_says_where_it_looked() {
             "--parallelism 99999999: at most 1000000",
         ),
         (
+            "k8s.sh",
+            "--backoff-limit",
+            "--backoff-limit 99999999: at most 9999999",
+        ),
+        (
             "parallel.sh",
             "--jobs-per-host",
             "--jobs-per-host 99999999: at most 1000000",
@@ -1065,6 +1070,47 @@ fn leak_shards_counts_are_bounded_and_k8s_says_where_it_looked() {
         "{}",
         text(&o.stderr)
     );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// slurm.sh checks --mem and --time against Slurm's formats before writing a job script, as
+/// k8s.sh checks --memory and --timeout; it used to write `#SBATCH --mem=lots`.
+#[test]
+fn slurm_refuses_a_mem_or_time_slurm_would_not_read() {
+    if !have_bash("cluster::slurm_refuses_a_mem_or_time_slurm_would_not_read") {
+        return;
+    }
+    let dir = tmp("slurm-formats");
+    let arena = stub(&dir);
+    let r = dir.join("run");
+    let r = r.to_str().unwrap();
+    for (flag, value, ok) in [
+        ("--mem", "lots", false),
+        ("--mem", "4GB", false),
+        ("--mem", "4G", true),
+        ("--mem", "4096M", true),
+        ("--mem", "4096", true),
+        ("--time", "forever", false),
+        ("--time", "1:2:3:4", false),
+        ("--time", "90", true),
+        ("--time", "90:30", true),
+        ("--time", "04:00:00", true),
+        ("--time", "2-12", true),
+        ("--time", "2-12:30", true),
+        ("--time", "2-12:30:00", true),
+    ] {
+        let mut args = vec!["--shards", "2", "--out", r, "--no-check", "--dry-run"];
+        args.extend_from_slice(&[flag, value, "--"]);
+        args.extend_from_slice(MATCH);
+        let o = script(&arena, "slurm.sh", &args, &[]);
+        if ok {
+            expect_ok(&o, &format!("slurm.sh {flag} {value}"));
+        } else {
+            assert_eq!(o.status.code(), Some(2), "{flag} {value}");
+            let want = format!("{flag} '{value}' is not a Slurm");
+            assert!(text(&o.stderr).contains(&want), "{}", text(&o.stderr));
+        }
+    }
     let _ = std::fs::remove_dir_all(dir);
 }
 
