@@ -11,8 +11,11 @@
 # of three engines plays pairs/3 pairs per pairing, so each command plays about `pairs` pairs. The
 # gate's bounds (-0.5, 0.5) are too narrow to decide early on equal engines; it stops at its cap
 # or its verdict, and the table says how many pairs it played. Needs GNU time (/usr/bin/time).
-# ARENA, a path, is taken from the current directory. Exit status: 0 = measured, 1 = a command
-# failed, 2 = bad usage (a size or THREADS that is not a whole number of 1 or more).
+# The arena: ARENA (a path, taken from the current directory, or a command on PATH), else
+# target/release/arena of this repository (built first with cargo build --release whenever it
+# is the one measured and cargo is there), else arena on PATH. Exit status: 0 = measured,
+# 1 = a command failed, 2 = bad usage (a size or THREADS that is not a whole number of 1 or
+# more, no arena).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 # shellcheck source=lib/args.sh
@@ -25,11 +28,16 @@ for n in "$@"; do
 done
 THREADS=${THREADS:-2}
 whole THREADS "$THREADS"
-if [ -n "${ARENA:-}" ]; then
-    ARENA="$(absolute "$ARENA")"
+# shellcheck source=lib/arena.sh
+source "$root/scripts/lib/arena.sh"
+if [ -z "${ARENA:-}" ] && command -v cargo >/dev/null; then
+    ARENA="$root/target/release/arena"
+fi
+if [ "${ARENA:-}" != "$root/target/release/arena" ]; then
+    found="$(find_arena "$root")" || { echo "error: $(no_arena_message "$root")" >&2; exit 2; }
+    ARENA="$found"
 fi
 cd "$root"
-ARENA=${ARENA:-target/release/arena}
 sizes=()
 for n in "$@"; do
     sizes+=($((10#$n)))
@@ -39,7 +47,7 @@ if [ ! -x /usr/bin/time ]; then
     echo "error: needs GNU time at /usr/bin/time (apt-get install time)" >&2
     exit 2
 fi
-if [ "$ARENA" = target/release/arena ] || [ "$ARENA" = "$root/target/release/arena" ]; then
+if [ "$ARENA" = "$root/target/release/arena" ] && command -v cargo >/dev/null; then
     cargo build --release -p arena >&2
 fi
 work=$(mktemp -d)

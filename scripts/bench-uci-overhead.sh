@@ -5,7 +5,8 @@
 # jieqi-uci processes with a minimal C driver (scripts/uci-replay.c) that has no harness logic.
 #
 # Usage: scripts/bench-uci-overhead.sh [ROUNDS] [PAIRS]   (defaults 10 and 100)
-# Environment: ARENA (default target/release/arena; several paths separated by spaces compare
+# Environment: ARENA (default target/release/arena, this checkout's build, which is what the
+# script measures: an arena on PATH is not taken; several paths separated by spaces compare
 # builds, e.g. ARENA="/tmp/before/arena target/release/arena"), UCI (default
 # target/release/jieqi-uci), SEED (default 1), WORK (a scratch folder, default a fresh one under
 # /tmp), CC (default cc), IDLE_WAIT (seconds to wait for an idle machine before a run, default

@@ -10,13 +10,17 @@
 #
 # Usage: scripts/nightly.sh [--pull] [--config FILE] [--root DIR] [--date YYYY-MM-DD]
 #                           [--threads T] [--no-build] [-- MORE TOURNAMENT ARGS]
-#   --pull         first bring the checkout up to date with git pull --ff-only (the night then
-#                  plays, and records, the newest commit of its branch); a checkout that cannot
-#                  fast-forward (local commits or changes in the way) stops the night, exit 1
+#   --pull         first bring the checkout up to date with git pull --ff-only, then build (the
+#                  night plays, and records, the newest commit of its branch); a checkout that
+#                  cannot fast-forward (local commits or changes in the way, a detached HEAD)
+#                  stops the night, exit 1; refused with ARENA set or --no-build (the pulled code
+#                  would not be built, and the night would play older code than it records)
 #   --config FILE  the tournament config (default configs/nightly.json in the repository)
 #   --root DIR     the folder of nights (default results/nightly in the repository)
 #                  (--config and --root are taken from the current directory)
-#   --date D       the night, a real YYYY-MM-DD date (default today's UTC date); also its folder
+#   --date D       the night, a real YYYY-MM-DD date (default today's UTC date); also its folder;
+#                  a night begun with another config (or other ARGS after --) is refused, exit 2,
+#                  before anything is played
 #   --threads T    worker threads, 1 or more (default: every core)
 #   --no-build     use an arena that is already built instead of running cargo build first
 #   -- ARGS        passed on to `arena tournament` and `arena leak` (a flag there wins over the
@@ -73,6 +77,12 @@ done
 if [[ ${#extra[@]} -gt 0 && "$(realpath -m -- "$nights")" == "$(realpath -m -- "$root/results/nightly")" ]]; then
     die "arguments after -- change the night's games, so they do not go into the nightly root; a quick try goes in a root of its own: $0 --root results/nightly-try -- ${extra[*]}"
 fi
+# --pull plays what it pulls: only a build makes that the code that plays.
+if [[ $pull -eq 1 && -n "${ARENA:-}" ]]; then
+    die "--pull with ARENA='$ARENA': the pulled code would not be built, so the night would play an older arena than the commit it records; unset ARENA, or drop --pull"
+fi
+[[ $pull -eq 0 || $build -eq 1 ]] ||
+    die "--pull with --no-build: the pulled code would not be built, so the night would play an older arena than the commit it records; drop one of them"
 for a in "${extra[@]}"; do
     case "$a" in
         --out|--out=*|--config|--config=*) die "'$a' after --: the night's folder and config are this script's (use --root, --date, --config)" ;;
@@ -85,7 +95,9 @@ if [[ $pull -eq 1 && -z "${JIEQI_NIGHTLY_PULLED:-}" ]]; then
     command -v git >/dev/null || die "--pull: git not found on PATH"
     echo "== nightly $night: git pull --ff-only in $root"
     if ! git -C "$root" pull --ff-only --quiet; then
-        echo "$(basename "$0"): --pull: git pull --ff-only failed in $root (local commits or changes in the way?): no night is played on code that is not the branch's newest" >&2
+        why="local commits or changes in the way?"
+        git -C "$root" symbolic-ref --quiet HEAD >/dev/null 2>&1 || why="detached HEAD: check out a branch"
+        echo "$(basename "$0"): --pull: git pull --ff-only failed in $root ($why): no night is played on code that is not the branch's newest" >&2
         exit 1
     fi
     JIEQI_NIGHTLY_PULLED=1 exec bash "$root/scripts/nightly.sh" "${all_args[@]}"
@@ -97,6 +109,16 @@ arena="$(build_arena "$root" "$build")" || exit $?
 [[ -f "$config" ]] || die "no config at $config"
 
 out="$nights/$night"
+# The night's setup: its config's bytes and the arguments after --. A night plays one setup, so a
+# rerun with another is refused here, before anything is played (the leak run first, the
+# tournament's own --resume check only after it).
+setup="$({ cat -- "$config"; printf '\0%s' "${extra[@]}"; } | sha256sum | cut -c1-16)"
+if [[ -f "$out/night.json" ]]; then
+    begun="$(sed -n 's/.*"setup": *"\([0-9a-f]\{16\}\)".*/\1/p' "$out/night.json")"
+    if [[ -n "$begun" && "$begun" != "$setup" ]]; then
+        die "the night $night in $out was begun with another config or other arguments after -- (setup $begun; this run's is $setup): a night plays one setup; give it another --date or --root, or rerun it as it began"
+    fi
+fi
 made_out=0
 [[ -d "$out" ]] || made_out=1
 mkdir -p "$out"
@@ -108,8 +130,8 @@ commit="$(git rev-parse HEAD 2>/dev/null || echo unknown)"
 [[ "$commit" =~ ^[0-9a-f]{40}$ ]] || commit=unknown
 made_marker=0
 if [[ ! -f "$out/night.json" ]]; then
-    printf '{\n  "night": "%s",\n  "commit": "%s",\n  "made_by": "scripts/nightly.sh"\n}\n' \
-        "$night" "$commit" >"$out/night.json.tmp"
+    printf '{\n  "night": "%s",\n  "commit": "%s",\n  "setup": "%s",\n  "made_by": "scripts/nightly.sh"\n}\n' \
+        "$night" "$commit" "$setup" >"$out/night.json.tmp"
     mv "$out/night.json.tmp" "$out/night.json"
     made_marker=1
 fi
@@ -141,14 +163,14 @@ leak_status=0
 if grep -q '"leak"[[:space:]]*:' "$config"; then
     leak_args=(leak --config "$config" --out "$out/leak" "${threads[@]}")
     [[ -f "$out/leak/games.jsonl" ]] && leak_args+=(--resume)
-    echo "== nightly $night: $arena ${leak_args[*]} ${extra[*]}"
+    echo "== nightly $night: $arena ${leak_args[*]}${extra[*]:+ ${extra[*]}}"
     # 5: measured, but an engine failed too often; the night goes on and says so at the end.
     "$arena" "${leak_args[@]}" "${extra[@]}" || leak_status=$?
     [[ $leak_status -eq 0 || $leak_status -eq 5 ]] || { forget; exit "$leak_status"; }
 fi
 args=(tournament --config "$config" --out "$out" "${threads[@]}")
 [[ -f "$out/games.jsonl" ]] && args+=(--resume)
-echo "== nightly $night: $arena ${args[*]} ${extra[*]}"
+echo "== nightly $night: $arena ${args[*]}${extra[*]:+ ${extra[*]}}"
 "$arena" "${args[@]}" "${extra[@]}" || status=$?
 # The index is rebuilt when the night is rated (5 too: its games are all played); a night that
 # could not run (bad config, disk full) leaves the index as it was.

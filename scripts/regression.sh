@@ -13,7 +13,9 @@
 # With uncommitted changes it plays HEAD against the working tree and says so.
 #   --engine SPEC  which of jieqi-uci's engines plays, with its options: NAME[:key=value,...]
 #                  (default alphabeta; e.g. alphabeta:hash=32,contempt=0)
-#   --no-build     use the arena binary already in target/release
+#   --no-build     use the jieqi-uci already built in target/release (the working tree's engine)
+#                  and the arena found as by every script: ARENA, else target/release/arena,
+#                  else arena on PATH (with a build, ARENA if set, else the one built)
 #   -- ARGS        more `arena sprt` arguments; any of the defaults below given here replaces it
 #                  (e.g. -- --tc 5+0.05 --elo0 0 --elo1 5 --max-pairs 2000 --threads 2)
 #                  (an --out DIR here is taken from the current directory)
@@ -73,6 +75,10 @@ for i in "${!extra[@]}"; do
         --out) [[ -z "${extra[i + 1]-}" ]] || extra[i + 1]="$(absolute_path "${extra[i + 1]}")" ;;
     esac
 done
+# ARENA, a path, is taken from the caller's folder.
+[[ "${ARENA:-}" != */* ]] || ARENA="$(absolute_path "$ARENA")"
+# shellcheck source=lib/arena.sh
+source "$root/scripts/lib/arena.sh"
 cd "$root"
 
 git rev-parse --git-dir >/dev/null 2>&1 || die "$root is not a git repository"
@@ -157,8 +163,7 @@ if [[ $build -eq 1 ]]; then
     echo "building arena and jieqi-uci in the working tree ..." >&2
     cargo build --release --quiet -p arena -p jieqi-uci >&2
 fi
-arena="$root/target/release/arena"
-[[ -x "$arena" ]] || die "$arena is missing (run without --no-build)"
+arena="$(find_arena "$root")" || die "$(no_arena_message "$root")"
 
 base_bin="$(build_commit "$base_commit")"
 if [[ -z "$new" ]]; then

@@ -27,12 +27,11 @@
 #
 # Shared filesystem: with --hosts, DIR, this repository and the arena binary ($ARENA if set, else
 # target/release/arena of this repository if built, else arena on PATH: the one found here) must
-# be at the same paths on every host (NFS and the
-# like), as on a Slurm cluster. Nothing is copied with --transferfile/--return: a shard that stops
-# half-way leaves its folder where a retry, on any host, resumes it, and the shards' logs are
-# where this machine reads them. Each host needs ssh without a password prompt and a POSIX login
-# shell; the shards run in the folder parallel.sh was started in, so relative paths in ARENA_ARGS
-# keep working.
+# be at the same paths on every host (NFS and the like), as on a Slurm cluster. Nothing is
+# copied with --transferfile/--return: a shard that stops half-way leaves its folder where a
+# retry, on any host, resumes it, and the shards' logs are where this machine reads them. Each
+# host needs ssh without a password prompt and a POSIX login shell; the shards run in the folder
+# parallel.sh was started in, so relative paths in ARENA_ARGS keep working.
 #
 # Before anything starts, the arena runs once here with --check (see --no-check). Each shard runs
 # DIR/parallel/task.sh K: shard-task.sh K N DIR -- ARENA_ARGS, its output appended to

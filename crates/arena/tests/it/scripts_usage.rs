@@ -529,3 +529,222 @@ fn a_night_with_a_failing_engine_says_so_and_exits_5() {
     assert!(report.contains("ENGINE FAILURES"), "the report says it too");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `--pull` plays, and records, the pulled code, so it needs a build: with `ARENA` set or
+/// `--no-build` it is refused before anything is pulled. The night used to record the pulled
+/// commit in night.json while the given, older arena played.
+#[test]
+fn pull_is_refused_when_the_pulled_code_would_not_be_built() {
+    if !have_bash("scripts_usage::pull_is_refused_when_the_pulled_code_would_not_be_built") {
+        return;
+    }
+    let dir = tmp("pull-arena");
+    let arena = dir.join("fake-arena");
+    executable(&arena, "exit 0");
+    for (args, says) in [
+        (&["--pull"][..], "--pull with ARENA="),
+        (&["--pull", "--no-build"][..], "--pull with ARENA="),
+    ] {
+        let o = run_in(
+            "nightly.sh",
+            &[args, &["--root", "n"]].concat(),
+            &dir,
+            &[("ARENA", &arena)],
+        );
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(says) && err.contains("would not be built"),
+            "{err}"
+        );
+        assert!(!text(&o.stdout).contains("git pull"), "nothing is pulled");
+    }
+    let mut c = Command::new("bash");
+    c.arg(script("nightly.sh"))
+        .args(["--pull", "--no-build", "--root", "n"])
+        .current_dir(&dir)
+        .env_remove("ARENA");
+    let o = c.output().expect("bash runs");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("--pull with --no-build"), "{err}");
+    assert!(!dir.join("n").exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A night begun with one config is refused, exit 2, when rerun with another (or other
+/// arguments after --), before the arena plays anything; it used to play the other config's leak
+/// run into <night>/leak first, then stop at the tournament's --resume check, leaving a mixed
+/// folder. The `== nightly` command lines end without a trailing space.
+#[test]
+fn a_night_begun_with_another_config_is_refused_before_anything_is_played() {
+    let test =
+        "scripts_usage::a_night_begun_with_another_config_is_refused_before_anything_is_played";
+    if !have_bash(test) {
+        return;
+    }
+    let dir = tmp("night-setup");
+    let arena = dir.join("fake-arena");
+    let calls = dir.join("calls.txt");
+    executable(&arena, &format!("echo \"$1\" >> '{}'", calls.display()));
+    std::fs::write(
+        dir.join("small.json"),
+        r#"{"engines": ["greedy", "random"]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("big.json"),
+        r#"{"engines": ["greedy", "random"], "leak": {"engines": ["greedy"]}}"#,
+    )
+    .unwrap();
+    let night = |config: &str, extra: &[&str]| {
+        let args = [
+            &["--config", config, "--root", "n", "--date", "2026-12-02"][..],
+            extra,
+        ]
+        .concat();
+        run_in("nightly.sh", &args, &dir, &[("ARENA", &arena)])
+    };
+    let o = night("small.json", &[]);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", text(&o.stderr));
+    assert!(out.contains("== nightly 2026-12-02: "), "{out}");
+    assert!(
+        out.lines().all(|l| !l.ends_with(' ')),
+        "no trailing space: {out:?}"
+    );
+    let played = std::fs::read_to_string(&calls).unwrap();
+    // The same setup resumes; another config, or other arguments after --, is refused unplayed.
+    let o = night("small.json", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let played = std::fs::read_to_string(&calls).unwrap().len() - played.len();
+    assert!(played > 0, "the rerun plays");
+    for (config, extra) in [
+        ("big.json", &[][..]),
+        ("small.json", &["--", "--pairs", "2"][..]),
+    ] {
+        let before = std::fs::read_to_string(&calls).unwrap();
+        let o = night(config, extra);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{config} {extra:?}: {err}");
+        assert!(
+            err.contains("the night 2026-12-02") && err.contains("was begun with another config"),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&calls).unwrap(),
+            before,
+            "nothing is run"
+        );
+        assert!(!dir.join("n/2026-12-02/leak").exists());
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// bench-memory.sh takes the arena as every script does (scripts/lib/arena.sh): `ARENA` may name
+/// a command on PATH, and a missing one is named. It used to take `ARENA` for a path only (a
+/// command name became ./NAME) and never looked on PATH.
+#[test]
+fn bench_memory_finds_the_arena_as_every_script_does() {
+    if !have_bash("scripts_usage::bench_memory_finds_the_arena_as_every_script_does") {
+        return;
+    }
+    if !Path::new("/usr/bin/time").exists() {
+        crate::common::missing(
+            "scripts_usage::bench_memory_finds_the_arena_as_every_script_does",
+            "GNU time not found at /usr/bin/time (apt-get install time)",
+        );
+        return;
+    }
+    let dir = tmp("bench-memory-arena");
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let calls = dir.join("calls.txt");
+    executable(
+        &bin.join("my-arena"),
+        &format!("echo \"$1\" >> '{}'", calls.display()),
+    );
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = Command::new("bash")
+        .arg(script("bench-memory.sh"))
+        .arg("3")
+        .current_dir(&dir)
+        .env("PATH", &path)
+        .env("ARENA", "my-arena")
+        .output()
+        .expect("bash runs");
+    let played = std::fs::read_to_string(&calls).unwrap_or_default();
+    assert!(
+        played.starts_with("match\n"),
+        "{played:?}: {}",
+        text(&o.stderr)
+    );
+    let o = Command::new("bash")
+        .arg(script("bench-memory.sh"))
+        .arg("3")
+        .current_dir(&dir)
+        .env("ARENA", "no-such-arena")
+        .output()
+        .expect("bash runs");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("ARENA='no-such-arena' is no executable file"),
+        "{}",
+        text(&o.stderr)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `--pull` on a detached HEAD stops the night with exit 1 and says what to do (check out a
+/// branch); it used to guess "local commits or changes in the way?".
+#[test]
+fn pull_on_a_detached_head_says_to_check_out_a_branch() {
+    let test = "scripts_usage::pull_on_a_detached_head_says_to_check_out_a_branch";
+    if !have_bash(test) {
+        return;
+    }
+    if !Command::new("git")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        crate::common::missing(test, "git not found (apt-get install git)");
+        return;
+    }
+    let dir = tmp("detached");
+    let origin = dir.join("origin");
+    std::fs::create_dir_all(&origin).unwrap();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let cp = Command::new("cp")
+        .arg("-r")
+        .arg(repo.join("scripts"))
+        .arg(&origin)
+        .status()
+        .unwrap();
+    assert!(cp.success());
+    git(&origin, &["init", "--quiet"]);
+    git(&origin, &["add", "."]);
+    git(&origin, &["commit", "--quiet", "-m", "first"]);
+    git(
+        &origin,
+        &["commit", "--quiet", "--allow-empty", "-m", "second"],
+    );
+    git(&dir, &["clone", "--quiet", "origin", "clone"]);
+    let clone = dir.join("clone");
+    git(&clone, &["checkout", "--quiet", "--detach", "HEAD~1"]);
+    let o = Command::new("bash")
+        .arg(clone.join("scripts/nightly.sh"))
+        .arg("--pull")
+        .current_dir(&clone)
+        .env_remove("ARENA")
+        .output()
+        .expect("bash runs");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("(detached HEAD: check out a branch)"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
