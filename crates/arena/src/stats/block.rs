@@ -139,6 +139,15 @@ fn opt2(x: Option<f64>) -> String {
     x.map_or_else(|| "n/a".to_string(), |x| format!("{x:.2}"))
 }
 
+/// Why nElo = (s − ½)/σ_pg and its interval mean nothing where the scores have no spread: σ is 0
+/// (a division by zero, `inf` or 0/0) or there are no games.
+fn nelo_undefined(why: stats::NoSpread) -> &'static str {
+    match why {
+        stats::NoSpread::NoGames => "no games",
+        _ => "zero variance",
+    }
+}
+
 /// A fraction as a percentage to two places, or `n/a`.
 fn pct(x: Option<f64>) -> String {
     x.map_or_else(|| "n/a".to_string(), |x| format!("{:.2} %", 100.0 * x))
@@ -164,13 +173,11 @@ fn render(input: &BlockInput<'_>, split: bool) -> String {
         ),
         Some(why) => format!("(interval undefined: {})", why.reason()),
     };
-    let _ = writeln!(
-        s,
-        "Elo: {} {interval}, nElo: {} +/- {:.2}",
-        f2(e.elo),
-        f2(e.nelo),
-        e.nelo_error
-    );
+    let nelo = match e.no_interval {
+        None => format!("{} +/- {:.2}", f2(e.nelo), e.nelo_error),
+        Some(why) => format!("undefined ({})", nelo_undefined(why)),
+    };
+    let _ = writeln!(s, "Elo: {} {interval}, nElo: {nelo}", f2(e.elo));
     let los = match e.no_interval {
         None => format!("{:.2} %", 100.0 * e.los),
         Some(_) => "n/a".to_string(),
@@ -238,8 +245,8 @@ fn render(input: &BlockInput<'_>, split: bool) -> String {
 ///
 /// Lines: the header `Results of A vs B (context):` (no parentheses for an empty context);
 /// `Elo: e +/- err [lower, upper], nElo: n +/- err` (the bracket is the asymmetric 95 %
-/// interval; `Elo: e (interval undefined: REASON), …` and `LOS: n/a` where the scores have no
-/// spread, see [`stats::NoSpread`]); `LOS: …, DrawRatio: …, PairsRatio: …`; `Games: …, Wins: …, Losses: …, Draws: …,
+/// interval; `Elo: e (interval undefined: REASON), nElo: undefined (zero variance)` and
+/// `LOS: n/a` where the scores have no spread, see [`stats::NoSpread`]); `LOS: …, DrawRatio: …, PairsRatio: …`; `Games: …, Wins: …, Losses: …, Draws: …,
 /// Points: p (score %)`; with pairs `Ptnml(0-2): [LL, LD, WL+DD, WD, WW], WL/DD Ratio: r`; with an
 /// SPRT `LLR: llr (p%) (A, B) [elo0, elo1] model, alpha α, beta β` (p: how far the LLR has gone
 /// towards the bound it heads for, as fastchess prints it) and, once a bound is crossed,
@@ -342,7 +349,8 @@ pub struct BlockJson {
     #[serde(serialize_with = "num")]
     pub elo: f64,
     /// Why the interval and the LOS are undefined (`null` when they are not): then `elo_error`,
-    /// `elo_lower`, `elo_upper` and `los` are `null`.
+    /// `elo_lower`, `elo_upper`, `los`, `nelo` and `nelo_error` are `null` (nElo divides by the
+    /// spread, which is zero).
     pub interval_undefined: Option<String>,
     /// The `+/-` of the Elo.
     #[serde(serialize_with = "num")]
@@ -443,8 +451,8 @@ fn json_of(input: &BlockInput<'_>, split: bool) -> BlockJson {
         elo_error: defined(e.elo_error),
         elo_lower: defined(e.elo_lower),
         elo_upper: defined(e.elo_upper),
-        nelo: e.nelo,
-        nelo_error: e.nelo_error,
+        nelo: defined(e.nelo),
+        nelo_error: defined(e.nelo_error),
         los: defined(e.los),
         draw_ratio: n.draw_ratio,
         pairs_ratio: n.pairs_ratio,
@@ -760,7 +768,7 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
         };
         let text = render_block(&input);
         assert!(
-            text.contains("Elo: inf (interval undefined: the game scores have zero variance (every game 1–0)), nElo: inf +/- "),
+            text.contains("Elo: inf (interval undefined: the game scores have zero variance (every game 1–0)), nElo: undefined (zero variance)\n"),
             "{text}"
         );
         assert!(text.contains("LOS: n/a"), "{text}");
@@ -786,7 +794,7 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
             ..input
         }));
         assert_eq!(lost["elo"], "-inf");
-        assert_eq!(lost["nelo"], "-inf");
+        assert_eq!(lost["nelo"], Value::Null, "nElo divides by a zero spread");
     }
 
     #[test]
@@ -833,13 +841,20 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
         let text = render_block(&input);
         assert!(
             text.contains(
-                "Elo: 0.00 (interval undefined: the pair scores have zero variance (every pair 1–1)), nElo: 0.00 +/- "
+                "Elo: 0.00 (interval undefined: the pair scores have zero variance (every pair 1–1)), nElo: undefined (zero variance)\n"
             ),
             "{text}"
         );
         assert!(text.contains("LOS: n/a, DrawRatio"), "{text}");
         let v = value(block_json(&input));
-        for k in ["elo_error", "elo_lower", "elo_upper", "los"] {
+        for k in [
+            "elo_error",
+            "elo_lower",
+            "elo_upper",
+            "los",
+            "nelo",
+            "nelo_error",
+        ] {
             assert_eq!(v[k], Value::Null, "{k}");
         }
         assert_eq!(
@@ -862,6 +877,23 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
             "{text}"
         );
         assert!(text.contains("LOS: n/a"), "one pair claims no LOS: {text}");
+        assert!(
+            text.contains("nElo: undefined (zero variance)\n"),
+            "one pair has no nElo error bar: {text}"
+        );
+        let three_one = Pentanomial {
+            wd: 3,
+            ..Pentanomial::default()
+        };
+        let text = render_block_unsplit(&BlockInput {
+            ptnml: Some(three_one),
+            wdl: three_one.wdl(),
+            ..input
+        });
+        assert!(
+            text.contains("Elo: 190.85 (interval undefined: the pair scores have zero variance (every pair 1.5–0.5)), nElo: undefined (zero variance)\n"),
+            "a finite Elo beside an infinite nElo: {text}"
+        );
         let draws = Wdl {
             wins: 0,
             draws: 5,
@@ -887,5 +919,6 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
         }));
         assert_eq!(v["interval_undefined"], Value::Null);
         assert!(v["elo_lower"].is_number() && v["los"].is_number());
+        assert!(v["nelo"].is_number() && v["nelo_error"].is_number());
     }
 }
