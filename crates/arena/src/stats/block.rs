@@ -3,7 +3,7 @@
 //! ```text
 //! Results of New vs Base (nodes=20000, 2 threads, seed 42, rules standard):
 //! Elo: -9.20 +/- 20.93 [-30.16, 11.69], nElo: -11.50 +/- 26.11
-//! LOS: 19.41 %, DrawRatio: 42.35 %, PairsRatio: 0.88
+//! LOS: 19.41 %, DrawRatio: 42.35 % (pairs 1–1), PairsRatio: 0.88
 //! Games: 680, Wins: 248, Losses: 266, Draws: 166, Points: 331.0 (48.68 %)
 //! Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: 4.76
 //! LLR: -0.14 (4.8%) (-2.94, 2.94) [0.00, 2.00] normalized, alpha 0.05, beta 0.05
@@ -185,7 +185,7 @@ fn render(input: &BlockInput<'_>, split: bool) -> String {
     if n.ptnml.is_some() {
         let _ = writeln!(
             s,
-            "LOS: {los}, DrawRatio: {}, PairsRatio: {}",
+            "LOS: {los}, DrawRatio: {} (pairs 1–1), PairsRatio: {}",
             pct(n.draw_ratio),
             opt2(n.pairs_ratio)
         );
@@ -246,14 +246,15 @@ fn render(input: &BlockInput<'_>, split: bool) -> String {
 /// Lines: the header `Results of A vs B (context):` (no parentheses for an empty context);
 /// `Elo: e +/- err [lower, upper], nElo: n +/- err` (the bracket is the asymmetric 95 %
 /// interval; `Elo: e (interval undefined: REASON), nElo: undefined (zero variance)` and
-/// `LOS: n/a` where the scores have no spread, see [`stats::NoSpread`]); `LOS: …, DrawRatio: …, PairsRatio: …`; `Games: …, Wins: …, Losses: …, Draws: …,
+/// `LOS: n/a` where the scores have no spread, see [`stats::NoSpread`]); `LOS: …, DrawRatio: … (pairs 1–1), PairsRatio: …`; `Games: …, Wins: …, Losses: …, Draws: …,
 /// Points: p (score %)`; with pairs `Ptnml(0-2): [LL, LD, WL+DD, WD, WW], WL/DD Ratio: r`; with an
 /// SPRT `LLR: llr (p%) (A, B) [elo0, elo1] model, alpha α, beta β` (p: how far the LLR has gone
 /// towards the bound it heads for, as fastchess prints it) and, once a bound is crossed,
 /// `SPRT: H1 accepted` or `SPRT: H0 accepted`.
 ///
 /// With `ptnml` the estimates are pentanomial, DrawRatio is (WL+DD)/pairs and PairsRatio is
-/// (WD+WW)/(LL+LD), as fastchess prints them. Without it they are trinomial, DrawRatio is
+/// (WD+WW)/(LL+LD), as fastchess prints them; the DrawRatio is labelled `(pairs 1–1)`, as it
+/// counts drawn pairs, not drawn games (every pair won and lost once is 100 % with no draw). Without it they are trinomial, DrawRatio is
 /// draws/games and there is no PairsRatio and no Ptnml line. Infinite values print `inf` /
 /// `-inf`; a ratio that does not exist (no pairs, DD = 0) prints `n/a`.
 pub fn render_block(input: &BlockInput<'_>) -> String {
@@ -537,7 +538,7 @@ mod tests {
         let want = "\
 Results of New vs Base (nodes=20000, 2 threads, seed 42, rules standard):
 Elo: -9.20 +/- 20.93 [-30.16, 11.69], nElo: -11.50 +/- 26.11
-LOS: 19.41 %, DrawRatio: 42.35 %, PairsRatio: 0.88
+LOS: 19.41 %, DrawRatio: 42.35 % (pairs 1–1), PairsRatio: 0.88
 Games: 680, Wins: 248, Losses: 266, Draws: 166, Points: 331.0 (48.68 %)
 Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: 4.76
 LLR: -0.14 (4.8%) (-2.94, 2.94) [0.00, 2.00] normalized, alpha 0.05, beta 0.05
@@ -665,7 +666,7 @@ LLR: -0.14 (4.8%) (-2.94, 2.94) [0.00, 2.00] normalized, alpha 0.05, beta 0.05
         let want = "\
 Results of New vs Base:
 Elo: -9.20 +/- 20.93 [-30.16, 11.69], nElo: -11.50 +/- 26.11
-LOS: 19.41 %, DrawRatio: 42.35 %, PairsRatio: 0.88
+LOS: 19.41 %, DrawRatio: 42.35 % (pairs 1–1), PairsRatio: 0.88
 Games: 680, Wins: n/a, Losses: n/a, Draws: n/a, Points: 331.0 (48.68 %)
 Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
 ";
@@ -845,7 +846,8 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
             ),
             "{text}"
         );
-        assert!(text.contains("LOS: n/a, DrawRatio"), "{text}");
+        assert!(text.contains("LOS: n/a, DrawRatio: 100.00 % (pairs 1–1)"), "{text}");
+        assert!(text.contains("Draws: 0"), "no game drawn, every pair 1–1: {text}");
         let v = value(block_json(&input));
         for k in [
             "elo_error",
