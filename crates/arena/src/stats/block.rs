@@ -846,8 +846,14 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
             ),
             "{text}"
         );
-        assert!(text.contains("LOS: n/a, DrawRatio: 100.00 % (pairs 1–1)"), "{text}");
-        assert!(text.contains("Draws: 0"), "no game drawn, every pair 1–1: {text}");
+        assert!(
+            text.contains("LOS: n/a, DrawRatio: 100.00 % (pairs 1–1)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Draws: 0"),
+            "no game drawn, every pair 1–1: {text}"
+        );
         let v = value(block_json(&input));
         for k in [
             "elo_error",
