@@ -27,6 +27,7 @@ use crate::run::kind::RunKind;
 use crate::run::scoreboard::Scoreboard;
 use crate::run::{self, MatchSetup, Tallied};
 use crate::stats::{self, Pentanomial};
+use crate::util::text::counted;
 
 /// A shard is flagged when its p-value against the others, times the number of shards, is below
 /// this.
@@ -615,9 +616,9 @@ fn merge_text(r: &MergeReport, absent: &[u64]) -> String {
     ));
     for c in &r.checks {
         s.push_str(&format!(
-            "  shard {:>7}: {:>6} pairs, score {:5.1} %, vs the others chi2 {:.2} ({} dof), p = {:.2e}{}  {}\n",
+            "  shard {:>7}: {:>12}, score {:5.1} %, vs the others chi2 {:.2} ({} dof), p = {:.2e}{}  {}\n",
             c.shard,
-            c.pairs,
+            counted(c.pairs, "pair"),
             100.0 * c.score,
             c.chi2,
             c.dof,
@@ -719,4 +720,40 @@ fn check_out(dir: &Path, fingerprint: &str) -> Result<(), Error> {
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(shard: &str, pairs: u64) -> ShardCheck {
+        ShardCheck {
+            dir: format!("d{pairs}"),
+            shard: shard.to_string(),
+            pairs,
+            score: 0.5,
+            chi2: 0.0,
+            dof: 1,
+            p_value: 1.0,
+            flagged: false,
+        }
+    }
+
+    /// A shard of one pair reads `1 pair`, and the columns after the count stay aligned.
+    #[test]
+    fn a_one_pair_shard_is_singular_and_aligned() {
+        let r = MergeReport {
+            fingerprint: String::new(),
+            shards: 2,
+            checks: vec![check("1/2", 1), check("2/2", 20)],
+            chi2: 0.0,
+            dof: 1,
+            p_value: 1.0,
+            missing_pairs: Vec::new(),
+        };
+        let text = merge_text(&r, &[]);
+        assert!(text.contains("      1 pair, score"), "{text}");
+        assert!(text.contains("     20 pairs, score"), "{text}");
+        assert!(!text.contains("1 pairs"), "{text}");
+    }
 }

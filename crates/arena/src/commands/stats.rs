@@ -117,7 +117,7 @@ mod tests {
         let want = "\
 Results of New vs Base:
 Elo: -9.20 +/- 20.93 [-30.16, 11.69], nElo: -11.50 +/- 26.11
-LOS: 19.41 %, DrawRatio: 42.35 %, PairsRatio: 0.88
+LOS: 19.41 %, DrawRatio: 42.35 % (pairs 1–1), PairsRatio: 0.88
 Games: 680, Wins: 248, Losses: 266, Draws: 166, Points: 331.0 (48.68 %)
 Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: 4.76
 LLR: -0.14 (4.8%) (-2.94, 2.94) [0.00, 2.00] normalized, alpha 0.05, beta 0.05
@@ -131,7 +131,7 @@ LLR: -0.14 (4.8%) (-2.94, 2.94) [0.00, 2.00] normalized, alpha 0.05, beta 0.05
         let want = "\
 Results of A vs B:
 Elo: -9.20 +/- 20.93 [-30.16, 11.69], nElo: -11.50 +/- 26.11
-LOS: 19.41 %, DrawRatio: 42.35 %, PairsRatio: 0.88
+LOS: 19.41 %, DrawRatio: 42.35 % (pairs 1–1), PairsRatio: 0.88
 Games: 680, Wins: n/a, Losses: n/a, Draws: n/a, Points: 331.0 (48.68 %)
 Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
 ";

@@ -52,8 +52,10 @@ pub enum ViewerPages {
 pub struct GamesIndex {
     /// The index's path.
     pub path: PathBuf,
-    /// The games of the folder.
+    /// The games of the folder the run counted.
     pub games: u64,
+    /// The games of its journal the run did not count (pairs a gate finished beyond its stop).
+    pub uncounted: u64,
     /// The games it lists (at most [`MAX_LISTED`]).
     pub listed: u64,
     /// The listed games that link to a viewer page.
@@ -63,14 +65,24 @@ pub struct GamesIndex {
 }
 
 impl GamesIndex {
-    /// `Games: DIR/games.html (24 games, 10 with a viewer page)`, with a newline.
+    /// `Games: DIR/games.html (24 games, 10 with a viewer page)`, with a newline; the games are
+    /// those the run counted, and `2 more played beyond the stop, not counted` follows them when
+    /// the journal holds others.
     pub fn line(&self) -> String {
+        let all = self.games.saturating_add(self.uncounted);
         format!(
-            "Games: {} ({} game{}{}, {} with a viewer page)\n",
+            "Games: {} ({}{}{}, {} with a viewer page)\n",
             self.path.display(),
-            self.games,
-            if self.games == 1 { "" } else { "s" },
-            if self.listed < self.games {
+            crate::util::text::counted(self.games, "game"),
+            if self.uncounted > 0 {
+                format!(
+                    ", {} more played beyond the stop, not counted",
+                    self.uncounted
+                )
+            } else {
+                String::new()
+            },
+            if self.listed < all {
                 format!(", the first {} listed", self.listed)
             } else {
                 String::new()
@@ -141,7 +153,9 @@ fn relink_embedded(dir: &Path) -> Option<()> {
     }
     // Data that no index of ours holds is read again from the journal.
     let page = &data.page;
-    if page.rows.len() > MAX_LISTED || (page.rows.len() as u64) > page.games {
+    if page.rows.len() > MAX_LISTED
+        || (page.rows.len() as u64) > page.games.saturating_add(page.uncounted)
+    {
         return None;
     }
     finish(dir, data).ok().map(|_| ())
@@ -320,7 +334,6 @@ fn write(folder: &Folder<'_>, pages: ViewerPages) -> Result<GamesIndex, Error> {
     // and the next relink reads it again.
     let (journal_bytes, csv_bytes) = sizes(dir);
     let (mut failures, mut lowest) = (Vec::new(), Vec::new());
-    let mut uncounted = 0u64;
     let mut repeats = Repeats::default();
     let journal = dir.join(records::files::JOURNAL);
     records::for_each_line(&journal, |_, g| {
@@ -330,14 +343,18 @@ fn write(folder: &Folder<'_>, pages: ViewerPages) -> Result<GamesIndex, Error> {
             .as_ref()
             .is_none_or(|v| v.binary_search(&number).is_ok());
         let failure = failed(&g);
-        page.games += 1;
-        page.results[match g.result {
-            GameResult::RedWins => 0,
-            GameResult::BlackWins => 1,
-            GameResult::Draw => 2,
-        }] += 1;
-        page.failures += u64::from(failure);
-        uncounted += u64::from(!is_counted);
+        // The facts count what the run counted; the others are listed, marked.
+        if is_counted {
+            page.games += 1;
+            page.results[match g.result {
+                GameResult::RedWins => 0,
+                GameResult::BlackWins => 1,
+                GameResult::Draw => 2,
+            }] += 1;
+            page.failures += u64::from(failure);
+        } else {
+            page.uncounted += 1;
+        }
         if pages == ViewerPages::Write && is_counted {
             let kept = if failure { &mut failures } else { &mut lowest };
             keep_lowest(kept, number, &g);
@@ -369,6 +386,7 @@ fn write(folder: &Folder<'_>, pages: ViewerPages) -> Result<GamesIndex, Error> {
     })
     .map_err(|e| Error::Input(e.to_string()))?;
     page.notes.extend(repeats.note());
+    let uncounted = page.uncounted;
     if uncounted > 0 {
         page.notes.push(format!(
             "{uncounted} game{} of games.jsonl {} not in games.csv (pairs a gate finished beyond \
@@ -441,6 +459,7 @@ fn finish(dir: &Path, mut data: IndexData) -> Result<GamesIndex, Error> {
     Ok(GamesIndex {
         path,
         games: page.games,
+        uncounted: page.uncounted,
         listed: page.rows.len() as u64,
         pages: with_page,
         written: Vec::new(),
@@ -476,6 +495,35 @@ mod tests {
         assert!(failed(&line(0, 1, Termination::Timeout)));
         assert!(failed(&line(0, 1, Termination::EngineCrash)));
         assert!(!failed(&line(0, 1, Termination::MaxPlies)));
+    }
+
+    /// A gate that stopped after 1 pair with pair 2 finished beyond it: the line counts the 2
+    /// games the run counted, and names the 2 it did not.
+    #[test]
+    fn the_line_counts_what_the_run_counted() {
+        let index = GamesIndex {
+            path: PathBuf::from("sp1/games.html"),
+            games: 2,
+            uncounted: 2,
+            listed: 4,
+            pages: 1,
+            written: Vec::new(),
+        };
+        assert_eq!(
+            index.line(),
+            "Games: sp1/games.html (2 games, 2 more played beyond the stop, not counted, 1 with \
+             a viewer page)\n"
+        );
+        let one = GamesIndex {
+            games: 1,
+            uncounted: 0,
+            listed: 1,
+            ..index
+        };
+        assert_eq!(
+            one.line(),
+            "Games: sp1/games.html (1 game, 1 with a viewer page)\n"
+        );
     }
 
     #[test]

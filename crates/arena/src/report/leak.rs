@@ -375,7 +375,8 @@ pub fn paired_delta(
         } else {
             0.0
         };
-        let d = stats::elo_from_score(w as f64 / total) - fair_elo;
+        // `+ 0.0` turns −0 (Elo(½) is −0) into +0: no interval end prints `-0.0`.
+        let d = stats::elo_from_score(w as f64 / total) - fair_elo + 0.0;
         if !d.is_nan() {
             deltas.push(d);
         }
@@ -796,6 +797,18 @@ mod tests {
             "paired half-width {} vs independent {independent}",
             (hi - lo) / 2.0
         );
+    }
+
+    /// An arm that drew every pair against a fair self fixed at 0: Elo(½) is −0, and the
+    /// interval must not print `-0.0` (leak.json said `"lower": -0.0`).
+    #[test]
+    fn a_zero_delta_is_never_negative_zero() {
+        let drawn: BTreeMap<u64, u8> = (0..12).map(|p| (p, 2)).collect();
+        let (lower, upper, pairs) = paired_delta(&drawn, None, 200, 7);
+        assert_eq!(pairs, 12);
+        assert!(lower == 0.0 && lower.is_sign_positive(), "{lower:?}");
+        assert!(upper == 0.0 && upper.is_sign_positive(), "{upper:?}");
+        assert_eq!(interval(lower, upper), "[+0.0, +0.0]");
     }
 
     #[test]

@@ -58,7 +58,9 @@ fn per_move_text(m: &MoveStats) -> String {
             _ => format!("no moves ({failed})"),
         };
     }
-    let mut s = format!("{:.1} ms, {:.0} nodes", m.ms_per_move(), m.nodes_per_move());
+    let nodes = format!("{:.0}", m.nodes_per_move());
+    let noun = if nodes == "1" { "node" } else { "nodes" };
+    let mut s = format!("{:.1} ms, {nodes} {noun}", m.ms_per_move());
     let mut notes = Vec::new();
     if let Some(d) = m.depth_per_move() {
         s.push_str(&format!(", depth {d:.1}"));
@@ -660,5 +662,19 @@ mod tests {
             per_move_text(&no_mates),
             "50.0 ms, 100 nodes, depth 9.0 (depth over 8 of 10 moves)"
         );
+    }
+
+    /// One node a move on average (a one-node search) reads `1 node`, not `1 nodes`.
+    #[test]
+    fn one_node_a_move_is_singular() {
+        let m = MoveStats {
+            moves: 4,
+            ms: 2.0,
+            nodes: 4,
+            ..MoveStats::default()
+        };
+        assert_eq!(per_move_text(&m), "0.5 ms, 1 node");
+        let two = MoveStats { nodes: 8, ..m };
+        assert_eq!(per_move_text(&two), "0.5 ms, 2 nodes");
     }
 }

@@ -3,7 +3,7 @@
 //! ```text
 //! Results of New vs Base (nodes=20000, 2 threads, seed 42, rules standard):
 //! Elo: -9.20 +/- 20.93 [-30.16, 11.69], nElo: -11.50 +/- 26.11
-//! LOS: 19.41 %, DrawRatio: 42.35 %, PairsRatio: 0.88
+//! LOS: 19.41 %, DrawRatio: 42.35 % (pairs 1–1), PairsRatio: 0.88
 //! Games: 680, Wins: 248, Losses: 266, Draws: 166, Points: 331.0 (48.68 %)
 //! Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: 4.76
 //! LLR: -0.14 (4.8%) (-2.94, 2.94) [0.00, 2.00] normalized, alpha 0.05, beta 0.05
@@ -139,6 +139,15 @@ fn opt2(x: Option<f64>) -> String {
     x.map_or_else(|| "n/a".to_string(), |x| format!("{x:.2}"))
 }
 
+/// Why nElo = (s − ½)/σ_pg and its interval mean nothing where the scores have no spread: σ is 0
+/// (a division by zero, `inf` or 0/0) or there are no games.
+fn nelo_undefined(why: stats::NoSpread) -> &'static str {
+    match why {
+        stats::NoSpread::NoGames => "no games",
+        _ => "zero variance",
+    }
+}
+
 /// A fraction as a percentage to two places, or `n/a`.
 fn pct(x: Option<f64>) -> String {
     x.map_or_else(|| "n/a".to_string(), |x| format!("{:.2} %", 100.0 * x))
@@ -164,13 +173,11 @@ fn render(input: &BlockInput<'_>, split: bool) -> String {
         ),
         Some(why) => format!("(interval undefined: {})", why.reason()),
     };
-    let _ = writeln!(
-        s,
-        "Elo: {} {interval}, nElo: {} +/- {:.2}",
-        f2(e.elo),
-        f2(e.nelo),
-        e.nelo_error
-    );
+    let nelo = match e.no_interval {
+        None => format!("{} +/- {:.2}", f2(e.nelo), e.nelo_error),
+        Some(why) => format!("undefined ({})", nelo_undefined(why)),
+    };
+    let _ = writeln!(s, "Elo: {} {interval}, nElo: {nelo}", f2(e.elo));
     let los = match e.no_interval {
         None => format!("{:.2} %", 100.0 * e.los),
         Some(_) => "n/a".to_string(),
@@ -178,7 +185,7 @@ fn render(input: &BlockInput<'_>, split: bool) -> String {
     if n.ptnml.is_some() {
         let _ = writeln!(
             s,
-            "LOS: {los}, DrawRatio: {}, PairsRatio: {}",
+            "LOS: {los}, DrawRatio: {} (pairs 1–1), PairsRatio: {}",
             pct(n.draw_ratio),
             opt2(n.pairs_ratio)
         );
@@ -238,15 +245,16 @@ fn render(input: &BlockInput<'_>, split: bool) -> String {
 ///
 /// Lines: the header `Results of A vs B (context):` (no parentheses for an empty context);
 /// `Elo: e +/- err [lower, upper], nElo: n +/- err` (the bracket is the asymmetric 95 %
-/// interval; `Elo: e (interval undefined: REASON), …` and `LOS: n/a` where the scores have no
-/// spread, see [`stats::NoSpread`]); `LOS: …, DrawRatio: …, PairsRatio: …`; `Games: …, Wins: …, Losses: …, Draws: …,
+/// interval; `Elo: e (interval undefined: REASON), nElo: undefined (zero variance)` and
+/// `LOS: n/a` where the scores have no spread, see [`stats::NoSpread`]); `LOS: …, DrawRatio: … (pairs 1–1), PairsRatio: …`; `Games: …, Wins: …, Losses: …, Draws: …,
 /// Points: p (score %)`; with pairs `Ptnml(0-2): [LL, LD, WL+DD, WD, WW], WL/DD Ratio: r`; with an
 /// SPRT `LLR: llr (p%) (A, B) [elo0, elo1] model, alpha α, beta β` (p: how far the LLR has gone
 /// towards the bound it heads for, as fastchess prints it) and, once a bound is crossed,
 /// `SPRT: H1 accepted` or `SPRT: H0 accepted`.
 ///
 /// With `ptnml` the estimates are pentanomial, DrawRatio is (WL+DD)/pairs and PairsRatio is
-/// (WD+WW)/(LL+LD), as fastchess prints them. Without it they are trinomial, DrawRatio is
+/// (WD+WW)/(LL+LD), as fastchess prints them; the DrawRatio is labelled `(pairs 1–1)`, as it
+/// counts drawn pairs, not drawn games (every pair won and lost once is 100 % with no draw). Without it they are trinomial, DrawRatio is
 /// draws/games and there is no PairsRatio and no Ptnml line. Infinite values print `inf` /
 /// `-inf`; a ratio that does not exist (no pairs, DD = 0) prints `n/a`.
 pub fn render_block(input: &BlockInput<'_>) -> String {
@@ -342,7 +350,8 @@ pub struct BlockJson {
     #[serde(serialize_with = "num")]
     pub elo: f64,
     /// Why the interval and the LOS are undefined (`null` when they are not): then `elo_error`,
-    /// `elo_lower`, `elo_upper` and `los` are `null`.
+    /// `elo_lower`, `elo_upper`, `los`, `nelo` and `nelo_error` are `null` (nElo divides by the
+    /// spread, which is zero).
     pub interval_undefined: Option<String>,
     /// The `+/-` of the Elo.
     #[serde(serialize_with = "num")]
@@ -443,8 +452,8 @@ fn json_of(input: &BlockInput<'_>, split: bool) -> BlockJson {
         elo_error: defined(e.elo_error),
         elo_lower: defined(e.elo_lower),
         elo_upper: defined(e.elo_upper),
-        nelo: e.nelo,
-        nelo_error: e.nelo_error,
+        nelo: defined(e.nelo),
+        nelo_error: defined(e.nelo_error),
         los: defined(e.los),
         draw_ratio: n.draw_ratio,
         pairs_ratio: n.pairs_ratio,
@@ -529,7 +538,7 @@ mod tests {
         let want = "\
 Results of New vs Base (nodes=20000, 2 threads, seed 42, rules standard):
 Elo: -9.20 +/- 20.93 [-30.16, 11.69], nElo: -11.50 +/- 26.11
-LOS: 19.41 %, DrawRatio: 42.35 %, PairsRatio: 0.88
+LOS: 19.41 %, DrawRatio: 42.35 % (pairs 1–1), PairsRatio: 0.88
 Games: 680, Wins: 248, Losses: 266, Draws: 166, Points: 331.0 (48.68 %)
 Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: 4.76
 LLR: -0.14 (4.8%) (-2.94, 2.94) [0.00, 2.00] normalized, alpha 0.05, beta 0.05
@@ -657,7 +666,7 @@ LLR: -0.14 (4.8%) (-2.94, 2.94) [0.00, 2.00] normalized, alpha 0.05, beta 0.05
         let want = "\
 Results of New vs Base:
 Elo: -9.20 +/- 20.93 [-30.16, 11.69], nElo: -11.50 +/- 26.11
-LOS: 19.41 %, DrawRatio: 42.35 %, PairsRatio: 0.88
+LOS: 19.41 %, DrawRatio: 42.35 % (pairs 1–1), PairsRatio: 0.88
 Games: 680, Wins: n/a, Losses: n/a, Draws: n/a, Points: 331.0 (48.68 %)
 Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
 ";
@@ -760,7 +769,7 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
         };
         let text = render_block(&input);
         assert!(
-            text.contains("Elo: inf (interval undefined: the game scores have zero variance (every game 1–0)), nElo: inf +/- "),
+            text.contains("Elo: inf (interval undefined: the game scores have zero variance (every game 1–0)), nElo: undefined (zero variance)\n"),
             "{text}"
         );
         assert!(text.contains("LOS: n/a"), "{text}");
@@ -786,7 +795,7 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
             ..input
         }));
         assert_eq!(lost["elo"], "-inf");
-        assert_eq!(lost["nelo"], "-inf");
+        assert_eq!(lost["nelo"], Value::Null, "nElo divides by a zero spread");
     }
 
     #[test]
@@ -833,13 +842,27 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
         let text = render_block(&input);
         assert!(
             text.contains(
-                "Elo: 0.00 (interval undefined: the pair scores have zero variance (every pair 1–1)), nElo: 0.00 +/- "
+                "Elo: 0.00 (interval undefined: the pair scores have zero variance (every pair 1–1)), nElo: undefined (zero variance)\n"
             ),
             "{text}"
         );
-        assert!(text.contains("LOS: n/a, DrawRatio"), "{text}");
+        assert!(
+            text.contains("LOS: n/a, DrawRatio: 100.00 % (pairs 1–1)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Draws: 0"),
+            "no game drawn, every pair 1–1: {text}"
+        );
         let v = value(block_json(&input));
-        for k in ["elo_error", "elo_lower", "elo_upper", "los"] {
+        for k in [
+            "elo_error",
+            "elo_lower",
+            "elo_upper",
+            "los",
+            "nelo",
+            "nelo_error",
+        ] {
             assert_eq!(v[k], Value::Null, "{k}");
         }
         assert_eq!(
@@ -862,6 +885,23 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
             "{text}"
         );
         assert!(text.contains("LOS: n/a"), "one pair claims no LOS: {text}");
+        assert!(
+            text.contains("nElo: undefined (zero variance)\n"),
+            "one pair has no nElo error bar: {text}"
+        );
+        let three_one = Pentanomial {
+            wd: 3,
+            ..Pentanomial::default()
+        };
+        let text = render_block_unsplit(&BlockInput {
+            ptnml: Some(three_one),
+            wdl: three_one.wdl(),
+            ..input
+        });
+        assert!(
+            text.contains("Elo: 190.85 (interval undefined: the pair scores have zero variance (every pair 1.5–0.5)), nElo: undefined (zero variance)\n"),
+            "a finite Elo beside an infinite nElo: {text}"
+        );
         let draws = Wdl {
             wins: 0,
             draws: 5,
@@ -887,5 +927,6 @@ Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: n/a
         }));
         assert_eq!(v["interval_undefined"], Value::Null);
         assert!(v["elo_lower"].is_number() && v["los"].is_number());
+        assert!(v["nelo"].is_number() && v["nelo_error"].is_number());
     }
 }

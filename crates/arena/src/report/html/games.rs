@@ -50,11 +50,15 @@ pub struct GamesPage {
     pub title: String,
     /// One line under the title.
     pub context: String,
-    /// Every game of the folder (the rows may be fewer).
+    /// The games of the folder the run counted (those of `games.csv`; the rows may be fewer).
     pub games: u64,
-    /// Games Red won, Black won, drawn.
+    /// Games of the journal the run did not count (a gate's pairs finished beyond its stop):
+    /// listed, marked "not counted", but in none of the numbers above or below.
+    #[serde(default)]
+    pub uncounted: u64,
+    /// Counted games Red won, Black won, drawn.
     pub results: [u64; 3],
-    /// Games that ended by an engine failure or on time.
+    /// Counted games that ended by an engine failure or on time.
     pub failures: u64,
     /// The rows, in the order of `games.csv`; fewer than `games` when the page lists the first
     /// ones only.
@@ -205,6 +209,13 @@ fn write_games(out: &mut String, page: &GamesPage) -> fmt::Result {
             page.failures
         )?;
     }
+    if page.uncounted > 0 {
+        write!(
+            out,
+            " · <b>{}</b> more played beyond the stop, not counted",
+            page.uncounted
+        )?;
+    }
     let pages = page.rows.iter().filter(|r| r.view.is_some()).count();
     writeln!(
         out,
@@ -229,11 +240,11 @@ fn write_games(out: &mut String, page: &GamesPage) -> fmt::Result {
     writeln!(out, "<section id=\"games\">")?;
     writeln!(out, "<h2>Games</h2>")?;
     let listed = page.rows.len() as u64;
-    let shown = if listed < page.games {
+    let all = page.games.saturating_add(page.uncounted);
+    let shown = if listed < all {
         format!(
-            "The first {listed} of {} games; the rest are in games.csv (and every game in \
-             games.jsonl). ",
-            page.games
+            "The first {listed} of {all} games; the rest are in games.csv (and every game in \
+             games.jsonl). "
         )
     } else {
         String::new()
@@ -332,6 +343,28 @@ mod tests {
         assert!(!html.contains("--game 1</span>"));
         assert!(html.contains("<b>1</b> viewer page<"));
         assert!(!html.contains("The first"));
+        assert!(!html.contains("not counted"));
+    }
+
+    /// A gate's pair finished beyond its stop is listed (marked) but not counted among the games.
+    #[test]
+    fn games_beyond_the_stop_are_not_counted_in_the_facts() {
+        let mut beyond = row(3);
+        beyond.counted = false;
+        let page = GamesPage {
+            games: 2,
+            uncounted: 1,
+            results: [1, 1, 0],
+            rows: vec![row(1), row(2), beyond],
+            ..GamesPage::default()
+        };
+        let html = games_html(&page);
+        assert!(html.contains("<b>2</b> games ·"), "{html}");
+        assert!(
+            html.contains("<b>1</b> more played beyond the stop, not counted"),
+            "{html}"
+        );
+        assert!(!html.contains("The first"), "{html}");
     }
 
     #[test]
