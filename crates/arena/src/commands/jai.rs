@@ -39,13 +39,39 @@ fn say(out: &Shared, line: &str) {
     let _ = w.flush();
 }
 
-/// A match being played: its thread, the watch that can stop it, and whether it has ended
+/// A match being played: its thread, the watch that can stop it, whether it has ended
 /// (raised before its last line is said, so that a command read after that line finds the
-/// match over).
+/// match over), and whether it is still being set up (its engines starting: a stop then ends
+/// them, under this lock, so that the set-up never passes into play meanwhile).
 struct Running {
     thread: JoinHandle<()>,
     watch: Watch,
     done: Arc<AtomicBool>,
+    setting_up: Arc<Mutex<bool>>,
+}
+
+/// How often a stop during a match's set-up ends the engines started since.
+const SETUP_STOP_TICK: Duration = Duration::from_millis(10);
+
+/// Stops the match, if one runs, and waits for its thread (which says its end). A match still
+/// being set up is abandoned: the engines it started (or starts until its set-up ends) are
+/// ended, so that a handshake never holds the stop for its time limit.
+fn halt(running: &mut Option<Running>) {
+    let Some(r) = running.as_ref() else {
+        return;
+    };
+    r.watch.stop.store(true, Ordering::Relaxed);
+    while !r.done.load(Ordering::Acquire) {
+        {
+            let setting_up = r.setting_up.lock().unwrap_or_else(PoisonError::into_inner);
+            if !*setting_up {
+                break;
+            }
+            crate::engines::interrupt::end_engines();
+        }
+        std::thread::sleep(SETUP_STOP_TICK);
+    }
+    finish(running);
 }
 
 /// The last match's end, as its lines (its final `info wld` and its finished, stopped or
@@ -109,10 +135,7 @@ pub fn run(
             break;
         }
     }
-    if let Some(r) = &running {
-        r.watch.stop.store(true, Ordering::Relaxed);
-    }
-    finish(&mut running);
+    halt(&mut running);
     Ok(())
 }
 
@@ -210,9 +233,8 @@ impl Loop<'_> {
     /// `stop`: a running match is stopped and its end said by its thread; else the last
     /// match's end is said again.
     fn stop(&mut self) {
-        if let Some(r) = self.running.as_ref() {
-            r.watch.stop.store(true, Ordering::Relaxed);
-            finish(self.running);
+        if self.running.is_some() {
+            halt(self.running);
             return;
         }
         let last = self.last.lock().unwrap_or_else(PoisonError::into_inner);
@@ -266,12 +288,17 @@ fn start(settings: JaiSettings, out: &Shared, last: &Ended) -> Running {
     let last = Arc::clone(last);
     let done = Arc::new(AtomicBool::new(false));
     let finished = Arc::clone(&done);
+    let setting_up = Arc::new(Mutex::new(true));
+    let set_up = Arc::clone(&setting_up);
     let thread = std::thread::spawn(move || {
-        let end = match prepare(&settings) {
-            Err(e) => vec![format!("info string startmatch refused: {e}")],
-            Ok(_) if stopping.stopping() => {
+        let prepared = prepare(&settings);
+        *set_up.lock().unwrap_or_else(PoisonError::into_inner) = false;
+        let end = match prepared {
+            // A stop during the set-up ended its engines: that is why it failed.
+            _ if stopping.stopping() => {
                 vec!["info string match stopped before it started".to_string()]
             }
+            Err(e) => vec![format!("info string startmatch refused: {e}")],
             Ok(mut setup) => {
                 let _ = watcher.first.set(setup.engines[0].label.clone());
                 setup.watch = Some(stopping);
@@ -288,6 +315,7 @@ fn start(settings: JaiSettings, out: &Shared, last: &Ended) -> Running {
         thread,
         watch,
         done,
+        setting_up,
     }
 }
 

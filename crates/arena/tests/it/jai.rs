@@ -508,6 +508,32 @@ fn jai_an_engine_that_never_answers_does_not_block_the_runner() {
     jai.quit();
 }
 
+/// `stop` and `quit` while an engine is still starting (`/bin/cat` never says `uciok`; its
+/// time limit is 10 s) are answered at once: the match being set up is abandoned, its engine
+/// ended, and no match folder is left.
+#[test]
+fn jai_stop_and_quit_during_an_engines_start_are_answered_at_once() {
+    let dir = tmp("jai-stop-setup");
+    let mut jai = Jai::start(&["--engine", "greedy"]);
+    jai.send(&format!("setoption name OutDir value {}", s(&dir)));
+    jai.send("setoption name Engine2 value uci:path=/bin/cat");
+    assert_eq!(jai.sync(), Vec::<String>::new());
+    jai.send("startmatch");
+    std::thread::sleep(Duration::from_millis(500));
+    let t = Instant::now();
+    jai.send("stop");
+    let l = jai.until(|l| l.starts_with("info string"));
+    assert_eq!(l, "info string match stopped before it started");
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+    jai.send("startmatch");
+    std::thread::sleep(Duration::from_millis(500));
+    let t = Instant::now();
+    jai.quit();
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+}
+
 #[test]
 fn jai_refuses_a_folder_name_with_control_characters_as_out_does() {
     let dir = tmp("jai-ctl");
