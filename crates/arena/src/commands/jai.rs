@@ -12,7 +12,7 @@
 
 use std::io::{BufRead, Write};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -271,7 +271,7 @@ fn start(settings: JaiSettings, out: &Shared, last: &Ended) -> Running {
     let stop = Arc::new(AtomicBool::new(false));
     let watcher = Arc::new(JaiWatcher {
         out: Arc::clone(out),
-        total: settings.pairs.saturating_mul(2),
+        total: AtomicU64::new(settings.pairs.saturating_mul(2)),
         first: OnceLock::new(),
         shown: Mutex::new(None),
         wld: Mutex::new([0; 3]),
@@ -300,6 +300,12 @@ fn start(settings: JaiSettings, out: &Shared, last: &Ended) -> Running {
             }
             Err(e) => vec![format!("info string startmatch refused: {e}")],
             Ok(mut setup) => {
+                if setup.pairs > settings.pairs {
+                    say(&out, &more_kept(setup.pairs, settings.pairs));
+                }
+                watcher
+                    .total
+                    .store(setup.pairs.saturating_mul(2), Ordering::Relaxed);
                 let _ = watcher.first.set(setup.engines[0].label.clone());
                 setup.watch = Some(stopping);
                 play(&setup, &out)
@@ -317,6 +323,16 @@ fn start(settings: JaiSettings, out: &Shared, last: &Ended) -> Running {
         done,
         setting_up,
     }
+}
+
+/// Why a resumed match continues to `kept` pairs though TotalRounds is `asked`: it keeps that
+/// many already, and a resume never counts fewer.
+fn more_kept(kept: u64, asked: u64) -> String {
+    format!(
+        "info string option TotalRounds: {asked} is fewer than the {} the match keeps; it \
+         continues to {kept} (a resume never counts fewer pairs than are kept)",
+        counted(kept, "pair")
+    )
 }
 
 /// The run of `settings`, ready to play: set up, a new match's folder claimed (a unique name
@@ -428,7 +444,8 @@ fn end_line(stopped: bool, kept: Kept, first: &str, dir: &str) -> String {
 /// others play unseen), and the first engine's W-L-D after every game.
 struct JaiWatcher {
     out: Shared,
-    total: u64,
+    /// The games of the match (set again when the run is set up: a resume may count more).
+    total: AtomicU64,
     /// The first engine's label: W-L-D are its (set when the run is set up, before any game).
     first: OnceLock<String>,
     /// The game shown move by move, if any.
@@ -529,7 +546,11 @@ impl Watcher for JaiWatcher {
         *shown = Some(which.number);
         say(
             &self.out,
-            &format!("info game {}/{}", which.number, self.total),
+            &format!(
+                "info game {}/{}",
+                which.number,
+                self.total.load(Ordering::Relaxed)
+            ),
         );
         say(
             &self.out,

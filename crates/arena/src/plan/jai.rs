@@ -449,8 +449,8 @@ impl JaiSettings {
         Ok(setup)
     }
 
-    /// The match `Resume` continues, as its folder recorded it, to `TotalRounds` pairs on
-    /// `Concurrency` threads.
+    /// The match `Resume` continues, as its folder recorded it, to `TotalRounds` pairs (or the
+    /// pairs its journal keeps, when more) on `Concurrency` threads.
     fn resumed(&self, parent: &Path) -> Result<RunSetup, String> {
         let dir = resume_target(parent)?;
         let (_, record, mut setup) =
@@ -462,7 +462,12 @@ impl JaiSettings {
                 record.command_name()
             ));
         }
-        setup.pairs = self.pairs;
+        // A resume never counts fewer pairs than the folder keeps: JieqiBox sends TotalRounds
+        // again on every load, so a smaller one is no request to shrink the match (`arena
+        // match --resume --pairs N` below the kept pairs leaves them uncounted: there it is
+        // asked for).
+        let kept = crate::records::journal::kept_pairs(&dir.join("games.jsonl"));
+        setup.pairs = self.pairs.max(kept);
         setup.threads = (self.threads as usize).max(1);
         setup.resume = true;
         setup.command = record.command;

@@ -672,6 +672,38 @@ fn jai_out_dir_holds_a_new_folder_per_match_and_resume_continues_the_last() {
     );
 }
 
+/// Resume with a TotalRounds below the pairs the folder keeps (JieqiBox sends TotalRounds again
+/// on every load) continues to the kept pairs and says so: it used to answer "match finished:
+/// 2 pairs" and rewrite the records to 2 pairs of the 3 kept.
+#[test]
+fn jai_resume_never_counts_fewer_pairs_than_are_kept() {
+    let dir = tmp("jai-resume-fewer");
+    let args = fast("3", &dir);
+    let mut jai = Jai::start(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    jai.send("startmatch");
+    let folder = folder_of(&jai.until(|l| l.starts_with("info string match finished")));
+    jai.send("setoption name Resume value true");
+    jai.send("setoption name TotalRounds value 2");
+    jai.send("startmatch");
+    let note = jai.until(|l| l.starts_with("info string"));
+    assert_eq!(
+        note,
+        "info string option TotalRounds: 2 is fewer than the 3 pairs the match keeps; it \
+         continues to 3 (a resume never counts fewer pairs than are kept)"
+    );
+    let resumed = jai.until(|l| l.starts_with("info string match"));
+    assert!(resumed.contains(", 3 pairs ("), "{resumed}");
+    let end = jai.until(|l| l.starts_with("info string match finished"));
+    assert!(
+        end.starts_with("info string match finished: 3 pairs"),
+        "{end}"
+    );
+    assert_eq!(folder_of(&end), folder);
+    jai.quit();
+    let record = std::fs::read_to_string(folder.join("match.json")).unwrap();
+    assert!(record.contains("\"pairs\": 3"), "{record}");
+}
+
 /// JieqiBox hears no end of a match and shows it running until Stop: every `stop` is answered
 /// with the last match's final W-L-D (from its records) and its end line and folder, also long
 /// after it ended (it used to say "stop: no match is running").
