@@ -254,7 +254,8 @@ impl JaiSettings {
     /// Sets option `name` (as JieqiBox sends it: names match case-insensitively; `<empty>` or
     /// nothing is empty text) to `value`, checked: a number in its range, an engine spec the
     /// arena reads (an external engine is not started here: it is, when the match starts),
-    /// rules that resolve. The other settings are only checked together, when the match starts.
+    /// rules that resolve, a clock that reads. The other settings are only checked together, when
+    /// the match starts.
     ///
     /// # Errors
     /// An unknown option or a bad value, in a sentence that names the option and quotes the
@@ -325,7 +326,9 @@ impl JaiSettings {
                 let n = value
                     .parse::<u64>()
                     .ok()
-                    .filter(|n| (min..=max).contains(n) || (name == "Seed" && *n > max))
+                    // A seed above the dialog's range only as the command line gave it (the
+                    // dialog sends its value again).
+                    .filter(|n| (min..=max).contains(n) || (name == "Seed" && *n == self.seed))
                     .ok_or_else(|| {
                         format!(
                             "option {name}: '{}' is not a whole number from {min} to {max}",
@@ -358,7 +361,11 @@ impl JaiSettings {
                     }
                     "Rules" => {
                         crate::plan::rules_arg::resolve(value)
-                            .map_err(|e| format!("option Rules: '{}': {e}", echo(value)))?;
+                            .map_err(|e| rules_refusal(value, &e))?;
+                    }
+                    "TimeControl" if !value.is_empty() => {
+                        crate::engines::time_control::TimeControl::parse(value)
+                            .map_err(|e| format!("option TimeControl: '{}': {e}", echo(value)))?;
                     }
                     // As `--out` reads it (empty is the default folder here).
                     "OutDir" if !value.is_empty() => {
@@ -424,6 +431,7 @@ impl JaiSettings {
             shard: None,
             check: false,
         };
+        self.check_labels()?;
         let mut setup =
             two_engine_setup(&self.engines, run, self.pairs, "--pairs").map_err(|e| match e {
                 Error::Arg { flag, message } => {
@@ -447,6 +455,36 @@ impl JaiSettings {
         setup.out = parent.join(name);
         setup.command = format!("arena jai {}", self.command_line());
         Ok(setup)
+    }
+
+    /// Both engines' labels differ (they name the engines in every report), said in option
+    /// names; read without starting an engine (a spec that does not read is refused later).
+    fn check_labels(&self) -> Result<(), String> {
+        let [Ok(a), Ok(b)] = self
+            .engines
+            .each_ref()
+            .map(|e| crate::engines::entry_unprobed(e))
+        else {
+            return Ok(());
+        };
+        if a.label != b.label {
+            return Ok(());
+        }
+        let hint = if b.spec.params.iter().any(|(k, _)| k == "name") {
+            "give them different name= labels".to_string()
+        } else {
+            format!(
+                "give one a name, e.g. Engine2 {}{}name={}-2",
+                b.spec,
+                if b.spec.params.is_empty() { ":" } else { "," },
+                b.spec.name
+            )
+        };
+        Err(format!(
+            "options Engine1 and Engine2: both engines are labelled '{}': labels name engines in \
+             every report, so they must differ; {hint}",
+            echo(&b.label)
+        ))
     }
 
     /// The match `Resume` continues, as its folder recorded it, to `TotalRounds` pairs (or the
@@ -502,6 +540,18 @@ impl JaiSettings {
             s.push_str(&format!(" --display-delay {}", self.display_delay));
         }
         s
+    }
+}
+
+/// Why option Rules refuses `value`, in option names (the resolver's own words name `--rules`).
+fn rules_refusal(value: &str, e: &crate::plan::rules_arg::RulesArgError) -> String {
+    match e {
+        crate::plan::rules_arg::RulesArgError::NotFound { .. } => format!(
+            "option Rules: '{}' is not a preset ({}) and no such file",
+            echo(value),
+            crate::plan::rules_arg::PRESETS.join(", ")
+        ),
+        other => format!("option Rules: {other}"),
     }
 }
 

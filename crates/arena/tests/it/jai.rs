@@ -603,6 +603,60 @@ fn jai_a_refused_option_blocks_startmatch_until_it_is_set_again() {
     jai.quit();
 }
 
+/// Values are checked when set, and every refusal speaks in option names: TimeControl `abc` got
+/// no answer until startmatch, a Seed above the declared max was taken, and Rules and two
+/// engines of one label were refused naming `--rules` and `--engine`.
+#[test]
+fn jai_values_are_checked_when_set_in_option_names() {
+    let dir = tmp("jai-checked");
+    let args = fast("1", &dir);
+    let mut jai = Jai::start(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    jai.send("setoption name TimeControl value abc");
+    jai.send("setoption name Seed value 18446744073709551615");
+    jai.send("setoption name Seed value 9007199254740992");
+    jai.send("setoption name Rules value nosuch");
+    let said = jai.sync();
+    assert_eq!(said.len(), 4, "{said:?}");
+    assert!(
+        said[0].starts_with("info string option TimeControl: 'abc': "),
+        "{said:?}"
+    );
+    for (line, seed) in said[1..3]
+        .iter()
+        .zip(["18446744073709551615", "9007199254740992"])
+    {
+        assert_eq!(
+            line,
+            &format!(
+                "info string option Seed: '{seed}' is not a whole number from 0 to \
+                 9007199254740991"
+            )
+        );
+    }
+    assert!(
+        said[3].starts_with("info string option Rules: 'nosuch' is not a preset (standard"),
+        "{said:?}"
+    );
+    for name in ["TimeControl", "Seed", "Rules"] {
+        jai.send(&format!("setoption name {name} value <empty>"));
+    }
+    jai.send("setoption name Rules value standard");
+    jai.send("setoption name Seed value 7");
+    jai.send("setoption name Engine2 value greedy");
+    jai.sync();
+    jai.send("startmatch");
+    let e = jai.until(|l| l.starts_with("info string"));
+    assert_eq!(
+        e,
+        "info string startmatch refused: options Engine1 and Engine2: both engines are labelled \
+         'greedy': labels name engines in every report, so they must differ; give one a name, \
+         e.g. Engine2 greedy:name=greedy-2"
+    );
+    let lines = jai.quit();
+    let flags: Vec<&String> = lines.iter().filter(|l| l.contains("--")).collect();
+    assert!(flags.is_empty(), "messages name flags: {flags:#?}");
+}
+
 /// OutDir is the folder that holds the matches: each match gets a new folder in it, so a saved
 /// OutDir (JieqiBox sends it on every load) no longer refuses the next match ("games.jsonl
 /// exists: add --resume"), nor does a stop with no pair kept; Resume continues the newest one.
