@@ -396,11 +396,23 @@ impl JaiSettings {
     ///
     /// # Errors
     /// The settings do not make a run (two engines with one label, a bad clock, rules an
-    /// external engine cannot be told…), or `Resume` finds no match to continue.
+    /// external engine cannot be told…), OutDir is a match's own folder and `Resume` is off, or
+    /// `Resume` finds no match to continue.
     pub fn setup(&self, cwd: &Path) -> Result<RunSetup, String> {
         let parent = match_parent(&self.out, cwd);
         if self.resume {
             return self.resumed(&parent);
+        }
+        if let Some(record) = crate::records::files::RUN_RECORDS
+            .iter()
+            .find(|r| parent.join(r).is_file())
+        {
+            return Err(format!(
+                "option OutDir: {} is a match's folder (it holds {record}), not a folder of \
+                 matches: turn Resume on to continue that match, or set OutDir to the folder \
+                 that holds it to start a new one",
+                crate::util::text::printable(&parent.display().to_string())
+            ));
         }
         let run = RunArgs {
             seed: self.seed,

@@ -758,6 +758,43 @@ fn jai_resume_never_counts_fewer_pairs_than_are_kept() {
     assert!(record.contains("\"pairs\": 3"), "{record}");
 }
 
+/// OutDir naming a match's own folder with Resume off is refused, naming OutDir and both ways
+/// on: it used to start a new match in a folder inside that match's folder.
+#[test]
+fn jai_out_dir_naming_a_matchs_folder_is_refused_without_resume() {
+    let dir = tmp("jai-outdir-match");
+    let args = fast("1", &dir);
+    let mut jai = Jai::start(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    jai.send("startmatch");
+    let folder = folder_of(&jai.until(|l| l.starts_with("info string match finished")));
+    let before = dirs(&folder);
+    jai.send(&format!("setoption name OutDir value {}", s(&folder)));
+    jai.send("startmatch");
+    let e = jai.until(|l| l.starts_with("info string"));
+    assert_eq!(
+        e,
+        format!(
+            "info string startmatch refused: option OutDir: {} is a match's folder (it holds \
+             match.json), not a folder of matches: turn Resume on to continue that match, or \
+             set OutDir to the folder that holds it to start a new one",
+            folder.display()
+        )
+    );
+    jai.quit();
+    assert_eq!(dirs(&folder), before, "no match folder made inside it");
+}
+
+/// The folders directly in `dir`.
+fn dirs(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut d: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    d.sort();
+    d
+}
+
 /// JieqiBox hears no end of a match and shows it running until Stop: every `stop` is answered
 /// with the last match's final W-L-D (from its records) and its end line and folder, also long
 /// after it ended (it used to say "stop: no match is running").
