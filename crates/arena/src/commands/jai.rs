@@ -213,7 +213,9 @@ impl Loop<'_> {
             );
         };
         if self.running.is_some() {
-            if !self.settings.holds(name, value) {
+            if let Err(e) = JaiSettings::known(name) {
+                say(self.out, &format!("info string {e}"));
+            } else if !self.settings.holds(name, value) {
                 say(
                     self.out,
                     &format!(

@@ -308,16 +308,28 @@ impl JaiSettings {
         ))
     }
 
+    /// Whether `name` is an option (matched case-insensitively).
+    ///
+    /// # Errors
+    /// It is none: the message quotes it and lists the options.
+    pub fn known(name: &str) -> Result<(), String> {
+        if OPTIONS.iter().any(|(n, _, _)| n.eq_ignore_ascii_case(name)) {
+            return Ok(());
+        }
+        Err(format!(
+            "no option '{}' (options: {})",
+            echo(name),
+            OPTIONS.map(|(n, _, _)| n).join(", ")
+        ))
+    }
+
     fn set_value(&mut self, name: &str, value: &str) -> Result<(), String> {
+        JaiSettings::known(name)?;
         let Some(&(name, kind, _)) = OPTIONS
             .iter()
             .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
         else {
-            return Err(format!(
-                "no option '{}' (options: {})",
-                echo(name),
-                OPTIONS.map(|(n, _, _)| n).join(", ")
-            ));
+            return Ok(());
         };
         let value = value.trim();
         let value = if value == "<empty>" { "" } else { value };

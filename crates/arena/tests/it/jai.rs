@@ -912,6 +912,13 @@ fn jai_options_sent_again_during_a_match_are_taken_silently() {
             ),
         "{said:?}"
     );
+    // An unknown option is no option that keeps its value.
+    jai.send("setoption name Bogus value 1");
+    let said = jai.sync();
+    assert!(
+        said.len() == 1 && said[0].starts_with("info string no option 'Bogus' (options: "),
+        "{said:?}"
+    );
     jai.send("stop");
     jai.until(|l| l.starts_with("info string match stopped"));
     jai.quit();
