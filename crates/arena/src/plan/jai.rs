@@ -700,9 +700,12 @@ mod tests {
         let mut s = defaults();
         s.set("Engine2", "greedy").unwrap();
         let e = s.setup(Path::new("/")).unwrap_err();
-        assert!(e.starts_with("option Engine1/Engine2: "), "{e}");
+        assert!(e.starts_with("options Engine1 and Engine2: "), "{e}");
         let mut s = defaults();
-        s.set("TimeControl", "ten minutes").unwrap();
+        let e = s.set("TimeControl", "ten minutes").unwrap_err();
+        assert!(e.starts_with("option TimeControl: 'ten minutes': "), "{e}");
+        // As the command line gave it (`--tc` is read when the match starts).
+        s.tc = "ten minutes".into();
         let e = s.setup(Path::new("/")).unwrap_err();
         assert!(e.starts_with("option TimeControl: "), "{e}");
     }
