@@ -369,7 +369,14 @@ impl JaiSettings {
                             return Err(format!("option {name}: an engine spec is needed"));
                         }
                         crate::engines::entry_unprobed(value)
-                            .map_err(|e| format!("option {name}: '{}': {e}", echo(value)))?;
+                            // The reader's words quote the spec again: cut as well.
+                            .map_err(|e| {
+                                format!(
+                                    "option {name}: '{}': {}",
+                                    echo(value),
+                                    echo(&e.to_string())
+                                )
+                            })?;
                     }
                     "Rules" => {
                         crate::plan::rules_arg::resolve(value)

@@ -652,6 +652,19 @@ fn jai_values_are_checked_when_set_in_option_names() {
          'greedy': labels name engines in every report, so they must differ; give one a name, \
          e.g. Engine2 greedy:name=greedy-2"
     );
+    // A garbage spec is quoted cut, also where the reader's words quote it (1361 bytes before).
+    jai.send(&format!(
+        "setoption name Engine1 value {}",
+        "x".repeat(1000)
+    ));
+    let said = jai.sync();
+    assert!(
+        said.len() == 1
+            && said[0].starts_with("info string option Engine1: 'xxx")
+            && said[0].len() < 600,
+        "{} bytes: {said:?}",
+        said[0].len()
+    );
     let lines = jai.quit();
     let flags: Vec<&String> = lines.iter().filter(|l| l.contains("--")).collect();
     assert!(flags.is_empty(), "messages name flags: {flags:#?}");
