@@ -50,11 +50,13 @@ impl Default for Options {
 /// The largest `Hash` (MB) the option ever takes.
 pub const HASH_CEILING: u32 = 65536;
 
-/// The largest `Hash` (MB) this machine can allocate, at most [`HASH_CEILING`]: what `Hash`
-/// declares as its maximum, so that a GUI's spinner (JieqiBox saves and sends the value again
-/// on every load) offers no size the engine would refuse. Found once, by halving the interval
-/// of sizes the engine's own check ([`jieqi_registry::factory`]: the table reserved, not
-/// touched) accepts.
+/// The largest `Hash` (MB) this machine takes safely, at most [`HASH_CEILING`]: what `Hash`
+/// declares as its maximum and the most `setoption` takes, so that a GUI's spinner (JieqiBox
+/// saves and sends the value again on every load) offers no size the engine would refuse or
+/// could not hold. The table's every slot is written when it is made, so a size that can only
+/// be reserved (the system overcommits) is no safe maximum: it is half the physical memory,
+/// rounded down to a power of two ([`memory_cap`]), and within that the largest size the
+/// engine's own check ([`jieqi_registry::factory`]) accepts, found once by halving.
 pub fn max_hash_mb() -> u32 {
     static MAX: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
     *MAX.get_or_init(|| {
@@ -62,11 +64,12 @@ pub fn max_hash_mb() -> u32 {
             Spec::parse(&format!("alphabeta:hash={mb}"))
                 .is_ok_and(|spec| jieqi_registry::factory(&spec).is_ok())
         };
-        if fits(HASH_CEILING) {
-            return HASH_CEILING;
+        let cap = physical_mb().map_or(HASH_CEILING, memory_cap);
+        if fits(cap) {
+            return cap;
         }
         // fits(lo) holds (or lo is 1, the least any table takes), fits(hi) does not.
-        let (mut lo, mut hi) = (1, HASH_CEILING);
+        let (mut lo, mut hi) = (1, cap);
         while hi - lo > 1 {
             let mid = lo + (hi - lo) / 2;
             if fits(mid) {
@@ -77,6 +80,35 @@ pub fn max_hash_mb() -> u32 {
         }
         lo
     })
+}
+
+/// The largest `Hash` (MB) a machine of `physical_mb` MB of memory is offered: half of it,
+/// rounded down to a power of two, from 1 to [`HASH_CEILING`].
+pub fn memory_cap(physical_mb: u64) -> u32 {
+    let half = (physical_mb / 2).max(1);
+    let power = 1u64 << (63 - half.leading_zeros());
+    power.min(u64::from(HASH_CEILING)) as u32
+}
+
+/// The machine's physical memory in MB, from `/proc/meminfo`'s `MemTotal` (its first 4 KiB
+/// read); `None` where there is none or it does not say.
+fn physical_mb() -> Option<u64> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open("/proc/meminfo")
+        .ok()?
+        .take(4096)
+        .read_to_string(&mut text)
+        .ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: u64 = line
+        .trim_start_matches("MemTotal:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb / 1024)
 }
 
 /// The steps of the `Contempt` combo, in centipawns: its values run from −1000 to 1000 by this.
@@ -155,7 +187,7 @@ impl Options {
             "engineoptions" => {
                 next.engine_options = if value == "<empty>" { "" } else { value }.replace(';', ",");
             }
-            "hash" => next.hash = spin(name, value, 1, i64::from(HASH_CEILING))? as u32,
+            "hash" => next.hash = spin(name, value, 1, i64::from(max_hash_mb()))? as u32,
             "threads" => next.threads = spin(name, value, 1, MAX_THREADS as i64)? as u32,
             "contempt" => next.contempt = spin(name, value, -1000, 1000)? as i32,
             "uci_variant" => {
@@ -408,12 +440,27 @@ mod tests {
         );
     }
 
+    /// Half the physical memory, rounded down to a power of two, from 1 MB to 65536 MB: this
+    /// machine's 24105 MB used to declare `max 24105`, every slot of which a table writes.
+    #[test]
+    fn hash_is_offered_up_to_half_the_memory_as_a_power_of_two() {
+        assert_eq!(memory_cap(24105), 8192);
+        assert_eq!(memory_cap(16384), 8192);
+        assert_eq!(memory_cap(1_000_000), HASH_CEILING);
+        assert_eq!(memory_cap(0), 1);
+        if let Some(mb) = physical_mb() {
+            assert!(u64::from(max_hash_mb()) <= (mb / 2).max(1), "{mb} MB");
+        }
+    }
+
     #[test]
     fn bad_values_are_refused_and_change_nothing() {
         let mut o = Options::default();
         let before = o.clone();
+        // The range `Hash` declares, not the most it could ever take.
+        let hash_range = format!("Hash: 0 is outside [1, {}]", max_hash_mb());
         for (name, value, says) in [
-            ("Hash", "0", "outside [1, 65536]"),
+            ("Hash", "0", hash_range.as_str()),
             ("Threads", "257", "outside [1, 256]"),
             ("Threads", "0", "outside [1, 256]"),
             ("Engine", "stockfish", "not one of"),

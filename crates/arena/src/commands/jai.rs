@@ -12,7 +12,7 @@
 
 use std::io::{BufRead, Write};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -39,13 +39,39 @@ fn say(out: &Shared, line: &str) {
     let _ = w.flush();
 }
 
-/// A match being played: its thread, the watch that can stop it, and whether it has ended
+/// A match being played: its thread, the watch that can stop it, whether it has ended
 /// (raised before its last line is said, so that a command read after that line finds the
-/// match over).
+/// match over), and whether it is still being set up (its engines starting: a stop then ends
+/// them, under this lock, so that the set-up never passes into play meanwhile).
 struct Running {
     thread: JoinHandle<()>,
     watch: Watch,
     done: Arc<AtomicBool>,
+    setting_up: Arc<Mutex<bool>>,
+}
+
+/// How often a stop during a match's set-up ends the engines started since.
+const SETUP_STOP_TICK: Duration = Duration::from_millis(10);
+
+/// Stops the match, if one runs, and waits for its thread (which says its end). A match still
+/// being set up is abandoned: the engines it started (or starts until its set-up ends) are
+/// ended, so that a handshake never holds the stop for its time limit.
+fn halt(running: &mut Option<Running>) {
+    let Some(r) = running.as_ref() else {
+        return;
+    };
+    r.watch.stop.store(true, Ordering::Relaxed);
+    while !r.done.load(Ordering::Acquire) {
+        {
+            let setting_up = r.setting_up.lock().unwrap_or_else(PoisonError::into_inner);
+            if !*setting_up {
+                break;
+            }
+            crate::engines::interrupt::end_engines();
+        }
+        std::thread::sleep(SETUP_STOP_TICK);
+    }
+    finish(running);
 }
 
 /// The last match's end, as its lines (its final `info wld` and its finished, stopped or
@@ -109,10 +135,7 @@ pub fn run(
             break;
         }
     }
-    if let Some(r) = &running {
-        r.watch.stop.store(true, Ordering::Relaxed);
-    }
-    finish(&mut running);
+    halt(&mut running);
     Ok(())
 }
 
@@ -190,7 +213,9 @@ impl Loop<'_> {
             );
         };
         if self.running.is_some() {
-            if !self.settings.holds(name, value) {
+            if let Err(e) = JaiSettings::known(name) {
+                say(self.out, &format!("info string {e}"));
+            } else if !self.settings.holds(name, value) {
                 say(
                     self.out,
                     &format!(
@@ -210,9 +235,8 @@ impl Loop<'_> {
     /// `stop`: a running match is stopped and its end said by its thread; else the last
     /// match's end is said again.
     fn stop(&mut self) {
-        if let Some(r) = self.running.as_ref() {
-            r.watch.stop.store(true, Ordering::Relaxed);
-            finish(self.running);
+        if self.running.is_some() {
+            halt(self.running);
             return;
         }
         let last = self.last.lock().unwrap_or_else(PoisonError::into_inner);
@@ -249,7 +273,7 @@ fn start(settings: JaiSettings, out: &Shared, last: &Ended) -> Running {
     let stop = Arc::new(AtomicBool::new(false));
     let watcher = Arc::new(JaiWatcher {
         out: Arc::clone(out),
-        total: settings.pairs.saturating_mul(2),
+        total: AtomicU64::new(settings.pairs.saturating_mul(2)),
         first: OnceLock::new(),
         shown: Mutex::new(None),
         wld: Mutex::new([0; 3]),
@@ -266,13 +290,24 @@ fn start(settings: JaiSettings, out: &Shared, last: &Ended) -> Running {
     let last = Arc::clone(last);
     let done = Arc::new(AtomicBool::new(false));
     let finished = Arc::clone(&done);
+    let setting_up = Arc::new(Mutex::new(true));
+    let set_up = Arc::clone(&setting_up);
     let thread = std::thread::spawn(move || {
-        let end = match prepare(&settings) {
-            Err(e) => vec![format!("info string startmatch refused: {e}")],
-            Ok(_) if stopping.stopping() => {
+        let prepared = prepare(&settings);
+        *set_up.lock().unwrap_or_else(PoisonError::into_inner) = false;
+        let end = match prepared {
+            // A stop during the set-up ended its engines: that is why it failed.
+            _ if stopping.stopping() => {
                 vec!["info string match stopped before it started".to_string()]
             }
+            Err(e) => vec![format!("info string startmatch refused: {e}")],
             Ok(mut setup) => {
+                if setup.pairs > settings.pairs {
+                    say(&out, &more_kept(setup.pairs, settings.pairs));
+                }
+                watcher
+                    .total
+                    .store(setup.pairs.saturating_mul(2), Ordering::Relaxed);
                 let _ = watcher.first.set(setup.engines[0].label.clone());
                 setup.watch = Some(stopping);
                 play(&setup, &out)
@@ -288,7 +323,18 @@ fn start(settings: JaiSettings, out: &Shared, last: &Ended) -> Running {
         thread,
         watch,
         done,
+        setting_up,
     }
+}
+
+/// Why a resumed match continues to `kept` pairs though TotalRounds is `asked`: it keeps that
+/// many already, and a resume never counts fewer.
+fn more_kept(kept: u64, asked: u64) -> String {
+    format!(
+        "info string option TotalRounds: {asked} is fewer than the {} the match keeps; it \
+         continues to {kept} (a resume never counts fewer pairs than are kept)",
+        counted(kept, "pair")
+    )
 }
 
 /// The run of `settings`, ready to play: set up, a new match's folder claimed (a unique name
@@ -400,7 +446,8 @@ fn end_line(stopped: bool, kept: Kept, first: &str, dir: &str) -> String {
 /// others play unseen), and the first engine's W-L-D after every game.
 struct JaiWatcher {
     out: Shared,
-    total: u64,
+    /// The games of the match (set again when the run is set up: a resume may count more).
+    total: AtomicU64,
     /// The first engine's label: W-L-D are its (set when the run is set up, before any game).
     first: OnceLock<String>,
     /// The game shown move by move, if any.
@@ -501,7 +548,11 @@ impl Watcher for JaiWatcher {
         *shown = Some(which.number);
         say(
             &self.out,
-            &format!("info game {}/{}", which.number, self.total),
+            &format!(
+                "info game {}/{}",
+                which.number,
+                self.total.load(Ordering::Relaxed)
+            ),
         );
         say(
             &self.out,

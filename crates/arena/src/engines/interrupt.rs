@@ -94,6 +94,19 @@ pub fn engine_ended(pid: u32) {
         .remove(&pid);
 }
 
+/// Ends every external engine alive now (each one's process group), without marking the run
+/// interrupted: `arena jai` abandons a match still being set up this way (its engines' handshake
+/// then fails at once instead of at its time limit).
+pub fn end_engines() {
+    let engines: Vec<u32> = {
+        let engines = ENGINES.lock().unwrap_or_else(|e| e.into_inner());
+        engines.0.iter().copied().collect()
+    };
+    for pid in engines {
+        end_group(pid);
+    }
+}
+
 /// Notes the run that writes `out` (`command`: match, sprt, tournament or leak), for the message.
 pub fn run_started(out: &Path, command: &str) {
     *RUN.lock().unwrap_or_else(|e| e.into_inner()) =

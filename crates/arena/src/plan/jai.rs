@@ -254,7 +254,8 @@ impl JaiSettings {
     /// Sets option `name` (as JieqiBox sends it: names match case-insensitively; `<empty>` or
     /// nothing is empty text) to `value`, checked: a number in its range, an engine spec the
     /// arena reads (an external engine is not started here: it is, when the match starts),
-    /// rules that resolve. The other settings are only checked together, when the match starts.
+    /// rules that resolve, a clock that reads. The other settings are only checked together, when
+    /// the match starts.
     ///
     /// # Errors
     /// An unknown option or a bad value, in a sentence that names the option and quotes the
@@ -307,16 +308,28 @@ impl JaiSettings {
         ))
     }
 
+    /// Whether `name` is an option (matched case-insensitively).
+    ///
+    /// # Errors
+    /// It is none: the message quotes it and lists the options.
+    pub fn known(name: &str) -> Result<(), String> {
+        if OPTIONS.iter().any(|(n, _, _)| n.eq_ignore_ascii_case(name)) {
+            return Ok(());
+        }
+        Err(format!(
+            "no option '{}' (options: {})",
+            echo(name),
+            OPTIONS.map(|(n, _, _)| n).join(", ")
+        ))
+    }
+
     fn set_value(&mut self, name: &str, value: &str) -> Result<(), String> {
+        JaiSettings::known(name)?;
         let Some(&(name, kind, _)) = OPTIONS
             .iter()
             .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
         else {
-            return Err(format!(
-                "no option '{}' (options: {})",
-                echo(name),
-                OPTIONS.map(|(n, _, _)| n).join(", ")
-            ));
+            return Ok(());
         };
         let value = value.trim();
         let value = if value == "<empty>" { "" } else { value };
@@ -325,7 +338,9 @@ impl JaiSettings {
                 let n = value
                     .parse::<u64>()
                     .ok()
-                    .filter(|n| (min..=max).contains(n) || (name == "Seed" && *n > max))
+                    // A seed above the dialog's range only as the command line gave it (the
+                    // dialog sends its value again).
+                    .filter(|n| (min..=max).contains(n) || (name == "Seed" && *n == self.seed))
                     .ok_or_else(|| {
                         format!(
                             "option {name}: '{}' is not a whole number from {min} to {max}",
@@ -354,11 +369,22 @@ impl JaiSettings {
                             return Err(format!("option {name}: an engine spec is needed"));
                         }
                         crate::engines::entry_unprobed(value)
-                            .map_err(|e| format!("option {name}: '{}': {e}", echo(value)))?;
+                            // The reader's words quote the spec again: cut as well.
+                            .map_err(|e| {
+                                format!(
+                                    "option {name}: '{}': {}",
+                                    echo(value),
+                                    echo(&e.to_string())
+                                )
+                            })?;
                     }
                     "Rules" => {
                         crate::plan::rules_arg::resolve(value)
-                            .map_err(|e| format!("option Rules: '{}': {e}", echo(value)))?;
+                            .map_err(|e| rules_refusal(value, &e))?;
+                    }
+                    "TimeControl" if !value.is_empty() => {
+                        crate::engines::time_control::TimeControl::parse(value)
+                            .map_err(|e| format!("option TimeControl: '{}': {e}", echo(value)))?;
                     }
                     // As `--out` reads it (empty is the default folder here).
                     "OutDir" if !value.is_empty() => {
@@ -389,11 +415,23 @@ impl JaiSettings {
     ///
     /// # Errors
     /// The settings do not make a run (two engines with one label, a bad clock, rules an
-    /// external engine cannot be told…), or `Resume` finds no match to continue.
+    /// external engine cannot be told…), OutDir is a match's own folder and `Resume` is off, or
+    /// `Resume` finds no match to continue.
     pub fn setup(&self, cwd: &Path) -> Result<RunSetup, String> {
         let parent = match_parent(&self.out, cwd);
         if self.resume {
             return self.resumed(&parent);
+        }
+        if let Some(record) = crate::records::files::RUN_RECORDS
+            .iter()
+            .find(|r| parent.join(r).is_file())
+        {
+            return Err(format!(
+                "option OutDir: {} is a match's folder (it holds {record}), not a folder of \
+                 matches: turn Resume on to continue that match, or set OutDir to the folder \
+                 that holds it to start a new one",
+                crate::util::text::printable(&parent.display().to_string())
+            ));
         }
         let run = RunArgs {
             seed: self.seed,
@@ -424,6 +462,7 @@ impl JaiSettings {
             shard: None,
             check: false,
         };
+        self.check_labels()?;
         let mut setup =
             two_engine_setup(&self.engines, run, self.pairs, "--pairs").map_err(|e| match e {
                 Error::Arg { flag, message } => {
@@ -449,8 +488,38 @@ impl JaiSettings {
         Ok(setup)
     }
 
-    /// The match `Resume` continues, as its folder recorded it, to `TotalRounds` pairs on
-    /// `Concurrency` threads.
+    /// Both engines' labels differ (they name the engines in every report), said in option
+    /// names; read without starting an engine (a spec that does not read is refused later).
+    fn check_labels(&self) -> Result<(), String> {
+        let [Ok(a), Ok(b)] = self
+            .engines
+            .each_ref()
+            .map(|e| crate::engines::entry_unprobed(e))
+        else {
+            return Ok(());
+        };
+        if a.label != b.label {
+            return Ok(());
+        }
+        let hint = if b.spec.params.iter().any(|(k, _)| k == "name") {
+            "give them different name= labels".to_string()
+        } else {
+            format!(
+                "give one a name, e.g. Engine2 {}{}name={}-2",
+                b.spec,
+                if b.spec.params.is_empty() { ":" } else { "," },
+                b.spec.name
+            )
+        };
+        Err(format!(
+            "options Engine1 and Engine2: both engines are labelled '{}': labels name engines in \
+             every report, so they must differ; {hint}",
+            echo(&b.label)
+        ))
+    }
+
+    /// The match `Resume` continues, as its folder recorded it, to `TotalRounds` pairs (or the
+    /// pairs its journal keeps, when more) on `Concurrency` threads.
     fn resumed(&self, parent: &Path) -> Result<RunSetup, String> {
         let dir = resume_target(parent)?;
         let (_, record, mut setup) =
@@ -462,7 +531,12 @@ impl JaiSettings {
                 record.command_name()
             ));
         }
-        setup.pairs = self.pairs;
+        // A resume never counts fewer pairs than the folder keeps: JieqiBox sends TotalRounds
+        // again on every load, so a smaller one is no request to shrink the match (`arena
+        // match --resume --pairs N` below the kept pairs leaves them uncounted: there it is
+        // asked for).
+        let kept = crate::records::journal::kept_pairs(&dir.join("games.jsonl"));
+        setup.pairs = self.pairs.max(kept);
         setup.threads = (self.threads as usize).max(1);
         setup.resume = true;
         setup.command = record.command;
@@ -497,6 +571,18 @@ impl JaiSettings {
             s.push_str(&format!(" --display-delay {}", self.display_delay));
         }
         s
+    }
+}
+
+/// Why option Rules refuses `value`, in option names (the resolver's own words name `--rules`).
+fn rules_refusal(value: &str, e: &crate::plan::rules_arg::RulesArgError) -> String {
+    match e {
+        crate::plan::rules_arg::RulesArgError::NotFound { .. } => format!(
+            "option Rules: '{}' is not a preset ({}) and no such file",
+            echo(value),
+            crate::plan::rules_arg::PRESETS.join(", ")
+        ),
+        other => format!("option Rules: {other}"),
     }
 }
 
@@ -621,9 +707,12 @@ mod tests {
         let mut s = defaults();
         s.set("Engine2", "greedy").unwrap();
         let e = s.setup(Path::new("/")).unwrap_err();
-        assert!(e.starts_with("option Engine1/Engine2: "), "{e}");
+        assert!(e.starts_with("options Engine1 and Engine2: "), "{e}");
         let mut s = defaults();
-        s.set("TimeControl", "ten minutes").unwrap();
+        let e = s.set("TimeControl", "ten minutes").unwrap_err();
+        assert!(e.starts_with("option TimeControl: 'ten minutes': "), "{e}");
+        // As the command line gave it (`--tc` is read when the match starts).
+        s.tc = "ten minutes".into();
         let e = s.setup(Path::new("/")).unwrap_err();
         assert!(e.starts_with("option TimeControl: "), "{e}");
     }

@@ -508,6 +508,32 @@ fn jai_an_engine_that_never_answers_does_not_block_the_runner() {
     jai.quit();
 }
 
+/// `stop` and `quit` while an engine is still starting (`/bin/cat` never says `uciok`; its
+/// time limit is 10 s) are answered at once: the match being set up is abandoned, its engine
+/// ended, and no match folder is left.
+#[test]
+fn jai_stop_and_quit_during_an_engines_start_are_answered_at_once() {
+    let dir = tmp("jai-stop-setup");
+    let mut jai = Jai::start(&["--engine", "greedy"]);
+    jai.send(&format!("setoption name OutDir value {}", s(&dir)));
+    jai.send("setoption name Engine2 value uci:path=/bin/cat");
+    assert_eq!(jai.sync(), Vec::<String>::new());
+    jai.send("startmatch");
+    std::thread::sleep(Duration::from_millis(500));
+    let t = Instant::now();
+    jai.send("stop");
+    let l = jai.until(|l| l.starts_with("info string"));
+    assert_eq!(l, "info string match stopped before it started");
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+    jai.send("startmatch");
+    std::thread::sleep(Duration::from_millis(500));
+    let t = Instant::now();
+    jai.quit();
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+}
+
 #[test]
 fn jai_refuses_a_folder_name_with_control_characters_as_out_does() {
     let dir = tmp("jai-ctl");
@@ -577,6 +603,73 @@ fn jai_a_refused_option_blocks_startmatch_until_it_is_set_again() {
     jai.quit();
 }
 
+/// Values are checked when set, and every refusal speaks in option names: TimeControl `abc` got
+/// no answer until startmatch, a Seed above the declared max was taken, and Rules and two
+/// engines of one label were refused naming `--rules` and `--engine`.
+#[test]
+fn jai_values_are_checked_when_set_in_option_names() {
+    let dir = tmp("jai-checked");
+    let args = fast("1", &dir);
+    let mut jai = Jai::start(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    jai.send("setoption name TimeControl value abc");
+    jai.send("setoption name Seed value 18446744073709551615");
+    jai.send("setoption name Seed value 9007199254740992");
+    jai.send("setoption name Rules value nosuch");
+    let said = jai.sync();
+    assert_eq!(said.len(), 4, "{said:?}");
+    assert!(
+        said[0].starts_with("info string option TimeControl: 'abc': "),
+        "{said:?}"
+    );
+    for (line, seed) in said[1..3]
+        .iter()
+        .zip(["18446744073709551615", "9007199254740992"])
+    {
+        assert_eq!(
+            line,
+            &format!(
+                "info string option Seed: '{seed}' is not a whole number from 0 to \
+                 9007199254740991"
+            )
+        );
+    }
+    assert!(
+        said[3].starts_with("info string option Rules: 'nosuch' is not a preset (standard"),
+        "{said:?}"
+    );
+    for name in ["TimeControl", "Seed", "Rules"] {
+        jai.send(&format!("setoption name {name} value <empty>"));
+    }
+    jai.send("setoption name Rules value standard");
+    jai.send("setoption name Seed value 7");
+    jai.send("setoption name Engine2 value greedy");
+    jai.sync();
+    jai.send("startmatch");
+    let e = jai.until(|l| l.starts_with("info string"));
+    assert_eq!(
+        e,
+        "info string startmatch refused: options Engine1 and Engine2: both engines are labelled \
+         'greedy': labels name engines in every report, so they must differ; give one a name, \
+         e.g. Engine2 greedy:name=greedy-2"
+    );
+    // A garbage spec is quoted cut, also where the reader's words quote it (1361 bytes before).
+    jai.send(&format!(
+        "setoption name Engine1 value {}",
+        "x".repeat(1000)
+    ));
+    let said = jai.sync();
+    assert!(
+        said.len() == 1
+            && said[0].starts_with("info string option Engine1: 'xxx")
+            && said[0].len() < 600,
+        "{} bytes: {said:?}",
+        said[0].len()
+    );
+    let lines = jai.quit();
+    let flags: Vec<&String> = lines.iter().filter(|l| l.contains("--")).collect();
+    assert!(flags.is_empty(), "messages name flags: {flags:#?}");
+}
+
 /// OutDir is the folder that holds the matches: each match gets a new folder in it, so a saved
 /// OutDir (JieqiBox sends it on every load) no longer refuses the next match ("games.jsonl
 /// exists: add --resume"), nor does a stop with no pair kept; Resume continues the newest one.
@@ -644,6 +737,75 @@ fn jai_out_dir_holds_a_new_folder_per_match_and_resume_continues_the_last() {
         4,
         "the resumed match played both pairs"
     );
+}
+
+/// Resume with a TotalRounds below the pairs the folder keeps (JieqiBox sends TotalRounds again
+/// on every load) continues to the kept pairs and says so: it used to answer "match finished:
+/// 2 pairs" and rewrite the records to 2 pairs of the 3 kept.
+#[test]
+fn jai_resume_never_counts_fewer_pairs_than_are_kept() {
+    let dir = tmp("jai-resume-fewer");
+    let args = fast("3", &dir);
+    let mut jai = Jai::start(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    jai.send("startmatch");
+    let folder = folder_of(&jai.until(|l| l.starts_with("info string match finished")));
+    jai.send("setoption name Resume value true");
+    jai.send("setoption name TotalRounds value 2");
+    jai.send("startmatch");
+    let note = jai.until(|l| l.starts_with("info string"));
+    assert_eq!(
+        note,
+        "info string option TotalRounds: 2 is fewer than the 3 pairs the match keeps; it \
+         continues to 3 (a resume never counts fewer pairs than are kept)"
+    );
+    let resumed = jai.until(|l| l.starts_with("info string match"));
+    assert!(resumed.contains(", 3 pairs ("), "{resumed}");
+    let end = jai.until(|l| l.starts_with("info string match finished"));
+    assert!(
+        end.starts_with("info string match finished: 3 pairs"),
+        "{end}"
+    );
+    assert_eq!(folder_of(&end), folder);
+    jai.quit();
+    let record = std::fs::read_to_string(folder.join("match.json")).unwrap();
+    assert!(record.contains("\"pairs\": 3"), "{record}");
+}
+
+/// OutDir naming a match's own folder with Resume off is refused, naming OutDir and both ways
+/// on: it used to start a new match in a folder inside that match's folder.
+#[test]
+fn jai_out_dir_naming_a_matchs_folder_is_refused_without_resume() {
+    let dir = tmp("jai-outdir-match");
+    let args = fast("1", &dir);
+    let mut jai = Jai::start(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    jai.send("startmatch");
+    let folder = folder_of(&jai.until(|l| l.starts_with("info string match finished")));
+    let before = dirs(&folder);
+    jai.send(&format!("setoption name OutDir value {}", s(&folder)));
+    jai.send("startmatch");
+    let e = jai.until(|l| l.starts_with("info string"));
+    assert_eq!(
+        e,
+        format!(
+            "info string startmatch refused: option OutDir: {} is a match's folder (it holds \
+             match.json), not a folder of matches: turn Resume on to continue that match, or \
+             set OutDir to the folder that holds it to start a new one",
+            folder.display()
+        )
+    );
+    jai.quit();
+    assert_eq!(dirs(&folder), before, "no match folder made inside it");
+}
+
+/// The folders directly in `dir`.
+fn dirs(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut d: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    d.sort();
+    d
 }
 
 /// JieqiBox hears no end of a match and shows it running until Stop: every `stop` is answered
@@ -761,6 +923,13 @@ fn jai_options_sent_again_during_a_match_are_taken_silently() {
             && said[0].starts_with(
                 "info string setoption refused: a match is running, so option TotalRounds"
             ),
+        "{said:?}"
+    );
+    // An unknown option is no option that keeps its value.
+    jai.send("setoption name Bogus value 1");
+    let said = jai.sync();
+    assert!(
+        said.len() == 1 && said[0].starts_with("info string no option 'Bogus' (options: "),
         "{said:?}"
     );
     jai.send("stop");
