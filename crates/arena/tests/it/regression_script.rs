@@ -50,6 +50,10 @@ fn repo(dir: &Path) -> PathBuf {
     std::fs::create_dir_all(repo.join("scripts")).unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/regression.sh");
     std::fs::copy(&script, repo.join("scripts/regression.sh")).unwrap();
+    // The arena finder every script shares.
+    std::fs::create_dir_all(repo.join("scripts/lib")).unwrap();
+    let finder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/lib/arena.sh");
+    std::fs::copy(&finder, repo.join("scripts/lib/arena.sh")).unwrap();
     std::fs::write(repo.join("engine.txt"), "first\n").unwrap();
     std::fs::write(repo.join(".gitignore"), "target/\n").unwrap();
     git(&repo, &["init", "--quiet", "--initial-branch=main"]);
