@@ -448,36 +448,7 @@ impl GameData {
             });
         }
         if let Some(a) = analysis {
-            // Red's score at the end: the analysis's (the result when the rules ended the game,
-            // else the reference's score of the final position), or the result.
-            let end = a.end.unwrap_or_else(|| result_score(game.result));
-            // The curve has its end point only when the analysis covers every ply.
-            let complete =
-                a.plies.len() == n && a.plies.iter().enumerate().all(|(i, p)| p.ply == i + 1);
-            let curve = a.red_view_curve(n, complete.then_some(end));
-            for mark in &mut chart.marks {
-                if let Some(y) = curve[mark.0] {
-                    mark.1 = y;
-                }
-            }
-            chart.reference = Some(curve);
-            if truth && a.plies.iter().any(|p| p.omniscient.is_some()) {
-                let mut omni = vec![None; n + 1];
-                for p in &a.plies {
-                    if let (Some(o), true) = (&p.omniscient, (1..=n).contains(&p.ply)) {
-                        let mover = if p.mover == "red" {
-                            Color::Red
-                        } else {
-                            Color::Black
-                        };
-                        omni[p.ply - 1] = Some(red_view(mover, o.expected));
-                    }
-                }
-                if complete {
-                    omni[n] = Some(end);
-                }
-                chart.omniscient = Some(omni);
-            }
+            chart.add_analysis(a, result_score(game.result), n, truth);
         }
         let no_truth = if !hidden {
             Some("no hidden pieces in this game: the public view is the whole truth".to_string())
@@ -505,6 +476,44 @@ impl GameData {
             plies,
             chart,
             reference: analysis.map(|a| printable(&a.reference)),
+        }
+    }
+}
+
+impl ChartData {
+    /// Adds the analysis `a` of a game of `n` plies: the reference curve, from Red's view
+    /// throughout, with every classed move's mark placed on it, and the omniscient curve when
+    /// the truth is shown (`truth`) and was searched. `result` is Red's score of the result.
+    fn add_analysis(&mut self, a: &Analysis, result: f64, n: usize, truth: bool) {
+        // Red's score at the end: the analysis's (the result when the rules ended the game,
+        // else the reference's score of the final position), or the result.
+        let end = a.end.unwrap_or(result);
+        // The curve has its end point only when the analysis covers every ply.
+        let complete =
+            a.plies.len() == n && a.plies.iter().enumerate().all(|(i, p)| p.ply == i + 1);
+        let curve = a.red_view_curve(n, complete.then_some(end));
+        for mark in &mut self.marks {
+            if let Some(y) = curve[mark.0] {
+                mark.1 = y;
+            }
+        }
+        self.reference = Some(curve);
+        if truth && a.plies.iter().any(|p| p.omniscient.is_some()) {
+            let mut omni = vec![None; n + 1];
+            for p in &a.plies {
+                if let (Some(o), true) = (&p.omniscient, (1..=n).contains(&p.ply)) {
+                    let mover = if p.mover == "red" {
+                        Color::Red
+                    } else {
+                        Color::Black
+                    };
+                    omni[p.ply - 1] = Some(red_view(mover, o.expected));
+                }
+            }
+            if complete {
+                omni[n] = Some(end);
+            }
+            self.omniscient = Some(omni);
         }
     }
 }
