@@ -141,6 +141,34 @@ pub fn gate_result(setup: &RunSetup, outcome: &RunOutcome) -> Option<GateResult>
     })
 }
 
+/// The engine failures and time forfeits of a two-engine run, each engine's count, then the
+/// match's exit-5 line and the time-loss warning where they apply.
+fn failure_lines(setup: &RunSetup, outcome: &RunOutcome) -> String {
+    let p = first(outcome);
+    let (a, b) = (setup.a(), setup.b());
+    let mut s = String::new();
+    s.push_str(&format!(
+        "Engine failures (illegal move, panic, error, timeout, crash, protocol error): {} {}, {} {}\n",
+        a.label, p.failures[0], b.label, p.failures[1]
+    ));
+    // A gate's engine failures are its verdict's (it stops at the first, unless --recover).
+    if matches!(setup.kind, crate::run::kind::RunKind::Match { .. }) {
+        if let Some(line) = crate::report::failure_verdict(setup, &outcome.board) {
+            s.push_str(&line);
+        }
+    }
+    if setup.has_clock() || p.forfeits.iter().sum::<u64>() > 0 {
+        s.push_str(&format!(
+            "Time forfeits: {} {}, {} {}\n",
+            a.label, p.forfeits[0], b.label, p.forfeits[1]
+        ));
+    }
+    if let Some(w) = time_losses(setup, outcome) {
+        s.push_str(&w.text());
+    }
+    s
+}
+
 /// The summary as text: the result block, then one line each for the first engine's score per
 /// colour, average plies, terminations, engine failures, time/nodes/depth per move, omniscience
 /// (if any), where a gate stopped (for `arena sprt`), and the time taken.
@@ -203,25 +231,7 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
     if let Some(line) = adjudication_line(setup, p) {
         s.push_str(&line);
     }
-    s.push_str(&format!(
-        "Engine failures (illegal move, panic, error, timeout, crash, protocol error): {} {}, {} {}\n",
-        a.label, p.failures[0], b.label, p.failures[1]
-    ));
-    // A gate's engine failures are its verdict's (it stops at the first, unless --recover).
-    if matches!(setup.kind, crate::run::kind::RunKind::Match { .. }) {
-        if let Some(line) = crate::report::failure_verdict(setup, &outcome.board) {
-            s.push_str(&line);
-        }
-    }
-    if setup.has_clock() || p.forfeits.iter().sum::<u64>() > 0 {
-        s.push_str(&format!(
-            "Time forfeits: {} {}, {} {}\n",
-            a.label, p.forfeits[0], b.label, p.forfeits[1]
-        ));
-    }
-    if let Some(w) = time_losses(setup, outcome) {
-        s.push_str(&w.text());
-    }
+    s.push_str(&failure_lines(setup, outcome));
     s.push_str(&format!(
         "Per move: {} {}; {} {}\n",
         a.label,
