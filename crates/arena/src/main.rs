@@ -38,6 +38,8 @@ enum Outcome {
     /// A match, tournament, leak run or merge in which an engine failed in more than
     /// [`arena::run::scoreboard::FAILURE_SHARE`] of its games.
     EnginesFailed,
+    /// Ctrl-C or SIGTERM: the command stopped and kept what had finished.
+    Interrupted,
 }
 
 impl Outcome {
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Differs) => EXIT_DIFFERENT,
         Ok(Outcome::BelowMinimum) => EXIT_H0,
         Ok(Outcome::EnginesFailed) => EXIT_ENGINE_FAILURE,
+        Ok(Outcome::Interrupted) => arena::util::interrupt::EXIT_INTERRUPTED,
         Err(e) if e.is_broken_pipe() => 0,
         Err(e) => {
             match &e {
@@ -130,15 +133,19 @@ fn run() -> Result<Outcome, Error> {
         Plan::Jai(_) => Ok(Outcome::Done),
         Plan::Bench(b) => commands::bench::run(b, &mut out).map(|()| Outcome::Done),
         Plan::Export(e) => commands::export::run(e, &mut out).map(|()| Outcome::Done),
-        Plan::Analyze(a) => commands::analyze::run(a, &mut out).map(|()| Outcome::Done),
+        Plan::Analyze(a) => commands::analyze::run(a, &mut out).map(|end| match end {
+            commands::analyze::Ended::Done => Outcome::Done,
+            commands::analyze::Ended::Interrupted => Outcome::Interrupted,
+        }),
         Plan::View(v) => commands::view::run(v, &mut out).map(|()| Outcome::Done),
-        Plan::Tune(t) => commands::tune::run(t, &mut out).map(|()| Outcome::Done),
-        Plan::Solve(s) => commands::solve::run(s, &mut out).map(|passed| {
-            if passed {
-                Outcome::Done
-            } else {
-                Outcome::BelowMinimum
-            }
+        Plan::Tune(t) => commands::tune::run(t, &mut out).map(|end| match end {
+            commands::tune::Ended::Done => Outcome::Done,
+            commands::tune::Ended::Interrupted => Outcome::Interrupted,
+        }),
+        Plan::Solve(s) => commands::solve::run(s, &mut out).map(|end| match end {
+            commands::solve::Ended::Passed => Outcome::Done,
+            commands::solve::Ended::BelowMinimum => Outcome::BelowMinimum,
+            commands::solve::Ended::Interrupted => Outcome::Interrupted,
         }),
         Plan::Suite(s) => commands::suite::run(s, &mut out).map(|()| Outcome::Done),
         Plan::Stats(s) => commands::stats::run(s, &mut out).map(|()| Outcome::Done),
@@ -162,7 +169,11 @@ fn run() -> Result<Outcome, Error> {
         // A command that did its work fails if its output cannot be flushed.
         Outcome::Done => out.flush().map_err(Error::Output)?,
         // A result is the exit status whatever becomes of the output.
-        Outcome::Verdict(_) | Outcome::Differs | Outcome::BelowMinimum | Outcome::EnginesFailed => {
+        Outcome::Verdict(_)
+        | Outcome::Differs
+        | Outcome::BelowMinimum
+        | Outcome::EnginesFailed
+        | Outcome::Interrupted => {
             let _ = out.flush();
         }
     }

@@ -148,7 +148,9 @@ fn end_score(last: &Game, mover: Color) -> Option<f64> {
     })
 }
 
-/// Analyses `game` with `reference`, calling `tick` after each position searched.
+/// Analyses `game` with `reference`, calling `tick` after each position searched. Once
+/// [`crate::util::interrupt::requested`] is set no further position is searched (and the
+/// analysis fails).
 ///
 /// # Errors
 /// The reference engine failed or gave no score; the message says at which ply.
@@ -178,7 +180,8 @@ pub fn analyse(
         positions as u64,
         reference.threads.max(1),
         positions as u64,
-        &|_| false,
+        // After Ctrl-C no position is started: the game is left unanalysed.
+        &|_| crate::util::interrupt::requested(),
         &play,
         |job, r| {
             let failed = r.is_err();

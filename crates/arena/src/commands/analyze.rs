@@ -3,8 +3,7 @@
 //! notable plies, writes the analysis JSON and the game's viewer page.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::path::Path;
 use std::time::Instant;
 
 use serde_json::json;
@@ -125,15 +124,28 @@ fn threads(n: usize) -> String {
     }
 }
 
-/// Runs `arena analyze`.
+/// How `arena analyze` ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// Every game was analysed.
+    Done,
+    /// Ctrl-C: the games that finished are kept ([`keep`]), the others are not analysed.
+    Interrupted,
+}
+
+/// Runs `arena analyze`. Polls [`crate::util::interrupt::requested`]: once it is set, no further
+/// position is searched, what finished is kept and the run ends [`Ended::Interrupted`].
 ///
 /// # Errors
 /// The reference engine failed on a ply, or an output cannot be written.
-pub fn run(plan: &AnalyzePlan, w: &mut dyn Write) -> Result<(), Error> {
-    let documents: Finished = Arc::default();
-    crate::engines::interrupt::keep_on_interrupt(keeper(plan.out.clone(), Arc::clone(&documents)));
+pub fn run(plan: &AnalyzePlan, w: &mut dyn Write) -> Result<Ended, Error> {
+    let mut documents: Vec<serde_json::Value> = Vec::new();
     let reference = &plan.reference;
     for target in &plan.targets {
+        if crate::util::interrupt::requested() {
+            keep(plan.out.as_deref(), &documents);
+            return Ok(Ended::Interrupted);
+        }
         let study = &target.study;
         if let Some(note) = &target.note {
             writeln!(w, "{note}").map_err(Error::Output)?;
@@ -160,10 +172,15 @@ pub fn run(plan: &AnalyzePlan, w: &mut dyn Write) -> Result<(), Error> {
         )
         .map_err(Error::Output)?;
         let positions = study.moves.len() as u64 + 1;
-        let bar = crate::commands::solve::progress(positions, "positions", plan.no_progress);
+        let bar = crate::report::bar::progress(positions, "positions", plan.no_progress);
         let started = Instant::now();
         let analysis = analyse(study, reference, &|| bar.inc(1));
         bar.finish_and_clear();
+        // A game cut short by Ctrl-C is not analysed: its engine may have been ended.
+        if crate::util::interrupt::requested() {
+            keep(plan.out.as_deref(), &documents);
+            return Ok(Ended::Interrupted);
+        }
         let analysis =
             analysis.map_err(|m| Error::Input(format!("{}: {m}", printable(&study.title))))?;
         let seconds = started.elapsed().as_secs_f64();
@@ -218,58 +235,46 @@ pub fn run(plan: &AnalyzePlan, w: &mut dyn Write) -> Result<(), Error> {
                 crate::report::games_index::relink(folder);
             }
         }
-        documents
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(entry);
+        documents.push(entry);
         writeln!(w).map_err(Error::Output)?;
     }
-    crate::engines::interrupt::finish_keeping(|| {
-        let Some(out) = &plan.out else {
-            return Ok(());
-        };
-        let documents = documents.lock().unwrap_or_else(|e| e.into_inner());
-        write(out, &document(&documents)?)?;
-        writeln!(
-            w,
-            "Analysis of {}: {}",
-            counted(documents.len() as u64, "game"),
-            out.display()
-        )
-        .map_err(Error::Output)
-    })
+    let Some(out) = &plan.out else {
+        return Ok(Ended::Done);
+    };
+    write(out, &document(&documents)?)?;
+    writeln!(
+        w,
+        "Analysis of {}: {}",
+        counted(documents.len() as u64, "game"),
+        out.display()
+    )
+    .map_err(Error::Output)?;
+    Ok(Ended::Done)
 }
 
-/// The analysis JSON entries of the games analysed so far, shared with the interrupt handler.
-type Finished = Arc<Mutex<Vec<serde_json::Value>>>;
-
-/// What an interrupted `arena analyze` keeps: with `--out`, the games analysed so far in that
-/// file (it is otherwise written only at the end); without it, each finished game's files are
-/// already beside it.
-fn keeper(out: Option<PathBuf>, documents: Finished) -> crate::engines::interrupt::Keeper {
-    use crate::engines::interrupt::Kept;
-    Box::new(move || {
-        let documents = documents.lock().unwrap_or_else(|e| e.into_inner());
-        let games = counted(documents.len() as u64, "finished game");
-        match (&out, documents.is_empty()) {
-            (_, true) => Kept {
-                what: "no game had finished: nothing".into(),
-                file: None,
-            },
-            (None, false) => Kept {
-                what: format!("the analyses of {games}, each beside its game,"),
-                file: None,
-            },
-            (Some(path), false) => match document(&documents) {
-                Ok(bytes) => Kept {
-                    what: format!("the analyses of {games}"),
-                    file: Some((path.clone(), bytes)),
-                },
-                Err(e) => Kept {
-                    what: format!("nothing (the analyses of {games} do not serialize: {e})"),
-                    file: None,
-                },
-            },
+/// What an interrupted `arena analyze` keeps, and says on stderr: with `--out`, the games
+/// analysed so far in that file (it is otherwise written only at the end); without it, each
+/// finished game's files are already beside it.
+fn keep(out: Option<&Path>, documents: &[serde_json::Value]) {
+    let games = counted(documents.len() as u64, "finished game");
+    match (out, documents.is_empty()) {
+        (_, true) => eprintln!("\ninterrupted: no game had finished: nothing kept"),
+        (None, false) => {
+            eprintln!("\ninterrupted: the analyses of {games}, each beside its game, kept");
         }
-    })
+        (Some(path), false) => match document(documents) {
+            Ok(bytes) => match crate::records::files::write_output(path, &bytes) {
+                Ok(()) => eprintln!(
+                    "\ninterrupted: the analyses of {games} kept in {}",
+                    path.display()
+                ),
+                Err(e) => {
+                    eprintln!("\ninterrupted: the analyses of {games} could not be kept: {e}")
+                }
+            },
+            Err(e) => eprintln!(
+                "\ninterrupted: nothing (the analyses of {games} do not serialize: {e}) kept"
+            ),
+        },
+    }
 }

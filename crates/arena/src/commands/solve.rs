@@ -21,7 +21,6 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
 use jieqi_engine::{Score, SearchInfo, mix};
 use jieqi_search::mate::{Verdict, check_claim};
 use serde::{Deserialize, Serialize};
@@ -369,13 +368,27 @@ fn score_text(s: Score) -> String {
     }
 }
 
-/// Runs the command; returns whether it passed `--min-solved` (always, without it).
+/// How `arena solve` ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// Every search was done, and every engine solved at least `--min-solved` positions (or the
+    /// flag was not given).
+    Passed,
+    /// Every search was done, and an engine solved fewer positions than `--min-solved`.
+    BelowMinimum,
+    /// Ctrl-C: the finished searches are kept in the journal, for `--resume`.
+    Interrupted,
+}
+
+/// Runs the command; says whether it passed `--min-solved` (always, without it), or was
+/// interrupted: once [`crate::util::interrupt::requested`] is set no search starts, and none
+/// that ends after it is recorded (its engine may have been ended).
 ///
 /// # Errors
 /// The scheduler cannot start its threads, the results folder is another run's or in use, its
 /// journal exists without `--resume` or is another setup's (exit 2), or results that cannot be
 /// written (exit 4).
-pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<bool, Error> {
+pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<Ended, Error> {
     let (suite, limits, threads, engines, out_dir) = (
         &args.suite,
         &args.limits,
@@ -405,7 +418,6 @@ pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<bool, Error> {
         JournalSetup::differs,
     )
     .map_err(Error::Input)?;
-    crate::engines::interrupt::journal_started(out_dir, "solve", crate::plan::solve::JOURNAL);
     if resumed.truncated {
         eprintln!(
             "note: the last line of {} was cut short: that position is searched again",
@@ -451,7 +463,7 @@ pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<bool, Error> {
         .map_err(io)?;
     }
     w.flush().map_err(io)?;
-    let bar = progress(jobs, "positions", args.no_progress);
+    let bar = crate::report::bar::progress(jobs, "positions", args.no_progress);
     bar.inc(kept as u64);
     let done: Vec<bool> = results.iter().map(Option::is_some).collect();
     let hards: Vec<Duration> = engines
@@ -489,9 +501,12 @@ pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<bool, Error> {
         threads,
         // Results are kept by position, so how far ahead a worker runs matters to nothing.
         u64::MAX,
-        &|job| done[job as usize],
+        &|job| done[job as usize] || crate::util::interrupt::requested(),
         &play,
         |job, r: PositionResult| -> Result<crate::run::scheduler::Flow, std::io::Error> {
+            if crate::util::interrupt::requested() {
+                return Ok(crate::run::scheduler::Flow::Stop);
+            }
             bar.inc(1);
             if r.solved {
                 bar.set_message(format!(
@@ -511,6 +526,21 @@ pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<bool, Error> {
         crate::run::scheduler::SchedulerError::Pool(m) => Error::Input(m),
     })?;
     bar.finish_and_clear();
+    if crate::util::interrupt::requested() {
+        let items = results.iter().filter(|r| r.is_some()).count();
+        eprintln!(
+            "\ninterrupted: {items} finished {} kept in {}; continue with: arena solve \
+             … --out {} --resume",
+            if items == 1 {
+                "search is"
+            } else {
+                "searches are"
+            },
+            journal_path.display(),
+            out_dir.display()
+        );
+        return Ok(Ended::Interrupted);
+    }
     journal
         .finish(
             &setup,
@@ -573,26 +603,11 @@ pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<bool, Error> {
     });
     write_files(out_dir, args, min_json, suite, &summaries, &all)?;
     writeln!(w, "results: {}", out_dir.display()).map_err(io)?;
-    Ok(passed)
-}
-
-/// A progress bar over `len` items named `unit` on stderr, drawn only when stderr is a terminal
-/// and not `hidden` (shared with `arena suite`).
-pub fn progress(len: u64, unit: &str, hidden: bool) -> ProgressBar {
-    use std::io::IsTerminal;
-    if hidden || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(len);
-    bar.set_style(
-        ProgressStyle::with_template(&format!(
-            "{{bar:32.cyan/blue}} {{pos}}/{{len}} {unit}  {{msg}}  [{{elapsed_precise}} < {{eta_precise}}]"
-        ))
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> "),
-    );
-    bar.enable_steady_tick(Duration::from_millis(250));
-    bar
+    Ok(if passed {
+        Ended::Passed
+    } else {
+        Ended::BelowMinimum
+    })
 }
 
 fn summarise(engine: &EngineEntry, rs: &[PositionResult], suite: &Suite) -> EngineSummary {

@@ -180,7 +180,7 @@ fn mates(args: &MatesPlan, w: &mut dyn Write) -> Result<(), Error> {
     let pool = pool(&args.common)?;
     let budget = args.common.budget;
     let max = args.max_moves;
-    let bar = crate::commands::solve::progress(candidates.len() as u64, "positions proved", false);
+    let bar = crate::report::bar::progress(candidates.len() as u64, "positions proved", false);
     let proofs: Vec<Result<Option<MateProof>, MateError>> = pool.install(|| {
         candidates
             .par_iter()
@@ -327,7 +327,7 @@ fn tactics(args: &TacticsPlan, w: &mut dyn Write) -> Result<(), Error> {
     }
     let pool = pool(&args.common)?;
     let (budget, depth, gain) = (args.common.budget, args.depth, args.min_gain);
-    let bar = crate::commands::solve::progress(candidates.len() as u64, "positions proved", false);
+    let bar = crate::report::bar::progress(candidates.len() as u64, "positions proved", false);
     let mate_moves = args.mate_moves;
     let proofs: Vec<Option<Tactic>> = pool.install(|| {
         candidates
