@@ -11,9 +11,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// The layers, lowest first.
-const LAYERS: [&str; 11] = [
-    "error", "util", "stats", "records", "engines", "run", "analysis", "report", "cli", "plan",
-    "commands",
+const LAYERS: [&str; 12] = [
+    "error", "util", "stats", "records", "engines", "run", "analysis", "tuning", "report", "cli",
+    "plan", "commands",
 ];
 
 /// One module's source: its path (`run::setup`) and text.

@@ -12,6 +12,8 @@
 //!   (`run::kind::RunKind`), setup, execution, stop rules, scheduler, scoreboard, one game.
 //! - [`analysis`]: a game studied after the fact: a recorded or exported game played through
 //!   ([`analysis::StudyGame`]) and a reference engine's verdict on each ply (`arena analyze`).
+//! - [`tuning`]: the evaluation tuner (`arena tune`): positions of recorded games, the linear
+//!   fit and the correction network's.
 //! - [`report`]: what a person reads, chosen by the run's kind in one place
 //!   ([`report::write_reports`]).
 //! - [`cli`]: the raw clap arguments, one module per command; [`plan`]: validated arguments,
@@ -31,6 +33,7 @@ pub mod records;
 pub mod report;
 pub mod run;
 pub mod stats;
+pub mod tuning;
 pub mod util;
 
 pub use records::deal_seed::deal_for_seed;

@@ -7,6 +7,7 @@ use jieqi_search::eval::EvalWeights;
 
 use crate::cli::tune::TuneArgs;
 use crate::error::Error;
+use crate::tuning::weights::{PST_NAMES, fixes, named};
 
 /// The largest `--rate`, in centipawns: a step of the fit that moves a weight by a pawn.
 pub const MAX_RATE: f64 = 100.0;
@@ -20,40 +21,9 @@ pub const MIN_POSITIONS: usize = 1000;
 /// The most `--max-positions` (a bound on memory: each position is kept with its features).
 pub const MAX_POSITIONS: usize = 100_000_000;
 
-/// A validated `arena tune`.
-#[derive(Debug)]
-pub struct TunePlan {
-    /// Results folders whose games to learn from.
-    pub dirs: Vec<PathBuf>,
-    /// The weights to start from (`--eval`, or the built-in ones).
-    pub base: EvalWeights,
-    /// Where to write the tuned weights.
-    pub out: PathBuf,
-    /// The share of the games held out of the fit, in [0, 0.9).
-    pub holdout: f64,
-    /// Plies skipped at the start of every game.
-    pub skip: usize,
-    /// Steps of the fit, in [1, [`MAX_ITERATIONS`]].
-    pub iterations: u32,
-    /// The step size of the fit, in centipawns, in (0, [`MAX_RATE`]].
-    pub rate: f64,
-    /// Weights kept as they are, by name (each one a weight of [`TunePlan::base`]).
-    pub fix: Vec<String>,
-    /// Most positions read, in [[`MIN_POSITIONS`], [`MAX_POSITIONS`]].
-    pub max_positions: usize,
-    /// The share of the game result in each position's target, in [0, 1].
-    pub lambda: f64,
-    /// Seed of the training / held-out split.
-    pub seed: u64,
-    /// Whether the piece-square tables are fitted too.
-    pub pst: bool,
-    /// Whether a correction network is fitted instead of the weights.
-    pub net: bool,
-    /// The pull towards the starting weights, in [0, 1].
-    pub l2: f64,
-    /// The `--eval` file the weights started from, if any.
-    pub eval_path: Option<PathBuf>,
-}
+/// A validated `arena tune`: the tuner's settings ([`crate::tuning::TuneSettings`]), checked
+/// here.
+pub use crate::tuning::TuneSettings as TunePlan;
 
 impl TunePlan {
     /// Validates `arena tune` arguments and reads `--eval`.
@@ -189,46 +159,4 @@ fn distinct_runs(dirs: &[PathBuf]) -> Result<(), Error> {
         seen.push((dir, real, record));
     }
     Ok(())
-}
-
-/// The names of the piece-square tables in a weights file, in kind order (role indices, then
-/// hidden).
-pub const PST_NAMES: [&str; 8] = [
-    "chariot", "horse", "elephant", "advisor", "king", "cannon", "pawn", "hidden",
-];
-
-/// Every weight by name and value: the scalar weights (`chariot`, `tempo`, …) in file order,
-/// then the piece-square tables' values as `pst.<table>[i]`.
-pub fn named(w: &EvalWeights) -> Vec<(String, f64)> {
-    let mut scalars = w.clone();
-    scalars.pst = jieqi_search::eval::Pst::default();
-    scalars.provenance = None;
-    scalars.net = None;
-    let value = serde_json::to_value(&scalars).expect("weights serialize");
-    let serde_json::Value::Object(map) = value else {
-        unreachable!("weights are an object")
-    };
-    let mut out: Vec<(String, f64)> = map
-        .into_iter()
-        .map(|(k, v)| (k, v.as_f64().unwrap_or(0.0)))
-        .collect();
-    for (name, table) in PST_NAMES.iter().zip(w.pst.tables()) {
-        for (i, &v) in table.iter().enumerate() {
-            out.push((format!("pst.{name}[{i}]"), f64::from(v)));
-        }
-    }
-    out
-}
-
-/// Whether `--fix f` keeps weight `name`: its own name, or a whole table (`pst.horse`).
-pub fn fixes(f: &str, name: &str) -> bool {
-    f == name || (f.starts_with("pst.") && name.strip_prefix(f).is_some_and(|r| r.starts_with('[')))
-}
-
-/// The (table, square) of a piece-square weight's name (`pst.horse[12]`), if it is one.
-pub fn pst_name(name: &str) -> Option<(usize, usize)> {
-    let rest = name.strip_prefix("pst.")?;
-    let (table, index) = rest.strip_suffix(']')?.split_once('[')?;
-    let t = PST_NAMES.iter().position(|&n| n == table)?;
-    Some((t, index.parse().ok()?))
 }

@@ -1,0 +1,154 @@
+//! The positions the tuner learns from: every quiet position of the recorded games of results
+//! folders, labelled with the game's result (and the recorded search score), split by game into
+//! the positions to fit and those held out.
+
+use std::path::Path;
+
+use jieqi_core::{Color, Position};
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+
+use super::TuneSettings;
+use crate::error::Error;
+use crate::records::GameResult;
+
+/// A recorded search score in centipawns, from the searching side's view: `+1.25` pawns, or a
+/// mate (`#3`, `#-2`) as ±10 000; `None` for a win rate or anything else.
+fn recorded_cp(text: &str) -> Option<f64> {
+    if let Some(n) = text.strip_prefix('#') {
+        let n: i64 = n.parse().ok()?;
+        return Some(if n > 0 { 10_000.0 } else { -10_000.0 });
+    }
+    if text.ends_with('%') {
+        return None;
+    }
+    text.parse::<f64>().ok().map(|p| p * 100.0)
+}
+
+/// One kept position: its result for Red, the recorded search score (Red's side), if any.
+pub type Kept = (f64, Option<f64>, Position);
+
+/// Positions of one folder's games, with their results; `skipped` counts records left out.
+struct Collected {
+    /// (game key, positions).
+    games: Vec<(u64, Vec<Kept>)>,
+    skipped: u64,
+    read: u64,
+}
+
+/// `quiet_next`: also leave out positions whose played move captures (their search score is
+/// mostly the capture's gain, which no static term can see).
+fn collect(
+    dir: &Path,
+    skip: usize,
+    quiet_next: bool,
+    budget: &mut usize,
+) -> Result<Collected, Error> {
+    let mut games = Vec::new();
+    let tally = crate::run::recorded_games::for_each(dir, |_rules, line, checked| {
+        if *budget == 0 {
+            return false;
+        }
+        let result = match line.result {
+            GameResult::RedWins => 1.0,
+            GameResult::BlackWins => 0.0,
+            GameResult::Draw => 0.5,
+        };
+        let mut game = checked.start.clone();
+        let mut positions = Vec::new();
+        for (i, (record, _)) in checked.plies.iter().enumerate() {
+            if i >= skip
+                && *budget > 0
+                && game.outcome().is_none()
+                && !game.position().in_check()
+                && game.records().last().is_none_or(|r| r.captured.is_none())
+                && !(quiet_next && game.position().occupant(record.played.mv.to).is_some())
+            {
+                let sign = if game.turn() == Color::Red { 1.0 } else { -1.0 };
+                let score = line
+                    .search
+                    .get(i)
+                    .and_then(|info| info.score.as_deref())
+                    .and_then(recorded_cp)
+                    .map(|cp| sign * cp);
+                positions.push((result, score, game.view(game.turn()).position().clone()));
+                *budget -= 1;
+            }
+            game.play(record.played.mv).expect("checked");
+        }
+        // The game key spreads pair and game over the split.
+        games.push((line.seed ^ (u64::from(line.game) << 62), positions));
+        true
+    })?;
+    Ok(Collected {
+        games,
+        skipped: tally.skipped,
+        read: tally.read,
+    })
+}
+
+/// The positions of the folders' games, split by game.
+pub struct Split {
+    /// The positions to fit.
+    pub train: Vec<Kept>,
+    /// The positions held out.
+    pub held: Vec<Kept>,
+    /// Games whose positions are fitted.
+    pub train_games: usize,
+    /// Games whose positions are held out.
+    pub held_games: usize,
+    /// Games read.
+    pub read: u64,
+    /// Records left out (engine failures or records that do not hold up).
+    pub skipped: u64,
+}
+
+/// Reads the positions of `args.dirs`' games (at most `--max-positions`) and splits them by a
+/// seeded draw per game: by deal for the network (both games of a pair on one side).
+///
+/// # Errors
+/// A folder that cannot be read.
+pub fn gather(args: &TuneSettings) -> Result<Split, Error> {
+    let mut budget = args.max_positions;
+    let mut all_games = Vec::new();
+    let (mut read, mut skipped) = (0, 0);
+    for dir in &args.dirs {
+        let c = collect(dir, args.skip, args.net, &mut budget)?;
+        read += c.read;
+        skipped += c.skipped;
+        all_games.extend(c.games);
+    }
+    // The split, by game: a seeded draw per game key.
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let threshold = (args.holdout * f64::from(u32::MAX)) as u32;
+    let mut train = Vec::new();
+    let mut held = Vec::new();
+    let (mut train_games, mut held_games) = (0, 0);
+    for (key, positions) in all_games {
+        // Drawn in both cases, so that the linear fit's split is what it always was.
+        let draw = rand_core::Rng::next_u32(&mut rng);
+        // The network is split by deal: both games of a pair on the same side of the split, so
+        // that what one game says about its deal is not measured on the other.
+        let hold = if args.net {
+            let deal = key & !(3 << 62);
+            rand_core::Rng::next_u32(&mut ChaCha8Rng::seed_from_u64(args.seed ^ deal)) < threshold
+        } else {
+            draw < threshold
+        };
+        if hold {
+            held_games += 1;
+            held.extend(positions);
+        } else {
+            train_games += 1;
+            train.extend(positions);
+        }
+    }
+    Ok(Split {
+        train,
+        held,
+        train_games,
+        held_games,
+        read,
+        skipped,
+    })
+}
