@@ -8,6 +8,7 @@
 
 pub mod import;
 pub mod reference;
+pub mod solve;
 pub mod study;
 pub mod verdict;
 

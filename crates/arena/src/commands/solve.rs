@@ -2,15 +2,8 @@
 //! reports which positions each solved and how fast.
 //!
 //! Every (engine, position) is one job of the [`crate::run::scheduler`]; `--threads` positions are
-//! searched at once, each by a fresh engine, asked once as in a game ([`search_once`]: the same
-//! hard limit, an engine that does not stop is given up). The engine's interim reports
-//! ([`jieqi_engine::SearchInfo`], one per completed depth for `alphabeta`) say when it first
-//! had a right answer: a right move (one of `bm`, none of `am`) and, for `dm N`, a reported
-//! `mate M` with M ≤ N. A position is **solved** when the final answer is right; its **time to
-//! solution** is when the answer became right for good (the report from which every later one
-//! and the answer were right), as EPD test tools count it; `held` says whether the first right
-//! report already was that one. Seeds are `mix(--seed, position index)`, the same for every
-//! engine, so node-limited runs are reproducible.
+//! searched at once, each by a fresh engine ([`crate::analysis::solve`] says what is solved and
+//! how fast); the tables and summaries are printed by [`crate::report::solve`].
 //!
 //! Every finished position is appended to the journal `solve.jsonl` in the results folder
 //! ([`crate::records::journal::ItemJournal`]: the run's setup, then one checked line per
@@ -18,106 +11,16 @@
 //! (exit 1) when an engine solved fewer positions.
 
 use std::io::Write;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use jieqi_engine::{Score, SearchInfo, mix};
-use jieqi_search::mate::{Verdict, check_claim};
 use serde::{Deserialize, Serialize};
 
-use crate::engines::EngineEntry;
+use crate::analysis::solve::{EngineSummary, PositionResult, solve_one, summarise};
 use crate::error::Error;
 use crate::plan::solve::SolvePlan;
-use crate::records::epd::{Entry, Suite};
+use crate::records::epd::Suite;
 use crate::records::journal::ItemJournal;
-use crate::run::game_runner::{Reporter, search_once};
-
-/// One engine's result on one position.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct PositionResult {
-    /// The engine's label.
-    pub engine: String,
-    /// Number of the position among the suite's valid positions, from 1 (as in the table).
-    pub index: usize,
-    /// Its line in the suite file.
-    pub line: usize,
-    /// Its id.
-    pub id: String,
-    /// Its FEN.
-    pub fen: String,
-    /// What was asked (`bm …; dm N`).
-    pub expected: String,
-    /// The move the engine answered (none after a failure).
-    pub mv: Option<String>,
-    /// The score it reported with it.
-    pub score: Option<String>,
-    /// The depth it reported.
-    pub depth: Option<u32>,
-    /// Nodes of the whole search.
-    pub nodes: u64,
-    /// Milliseconds of the whole search.
-    pub ms: f64,
-    /// Whether the answer was a right move.
-    pub right_move: bool,
-    /// For `dm N`: whether the engine reported mate in at most N.
-    pub mate_proved: Option<bool>,
-    /// What the mate prover said of the engine's `mate N` claim (`proved (in K)`, `refuted`,
-    /// `unknown (…)`), if it made one and claims were checked.
-    #[serde(default)]
-    pub mate_check: Option<String>,
-    /// Whether the position was solved (right move, and for `dm` a mate claim within N that
-    /// the prover did not refute).
-    pub solved: bool,
-    /// Milliseconds and nodes at the first right report.
-    pub first_ms: Option<f64>,
-    /// Nodes at the first right report.
-    pub first_nodes: Option<u64>,
-    /// Milliseconds to solution: from when the answer stayed right to the end.
-    pub found_ms: Option<f64>,
-    /// Nodes to solution.
-    pub found_nodes: Option<u64>,
-    /// Whether the first right report already stayed right to the end.
-    pub held: bool,
-    /// Interim reports heard.
-    pub reports: u32,
-    /// The failure, if the engine did not answer.
-    pub error: Option<String>,
-}
-
-/// One engine's totals over the suite.
-#[derive(Clone, Debug, Serialize)]
-pub struct EngineSummary {
-    /// The engine's label.
-    pub engine: String,
-    /// Its spec as given.
-    pub spec: String,
-    /// Positions searched.
-    pub positions: usize,
-    /// Positions solved.
-    pub solved: usize,
-    /// Positions answered with a right move.
-    pub right_moves: usize,
-    /// `dm` positions, and how many of them the engine proved.
-    pub dm_positions: usize,
-    /// `dm` positions with mate in at most N reported.
-    pub mates_proved: usize,
-    /// Mate claims the engine made (final answers reporting `mate N`) and were checked.
-    pub mate_claims: usize,
-    /// Mate claims the prover proved.
-    pub claims_proved: usize,
-    /// Mate claims the prover refuted.
-    pub claims_refuted: usize,
-    /// Positions where the engine failed (no answer).
-    pub failures: usize,
-    /// Total search milliseconds.
-    pub total_ms: f64,
-    /// Total nodes.
-    pub total_nodes: u64,
-    /// Mean milliseconds to solution over the solved positions.
-    pub mean_found_ms: Option<f64>,
-    /// Solved / positions per `dm N` (N, solved, positions), for mate suites.
-    pub by_dm: Vec<(u32, usize, usize)>,
-}
+use crate::report::solve::{summary_line, write_table};
 
 /// What a run searches, as its journal records it: a resume must search the same.
 #[derive(Debug, Serialize, Deserialize)]
@@ -232,142 +135,6 @@ struct SkippedLine {
     error: String,
 }
 
-/// What the interim reports have shown so far.
-#[derive(Default)]
-struct Tracker {
-    reports: u32,
-    first: Option<(f64, u64)>,
-    streak: Option<(f64, u64)>,
-}
-
-/// Whether a score proves `dm n`: mate in at most n moves of the side to move.
-fn proves_mate(score: Option<Score>, n: u32) -> bool {
-    matches!(score, Some(Score::Mate(m)) if m >= 1 && (m as u32) <= n)
-}
-
-/// Whether an answer (move and score) is right for `entry`.
-fn right(entry: &Entry, mv: Option<jieqi_core::Move>, score: Option<Score>) -> bool {
-    mv.is_some_and(|m| entry.right_move(m)) && entry.dm.is_none_or(|n| proves_mate(score, n))
-}
-
-/// Runs one engine on one position.
-fn solve_one(
-    engine: &EngineEntry,
-    entry: &Entry,
-    index: usize,
-    limits: &jieqi_engine::Limits,
-    hard: Duration,
-    seed: u64,
-    mate_check_nodes: u64,
-) -> PositionResult {
-    let started = Instant::now();
-    let tracker = Arc::new(Mutex::new(Tracker::default()));
-    let reporter: Reporter = {
-        let tracker = Arc::clone(&tracker);
-        let entry = entry.clone();
-        Arc::new(move |info: &SearchInfo| {
-            let ms = started.elapsed().as_secs_f64() * 1000.0;
-            let ok = right(&entry, info.pv.first().copied(), info.score);
-            let mut t = tracker.lock().unwrap_or_else(|e| e.into_inner());
-            t.reports += 1;
-            if ok {
-                t.first.get_or_insert((ms, info.nodes));
-                t.streak.get_or_insert((ms, info.nodes));
-            } else {
-                t.streak = None;
-            }
-        })
-    };
-    let answer = search_once(
-        engine,
-        &entry.view,
-        limits,
-        mix(seed, index as u64),
-        hard,
-        &reporter,
-        &[],
-    );
-    let ms = started.elapsed().as_secs_f64() * 1000.0;
-    let t = tracker.lock().unwrap_or_else(|e| e.into_inner());
-    let mut result = PositionResult {
-        engine: engine.label.clone(),
-        index: index + 1,
-        line: entry.line,
-        id: entry.id.clone(),
-        fen: entry.fen.clone(),
-        expected: entry.expected(),
-        mv: None,
-        score: None,
-        depth: None,
-        nodes: 0,
-        ms,
-        right_move: false,
-        mate_proved: None,
-        mate_check: None,
-        solved: false,
-        first_ms: None,
-        first_nodes: None,
-        found_ms: None,
-        found_nodes: None,
-        held: false,
-        reports: t.reports,
-        error: None,
-    };
-    match answer {
-        Err(e) => result.error = Some(e),
-        Ok(choice) if !entry.view.legal_moves().contains(&choice.mv) => {
-            result.mv = Some(choice.mv.to_string());
-            result.nodes = choice.info.nodes;
-            result.error = Some(format!("illegal move {}", choice.mv));
-        }
-        Ok(choice) => {
-            let info = &choice.info;
-            result.mv = Some(choice.mv.to_string());
-            result.score = info.score.map(score_text);
-            result.depth = info.depth;
-            result.nodes = info.nodes;
-            result.right_move = entry.right_move(choice.mv);
-            let verdict = match info.score {
-                Some(Score::Mate(n)) if mate_check_nodes > 0 => Some(
-                    check_claim(
-                        entry.view.position(),
-                        entry.view.knowledge(),
-                        choice.mv,
-                        n,
-                        mate_check_nodes,
-                        None,
-                    )
-                    .0,
-                ),
-                _ => None,
-            };
-            result.mate_check = verdict.map(|v| v.to_string());
-            let refuted = verdict == Some(Verdict::Refuted);
-            result.mate_proved = entry.dm.map(|n| proves_mate(info.score, n) && !refuted);
-            result.solved = right(entry, Some(choice.mv), info.score) && !refuted;
-            let first = t.first.or(result.solved.then_some((ms, info.nodes)));
-            result.first_ms = first.map(|f| f.0);
-            result.first_nodes = first.map(|f| f.1);
-            if result.solved {
-                let found = t.streak.unwrap_or((ms, info.nodes));
-                result.found_ms = Some(found.0);
-                result.found_nodes = Some(found.1);
-                result.held = first == Some(found);
-            }
-        }
-    }
-    result
-}
-
-/// A score as UCI would say it: `cp 35`, `mate 3`, `wr 0.62`.
-fn score_text(s: Score) -> String {
-    match s {
-        Score::Cp(cp) => format!("cp {cp}"),
-        Score::Mate(n) => format!("mate {n}"),
-        Score::WinRate(w) => format!("wr {w:.3}"),
-    }
-}
-
 /// How `arena solve` ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ended {
@@ -424,8 +191,64 @@ pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<Ended, Error> {
             journal_path.display()
         );
     }
+    let mut results = resumed_results(args, &journal_path, resumed.items)?;
+    let kept = results.iter().filter(|r| r.is_some()).count();
+    writeln!(w, "arena solve {name}: {context}").map_err(io)?;
+    if args.resume {
+        writeln!(
+            w,
+            "resumed: {kept} of {jobs} searches kept from {}",
+            journal_path.display()
+        )
+        .map_err(io)?;
+    }
+    w.flush().map_err(io)?;
+    let bar = crate::report::bar::progress(jobs, "positions", args.no_progress);
+    bar.inc(kept as u64);
+    search(args, &mut journal, &mut results, &bar)?;
+    bar.finish_and_clear();
+    if crate::util::interrupt::requested() {
+        let items = results.iter().filter(|r| r.is_some()).count();
+        eprintln!(
+            "\ninterrupted: {items} finished {} kept in {}; continue with: arena solve \
+             … --out {} --resume",
+            if items == 1 {
+                "search is"
+            } else {
+                "searches are"
+            },
+            journal_path.display(),
+            out_dir.display()
+        );
+        return Ok(Ended::Interrupted);
+    }
+    journal
+        .finish(
+            &setup,
+            results.iter().enumerate().filter_map(|(job, r)| {
+                r.as_ref().map(|r| JournalLine {
+                    job: job as u64,
+                    result: r.clone(),
+                })
+            }),
+        )
+        .map_err(Error::Results)?;
+    report(args, results, w)
+}
+
+/// The results a resumed journal at `journal_path` holds, by job (`None`: still to search).
+///
+/// # Errors
+/// The journal records a job this run does not have, or one twice (exit 2).
+fn resumed_results(
+    args: &SolvePlan,
+    journal_path: &std::path::Path,
+    items: Vec<JournalLine>,
+) -> Result<Vec<Option<PositionResult>>, Error> {
+    let engines = &args.engines;
+    let jobs = (args.suite.entries.len() * engines.len()) as u64;
     let mut results: Vec<Option<PositionResult>> = vec![None; jobs as usize];
-    for line in resumed.items {
+    for line in items {
         let (p, k) = (
             line.job as usize / engines.len(),
             line.job as usize % engines.len(),
@@ -452,19 +275,23 @@ pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<Ended, Error> {
         }
         results[line.job as usize] = Some(line.result);
     }
-    let kept = results.iter().filter(|r| r.is_some()).count();
-    writeln!(w, "arena solve {name}: {context}").map_err(io)?;
-    if args.resume {
-        writeln!(
-            w,
-            "resumed: {kept} of {jobs} searches kept from {}",
-            journal_path.display()
-        )
-        .map_err(io)?;
-    }
-    w.flush().map_err(io)?;
-    let bar = crate::report::bar::progress(jobs, "positions", args.no_progress);
-    bar.inc(kept as u64);
+    Ok(results)
+}
+
+/// Searches every job not in `results` yet, appending each to `journal` as it finishes. After
+/// Ctrl-C no search starts and none is recorded.
+///
+/// # Errors
+/// The scheduler cannot start its threads (exit 2), or the journal cannot be written (exit 4).
+fn search(
+    args: &SolvePlan,
+    journal: &mut ItemJournal,
+    results: &mut [Option<PositionResult>],
+    bar: &indicatif::ProgressBar,
+) -> Result<(), Error> {
+    let (suite, limits, threads, engines) =
+        (&args.suite, &args.limits, args.threads, &args.engines);
+    let jobs = (suite.entries.len() * engines.len()) as u64;
     let done: Vec<bool> = results.iter().map(Option::is_some).collect();
     let hards: Vec<Duration> = engines
         .iter()
@@ -525,33 +352,21 @@ pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<Ended, Error> {
         crate::run::scheduler::SchedulerError::Caller(e) => Error::Results(e),
         crate::run::scheduler::SchedulerError::Pool(m) => Error::Input(m),
     })?;
-    bar.finish_and_clear();
-    if crate::util::interrupt::requested() {
-        let items = results.iter().filter(|r| r.is_some()).count();
-        eprintln!(
-            "\ninterrupted: {items} finished {} kept in {}; continue with: arena solve \
-             … --out {} --resume",
-            if items == 1 {
-                "search is"
-            } else {
-                "searches are"
-            },
-            journal_path.display(),
-            out_dir.display()
-        );
-        return Ok(Ended::Interrupted);
-    }
-    journal
-        .finish(
-            &setup,
-            results.iter().enumerate().filter_map(|(job, r)| {
-                r.as_ref().map(|r| JournalLine {
-                    job: job as u64,
-                    result: r.clone(),
-                })
-            }),
-        )
-        .map_err(Error::Results)?;
+    Ok(())
+}
+
+/// Prints each engine's table and summary and the `--min-solved` verdict, and writes
+/// `solve.json` and `solve.csv`.
+///
+/// # Errors
+/// Output or results that cannot be written (exit 4).
+fn report(
+    args: &SolvePlan,
+    results: Vec<Option<PositionResult>>,
+    w: &mut dyn Write,
+) -> Result<Ended, Error> {
+    let (suite, engines, out_dir) = (&args.suite, &args.engines, &args.out);
+    let io = |e: std::io::Error| Error::Write(format!("writing output: {e}"));
     // Job order is position-major; reports go engine by engine.
     let mut by_engine: Vec<Vec<PositionResult>> = vec![Vec::new(); engines.len()];
     for r in results.into_iter().flatten() {
@@ -608,157 +423,6 @@ pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<Ended, Error> {
     } else {
         Ended::BelowMinimum
     })
-}
-
-fn summarise(engine: &EngineEntry, rs: &[PositionResult], suite: &Suite) -> EngineSummary {
-    let solved: Vec<&PositionResult> = rs.iter().filter(|r| r.solved).collect();
-    let mut by_dm: Vec<(u32, usize, usize)> = Vec::new();
-    for r in rs {
-        if let Some(n) = suite.entries[r.index - 1].dm {
-            match by_dm.iter_mut().find(|(m, _, _)| *m == n) {
-                Some(slot) => {
-                    slot.1 += usize::from(r.solved);
-                    slot.2 += 1;
-                }
-                None => by_dm.push((n, usize::from(r.solved), 1)),
-            }
-        }
-    }
-    by_dm.sort_unstable();
-    let claims = |what: &str| {
-        rs.iter()
-            .filter(|r| r.mate_check.as_deref().is_some_and(|c| c.starts_with(what)))
-            .count()
-    };
-    EngineSummary {
-        engine: engine.label.clone(),
-        spec: engine.spec.to_string(),
-        positions: rs.len(),
-        solved: solved.len(),
-        right_moves: rs.iter().filter(|r| r.right_move).count(),
-        dm_positions: rs.iter().filter(|r| r.mate_proved.is_some()).count(),
-        mates_proved: rs.iter().filter(|r| r.mate_proved == Some(true)).count(),
-        mate_claims: rs.iter().filter(|r| r.mate_check.is_some()).count(),
-        claims_proved: claims("proved"),
-        claims_refuted: claims("refuted"),
-        failures: rs.iter().filter(|r| r.error.is_some()).count(),
-        total_ms: rs.iter().map(|r| r.ms).sum(),
-        total_nodes: rs.iter().map(|r| r.nodes).sum(),
-        mean_found_ms: (!solved.is_empty())
-            .then(|| solved.iter().filter_map(|r| r.found_ms).sum::<f64>() / solved.len() as f64),
-        by_dm,
-    }
-}
-
-fn write_table(
-    w: &mut dyn Write,
-    s: &EngineSummary,
-    rs: &[PositionResult],
-    failed_only: bool,
-) -> std::io::Result<()> {
-    writeln!(w)?;
-    writeln!(w, "{}", s.engine)?;
-    writeln!(
-        w,
-        "{:>4}  {:<16} {:<24} {:<6} {:<10} {:>9} {:>11} {:>9} {:>11}  result",
-        "#", "id", "expected", "move", "score", "ms", "nodes", "found ms", "found nodes"
-    )?;
-    for r in rs {
-        if failed_only && r.solved {
-            continue;
-        }
-        let mut result = match (&r.error, r.solved, r.right_move) {
-            (Some(e), _, _) => format!("failed: {e}"),
-            (None, true, _) if r.held => "solved".into(),
-            (None, true, _) => "solved (after a wrong answer)".into(),
-            (None, false, true) => "right move, mate not proved".into(),
-            (None, false, false) => "wrong".into(),
-        };
-        if let Some(c) = &r.mate_check {
-            result.push_str(&format!("; mate claim {c}"));
-        }
-        let opt = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.0}"));
-        writeln!(
-            w,
-            "{:>4}  {:<16} {:<24} {:<6} {:<10} {:>9.0} {:>11} {:>9} {:>11}  {result}",
-            r.index,
-            clip(&r.id, 16),
-            clip(&r.expected, 24),
-            r.mv.as_deref().unwrap_or("-"),
-            r.score.as_deref().unwrap_or("-"),
-            r.ms,
-            r.nodes,
-            opt(r.found_ms),
-            r.found_nodes.map_or("-".into(), |n| n.to_string()),
-        )?;
-    }
-    Ok(())
-}
-
-/// `s` for the table: escaped ([`crate::util::text::printable`]), cut to `n` characters.
-fn clip(s: &str, n: usize) -> String {
-    let s = crate::util::text::printable(s);
-    if s.chars().count() <= n {
-        s
-    } else {
-        let mut t: String = s.chars().take(n - 1).collect();
-        t.push('…');
-        t
-    }
-}
-
-fn summary_line(s: &EngineSummary) -> String {
-    let pct = |a: usize, b: usize| {
-        if b == 0 {
-            0.0
-        } else {
-            100.0 * a as f64 / b as f64
-        }
-    };
-    let mut line = format!(
-        "{}: solved {} / {} ({:.1} %); right move {} / {}",
-        s.engine,
-        s.solved,
-        s.positions,
-        pct(s.solved, s.positions),
-        s.right_moves,
-        s.positions
-    );
-    if s.dm_positions > 0 {
-        line.push_str(&format!(
-            "; mates proved {} / {}",
-            s.mates_proved, s.dm_positions
-        ));
-    }
-    if s.mate_claims > 0 {
-        line.push_str(&format!(
-            "; mate claims {}: {} proved, {} refuted, {} unknown",
-            s.mate_claims,
-            s.claims_proved,
-            s.claims_refuted,
-            s.mate_claims - s.claims_proved - s.claims_refuted
-        ));
-    }
-    if s.failures > 0 {
-        line.push_str(&format!("; {} failed", s.failures));
-    }
-    line.push_str(&format!(
-        "; total {:.1} s, {} nodes",
-        s.total_ms / 1000.0,
-        s.total_nodes
-    ));
-    if let Some(m) = s.mean_found_ms {
-        line.push_str(&format!("; mean time to solution {m:.0} ms"));
-    }
-    if !s.by_dm.is_empty() {
-        let parts: Vec<String> = s
-            .by_dm
-            .iter()
-            .map(|(n, a, b)| format!("dm{n} {a}/{b}"))
-            .collect();
-        line.push_str(&format!("; {}", parts.join(" ")));
-    }
-    line
 }
 
 fn write_files(

@@ -15,6 +15,7 @@ pub mod nights;
 pub mod pairing;
 pub mod progress;
 pub mod ratings_json;
+pub mod solve;
 pub mod standings;
 pub mod summary;
 pub mod time_losses;
