@@ -13,7 +13,7 @@ use crate::plan::replay::{ReplayPlan, Show};
 use crate::records::check::check_record;
 use crate::records::{GameLine, PlyInfo, result_text};
 use crate::report::board_text::{BoardStyle, Glyphs, position_board, truth_board};
-use crate::run::game_runner::{GameSpec, play_game};
+use crate::run::game_runner::{GameSpec, PlayedGame, play_game};
 use crate::util::text::printable;
 
 /// What the two boards are, and how the last move is marked on them, said once before boards.
@@ -240,6 +240,19 @@ fn replay(plan: &ReplayPlan, w: &mut dyn Write) -> std::io::Result<bool> {
     let Some((expected, path)) = &plan.expected else {
         return Ok(true);
     };
+    compare(plan, &played, &moves, expected, path, w)
+}
+
+/// Compares the replay (`played`, its moves `moves`) with the record `expected` (from `path`)
+/// and says whether they are the same, or where they differ.
+fn compare(
+    plan: &ReplayPlan,
+    played: &PlayedGame,
+    moves: &[String],
+    expected: &GameLine,
+    path: &Path,
+    w: &mut dyn Write,
+) -> std::io::Result<bool> {
     if plan.tc.is_some() || plan.red.limits.tc.is_some() || plan.black.limits.tc.is_some() {
         writeln!(
             w,

@@ -328,6 +328,112 @@ fn same_file_key(path: &Path) -> PathBuf {
     }
 }
 
+/// The games of a results folder `arena analyze` reads: `--games LIST` (with `--pairing NAME`
+/// in a folder of several pairings), `--pair P --game 1|2`, or `--game N`.
+///
+/// # Errors
+/// A game that is not there, or flags that do not say which.
+fn folder_targets(args: &AnalyzeArgs) -> Result<Vec<Target>, Error> {
+    let input = &args.input;
+    Ok(match (&args.games, args.game, args.pair) {
+        (Some(list), _, _) => {
+            let numbers = game_list(list)?;
+            match &args.pairing {
+                Some(name) => {
+                    let dir = pairing_folder(input, name)?;
+                    folder_games(&dir, numbers.as_deref(), |_| None)?
+                }
+                None => {
+                    let (_, record, _) =
+                        folder::recorded_run(input).map_err(|m| Error::arg("INPUT", m))?;
+                    if record.all.is_none() {
+                        folder_games(input, numbers.as_deref(), |_| None)?
+                    } else {
+                        let Some(numbers) = numbers else {
+                            return Err(Error::arg(
+                                "--games",
+                                "all in a folder of several pairings: give --pairing NAME \
+                                 too (or list the numbers)",
+                            ));
+                        };
+                        let mut out = Vec::new();
+                        for n in numbers {
+                            let at = folder::locate(input, n)
+                                .map_err(|(flag, m)| Error::arg(flag, m))?;
+                            let own = records::game_number(at.pair, at.game);
+                            out.extend(folder_games(&at.folder, Some(&[own]), |_| {
+                                at.note.clone()
+                            })?);
+                        }
+                        out
+                    }
+                }
+            }
+        }
+        (None, Some(g @ (1 | 2)), Some(pair)) => {
+            let own = records::game_number(pair, g as u8);
+            folder_games(input, Some(&[own]), |_| None)?
+        }
+        (None, Some(g), Some(_)) => {
+            return Err(Error::arg(
+                "--game",
+                format!("{g}: with --pair it is 1 (A Red) or 2 (A Black)"),
+            ));
+        }
+        (None, Some(n), None) => {
+            let at = folder::locate(input, n).map_err(|(flag, m)| Error::arg(flag, m))?;
+            let own = records::game_number(at.pair, at.game);
+            folder_games(&at.folder, Some(&[own]), |_| at.note.clone())?
+        }
+        (None, None, _) => {
+            return Err(Error::arg(
+                "--game",
+                "needed with a results folder: --game N (the number column of games.csv), \
+                 --pair P --game 1|2, or --games LIST",
+            ));
+        }
+    })
+}
+
+/// Checks that every output (`--out`, each game's JSON and page) can be written and that no two
+/// are one file.
+///
+/// # Errors
+/// An output that cannot be written, or two outputs that are one file.
+fn check_outputs(args: &AnalyzeArgs, targets: &[Target]) -> Result<(), Error> {
+    let mut outputs: Vec<(&'static str, &PathBuf)> = Vec::new();
+    if let Some(out) = &args.out {
+        outputs.push(("--out", out));
+    }
+    for t in targets {
+        if let Some(j) = &t.json {
+            outputs.push(("--out", j));
+        }
+        if let Some(h) = &t.html {
+            outputs.push(("--html", h));
+        }
+    }
+    let mut seen: Vec<(&'static str, &PathBuf, PathBuf)> = Vec::new();
+    for (flag, path) in outputs {
+        let target = crate::records::files::check_output(path).map_err(|m| Error::arg(flag, m))?;
+        let same = same_file_key(target.path());
+        if let Some((first, named, _)) = seen.iter().find(|(_, _, k)| *k == same) {
+            return Err(Error::arg(
+                flag,
+                format!(
+                    "{} is the file {first} {} names too: the analysis JSON and the game's page \
+                     would overwrite each other (a page beside --out takes its name with \
+                     .html): give them two names",
+                    path.display(),
+                    named.display()
+                ),
+            ));
+        }
+        seen.push((flag, path, same));
+    }
+    Ok(())
+}
+
 /// Validates `arena analyze` arguments: reads the games and checks every output path.
 ///
 /// # Errors
@@ -337,64 +443,7 @@ pub fn plan(args: AnalyzeArgs, given: &dyn Fn(&str) -> bool) -> Result<AnalyzePl
     let _ = given;
     let input = &args.input;
     let mut targets = if input.is_dir() {
-        match (&args.games, args.game, args.pair) {
-            (Some(list), _, _) => {
-                let numbers = game_list(list)?;
-                match &args.pairing {
-                    Some(name) => {
-                        let dir = pairing_folder(input, name)?;
-                        folder_games(&dir, numbers.as_deref(), |_| None)?
-                    }
-                    None => {
-                        let (_, record, _) =
-                            folder::recorded_run(input).map_err(|m| Error::arg("INPUT", m))?;
-                        if record.all.is_none() {
-                            folder_games(input, numbers.as_deref(), |_| None)?
-                        } else {
-                            let Some(numbers) = numbers else {
-                                return Err(Error::arg(
-                                    "--games",
-                                    "all in a folder of several pairings: give --pairing NAME \
-                                     too (or list the numbers)",
-                                ));
-                            };
-                            let mut out = Vec::new();
-                            for n in numbers {
-                                let at = folder::locate(input, n)
-                                    .map_err(|(flag, m)| Error::arg(flag, m))?;
-                                let own = records::game_number(at.pair, at.game);
-                                out.extend(folder_games(&at.folder, Some(&[own]), |_| {
-                                    at.note.clone()
-                                })?);
-                            }
-                            out
-                        }
-                    }
-                }
-            }
-            (None, Some(g @ (1 | 2)), Some(pair)) => {
-                let own = records::game_number(pair, g as u8);
-                folder_games(input, Some(&[own]), |_| None)?
-            }
-            (None, Some(g), Some(_)) => {
-                return Err(Error::arg(
-                    "--game",
-                    format!("{g}: with --pair it is 1 (A Red) or 2 (A Black)"),
-                ));
-            }
-            (None, Some(n), None) => {
-                let at = folder::locate(input, n).map_err(|(flag, m)| Error::arg(flag, m))?;
-                let own = records::game_number(at.pair, at.game);
-                folder_games(&at.folder, Some(&[own]), |_| at.note.clone())?
-            }
-            (None, None, _) => {
-                return Err(Error::arg(
-                    "--game",
-                    "needed with a results folder: --game N (the number column of games.csv), \
-                     --pair P --game 1|2, or --games LIST",
-                ));
-            }
-        }
+        folder_targets(&args)?
     } else if input.is_file() {
         if args.games.is_some() || args.pair.is_some() {
             return Err(Error::arg(
@@ -445,36 +494,7 @@ pub fn plan(args: AnalyzeArgs, given: &dyn Fn(&str) -> bool) -> Result<AnalyzePl
         }
         targets[0].html = Some(html.clone());
     }
-    let mut outputs: Vec<(&'static str, &PathBuf)> = Vec::new();
-    if let Some(out) = &args.out {
-        outputs.push(("--out", out));
-    }
-    for t in &targets {
-        if let Some(j) = &t.json {
-            outputs.push(("--out", j));
-        }
-        if let Some(h) = &t.html {
-            outputs.push(("--html", h));
-        }
-    }
-    let mut seen: Vec<(&'static str, &PathBuf, PathBuf)> = Vec::new();
-    for (flag, path) in outputs {
-        let target = crate::records::files::check_output(path).map_err(|m| Error::arg(flag, m))?;
-        let same = same_file_key(target.path());
-        if let Some((first, named, _)) = seen.iter().find(|(_, _, k)| *k == same) {
-            return Err(Error::arg(
-                flag,
-                format!(
-                    "{} is the file {first} {} names too: the analysis JSON and the game's page \
-                     would overwrite each other (a page beside --out takes its name with \
-                     .html): give them two names",
-                    path.display(),
-                    named.display()
-                ),
-            ));
-        }
-        seen.push((flag, path, same));
-    }
+    check_outputs(&args, &targets)?;
     let entry = crate::plan::engine("--engine", &args.engine)?;
     for t in &targets {
         entry
