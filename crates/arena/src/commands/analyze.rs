@@ -13,6 +13,7 @@ use crate::analysis::reference::analyse;
 use crate::analysis::verdict::{Analysis, Class, PlyAnalysis};
 use crate::error::Error;
 use crate::plan::analyze::AnalyzePlan;
+use crate::report::analysis_text::{plies, ply_line, threads};
 use crate::util::text::{counted, printable};
 
 /// The format name and version the analysis JSON carries.
@@ -60,68 +61,103 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     crate::records::files::write_output(path, bytes).map_err(|e| Error::Write(e.to_string()))
 }
 
-/// An expected-score share as percentage points.
-fn pct(x: f64) -> String {
-    format!("{:.1}%", x * 100.0)
-}
-
-/// One ply's line: number, side, move and class mark, the loss, the reference's best move and
-/// both scores, the chance, the note, and what the recorded engine said.
-fn ply_line(p: &PlyAnalysis, recorded: Option<&crate::records::PlyInfo>) -> String {
-    let mark = p.class.map_or("", Class::mark);
-    let mut line = format!(
-        "{:4}. {:5} {:8}{mark:2}  loss {:>6}  best {:5} {:>6}  played {:>6}",
-        p.ply,
-        p.mover,
-        p.played,
-        pct(p.loss),
-        p.best,
-        p.best_score,
-        p.played_score
-    );
-    if let (Some(c), Some(from)) = (p.chance, p.chance_from) {
-        line.push_str(&format!("  {from} {:+.1}%", c * 100.0));
+/// Analyses one game, prints its summary and notable plies and writes its files; returns its
+/// entry of the analysis JSON, or `None` when Ctrl-C cut it short.
+fn analyse_game(
+    plan: &AnalyzePlan,
+    target: &crate::plan::analyze::Target,
+    w: &mut dyn Write,
+) -> Result<Option<serde_json::Value>, Error> {
+    let reference = &plan.reference;
+    let study = &target.study;
+    if let Some(note) = &target.note {
+        writeln!(w, "{note}").map_err(Error::Output)?;
     }
-    if let Some(class) = p.class {
-        line.push_str(&format!("  {}", class.name()));
-    }
-    if let Some(note) = &p.note {
-        line.push_str(&format!(" ({note})"));
-    }
-    if let Some(o) = &p.omniscient {
-        line.push_str(&format!("  | truth: {} {}", o.best, o.score));
-    }
-    if let Some(r) = recorded {
-        let mut said = Vec::new();
-        if let Some(s) = &r.score {
-            said.push(printable(s));
-        }
-        if let Some(d) = r.depth {
-            said.push(format!("depth {d}"));
-        }
-        if !said.is_empty() {
-            line.push_str(&format!("  | engine: {}", said.join(" ")));
-        }
-    }
-    line
-}
-
-/// `1 ply`, `2 plies`.
-fn plies(n: usize) -> String {
-    if n == 1 {
-        "1 ply".to_string()
+    let views = if reference.omniscient && study.truth_known {
+        "from each mover's own view, and with the truth for contrast"
+    } else if !study.truth_known {
+        "from each mover's own view (the file does not give the hidden pieces: no true board)"
     } else {
-        format!("{n} plies")
+        "from each mover's own view"
+    };
+    writeln!(
+        w,
+        "Analysis of {}: red {} vs black {}, {} ({}), {}\nReference: {} ({}), {views}, {}",
+        printable(&study.title),
+        printable(&study.red),
+        printable(&study.black),
+        study.result.text(),
+        study.ending,
+        plies(study.moves.len()),
+        printable(&reference.entry.label),
+        reference.limits_text,
+        threads(reference.threads)
+    )
+    .map_err(Error::Output)?;
+    let positions = study.moves.len() as u64 + 1;
+    let bar = crate::report::bar::progress(positions, "positions", plan.no_progress);
+    let started = Instant::now();
+    let analysis = analyse(study, reference, &|| bar.inc(1));
+    bar.finish_and_clear();
+    // A game cut short by Ctrl-C is not analysed: its engine may have been ended.
+    if crate::util::interrupt::requested() {
+        return Ok(None);
     }
-}
-
-/// `1 thread`, `2 threads`.
-fn threads(n: usize) -> String {
-    if n == 1 {
-        "1 thread".to_string()
-    } else {
-        format!("{n} threads")
+    let analysis =
+        analysis.map_err(|m| Error::Input(format!("{}: {m}", printable(&study.title))))?;
+    let seconds = started.elapsed().as_secs_f64();
+    for line in &analysis.summary.lines {
+        writeln!(w, "{line}").map_err(Error::Output)?;
     }
+    let notable: Vec<&PlyAnalysis> = analysis
+        .plies
+        .iter()
+        .filter(|p| {
+            plan.all_plies
+                || p.class.is_some()
+                || p.note.is_some()
+                || p.chance.is_some_and(|c| c.abs() >= NOTABLE_CHANCE)
+        })
+        .collect();
+    if !notable.is_empty() {
+        writeln!(
+            w,
+            "{}",
+            if plan.all_plies {
+                "Every ply (loss and chance in expected score, the mover's view):"
+            } else {
+                "Notable plies (classified moves, and reveals or hidden captures that moved \
+                 the score by 5% or more; --all-plies for every ply):"
+            }
+        )
+        .map_err(Error::Output)?;
+        for p in notable {
+            let recorded = study.recorded.get(p.ply - 1).and_then(Option::as_ref);
+            writeln!(w, "{}", ply_line(p, recorded)).map_err(Error::Output)?;
+        }
+    }
+    writeln!(
+        w,
+        "Analysed {} in {seconds:.1} s ({:.2} s a position on {}).",
+        counted(positions, "position"),
+        seconds / positions as f64,
+        threads(reference.threads)
+    )
+    .map_err(Error::Output)?;
+    let entry = game_json(study, &analysis);
+    if let Some(path) = &target.json {
+        write(path, &document(std::slice::from_ref(&entry))?)?;
+        writeln!(w, "Analysis: {}", path.display()).map_err(Error::Output)?;
+    }
+    if let Some(path) = &target.html {
+        let page = crate::report::viewer::page(study, Some(&analysis));
+        write(path, page.as_bytes())?;
+        writeln!(w, "Viewer: {}", path.display()).map_err(Error::Output)?;
+        if let Some(folder) = &target.folder {
+            crate::report::games_index::relink(folder);
+        }
+    }
+    Ok(Some(entry))
 }
 
 /// How `arena analyze` ended.
@@ -140,101 +176,15 @@ pub enum Ended {
 /// The reference engine failed on a ply, or an output cannot be written.
 pub fn run(plan: &AnalyzePlan, w: &mut dyn Write) -> Result<Ended, Error> {
     let mut documents: Vec<serde_json::Value> = Vec::new();
-    let reference = &plan.reference;
     for target in &plan.targets {
         if crate::util::interrupt::requested() {
             keep(plan.out.as_deref(), &documents);
             return Ok(Ended::Interrupted);
         }
-        let study = &target.study;
-        if let Some(note) = &target.note {
-            writeln!(w, "{note}").map_err(Error::Output)?;
-        }
-        let views = if reference.omniscient && study.truth_known {
-            "from each mover's own view, and with the truth for contrast"
-        } else if !study.truth_known {
-            "from each mover's own view (the file does not give the hidden pieces: no true board)"
-        } else {
-            "from each mover's own view"
-        };
-        writeln!(
-            w,
-            "Analysis of {}: red {} vs black {}, {} ({}), {}\nReference: {} ({}), {views}, {}",
-            printable(&study.title),
-            printable(&study.red),
-            printable(&study.black),
-            study.result.text(),
-            study.ending,
-            plies(study.moves.len()),
-            printable(&reference.entry.label),
-            reference.limits_text,
-            threads(reference.threads)
-        )
-        .map_err(Error::Output)?;
-        let positions = study.moves.len() as u64 + 1;
-        let bar = crate::report::bar::progress(positions, "positions", plan.no_progress);
-        let started = Instant::now();
-        let analysis = analyse(study, reference, &|| bar.inc(1));
-        bar.finish_and_clear();
-        // A game cut short by Ctrl-C is not analysed: its engine may have been ended.
-        if crate::util::interrupt::requested() {
+        let Some(entry) = analyse_game(plan, target, w)? else {
             keep(plan.out.as_deref(), &documents);
             return Ok(Ended::Interrupted);
-        }
-        let analysis =
-            analysis.map_err(|m| Error::Input(format!("{}: {m}", printable(&study.title))))?;
-        let seconds = started.elapsed().as_secs_f64();
-        for line in &analysis.summary.lines {
-            writeln!(w, "{line}").map_err(Error::Output)?;
-        }
-        let notable: Vec<&PlyAnalysis> = analysis
-            .plies
-            .iter()
-            .filter(|p| {
-                plan.all_plies
-                    || p.class.is_some()
-                    || p.note.is_some()
-                    || p.chance.is_some_and(|c| c.abs() >= NOTABLE_CHANCE)
-            })
-            .collect();
-        if !notable.is_empty() {
-            writeln!(
-                w,
-                "{}",
-                if plan.all_plies {
-                    "Every ply (loss and chance in expected score, the mover's view):"
-                } else {
-                    "Notable plies (classified moves, and reveals or hidden captures that moved \
-                     the score by 5% or more; --all-plies for every ply):"
-                }
-            )
-            .map_err(Error::Output)?;
-            for p in notable {
-                let recorded = study.recorded.get(p.ply - 1).and_then(Option::as_ref);
-                writeln!(w, "{}", ply_line(p, recorded)).map_err(Error::Output)?;
-            }
-        }
-        writeln!(
-            w,
-            "Analysed {} in {seconds:.1} s ({:.2} s a position on {}).",
-            counted(positions, "position"),
-            seconds / positions as f64,
-            threads(reference.threads)
-        )
-        .map_err(Error::Output)?;
-        let entry = game_json(study, &analysis);
-        if let Some(path) = &target.json {
-            write(path, &document(std::slice::from_ref(&entry))?)?;
-            writeln!(w, "Analysis: {}", path.display()).map_err(Error::Output)?;
-        }
-        if let Some(path) = &target.html {
-            let page = crate::report::viewer::page(study, Some(&analysis));
-            write(path, page.as_bytes())?;
-            writeln!(w, "Viewer: {}", path.display()).map_err(Error::Output)?;
-            if let Some(folder) = &target.folder {
-                crate::report::games_index::relink(folder);
-            }
-        }
+        };
         documents.push(entry);
         writeln!(w).map_err(Error::Output)?;
     }

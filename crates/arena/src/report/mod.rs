@@ -5,6 +5,7 @@
 //! page of one game ([`viewer`]). [`write_reports`] chooses a run's report by its kind, and [`progress_line`] the text of its progress lines
 //! ([`progress`]).
 
+pub mod analysis_text;
 pub mod bar;
 pub mod board_text;
 pub mod games_index;
