@@ -32,7 +32,7 @@ pub mod games;
 mod page;
 mod style;
 
-pub use charts::{MAX_HEAT_MAP, heat_map, history_chart, rating_chart};
+pub use charts::{ChartError, MAX_HEAT_MAP, heat_map, history_chart, rating_chart};
 pub use games::{GameRow, GamesPage, games_html};
 
 use crate::report::ratings_json::{PairingLine, PairwiseCell, RatedEngine};

@@ -5,7 +5,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::report::html::charts::{heat_map, history_chart, rating_chart};
+use crate::report::html::charts::{ChartError, heat_map, history_chart, rating_chart};
 use crate::report::html::format::{
     esc, esc_label, fmt_elo, fmt_interval, fmt_num, fmt_pct, safe_href,
 };
@@ -14,7 +14,7 @@ use crate::report::html::{Delta, Index, NightNav, TournamentPage};
 use crate::report::ratings_json::{PairingLine, RatedEngine};
 
 /// A chart inline, or a short note when it could not be drawn.
-fn write_chart(out: &mut String, what: &str, chart: Result<String, String>) -> fmt::Result {
+fn write_chart(out: &mut String, what: &str, chart: Result<String, ChartError>) -> fmt::Result {
     match chart {
         Ok(svg) => writeln!(
             out,
@@ -25,7 +25,7 @@ fn write_chart(out: &mut String, what: &str, chart: Result<String, String>) -> f
             out,
             "<p class=\"chart-missing\">The {} could not be drawn: {}.</p>",
             esc(what),
-            esc(&e)
+            esc(&e.to_string())
         ),
     }
 }

@@ -40,14 +40,20 @@ fn score_color(score: f64) -> RGBColor {
 /// # Errors
 ///
 /// A message when plotters fails to draw; the pages then show it in place of the chart.
-pub fn heat_map(labels: &[String], cells: &[Vec<Option<PairwiseCell>>]) -> Result<String, String> {
+pub fn heat_map(
+    labels: &[String],
+    cells: &[Vec<Option<PairwiseCell>>],
+) -> Result<String, ChartError> {
     guarded(|| draw_heat_map(labels, cells))
 }
 
 /// The most engines the heat map draws a matrix for; beyond, it says there are too many.
 pub const MAX_HEAT_MAP: usize = 200;
 
-fn draw_heat_map(labels: &[String], cells: &[Vec<Option<PairwiseCell>>]) -> Result<String, String> {
+fn draw_heat_map(
+    labels: &[String],
+    cells: &[Vec<Option<PairwiseCell>>],
+) -> Result<String, ChartError> {
     let n = labels.len();
     if n == 0 {
         return message_svg("No engines to compare.", 480, 100);
@@ -191,7 +197,7 @@ fn draw_legend(
     left: i32,
     ly: i32,
     legend_w: i32,
-) -> Result<(), String> {
+) -> Result<(), ChartError> {
     let steps = 60;
     for k in 0..steps {
         let x = left + k * legend_w / steps;

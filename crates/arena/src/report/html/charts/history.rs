@@ -64,14 +64,14 @@ fn legend_value(t: &Track) -> String {
 pub fn history_chart(
     nights: &[String],
     history: &[(String, Vec<HistoryPoint>)],
-) -> Result<String, String> {
+) -> Result<String, ChartError> {
     guarded(|| draw_history_chart(nights, history))
 }
 
 fn draw_history_chart(
     nights: &[String],
     history: &[(String, Vec<HistoryPoint>)],
-) -> Result<String, String> {
+) -> Result<String, ChartError> {
     let m = nights.len();
     if m == 0 || history.is_empty() {
         return message_svg("No history yet.", 820, 100);
@@ -279,7 +279,7 @@ fn draw_bars(
     chart: &mut Chart<'_, '_>,
     tracks: &[Track],
     (y0, y1, edge): (f64, f64, f64),
-) -> Result<(), String> {
+) -> Result<(), ChartError> {
     // Interval bars where there is no band: an engine's only night in a run, or an end
     // that is unbounded, drawn as an arrow to the chart's edge.
     for t in tracks {
@@ -337,7 +337,7 @@ fn draw_legend(
     legend_area: &DrawingArea<SVGBackend<'_>, Shift>,
     tracks: &[Track],
     legend_w: u32,
-) -> Result<(), String> {
+) -> Result<(), ChartError> {
     // Legend: the engines still playing, best latest rating first, then those that no
     // longer play (grey, with their last night).
     let mut order: Vec<&Track> = tracks.iter().take(200).collect();

@@ -100,9 +100,22 @@ fn widest(texts: &[String], px: f64) -> f64 {
     texts.iter().map(|t| text_width(t, px)).fold(0.0, f64::max)
 }
 
+/// Why a chart could not be drawn (plotters failed, or panicked inside); the pages show its
+/// message in place of the chart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChartError(String);
+
+impl fmt::Display for ChartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ChartError {}
+
 /// A plotters error as the message the pages show.
-fn err<E: fmt::Display>(e: E) -> String {
-    e.to_string()
+fn err<E: fmt::Display>(e: E) -> ChartError {
+    ChartError(e.to_string())
 }
 
 /// A finite rating clamped to what a chart can draw.
@@ -193,14 +206,17 @@ impl Ranged for KeyAxis {
 
 /// Runs a chart drawing and turns a panic inside plotters into an error.
 fn guarded(
-    draw: impl FnOnce() -> Result<String, String> + std::panic::UnwindSafe,
-) -> Result<String, String> {
-    std::panic::catch_unwind(draw)
-        .unwrap_or_else(|_| Err("the chart drawing failed unexpectedly".to_string()))
+    draw: impl FnOnce() -> Result<String, ChartError> + std::panic::UnwindSafe,
+) -> Result<String, ChartError> {
+    std::panic::catch_unwind(draw).unwrap_or_else(|_| {
+        Err(ChartError(
+            "the chart drawing failed unexpectedly".to_string(),
+        ))
+    })
 }
 
 /// A small SVG that only says `msg` (a chart without data).
-fn message_svg(msg: &str, w: u32, h: u32) -> Result<String, String> {
+fn message_svg(msg: &str, w: u32, h: u32) -> Result<String, ChartError> {
     let mut buf = String::new();
     {
         let root = SVGBackend::with_string(&mut buf, (w, h)).into_drawing_area();

@@ -19,11 +19,11 @@ use plotters::prelude::{
 /// # Errors
 ///
 /// A message when plotters fails to draw; the pages then show it in place of the chart.
-pub fn rating_chart(rows: &[RatedEngine]) -> Result<String, String> {
+pub fn rating_chart(rows: &[RatedEngine]) -> Result<String, ChartError> {
     guarded(|| draw_rating_chart(rows))
 }
 
-fn draw_rating_chart(rows: &[RatedEngine]) -> Result<String, String> {
+fn draw_rating_chart(rows: &[RatedEngine]) -> Result<String, ChartError> {
     if rows.is_empty() {
         return message_svg("No engines to chart.", 820, 100);
     }
@@ -151,7 +151,7 @@ fn draw_engine(
     r: &RatedEngine,
     y: f64,
     frame: &Frame,
-) -> Result<(), String> {
+) -> Result<(), ChartError> {
     let Frame {
         reference,
         x0,
