@@ -438,8 +438,10 @@ fn threaded_ismcts_splits_its_iterations_and_stays_reproducible() {
             1,
         )
         .unwrap();
+    // 50 times the budget: a machine busy with other work stretches it, a helper that did not
+    // stop would run its tree on and the search would not answer.
     assert!(
-        t.elapsed() < Duration::from_millis(600),
+        t.elapsed() < Duration::from_millis(3000),
         "{:?}",
         t.elapsed()
     );
