@@ -10,18 +10,8 @@ use jieqi_search::playout::{PlayoutConfig, PlayoutPolicy, playout};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
-fn engine(text: &str) -> Box<dyn Engine> {
-    jieqi_search::from_spec(&Spec::parse(text).unwrap())
-        .expect("a jieqi-search engine")
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn nodes(n: u64) -> Limits {
-    Limits {
-        nodes: Some(n),
-        ..Limits::default()
-    }
-}
+mod common;
+use common::{engine, nodes};
 
 /// A game after `plies` uniformly random moves (fewer if it ends).
 fn random_game(rules: Rules, seed: u64, plies: usize) -> Game {

@@ -77,6 +77,17 @@ impl Engine {
         (lines, best)
     }
 
+    /// `isready` while a search must not have answered yet: `readyok` comes (the loop hears the
+    /// command while the search runs) and no `bestmove` before it; `what` names the moment.
+    fn ready_before_any_bestmove(&mut self, what: &str) {
+        self.send("isready");
+        let lines = self.until(Duration::from_secs(5), |l| l == "readyok");
+        assert!(
+            !lines.iter().any(|l| l.starts_with("bestmove")),
+            "a bestmove {what}: {lines:#?}"
+        );
+    }
+
     fn ready(&mut self) {
         self.send("isready");
         self.until(Duration::from_secs(5), |l| l == "readyok");
@@ -219,12 +230,7 @@ fn stop_and_isready_are_heard_during_a_search() {
     std::thread::sleep(Duration::from_millis(200));
     // An infinite search answers neither `isready` nor `stop` if the loop does not hear them
     // while it runs: each answer within 5 s (it takes milliseconds) shows they were heard.
-    e.send("isready");
-    let lines = e.until(Duration::from_secs(5), |l| l == "readyok");
-    assert!(
-        !lines.iter().any(|l| l.starts_with("bestmove")),
-        "no bestmove before stop in infinite mode: {lines:#?}"
-    );
+    e.ready_before_any_bestmove("before stop in infinite mode");
     let t = Instant::now();
     e.send("stop");
     let (_, best) = e.bestmove(Duration::from_secs(5));
@@ -245,12 +251,7 @@ fn ponder_waits_for_ponderhit_or_stop() {
     // answer about 200 ms after ponderhit.
     e.send("go ponder movetime 200");
     std::thread::sleep(Duration::from_millis(600));
-    e.send("isready");
-    let lines = e.until(Duration::from_secs(5), |l| l == "readyok");
-    assert!(
-        !lines.iter().any(|l| l.starts_with("bestmove")),
-        "no bestmove while pondering: {lines:#?}"
-    );
+    e.ready_before_any_bestmove("while pondering");
     let t = Instant::now();
     e.send("ponderhit");
     let (_, best) = e.bestmove(Duration::from_secs(5));
@@ -279,12 +280,7 @@ fn ponder_waits_for_ponderhit_or_stop() {
     std::thread::sleep(Duration::from_millis(100));
     e.send("ponderhit");
     std::thread::sleep(Duration::from_millis(300));
-    e.send("isready");
-    let lines = e.until(Duration::from_secs(5), |l| l == "readyok");
-    assert!(
-        !lines.iter().any(|l| l.starts_with("bestmove")),
-        "{lines:#?}"
-    );
+    e.ready_before_any_bestmove("after ponderhit of a bare ponder, before stop");
     e.send("stop");
     let (_, best) = e.bestmove(Duration::from_secs(5));
     assert_legal(&best, &view);
