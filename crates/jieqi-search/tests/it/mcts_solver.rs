@@ -12,7 +12,7 @@ use jieqi_search::alphabeta;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
-mod common;
+use crate::common;
 use common::{engine, nodes};
 
 fn view_of(fen_text: &str, rules: &Rules) -> View {

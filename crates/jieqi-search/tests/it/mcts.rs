@@ -10,7 +10,7 @@ use jieqi_search::playout::{PlayoutConfig, PlayoutPolicy, playout};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
-mod common;
+use crate::common;
 use common::{engine, nodes};
 
 /// A game after `plies` uniformly random moves (fewer if it ends).

@@ -11,7 +11,7 @@
 use jieqi_core::{Color, Game, Move, Outcome, PerpetualCheck, Position, Reason, Rules, View};
 use jieqi_engine::{Control, Engine, Limits, mix};
 
-mod common;
+use crate::common;
 use common::engine;
 
 fn game_from(fen: &str, rules: Rules) -> Game {
