@@ -199,6 +199,7 @@ impl Process {
                     std::thread::sleep(Duration::from_millis(5));
                     return Err(self.died(&format!("output closed while waiting for '{what}'")));
                 }
+                Err(Recv::Failed(e)) => return Err(wait_failed(what, &e)),
             }
         }
     }
@@ -217,6 +218,12 @@ impl Process {
     pub(super) fn declares(&self, option: &str) -> bool {
         self.declared.iter().any(|d| d == option)
     }
+}
+
+/// The failure of a wait for `what` that `poll(2)` broke off with `e`: the engine's answer
+/// cannot be read (so it is no timeout).
+pub(super) fn wait_failed(what: &str, e: &std::io::Error) -> EngineError {
+    EngineError::of(Failure::Crash, format!("waiting for '{what}' failed: {e}"))
 }
 
 /// How long a process told to `quit` is given before it is killed.
@@ -327,7 +334,7 @@ pub(super) fn write_all_until(
                 if give_up() {
                     return Ok(false);
                 }
-                wait_fd(pipe.as_fd(), libc::POLLOUT, POLL);
+                wait_fd(pipe.as_fd(), libc::POLLOUT, POLL)?;
             }
             Err(e) => return Err(e),
         }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use super::Settings;
 use super::info::fold_info;
 use super::options::OptionDecl;
-use super::process::{Limit, POLL, Process};
+use super::process::{Limit, POLL, Process, wait_failed};
 use super::reader::{Recv, flooded};
 use crate::engines::dialect::{Declared, Dialect};
 use crate::engines::time_control::{MOVETIME_GRACE, unclocked_limit};
@@ -296,6 +296,7 @@ impl Process {
                     std::thread::sleep(Duration::from_millis(5));
                     return Err(self.died("output closed while waiting for 'bestmove'"));
                 }
+                Err(Recv::Failed(e)) => return Err(wait_failed("bestmove", &e)),
             }
         }
     }

@@ -113,12 +113,14 @@ impl Line {
 }
 
 /// Why [`Reader::recv`] has no line.
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 pub(super) enum Recv {
     /// None came in time.
     Timeout,
     /// The output is closed and every line of it was handed out.
     Closed,
+    /// Waiting for it failed: `poll(2)` reported an error (not a signal).
+    Failed(std::io::Error),
 }
 
 /// An engine's output, read on the caller's thread: `poll(2)` waits for it up to a deadline. It
@@ -170,8 +172,10 @@ impl Reader {
                 }
                 Some(until) => until.saturating_duration_since(Instant::now()),
             };
-            if !wait_fd(self.pipe.as_fd(), libc::POLLIN, left) {
-                return Err(Recv::Timeout);
+            match wait_fd(self.pipe.as_fd(), libc::POLLIN, left) {
+                Ok(true) => {}
+                Ok(false) => return Err(Recv::Timeout),
+                Err(e) => return Err(Recv::Failed(e)),
             }
             self.fill();
         }

@@ -336,7 +336,10 @@ fn reader() -> (Reader, std::os::unix::net::UnixStream) {
 fn output_is_read_line_by_line_within_the_time_given() {
     let (mut r, mut w) = reader();
     let t = Instant::now();
-    assert_eq!(r.recv(Duration::from_millis(20)).err(), Some(Recv::Timeout));
+    assert!(matches!(
+        r.recv(Duration::from_millis(20)),
+        Err(Recv::Timeout)
+    ));
     assert!(t.elapsed() >= Duration::from_millis(20));
     w.write_all(b"info depth 1\nbest").unwrap();
     let line = r.recv(Duration::from_secs(5)).unwrap();
@@ -345,7 +348,10 @@ fn output_is_read_line_by_line_within_the_time_given() {
         ("info depth 1", 13, false)
     );
     // Half a line is not a line.
-    assert_eq!(r.recv(Duration::from_millis(5)).err(), Some(Recv::Timeout));
+    assert!(matches!(
+        r.recv(Duration::from_millis(5)),
+        Err(Recv::Timeout)
+    ));
     w.write_all(b"move a0a1\r\n\n  uciok \n").unwrap();
     assert_eq!(
         r.recv(Duration::from_secs(5)).unwrap().text,
@@ -357,8 +363,8 @@ fn output_is_read_line_by_line_within_the_time_given() {
     w.write_all(b"readyok").unwrap();
     drop(w);
     assert_eq!(r.recv(Duration::from_secs(5)).unwrap().text, "readyok");
-    assert_eq!(r.recv(Duration::from_secs(5)).err(), Some(Recv::Closed));
-    assert_eq!(r.recv(Duration::ZERO).err(), Some(Recv::Closed));
+    assert!(matches!(r.recv(Duration::from_secs(5)), Err(Recv::Closed)));
+    assert!(matches!(r.recv(Duration::ZERO), Err(Recv::Closed)));
 }
 
 #[test]
@@ -438,4 +444,16 @@ fn go_commands_carry_the_limits() {
     };
     assert_eq!(go_command(&l), "go nodes 500");
     assert_eq!(go_command(&Limits::default()), "go movetime 1000");
+}
+
+/// A wait that `poll(2)` broke off fails the engine with the error named, not as a timeout.
+#[test]
+fn a_failed_wait_is_no_timeout_and_names_the_error() {
+    let e = super::process::wait_failed("bestmove", &std::io::Error::from_raw_os_error(22));
+    assert_eq!(e.failure, jieqi_engine::Failure::Crash);
+    assert!(
+        e.message
+            .starts_with("waiting for 'bestmove' failed: Invalid argument"),
+        "{e}"
+    );
 }
