@@ -38,7 +38,7 @@ mod reader;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::engines::dialect::{self, Declared, Dialect};
+use crate::engines::dialect::{self, Declared, Dialect, VariantError};
 use crate::engines::time_control::MAX_MOVE_MS;
 use jieqi_core::{Rules, View};
 use jieqi_engine::{
@@ -109,7 +109,9 @@ impl Settings {
                 "path" => s.path = v.clone(),
                 "timeout" => s.timeout = Some(ms(k, v)?),
                 "init_timeout" => s.init_timeout = ms(k, v)?,
-                dialect::KEY => s.dialect = Some(Dialect::parse(v).map_err(err)?),
+                dialect::KEY => {
+                    s.dialect = Some(Dialect::parse(v).map_err(|e| err(e.to_string()))?)
+                }
                 _ => match k.strip_prefix("option.") {
                     Some(name) if ARENA_OPTIONS.iter().any(|o| o.eq_ignore_ascii_case(name)) => {
                         return Err(err(format!(
@@ -203,7 +205,7 @@ impl Probe {
     ///
     /// # Errors
     /// The rules it cannot play, with the variants it offers.
-    pub fn check(&self, rules: &Rules) -> Result<(), String> {
+    pub fn check(&self, rules: &Rules) -> Result<(), VariantError> {
         self.dialect
             .variant_for(self.variant_option.as_ref(), rules)
             .map(drop)
@@ -216,15 +218,43 @@ impl Probe {
 ///
 /// # Errors
 /// The spec is bad, or the process cannot start or does not answer `uciok` and `readyok`.
-pub fn probe(spec: &Spec) -> Result<Probe, String> {
-    let settings = Settings::parse(spec).map_err(|e| e.to_string())?;
+pub fn probe(spec: &Spec) -> Result<Probe, ProbeError> {
+    let settings = Settings::parse(spec).map_err(ProbeError::Spec)?;
     Process::start(&settings, &Logs::default())
         .map(|p| Probe {
             dialect: p.dialect,
             variant_option: p.variant_option.clone(),
         })
-        .map_err(|e| format!("engine spec '{spec}': {e}"))
+        .map_err(|error| ProbeError::Start {
+            spec: spec.to_string(),
+            error,
+        })
 }
+
+/// Why a [`probe`] failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProbeError {
+    /// The spec is bad.
+    Spec(SpecError),
+    /// The process did not start, or failed its handshake.
+    Start {
+        /// The spec, as it reads back.
+        spec: String,
+        /// How it failed.
+        error: EngineError,
+    },
+}
+
+impl std::fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProbeError::Spec(e) => write!(f, "{e}"),
+            ProbeError::Start { spec, error } => write!(f, "engine spec '{spec}': {error}"),
+        }
+    }
+}
+
+impl std::error::Error for ProbeError {}
 
 impl UciEngine {
     /// A process for a new game: a healthy one from the pool (after `ucinewgame` and
@@ -259,7 +289,7 @@ impl UciEngine {
         let variant = p
             .dialect
             .variant_for(p.variant_option.as_ref(), rules)
-            .map_err(|why| EngineError::of(Failure::Protocol, why))?;
+            .map_err(|why| EngineError::of(Failure::Protocol, why.to_string()))?;
         if let Some(variant) = variant {
             if p.variant.as_deref() != Some(variant) {
                 let limit = Limit::until(Instant::now() + self.settings.init_timeout);

@@ -48,16 +48,16 @@ impl OptionDecl {
 
     /// Whether `value` is one this option takes: a whole number in a spin's range, one of a
     /// combo's values, `true`/`false` for a check; anything for a string or button.
-    pub(super) fn check(&self, value: &str) -> Result<(), String> {
+    pub(super) fn check(&self, value: &str) -> Result<(), OptionValueError> {
         match self.kind.as_str() {
             "spin" => {
                 let v: i64 = value
                     .trim()
                     .parse()
-                    .map_err(|_| format!("'{value}' is not a whole number (a spin option)"))?;
+                    .map_err(|_| OptionValueError::NotANumber(value.to_string()))?;
                 let (lo, hi) = (self.min.unwrap_or(i64::MIN), self.max.unwrap_or(i64::MAX));
                 if v < lo || v > hi {
-                    return Err(format!("{v} is outside the engine's range {lo}..{hi}"));
+                    return Err(OptionValueError::OutOfRange { value: v, lo, hi });
                 }
                 Ok(())
             }
@@ -67,15 +67,61 @@ impl OptionDecl {
                     .iter()
                     .any(|v| v.eq_ignore_ascii_case(value.trim())) =>
             {
-                Err(format!(
-                    "'{value}' is not one of the engine's values ({})",
-                    self.vars.join(", ")
-                ))
+                Err(OptionValueError::NotOffered {
+                    value: value.to_string(),
+                    offered: self.vars.clone(),
+                })
             }
             "check" if !matches!(value.trim(), "true" | "false") => {
-                Err(format!("'{value}' is not true or false (a check option)"))
+                Err(OptionValueError::NotABool(value.to_string()))
             }
             _ => Ok(()),
+        }
+    }
+}
+
+/// A value an engine's option does not take ([`OptionDecl::check`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum OptionValueError {
+    /// A spin's value that is not a whole number.
+    NotANumber(String),
+    /// A spin's value outside its range.
+    OutOfRange {
+        /// The value.
+        value: i64,
+        /// The least it takes.
+        lo: i64,
+        /// The most it takes.
+        hi: i64,
+    },
+    /// A combo's value it does not offer.
+    NotOffered {
+        /// The value.
+        value: String,
+        /// The combo's values.
+        offered: Vec<String>,
+    },
+    /// A check's value other than `true` and `false`.
+    NotABool(String),
+}
+
+impl std::fmt::Display for OptionValueError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionValueError::NotANumber(value) => {
+                write!(f, "'{value}' is not a whole number (a spin option)")
+            }
+            OptionValueError::OutOfRange { value, lo, hi } => {
+                write!(f, "{value} is outside the engine's range {lo}..{hi}")
+            }
+            OptionValueError::NotOffered { value, offered } => write!(
+                f,
+                "'{value}' is not one of the engine's values ({})",
+                offered.join(", ")
+            ),
+            OptionValueError::NotABool(value) => {
+                write!(f, "'{value}' is not true or false (a check option)")
+            }
         }
     }
 }
