@@ -32,6 +32,7 @@ use rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
 
 use crate::records::DealText;
+use crate::records::formats::FormatError;
 
 /// The built-in Xiangqi book (`file=builtin:xiangqi`), `configs/books/xiangqi.epd` as this
 /// arena was built with it: the default of runs under rules without hidden pieces.
@@ -157,15 +158,12 @@ impl Book {
     ///
     /// # Errors
     /// No positions, too many, or `start` is 0.
-    pub fn new(spec: BookSpec, positions: Vec<Position>, seed: u64) -> Result<Book, String> {
+    pub fn new(spec: BookSpec, positions: Vec<Position>, seed: u64) -> Result<Book, FormatError> {
         if positions.is_empty() {
-            return Err(format!("{}: the book holds no position", spec.file));
+            return Err(format!("{}: the book holds no position", spec.file).into());
         }
         if positions.len() > MAX_BOOK_POSITIONS {
-            return Err(format!(
-                "{}: more than {MAX_BOOK_POSITIONS} positions",
-                spec.file
-            ));
+            return Err(format!("{}: more than {MAX_BOOK_POSITIONS} positions", spec.file).into());
         }
         if spec.start == 0 {
             return Err("start: counts from 1 (the book's first position)".into());
@@ -255,7 +253,7 @@ fn sha256_hex(text: &str) -> String {
 ///
 /// # Errors
 /// What is wrong with it.
-pub fn check_opening(setup: &jieqi_core::Setup, rules: &Rules) -> Result<Position, String> {
+pub fn check_opening(setup: &jieqi_core::Setup, rules: &Rules) -> Result<Position, FormatError> {
     if setup
         .captured_hidden
         .is_some_and(|c| Color::ALL.iter().any(|&o| c[o].total() > 0))
@@ -281,7 +279,7 @@ pub fn check_opening(setup: &jieqi_core::Setup, rules: &Rules) -> Result<Positio
 ///
 /// # Errors
 /// The first line that is no opening, with its number and why.
-pub fn parse_epd(text: &str, rules: &Rules, file: &str) -> Result<Vec<Position>, String> {
+pub fn parse_epd(text: &str, rules: &Rules, file: &str) -> Result<Vec<Position>, FormatError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
@@ -289,11 +287,11 @@ pub fn parse_epd(text: &str, rules: &Rules, file: &str) -> Result<Vec<Position>,
         if line.is_empty() || line.starts_with('#') || line.starts_with(';') {
             continue;
         }
-        let at = |m: String| format!("{file}:{}: {m}", i + 1);
+        let at = |m: FormatError| format!("{file}:{}: {m}", i + 1);
         let setup = fen_prefix(line).map_err(at)?;
         out.push(check_opening(&setup, rules).map_err(at)?);
         if out.len() > MAX_BOOK_POSITIONS {
-            return Err(format!("{file}: more than {MAX_BOOK_POSITIONS} positions"));
+            return Err(format!("{file}: more than {MAX_BOOK_POSITIONS} positions").into());
         }
     }
     Ok(out)
@@ -303,7 +301,7 @@ pub fn parse_epd(text: &str, rules: &Rules, file: &str) -> Result<Vec<Position>,
 /// and is followed by nothing, or by EPD operations ([`are_operations`]; they are ignored). A
 /// field that does not parse is never taken for an operation: `… z - - 0 1` is refused, not
 /// read as the board alone.
-fn fen_prefix(line: &str) -> Result<jieqi_core::Setup, String> {
+fn fen_prefix(line: &str) -> Result<jieqi_core::Setup, FormatError> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     let mut first_error = None;
     for n in (1..=fields.len().min(6)).rev() {
@@ -328,7 +326,8 @@ fn fen_prefix(line: &str) -> Result<jieqi_core::Setup, String> {
     Err(format!(
         "not a FEN: {}",
         first_error.unwrap_or_else(|| "empty".into())
-    ))
+    )
+    .into())
 }
 
 /// Whether `text` is EPD operations as a book line may end: nothing, or operations each ended
@@ -344,9 +343,13 @@ fn are_operations(text: &str) -> bool {
 ///
 /// # Errors
 /// The file cannot be read, or a line is no opening.
-pub fn read_epd(path: &Path, rules: &Rules) -> Result<Vec<Position>, String> {
-    let text = crate::records::files::read_bounded(path, MAX_BOOK_BYTES)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn read_epd(path: &Path, rules: &Rules) -> Result<Vec<Position>, FormatError> {
+    let text = crate::records::files::read_bounded(path, MAX_BOOK_BYTES).map_err(|source| {
+        FormatError::Read {
+            path: path.to_path_buf(),
+            source,
+        }
+    })?;
     parse_epd(&text, rules, &path.display().to_string())
 }
 
@@ -392,7 +395,7 @@ pub fn start_game(seed: u64, rules: &Rules, opening: Option<&Position>) -> Game 
 ///
 /// # Errors
 /// The FEN does not parse, or is no opening ([`check_opening`]).
-pub fn parse_opening(fen: &str, rules: &Rules) -> Result<Position, String> {
+pub fn parse_opening(fen: &str, rules: &Rules) -> Result<Position, FormatError> {
     let setup = jieqi_core::fen::parse(fen).map_err(|e| e.to_string())?;
     check_opening(&setup, rules)
 }
@@ -401,7 +404,7 @@ pub fn parse_opening(fen: &str, rules: &Rules) -> Result<Position, String> {
 ///
 /// # Errors
 /// The line's opening is no FEN of a legal, public position under `rules`.
-pub fn start_of_line(line: &crate::records::GameLine, rules: &Rules) -> Result<Game, String> {
+pub fn start_of_line(line: &crate::records::GameLine, rules: &Rules) -> Result<Game, FormatError> {
     match &line.opening {
         None => Ok(start_game(line.seed, rules, None)),
         Some(fen) => {
