@@ -10,7 +10,9 @@ use std::path::Path;
 use crate::cli::export::Format;
 use crate::error::Error;
 use crate::plan::export::ExportPlan;
-use crate::records::formats::{RecordedGame, jieqibox, pgn};
+use crate::records::GameLine;
+use crate::records::check::{Checked, check_record};
+use crate::records::formats::{FormatError, RecordedGame, jieqibox, pgn};
 
 fn input(m: impl Into<String>) -> Error {
     Error::Input(m.into())
@@ -22,36 +24,28 @@ fn input(m: impl Into<String>) -> Error {
 /// A record does not play through from its deal (it was altered), or writing fails; the message
 /// names the file.
 pub fn run(plan: &ExportPlan, w: &mut dyn Write) -> Result<(), Error> {
-    let items: Vec<RecordedGame<'_>> = plan
-        .games
-        .iter()
-        .map(|(number, line)| RecordedGame {
-            number: *number,
-            line,
-            counted: !plan.uncounted.contains(number),
-            rules: &plan.setup.rules,
-            max_plies: plan.setup.max_plies,
-            event: format!("arena {}", plan.setup.command_name()),
-            time_control: plan.setup.tc.map(|tc| tc.to_string()),
-            date: &plan.date,
-        })
-        .collect();
     match plan.format {
         Format::Pgn => {
             let mut text = String::new();
-            for item in &items {
-                text.push_str(&pgn::write_game(item)?);
+            for (number, line) in &plan.games {
+                let checked = checked(plan, *number, line)?;
+                text.push_str(&pgn::write_game(&recorded(plan, *number, line, &checked)));
                 text.push('\n');
             }
             emit(plan.out.as_deref(), text.as_bytes(), w)?;
             summary(plan, plan.out.as_deref(), w)
         }
         Format::Jieqibox => {
-            if items.len() == 1 {
-                let mut text = serde_json::to_string_pretty(&jieqibox::write_game(&items[0])?)
-                    .map_err(|e| input(e.to_string()))?;
+            let json = |(number, line): &(u64, GameLine)| -> Result<String, Error> {
+                let checked = checked(plan, *number, line)?;
+                let game = jieqibox::write_game(&recorded(plan, *number, line, &checked))?;
+                let mut text =
+                    serde_json::to_string_pretty(&game).map_err(|e| input(e.to_string()))?;
                 text.push('\n');
-                emit(plan.out.as_deref(), text.as_bytes(), w)?;
+                Ok(text)
+            };
+            if plan.games.len() == 1 {
+                emit(plan.out.as_deref(), json(&plan.games[0])?.as_bytes(), w)?;
                 return summary(plan, plan.out.as_deref(), w);
             }
             // The plan refuses several JieqiBox games without a folder.
@@ -59,21 +53,53 @@ pub fn run(plan: &ExportPlan, w: &mut dyn Write) -> Result<(), Error> {
                 return Err(input(format!(
                     "--format jieqibox writes one file per game: give --out FOLDER for the {} \
                      games, or --game N for one",
-                    items.len()
+                    plan.games.len()
                 )));
             };
             crate::records::files::create_dir(folder).map_err(|e| Error::Write(e.to_string()))?;
-            let width = items.last().map_or(1, |i| i.number.to_string().len());
-            for item in &items {
-                let mut text = serde_json::to_string_pretty(&jieqibox::write_game(item)?)
-                    .map_err(|e| input(e.to_string()))?;
-                text.push('\n');
-                let path = folder.join(format!("game-{:0width$}.json", item.number));
-                crate::records::files::write_output(&path, text.as_bytes())
+            let width = plan.games.last().map_or(1, |(n, _)| n.to_string().len());
+            for game in &plan.games {
+                let path = folder.join(format!("game-{:0width$}.json", game.0));
+                crate::records::files::write_output(&path, json(game)?.as_bytes())
                     .map_err(|e| Error::Write(e.to_string()))?;
             }
             summary(plan, Some(folder), w)
         }
+    }
+}
+
+/// Game `number` played through from its deal ([`check_record`]): a record that does not hold
+/// up (it was altered) is not exported.
+fn checked(plan: &ExportPlan, number: u64, line: &GameLine) -> Result<Checked, FormatError> {
+    let checked = check_record(&plan.setup.rules, line, plan.setup.max_plies, None);
+    match checked.problem {
+        Some(problem) => Err(FormatError::NotPlayable {
+            number,
+            pair: line.pair,
+            game: line.game,
+            problem,
+        }),
+        None => Ok(checked),
+    }
+}
+
+/// Game `number` as the writers take it.
+fn recorded<'a>(
+    plan: &'a ExportPlan,
+    number: u64,
+    line: &'a GameLine,
+    checked: &'a Checked,
+) -> RecordedGame<'a> {
+    RecordedGame {
+        number,
+        line,
+        counted: !plan.uncounted.contains(&number),
+        rules: &plan.setup.rules,
+        start_fen: &checked.start_fen,
+        plies: &checked.plies,
+        event: format!("arena {}", plan.setup.command_name()),
+        time_control: plan.setup.tc.map(|tc| tc.to_string()),
+        date: &plan.date,
     }
 }
 

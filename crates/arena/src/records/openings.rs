@@ -32,7 +32,7 @@ use rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
 
 use crate::records::DealText;
-use crate::records::formats::FormatError;
+use crate::records::formats::{FormatError, epd};
 
 /// The built-in Xiangqi book (`file=builtin:xiangqi`), `configs/books/xiangqi.epd` as this
 /// arena was built with it: the default of runs under rules without hidden pieces.
@@ -280,14 +280,9 @@ pub fn check_opening(setup: &jieqi_core::Setup, rules: &Rules) -> Result<Positio
 /// # Errors
 /// The first line that is no opening, with its number and why.
 pub fn parse_epd(text: &str, rules: &Rules, file: &str) -> Result<Vec<Position>, FormatError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') || line.starts_with(';') {
-            continue;
-        }
-        let at = |m: FormatError| format!("{file}:{}: {m}", i + 1);
+    for (number, line) in epd::position_lines(text) {
+        let at = |m: FormatError| format!("{file}:{number}: {m}");
         let setup = fen_prefix(line).map_err(at)?;
         out.push(check_opening(&setup, rules).map_err(at)?);
         if out.len() > MAX_BOOK_POSITIONS {
@@ -297,22 +292,21 @@ pub fn parse_epd(text: &str, rules: &Rules, file: &str) -> Result<Vec<Position>,
     Ok(out)
 }
 
-/// The FEN at the start of an EPD line: the longest prefix of at most six fields that parses
-/// and is followed by nothing, or by EPD operations ([`are_operations`]; they are ignored). A
-/// field that does not parse is never taken for an operation: `… z - - 0 1` is refused, not
-/// read as the board alone.
+/// The FEN at the start of an EPD line: the longest prefix of at most six fields
+/// ([`epd::fen_prefixes`]) that parses and is followed by nothing, or by EPD operations
+/// ([`are_operations`]; they are ignored). A field that does not parse is never taken for an
+/// operation: `… z - - 0 1` is refused, not read as the board alone.
 fn fen_prefix(line: &str) -> Result<jieqi_core::Setup, FormatError> {
-    let fields: Vec<&str> = line.split_whitespace().collect();
     let mut first_error = None;
-    for n in (1..=fields.len().min(6)).rev() {
-        let fen = fields[..n].join(" ");
-        match jieqi_core::fen::parse(&fen) {
-            Ok(s) if are_operations(&fields[n..].join(" ")) => return Ok(s),
+    for (_, fen, rest) in epd::fen_prefixes(line) {
+        match jieqi_core::fen::parse(fen) {
+            Ok(s) if are_operations(rest) => return Ok(s),
             Ok(_) => {
                 if first_error.is_none() {
+                    let rest = rest.split_whitespace().collect::<Vec<_>>().join(" ");
                     first_error = Some(format!(
                         "'{}' after its FEN is no EPD operation (an opcode, its operands and ';')",
-                        crate::util::text::echo(&fields[n..].join(" "))
+                        crate::util::text::echo(&rest)
                     ));
                 }
             }
@@ -331,12 +325,11 @@ fn fen_prefix(line: &str) -> Result<jieqi_core::Setup, FormatError> {
 }
 
 /// Whether `text` is EPD operations as a book line may end: nothing, or operations each ended
-/// by `;` ([`crate::records::epd::operations`] reads them). A suite's last operation may do
-/// without its `;`; a book's may not, so that FEN fields that do not parse are never read as
-/// operations.
+/// by `;` ([`epd::operations`] reads them). A suite's last operation may do without its `;`; a
+/// book's may not, so that FEN fields that do not parse are never read as operations.
 fn are_operations(text: &str) -> bool {
     let text = text.trim();
-    text.is_empty() || (text.ends_with(';') && crate::records::epd::operations(text).is_ok())
+    text.is_empty() || (text.ends_with(';') && epd::operations(text).is_ok())
 }
 
 /// Reads an EPD book file (at most [`MAX_BOOK_BYTES`]).
@@ -546,7 +539,9 @@ mod tests {
         )
         .unwrap();
         assert_eq!(ok.len(), 1);
-        let err = parse_epd(&format!("{JIEQI}\nxx w - 0 1\n"), &rules, "b.epd").unwrap_err();
+        let err = parse_epd(&format!("{JIEQI}\nxx w - 0 1\n"), &rules, "b.epd")
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("b.epd:2: "), "{err}");
         // A Xiangqi position is no Jieqi position under Jieqi rules' hidden-piece checks, and
         // a Jieqi FEN is none under Xiangqi rules.

@@ -105,11 +105,10 @@ fn fen_of_record(fen_text: &str, captured: ByColor<Pool>) -> Result<String, Form
 /// in its random flip mode, where the identities come from a draw as the arena's deal does.
 ///
 /// # Errors
-/// The record does not play through from its deal, or a recorded position does not read back.
+/// A recorded position does not read back.
 pub fn write_game(item: &RecordedGame<'_>) -> Result<Value, FormatError> {
     let line = item.line;
-    let checked = item.checked()?;
-    let start = fen_of_record(&checked.start_fen, ByColor::default())?;
+    let start = fen_of_record(item.start_fen, ByColor::default())?;
     let standard_start = fen_of_record(
         &jieqi_core::Position::start(&Rules::standard()).fen(),
         ByColor::default(),
@@ -124,7 +123,7 @@ pub fn write_game(item: &RecordedGame<'_>) -> Result<Value, FormatError> {
     // `capturedUnrevealedPieceCounts`, which its random flip mode keeps for both sides.
     let mut captured = ByColor::<Pool>::default();
     let mut moves = Vec::with_capacity(line.moves.len());
-    for (i, (mv, (record, fen))) in line.moves.iter().zip(&checked.plies).enumerate() {
+    for (i, (mv, (record, fen))) in line.moves.iter().zip(item.plies).enumerate() {
         if let (true, Some(piece)) = (record.captured_hidden, record.captured) {
             captured[piece.color].0[piece.role.index()] += 1;
         }

@@ -1,8 +1,10 @@
-//! The text formats games are exchanged in, one module each, reader beside writer: [`pgn`]
-//! (what `arena export` writes, and the games `arena analyze` and `--openings` read) and
+//! The text formats games and positions are exchanged in, one module each, reader beside writer:
+//! [`pgn`] (what `arena export` writes, and the games `arena analyze` and `--openings` read),
 //! [`jieqibox`] (JieqiBox's notation JSON and its FEN, the one writer of that FEN for `arena
-//! export` and `arena jai`). Turning what a file says into a game played through is
-//! `crate::analysis::import`'s; this module reads and writes text only.
+//! export` and `arena jai`) and [`epd`] (the lines of opening books and test suites). Turning
+//! what a file says into a game played through is `crate::analysis::import`'s, what a book's or
+//! a suite's position means is [`crate::records::openings`]'s and [`crate::records::epd`]'s;
+//! this module reads and writes text only.
 //!
 //! Every failure is a [`FormatError`], turned into the arena's [`crate::error::Error`] in one
 //! place (its `From`).
@@ -12,8 +14,8 @@ use std::path::PathBuf;
 use jieqi_core::{FenError, Rules};
 
 use crate::records::GameLine;
-use crate::records::check::Checked;
 
+pub mod epd;
 pub mod jieqibox;
 pub mod pgn;
 
@@ -30,7 +32,8 @@ pub enum FormatError {
     },
     /// The text does not hold up; the message names where and what.
     Malformed(String),
-    /// A recorded game does not play through from its deal (its record was altered).
+    /// A recorded game does not play through from its deal (its record was altered): not
+    /// written.
     NotPlayable {
         /// Its number in the folder.
         number: u64,
@@ -101,7 +104,9 @@ impl From<FormatError> for crate::error::Error {
     }
 }
 
-/// One recorded game as the writers take it, with what the run's record says around it.
+/// One recorded game as the writers take it, played through from its deal
+/// ([`crate::records::check::check_record`], by the caller: a writer only writes), with what
+/// the run's record says around it.
 pub struct RecordedGame<'a> {
     /// Its number in the folder.
     pub number: u64,
@@ -111,8 +116,10 @@ pub struct RecordedGame<'a> {
     pub counted: bool,
     /// The run's rules.
     pub rules: &'a Rules,
-    /// The run's ply limit.
-    pub max_plies: u32,
+    /// The start position's public FEN.
+    pub start_fen: &'a str,
+    /// Each ply's record and the public FEN after it.
+    pub plies: &'a [(jieqi_core::Record, String)],
     /// The event: `arena match`, `arena sprt`, ….
     pub event: String,
     /// The time control as its flag gives it, under a clock.
@@ -122,23 +129,6 @@ pub struct RecordedGame<'a> {
 }
 
 impl RecordedGame<'_> {
-    /// The recorded game played through from its deal
-    /// ([`crate::records::check::check_record`]): the start FEN, and each ply's record and FEN
-    /// after it. A record that does not hold up is refused.
-    fn checked(&self) -> Result<Checked, FormatError> {
-        let checked =
-            crate::records::check::check_record(self.rules, self.line, self.max_plies, None);
-        if let Some(problem) = &checked.problem {
-            return Err(FormatError::NotPlayable {
-                number: self.number,
-                pair: self.line.pair,
-                game: self.line.game,
-                problem: problem.clone(),
-            });
-        }
-        Ok(checked)
-    }
-
     /// The variant name protocols use for its rules: `jieqi`, `xiangqi`, or the rules' own name.
     fn variant(&self) -> String {
         jieqi_registry::uci_variant(self.rules).to_string()
