@@ -11,6 +11,9 @@ use crate::records::deal_seed::deal_for_seed;
 use crate::records::formats::FormatError;
 use crate::records::{GameResult, PlyInfo};
 
+/// The identities given to each side's hidden start squares.
+type Assignment = ByColor<Vec<(Square, Role)>>;
+
 /// What a file says of one game, before it is played through.
 pub(super) struct Parsed {
     pub(super) title: String,
@@ -86,7 +89,7 @@ fn start_game(
     rules: &Rules,
     start: &Position,
     standard: bool,
-    assignment: &ByColor<Vec<(Square, Role)>>,
+    assignment: &Assignment,
 ) -> Result<Game, FormatError> {
     if standard {
         if !rules.has_hidden() {
@@ -123,7 +126,7 @@ fn completion(
     p: &Parsed,
     standard: bool,
     known: &[(Square, Role)],
-) -> Result<(ByColor<Vec<(Square, Role)>>, usize), FormatError> {
+) -> Result<(Assignment, usize), FormatError> {
     let mut left = *p.start.pools();
     let mut assignment = ByColor::<Vec<(Square, Role)>>::default();
     let mut unknown = 0usize;
