@@ -500,16 +500,6 @@ fn word(label: &str) -> String {
     label.replace(char::is_whitespace, "_")
 }
 
-/// The position's FEN in JieqiBox's 6-field form (board, side, pools, captured hidden pieces,
-/// half-moves, move number).
-pub fn jieqibox_fen(game: &Game) -> String {
-    let mut setup = game.position().to_setup();
-    if setup.captured_hidden.is_none() {
-        setup.captured_hidden = Some(Default::default());
-    }
-    jieqi_core::fen::write(&setup)
-}
-
 /// A score as UCI writes it (`cp 35`, `mate 3`); a win rate as its centipawns.
 fn uci_score(s: Score) -> String {
     match s {
@@ -558,7 +548,13 @@ impl Watcher for JaiWatcher {
             &self.out,
             &format!("info engine {} {}", word(which.red), word(which.black)),
         );
-        say(&self.out, &format!("info fen {}", jieqibox_fen(game)));
+        say(
+            &self.out,
+            &format!(
+                "info fen {}",
+                crate::records::formats::jieqibox::game_fen(game)
+            ),
+        );
     }
 
     fn ply(&self, which: WatchedGame<'_>, ply: WatchedPly<'_>) {

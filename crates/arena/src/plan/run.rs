@@ -315,10 +315,10 @@ pub fn openings_arg(
     } else {
         crate::analysis::import::book_positions(std::path::Path::new(&file), format, plies, rules)
     }
-    .map_err(bad)?;
+    .map_err(|e| bad(e.to_string()))?;
     Book::new(spec, positions, seed)
         .map(|b| Some(std::sync::Arc::new(b)))
-        .map_err(bad)
+        .map_err(|e| bad(e.to_string()))
 }
 
 /// The book `--openings` words ask for (already split at commas): `file=`, `format=` (else by

@@ -267,7 +267,7 @@ fn play_through(
                 start: start.clone(),
                 game: start,
                 plies: Vec::new(),
-                problem: Some(why),
+                problem: Some(why.to_string()),
             };
         }
     };
