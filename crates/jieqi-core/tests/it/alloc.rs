@@ -17,7 +17,7 @@ fn move_generation_and_make_unmake_do_not_allocate() {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         for game_no in 0..20 {
             let deal = Deal::shuffled_for(&rules, &mut rng);
-            let mut det = Game::new(rules.clone(), deal).start().clone();
+            let mut det = Game::new(rules, deal).start().clone();
             let before = allocations();
             let mut plies = 0;
             for _ in 0..150 {

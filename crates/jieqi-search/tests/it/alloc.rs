@@ -24,7 +24,7 @@ fn playouts_do_not_allocate() {
                     ..PlayoutConfig::default()
                 };
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                let start = Game::new(rules.clone(), Deal::shuffled_for(&rules, &mut rng))
+                let start = Game::new(rules, Deal::shuffled_for(&rules, &mut rng))
                     .start()
                     .clone();
                 let mut det = start.clone();
