@@ -1,5 +1,6 @@
 //! Tests of [`super`].
 
+use super::sprt::{mle_expected, mle_t_value, regularized};
 use super::*;
 
 /// `x` printed with `decimals` places equals `want` (the reference's printed precision).
