@@ -58,11 +58,11 @@ pub enum Error {
 }
 
 impl Error {
-    /// A flag's value is wrong.
-    pub fn arg(flag: &'static str, message: impl Into<String>) -> Error {
+    /// A flag's value is wrong; `message` (text, or a lower layer's typed error) says how.
+    pub fn arg(flag: &'static str, message: impl core::fmt::Display) -> Error {
         Error::Arg {
             flag,
-            message: message.into(),
+            message: message.to_string(),
         }
     }
 
