@@ -645,11 +645,13 @@ fn small_crate(files: &[(&str, &str)]) -> BTreeMap<String, String> {
     all
 }
 
+/// A case of the check: what it shows, files of a small crate and a violation to report.
+type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
+
 #[test]
 fn the_check_finds_upward_uses_the_textual_check_missed() {
-    // Each case: files of a small crate, and the violation the check must report. The first
-    // five are ways the former textual check was fooled: it accepted each of them.
-    let cases: &[(&str, &[(&str, &str)], &str)] = &[
+    // The first seven cases are ways the former textual check was fooled: it accepted each.
+    let cases: &[Case] = &[
         (
             "an upward import after a #[cfg(test)] item of the same file",
             &[(
