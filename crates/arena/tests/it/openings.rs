@@ -26,7 +26,9 @@ fn games(dir: &Path) -> Vec<serde_json::Value> {
 #[test]
 fn a_gate_of_repeated_games_takes_no_verdict() {
     let dir = tmp("repeats");
-    let gate = |extra: &[&str]| {
+    // A cap of `max_pairs`: the repeats are every pair after the first and the allowed gate
+    // crosses no bound at any cap (its pairs are all alike); the book's pairs are 40 distinct.
+    let gate = |max_pairs: &str, extra: &[&str]| {
         let mut args = vec![
             "sprt",
             "--rules",
@@ -42,7 +44,7 @@ fn a_gate_of_repeated_games_takes_no_verdict() {
             "--threads",
             "2",
             "--max-pairs",
-            "150",
+            max_pairs,
             "--out",
             s(&dir),
         ];
@@ -50,7 +52,7 @@ fn a_gate_of_repeated_games_takes_no_verdict() {
         let _ = std::fs::remove_dir_all(&dir);
         arena(&args)
     };
-    let o = gate(&["--openings", "none"]);
+    let o = gate("20", &["--openings", "none"]);
     let out = text(&o.stdout);
     assert_eq!(o.status.code(), Some(3), "{out}{}", text(&o.stderr));
     assert!(out.contains("REPEATED: "), "{out}");
@@ -63,7 +65,7 @@ fn a_gate_of_repeated_games_takes_no_verdict() {
     assert!(page.contains("REPEATED: "), "games.html says it too");
     // --allow-repeats takes the test's own result anyway (here every pair is a Red win and a
     // Black win: no bound is crossed by the cap).
-    let o = gate(&["--openings", "none", "--allow-repeats"]);
+    let o = gate("20", &["--openings", "none", "--allow-repeats"]);
     let out = text(&o.stdout);
     assert!(
         out.contains("Gate: inconclusive, no bound crossed"),
@@ -74,7 +76,7 @@ fn a_gate_of_repeated_games_takes_no_verdict() {
         "inconclusive"
     );
     // The default under Xiangqi rules: the built-in book, said in the header, no repeats.
-    let o = gate(&[]);
+    let o = gate("40", &[]);
     let out = text(&o.stdout);
     assert!(out.contains("openings builtin:xiangqi ("), "{out}");
     assert!(!out.contains("REPEATED"), "{out}");
