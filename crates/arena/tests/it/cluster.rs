@@ -629,6 +629,12 @@ fn scripts_check_the_run_before_starting_anything() {
     let dir = tmp("check-first");
     let state = dir.join("slurm-state");
     let path = fake_slurm_path();
+    // MATCH cut to 2 pairs: the bound of the shard count is the same check, and the shards
+    // accepted at the bound play 2 pairs instead of 12.
+    let two_pairs: Vec<&str> = MATCH
+        .iter()
+        .map(|&a| if a == "12" { "2" } else { a })
+        .collect();
     for name in ["slurm.sh", "k8s.sh", "parallel.sh"] {
         let run = dir.join(format!("run-{name}"));
         let r = run.to_str().unwrap();
@@ -637,37 +643,48 @@ fn scripts_check_the_run_before_starting_anything() {
             args.extend_from_slice(arena_args);
             script(arena_bin(), name, &args, &[])
         };
-        let refused = |o: Output, want: &str| {
-            assert_eq!(o.status.code(), Some(2), "{name}: {}", text(&o.stderr));
+        let refused = |o: &Output, case: &str, want: &str| {
+            assert_eq!(
+                o.status.code(),
+                Some(2),
+                "{name} {case}: {}",
+                text(&o.stderr)
+            );
             assert!(
                 text(&o.stderr).contains(want),
-                "{name}: no {want:?} in\n{}",
+                "{name} {case}: no {want:?} in\n{}",
                 text(&o.stderr)
             );
             assert!(!run.exists(), "{name} made {r} before refusing");
         };
-        // 12 pairs: shards 12 and up would have nothing to play.
-        refused(attempt("13", MATCH), "the run has 12 pairs");
-        refused(attempt("13", MATCH), "give at most 12");
-        refused(attempt("1000001", MATCH), "at most 1000000 shards");
-        // Longer than the count check's 7 digits: still the bound, not "a whole number".
-        refused(attempt("99999999", MATCH), "at most 1000000 shards");
-        refused(
-            attempt("99999999999999999999999", MATCH),
-            "at most 1000000 shards",
-        );
-        refused(
-            attempt(
+        let nosuch: &[&str] = &[
+            "match", "--engine", "nosuch", "--engine", "greedy", "--pairs", "12",
+        ];
+        for (shards, arena_args, wants) in [
+            // 2 pairs: shards 3 and up would have nothing to play.
+            (
                 "3",
-                &[
-                    "match", "--engine", "nosuch", "--engine", "greedy", "--pairs", "12",
-                ],
+                &two_pairs[..],
+                &["the run has 2 pairs", "give at most 2"][..],
             ),
-            "nosuch",
-        );
-        // 12 shards of 12 pairs: accepted (and played).
-        let o = attempt("12", MATCH);
-        expect_ok(&o, &format!("{name} --shards 12"));
+            ("1000001", MATCH, &["at most 1000000 shards"][..]),
+            // Longer than the count check's 7 digits: still the bound, not "a whole number".
+            ("99999999", MATCH, &["at most 1000000 shards"][..]),
+            (
+                "99999999999999999999999",
+                MATCH,
+                &["at most 1000000 shards"][..],
+            ),
+            ("3", nosuch, &["nosuch"][..]),
+        ] {
+            let o = attempt(shards, arena_args);
+            for want in wants {
+                refused(&o, &format!("--shards {shards}"), want);
+            }
+        }
+        // 2 shards of 2 pairs: accepted (and played).
+        let o = attempt("2", &two_pairs);
+        expect_ok(&o, &format!("{name} --shards 2"));
         assert!(run.join("merged/games.csv").is_file(), "{name}");
     }
     // Submitting on Slurm: refused before sbatch is called.
