@@ -1,29 +1,27 @@
 //! `arena analyze`: a recorded game judged ply by ply by a reference engine — the JSON it
 //! writes, the same analysis at any thread count, and what it refuses.
 
-use crate::common::{json, ok, refused, s, tmp};
+use crate::common::{json, match_args, ok, refused, s, tmp};
 
 /// A 1-pair match of `alphabeta` against `greedy` at 300 nodes, in `dir/run`.
 fn played(dir: &std::path::Path) -> std::path::PathBuf {
     let run = dir.join("run");
-    ok(&[
-        "match",
-        "--engine",
+    ok(&match_args(
         "alphabeta",
-        "--engine",
         "greedy",
-        "--pairs",
         "1",
-        "--nodes",
-        "300",
-        "--threads",
-        "1",
-        "--seed",
-        "3",
-        "--out",
-        s(&run),
-        "--no-progress",
-    ]);
+        &[
+            "--nodes",
+            "300",
+            "--threads",
+            "1",
+            "--seed",
+            "3",
+            "--out",
+            s(&run),
+            "--no-progress",
+        ],
+    ));
     run
 }
 
