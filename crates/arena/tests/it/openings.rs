@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::common::{arena, csv_without_timing, json, ok, refused, s, text, tmp};
+use crate::common::{arena, csv_without_timing, json, match_args, ok, refused, s, text, tmp};
 
 /// Borrowed words of owned ones, for the helpers that take `&[&str]`.
 fn strs(v: &[String]) -> Vec<&str> {
@@ -233,22 +233,20 @@ fn a_run_from_a_book_replays_resumes_and_merges() {
             .join("\n"),
     )
     .unwrap();
-    let o = arena(&[
-        "match",
-        "--engine",
+    let o = arena(&match_args(
         "greedy",
-        "--engine",
         "level:easy",
-        "--pairs",
         "8",
-        "--seed",
-        "9",
-        "--out",
-        s(&full),
-        "--resume",
-        "--openings",
-        s(&other),
-    ]);
+        &[
+            "--seed",
+            "9",
+            "--out",
+            s(&full),
+            "--resume",
+            "--openings",
+            s(&other),
+        ],
+    ));
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
     assert!(
         text(&o.stderr).contains("fingerprint"),
@@ -353,34 +351,22 @@ fn bad_books_are_refused_with_their_line() {
 fn a_pgn_book_takes_each_games_first_plies() {
     let dir = tmp("pgn");
     let played = dir.join("played");
-    ok(&[
-        "match",
-        "--engine",
-        "greedy",
-        "--engine",
-        "random",
-        "--pairs",
-        "3",
-        "--out",
-        s(&played),
-    ]);
+    ok(&match_args("greedy", "random", "3", &["--out", s(&played)]));
     let pgn = dir.join("games.pgn");
     ok(&["export", s(&played), "--out", s(&pgn)]);
     let run = dir.join("run");
-    let out = ok(&[
-        "match",
-        "--engine",
+    let out = ok(&match_args(
         "greedy",
-        "--engine",
         "level:easy",
-        "--pairs",
         "6",
-        "--out",
-        s(&run),
-        "--openings",
-        &format!("file={}", s(&pgn)),
-        "plies=3",
-    ]);
+        &[
+            "--out",
+            s(&run),
+            "--openings",
+            &format!("file={}", s(&pgn)),
+            "plies=3",
+        ],
+    ));
     assert!(out.contains("(6 positions, sequential)"), "{out}");
     let g = games(&run);
     // Black is to move after three plies, and pair p plays game p of the file.
@@ -487,20 +473,12 @@ fn adjudicated_games_replay_and_resume() {
     ok(&["match", "--out", s(&cut), "--resume"]);
     assert_eq!(csv_without_timing(&full), csv_without_timing(&cut));
     // Without adjudication the same games run on: the fingerprint differs.
-    let err = refused(&[
-        "match",
-        "--engine",
+    let err = refused(&match_args(
         "alphabeta:nodes=300",
-        "--engine",
         "alphabeta:nodes=30,name=weak",
-        "--pairs",
         "6",
-        "--seed",
-        "3",
-        "--out",
-        s(&full),
-        "--resume",
-    ]);
+        &["--seed", "3", "--out", s(&full), "--resume"],
+    ));
     assert!(err.contains("fingerprint"), "{err}");
     // Bad words are refused with the flag.
     let err = refused(&[
