@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::common::{arena, json, text, tmp};
+use crate::common::{arena, json, match_args, text, tmp};
 
 /// The "a -> b" pair of numbers after `label` in the report.
 fn losses(report: &str, label: &str) -> (f64, f64) {
@@ -19,20 +19,18 @@ fn losses(report: &str, label: &str) -> (f64, f64) {
 
 /// A pair of alphabeta with the evaluation `eval` against greedy, at 300 nodes, into `out`.
 fn play_with(eval: &Path, out: &Path) -> std::process::Output {
-    arena(&[
-        "match",
-        "--engine",
+    arena(&match_args(
         &format!("alphabeta:eval={}", eval.display()),
-        "--engine",
         "greedy",
-        "--pairs",
         "1",
-        "--nodes",
-        "300",
-        "--no-progress",
-        "--out",
-        out.to_str().unwrap(),
-    ])
+        &[
+            "--nodes",
+            "300",
+            "--no-progress",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    ))
 }
 
 /// `arena ARGS`, which must be refused (exit 2) saying each of `says`.
@@ -50,20 +48,18 @@ fn refused_saying(args: &[&str], says: &[&str]) {
 fn tuning_fits_the_games_and_refuses_bad_input() {
     let dir = tmp("fit");
     let games = dir.join("games");
-    let run = arena(&[
-        "match",
-        "--engine",
+    let run = arena(&match_args(
         "greedy",
-        "--engine",
         "level:easy",
-        "--pairs",
         "40",
-        "--threads",
-        "2",
-        "--no-progress",
-        "--out",
-        games.to_str().unwrap(),
-    ]);
+        &[
+            "--threads",
+            "2",
+            "--no-progress",
+            "--out",
+            games.to_str().unwrap(),
+        ],
+    ));
     assert!(run.status.success(), "{}", text(&run.stderr));
     let out = dir.join("tuned.json");
     let tuned = arena(&[
