@@ -23,7 +23,7 @@ use arena::analysis::{Analysis, Class, PlyAnalysis, StudyGame, Summary};
 use jieqi_core::{Color, Game, Move, Occupant};
 use serde_json::{Value, json};
 
-use crate::common::{missing, ok, refused, s, tmp};
+use crate::common::{match_args, missing, ok, refused, s, tmp};
 
 /// How long one answer from the browser may take.
 const PATIENCE: Duration = Duration::from_secs(30);
@@ -785,7 +785,7 @@ fn keys_clicks_and_addresses_move_the_page(
     assert_eq!(c.eval("location.hash"), json!(format!("#ply={later}")));
     assert_eq!(c.pieces(), expected_pieces(&games[later], false));
     // The address changed by hand (a same-page navigation): the page follows.
-    c.call("Page.navigate", json!({"url": url(&page, reveal + 1)}));
+    c.call("Page.navigate", json!({"url": url(page, reveal + 1)}));
     c.wait_for(&format!(
         "document.getElementById('board').dataset.ply === '{}'",
         reveal + 1
@@ -794,7 +794,7 @@ fn keys_clicks_and_addresses_move_the_page(
     // An address with the true view: the page opens that view.
     c.call(
         "Page.navigate",
-        json!({"url": format!("{}&view=true", url(&page, reveal))}),
+        json!({"url": format!("{}&view=true", url(page, reveal))}),
     );
     c.wait_for(&format!(
         "document.getElementById('board').dataset.ply === '{reveal}' && \
@@ -870,20 +870,12 @@ fn an_analysis_is_drawn_and_its_marks_lead_to_the_ply(
 #[test]
 fn one_game_is_read_without_the_other_lines() {
     let dir = tmp("one-line");
-    ok(&[
-        "match",
-        "--engine",
+    ok(&match_args(
         "random",
-        "--engine",
         "greedy",
-        "--pairs",
         "2",
-        "--max-plies",
-        "20",
-        "--no-progress",
-        "--out",
-        s(&dir),
-    ]);
+        &["--max-plies", "20", "--no-progress", "--out", s(&dir)],
+    ));
     let journal = dir.join("games.jsonl");
     let text = std::fs::read_to_string(&journal).unwrap();
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
@@ -911,20 +903,12 @@ fn one_game_is_read_without_the_other_lines() {
 #[test]
 fn a_page_is_linked_from_the_index_without_reading_the_journal_again() {
     let dir = tmp("relink");
-    ok(&[
-        "match",
-        "--engine",
+    ok(&match_args(
         "random",
-        "--engine",
         "greedy",
-        "--pairs",
         "8",
-        "--max-plies",
-        "20",
-        "--no-progress",
-        "--out",
-        s(&dir),
-    ]);
+        &["--max-plies", "20", "--no-progress", "--out", s(&dir)],
+    ));
     let index = dir.join("games.html");
     // The reports wrote the pages of the first 10 games; game 15 has none yet.
     assert!(
@@ -1082,22 +1066,20 @@ fn shown_rows(c: &mut Chromium) -> Vec<u64> {
 fn the_games_index_filters_and_sorts_in_chromium() {
     let test = "viewer::the_games_index_filters_and_sorts_in_chromium";
     let dir = tmp("filters");
-    ok(&[
-        "match",
-        "--engine",
+    ok(&match_args(
         "greedy",
-        "--engine",
         "random",
-        "--pairs",
         "12",
-        "--max-plies",
-        "60",
-        "--seed",
-        "5",
-        "--no-progress",
-        "--out",
-        s(&dir),
-    ]);
+        &[
+            "--max-plies",
+            "60",
+            "--seed",
+            "5",
+            "--no-progress",
+            "--out",
+            s(&dir),
+        ],
+    ));
     // (number, red, black, result, termination, plies) of every game.
     let mut reader = csv::Reader::from_path(dir.join("games.csv")).unwrap();
     let games: Vec<CsvRow> = reader
