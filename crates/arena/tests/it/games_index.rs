@@ -349,17 +349,12 @@ fn tournament_and_leak_reports_link_every_folders_index() {
 #[test]
 fn a_merge_of_shards_writes_one_machines_index() {
     let dir = tmp("merge");
-    let base = [
-        "match",
-        "--engine",
+    let base = match_args(
         "greedy",
-        "--engine",
         "faulty:mode=error,after=30",
-        "--pairs",
         "12",
-        "--seed",
-        "4",
-    ];
+        &["--seed", "4"],
+    );
     let run = |out: &Path, extra: &[&str]| {
         let mut args = base.to_vec();
         args.extend_from_slice(&["--out", s(out)]);
