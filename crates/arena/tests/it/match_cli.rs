@@ -667,19 +667,12 @@ fn killing_a_resume_loses_no_finished_pair() {
 fn a_second_writer_of_a_folder_is_refused() {
     let dir = tmp("lock");
     let d = dir.to_str().unwrap().to_string();
-    let args = [
-        "match",
-        "--engine",
+    let args = match_args(
         "greedy",
-        "--engine",
         "level:easy",
-        "--pairs",
         "20000",
-        "--threads",
-        "1",
-        "--out",
-        &d,
-    ];
+        &["--threads", "1", "--out", &d],
+    );
     let mut first = Command::new(arena_bin())
         .args(args)
         .stdout(std::process::Stdio::null())
