@@ -159,11 +159,13 @@ mod tests {
         }
         assert!(t.elapsed() >= Duration::from_millis(20));
         assert!(alarm.rang());
-        // Re-arming clears it; disarming stops the watch.
-        alarm.arm(Instant::now() + Duration::from_millis(10));
+        // Re-arming clears it; disarming stops the watch. The deadline is 1 s away, so no
+        // scheduling delay between these lines reaches it (10 ms did on a loaded machine), and
+        // the sleep passes it by half a second.
+        alarm.arm(Instant::now() + Duration::from_secs(1));
         assert!(!alarm.rang());
         alarm.disarm();
-        std::thread::sleep(Duration::from_millis(30));
+        std::thread::sleep(Duration::from_millis(1500));
         assert!(!alarm.rang());
     }
 

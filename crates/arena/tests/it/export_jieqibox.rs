@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use crate::common::{ok, s, tmp};
+use crate::common::{match_args, ok, s, tmp};
 
 /// One recorded ply: the move text, and its search info (nodes, ms, depth, score).
 type Ply = (
@@ -88,23 +88,21 @@ fn write_game(dir: &std::path::Path) {
 #[test]
 fn jieqibox_export_is_what_jieqibox_saves() {
     let dir = tmp("game");
-    ok(&[
-        "match",
-        "--engine",
+    ok(&match_args(
         "random:name=a",
-        "--engine",
         "random:name=b",
-        "--pairs",
         "1",
-        "--max-plies",
-        "10",
-        "--seed",
-        "7",
-        "--threads",
-        "1",
-        "--out",
-        s(&dir),
-    ]);
+        &[
+            "--max-plies",
+            "10",
+            "--seed",
+            "7",
+            "--threads",
+            "1",
+            "--out",
+            s(&dir),
+        ],
+    ));
     write_game(&dir);
     let mut got: Value = serde_json::from_str(&ok(&[
         "export",
