@@ -102,6 +102,9 @@ pub enum GateResult {
     /// More than 1 % of the pairs repeat earlier pairs and the gate was not told to
     /// `--allow-repeats`: its test counted the same games many times. Exit 3, as inconclusive.
     Repeated,
+    /// Ctrl-C stopped the gate before its test decided: no verdict, its state so far (exit 130;
+    /// `--resume` goes on with the same test).
+    Interrupted,
 }
 
 impl GateResult {
@@ -113,6 +116,7 @@ impl GateResult {
             GateResult::Inconclusive => "inconclusive",
             GateResult::EngineFailure => "engine-failure",
             GateResult::Repeated => "repeated-games",
+            GateResult::Interrupted => "interrupted",
         }
     }
 }
@@ -128,6 +132,9 @@ pub fn gate_result(setup: &RunSetup, outcome: &RunOutcome) -> Option<GateResult>
     else {
         return None;
     };
+    if outcome.interrupted {
+        return Some(GateResult::Interrupted);
+    }
     let p = first(outcome);
     if !recover && p.failures.iter().sum::<u64>() > 0 {
         return Some(GateResult::EngineFailure);
@@ -265,6 +272,10 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
             )),
             GateResult::Inconclusive => s.push_str(&format!(
                 "Gate: inconclusive, no bound crossed in {pairs} (the cap is {})\n",
+                setup.pairs
+            )),
+            GateResult::Interrupted => s.push_str(&format!(
+                "Gate: interrupted after {pairs}, no verdict (the cap is {}; --resume goes on)\n",
                 setup.pairs
             )),
             GateResult::Repeated => s.push_str(&format!(

@@ -335,6 +335,16 @@ fn control_of(flag: &AtomicBool) -> Control<'_> {
 }
 
 /// Runs an engine call; a panic becomes `Err` with its message.
+/// Whether the game was asked to stop from outside: its watch's stop flag ([`GameSpec::stop`]),
+/// or an interruption of the process ([`crate::util::interrupt::requested`]; its external
+/// engines are ended then, so what they answered is no result either).
+fn stop_asked(spec: &GameSpec<'_>) -> bool {
+    crate::util::interrupt::requested()
+        || spec
+            .stop
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+}
+
 fn guarded<T>(call: impl FnOnce() -> T) -> Result<T, String> {
     install_panic_hook();
     IN_ENGINE.with(|f| f.set(true));
@@ -406,6 +416,8 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
             Ok(Err(e)) => (termination_of(e.failure), e.message),
             Err(msg) => (Termination::EnginePanic, msg),
         };
+        // An engine ended by an interruption while it got ready is no failure: no result.
+        out.abandoned = stop_asked(spec);
         out.winner = Some(!c);
         out.termination = t;
         out.detail = Some(format!("{c}: {detail}"));
@@ -422,10 +434,7 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
             out.termination = Termination::MaxPlies;
             break;
         }
-        if spec
-            .stop
-            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-        {
+        if stop_asked(spec) {
             out.abandoned = true;
             break;
         }
@@ -473,10 +482,7 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
         let elapsed = t.elapsed();
         // Stopped during the move: whatever the engine answered (perhaps cut short by the stop,
         // perhaps "late"), the game is not a result.
-        if spec
-            .stop
-            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-        {
+        if stop_asked(spec) {
             out.abandoned = true;
             break;
         }

@@ -636,8 +636,8 @@ impl RunSetup {
     }
 
     /// Plays job `job`: both games of its pair, each told to the setup's watcher if it has one.
-    /// `None` when the watch stopped the run before the pair was finished (the pair is not
-    /// recorded; a resume plays it).
+    /// `None` when the watch stopped the run, or the process was interrupted, before the pair was
+    /// finished (the pair is not recorded; a resume plays it).
     pub(crate) fn play_job(
         &self,
         job: u64,
@@ -650,7 +650,7 @@ impl RunSetup {
         let whole_run_job = p * self.pairings.len() as u64 + pairing as u64;
         let watch = self.watch.as_ref();
         let game = |number: u8, red: usize, black: usize| -> Option<GameLine> {
-            if watch.is_some_and(Watch::stopping) {
+            if crate::util::interrupt::requested() || watch.is_some_and(Watch::stopping) {
                 return None;
             }
             let logs = logs.game(

@@ -17,6 +17,7 @@ mod fairy;
 mod games_index;
 mod import;
 mod input_files;
+mod interrupt_cli;
 mod jai;
 mod leak_cli;
 mod match_cli;
