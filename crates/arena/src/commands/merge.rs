@@ -462,9 +462,10 @@ pub fn run(args: &MergePlan, out: &mut dyn Write) -> Result<crate::report::RunEn
         )));
     }
 
-    crate::records::files::create_dir(out_dir).map_err(|e| refuse(e.to_string()))?;
+    // A folder that cannot be made is one the results cannot be written to (exit 4).
+    crate::records::files::create_dir(out_dir).map_err(|e| Error::Write(e.to_string()))?;
     // Held until every merged file is written.
-    let _lock = crate::records::journal::FolderLock::acquire(out_dir).map_err(Error::Input)?;
+    let _lock = crate::records::journal::FolderLock::take(out_dir)?;
     check_out(out_dir, &fingerprint)?;
     let mut record = setup.match_setup(&fingerprint);
     record.kind = first.record.kind.clone();

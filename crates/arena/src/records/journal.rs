@@ -21,19 +21,87 @@ pub struct FolderLock {
 /// The lock file's name in a results folder.
 pub const LOCK_FILE: &str = ".arena.lock";
 
+/// Why a results folder cannot be locked ([`FolderLock::take`]).
+#[derive(Debug)]
+pub enum LockError {
+    /// A live process holds it: nothing was played (exit 2, as bad usage).
+    InUse {
+        /// The folder.
+        dir: PathBuf,
+        /// Its lock file.
+        path: PathBuf,
+        /// The process that holds it.
+        pid: u32,
+    },
+    /// Other runs kept taking it over while this one tried (exit 2).
+    Contended {
+        /// The lock file.
+        path: PathBuf,
+    },
+    /// The lock file cannot be made (exit 4: results cannot be written).
+    Create(std::io::Error),
+    /// The lock file was made but its process id cannot be written (exit 4).
+    Write {
+        /// The lock file.
+        path: PathBuf,
+        /// What failed.
+        source: std::io::Error,
+    },
+}
+
+impl core::fmt::Display for LockError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            LockError::InUse { dir, path, pid } => write!(
+                f,
+                "{} is in use by another arena run (process {pid}): wait for it to end, or \
+                 choose another --out (if no arena is running, delete {})",
+                dir.display(),
+                path.display()
+            ),
+            LockError::Contended { path } => write!(
+                f,
+                "cannot lock {}: other runs keep taking it",
+                path.display()
+            ),
+            LockError::Create(e) => write!(f, "cannot lock: {e}"),
+            LockError::Write { path, source } => write!(f, "{}: {source}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for LockError {}
+
+/// A folder in use is a refusal before anything is played (exit 2); a lock file that cannot be
+/// written is a folder where results cannot be written (exit 4).
+impl From<LockError> for crate::error::Error {
+    fn from(e: LockError) -> crate::error::Error {
+        match e {
+            LockError::InUse { .. } | LockError::Contended { .. } => {
+                crate::error::Error::Input(e.to_string())
+            }
+            LockError::Create(_) | LockError::Write { .. } => {
+                crate::error::Error::Write(e.to_string())
+            }
+        }
+    }
+}
+
 impl FolderLock {
     /// Takes the lock of `dir` (which must exist).
     ///
     /// # Errors
     /// Another live process holds it, or the lock file cannot be written; the message says
     /// which, and how to clear a lock that is wrongly held.
-    pub fn acquire(dir: &Path) -> Result<FolderLock, String> {
+    pub fn take(dir: &Path) -> Result<FolderLock, LockError> {
         let path = dir.join(LOCK_FILE);
         for _ in 0..3 {
             match files::create_new(&path) {
                 Ok(mut f) => {
-                    write!(f, "{}", std::process::id())
-                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                    write!(f, "{}", std::process::id()).map_err(|source| LockError::Write {
+                        path: path.clone(),
+                        source,
+                    })?;
                     return Ok(FolderLock { path });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
@@ -43,21 +111,27 @@ impl FolderLock {
                     // A lock of a process that is gone (or half written): take it over.
                     let _ = std::fs::remove_file(&path);
                 }
-                Err(e) => return Err(format!("cannot lock: {e}")),
+                Err(e) => return Err(LockError::Create(e)),
             }
         }
-        Err(format!(
-            "cannot lock {}: other runs keep taking it",
-            path.display()
-        ))
+        Err(LockError::Contended { path })
     }
 
-    /// Checks that [`FolderLock::acquire`] would not find `dir` in use by a live run, writing
+    /// [`FolderLock::take`] with its error as text, for the callers not yet converted
+    /// (`commands/solve.rs`).
+    ///
+    /// # Errors
+    /// As [`FolderLock::take`].
+    pub fn acquire(dir: &Path) -> Result<FolderLock, String> {
+        FolderLock::take(dir).map_err(|e| e.to_string())
+    }
+
+    /// Checks that [`FolderLock::take`] would not find `dir` in use by a live run, writing
     /// nothing (`--check`). A folder that does not exist is locked by nobody.
     ///
     /// # Errors
-    /// Another live process holds the lock; the message is `acquire`'s.
-    pub fn check(dir: &Path) -> Result<(), String> {
+    /// Another live process holds the lock; the error is `take`'s.
+    pub fn check(dir: &Path) -> Result<(), LockError> {
         let path = dir.join(LOCK_FILE);
         match live_owner(&path) {
             Some(pid) if pid != std::process::id() => Err(in_use(dir, &path, pid)),
@@ -75,13 +149,12 @@ fn live_owner(path: &Path) -> Option<u32> {
 }
 
 /// The refusal of folder `dir`, whose lock `path` process `pid` holds.
-fn in_use(dir: &Path, path: &Path, pid: u32) -> String {
-    format!(
-        "{} is in use by another arena run (process {pid}): wait for it to end, or choose \
-         another --out (if no arena is running, delete {})",
-        dir.display(),
-        path.display()
-    )
+fn in_use(dir: &Path, path: &Path, pid: u32) -> LockError {
+    LockError::InUse {
+        dir: dir.to_path_buf(),
+        path: path.to_path_buf(),
+        pid,
+    }
 }
 
 impl Drop for FolderLock {
@@ -181,6 +254,17 @@ pub enum JournalError {
     Records(RecordsError),
     /// Reading or writing failed.
     Io(std::io::Error),
+}
+
+/// A journal's refusal as the run's error: input for what it holds (exit 2), results for I/O
+/// (exit 4).
+impl From<JournalError> for crate::error::Error {
+    fn from(e: JournalError) -> crate::error::Error {
+        match e {
+            JournalError::Io(e) => crate::error::Error::Results(e),
+            other => crate::error::Error::Input(other.to_string()),
+        }
+    }
 }
 
 impl core::fmt::Display for JournalError {

@@ -9,7 +9,7 @@ use crate::engines::logs::RunLogs;
 use crate::error::Error;
 use crate::records::build::Builds;
 use crate::records::files::write_atomically;
-use crate::records::journal::{FolderLock, Journal, JournalError};
+use crate::records::journal::{FolderLock, Journal};
 use crate::records::shard::Shard;
 use crate::records::{self, CsvFile, GameLine, Span};
 use crate::run::observer::{RunNote, RunObserver};
@@ -74,19 +74,19 @@ pub struct ShardRun {
 /// # Errors
 /// The refusal `execute` would start with.
 pub fn check_start(setup: &RunSetup) -> Result<(), Error> {
-    crate::records::files::try_create_dir(&setup.out).map_err(|e| Error::Input(e.to_string()))?;
+    // A folder that cannot be made is one the results cannot be written to (exit 4).
+    crate::records::files::try_create_dir(&setup.out).map_err(|e| Error::Write(e.to_string()))?;
     if !setup.out.is_dir() {
         return Ok(());
     }
-    FolderLock::check(&setup.out).map_err(Error::Input)?;
+    FolderLock::check(&setup.out)?;
     let fingerprint = setup.fingerprint();
     Journal::check(
         &setup.out.join("games.jsonl"),
         setup.resume,
         &fingerprint,
         &run_records(setup),
-    )
-    .map_err(journal_error)?;
+    )?;
     resume_refusals(
         setup,
         recorded_before(setup).as_ref(),
@@ -103,14 +103,6 @@ fn run_records(setup: &RunSetup) -> crate::records::check::RunRecords {
         openings: setup.openings.clone(),
         adjudication: setup.adjudication,
         pairings: setup.pairing_labels(),
-    }
-}
-
-/// A journal's refusal as the run's error: input for what it holds, results for I/O.
-fn journal_error(e: JournalError) -> Error {
-    match e {
-        JournalError::Io(e) => Error::Results(e),
-        other => Error::Input(other.to_string()),
     }
 }
 
@@ -229,16 +221,17 @@ fn start(
     observer: &dyn RunObserver,
 ) -> Result<Started, Error> {
     let fingerprint = setup.fingerprint();
-    crate::records::files::create_dir(&setup.out).map_err(|e| Error::Input(e.to_string()))?;
-    let lock = FolderLock::acquire(&setup.out).map_err(Error::Input)?;
+    // A folder that cannot be made is one the results cannot be written to (exit 4); one in use
+    // by a live run is refused before anything is played (exit 2).
+    crate::records::files::create_dir(&setup.out).map_err(|e| Error::Write(e.to_string()))?;
+    let lock = FolderLock::take(&setup.out)?;
     let journal_path = setup.out.join("games.jsonl");
     let (mut journal, resumed) = Journal::open(
         &journal_path,
         setup.resume,
         &fingerprint,
         &run_records(setup),
-    )
-    .map_err(journal_error)?;
+    )?;
     if resumed.truncated {
         observer.note(&RunNote::TruncatedLine {
             journal: journal_path.clone(),

@@ -12,6 +12,7 @@ mod cli;
 mod cluster;
 mod configs;
 mod docs;
+mod exit_codes;
 mod export_jieqibox;
 mod fairy;
 mod games_index;
