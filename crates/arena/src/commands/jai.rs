@@ -344,7 +344,7 @@ fn start(settings: JaiSettings, out: &Shared, last: &Ended) -> Running {
                     .total
                     .store(setup.pairs.saturating_mul(2), Ordering::Relaxed);
                 let _ = watcher.first.set(setup.engines[0].label.clone());
-                setup.watch = Some(stopping);
+                setup.options.watch = Some(stopping);
                 play(&setup, &out)
             }
         };
@@ -382,8 +382,8 @@ fn prepare(settings: &JaiSettings) -> Result<crate::run::RunSetup, String> {
     // A relative OutDir is taken from here; with no working directory, as it is given.
     let cwd = std::env::current_dir().unwrap_or_default();
     let mut setup = settings.setup(&cwd)?;
-    if !setup.resume {
-        setup.out = crate::records::files::create_unique_dir(&setup.out)
+    if !setup.options.resume {
+        setup.options.out = crate::records::files::create_unique_dir(&setup.options.out)
             .map_err(|e| format!("option OutDir: {e}"))?;
     }
     crate::run::execute::check_start(&setup).map_err(|e| format!("option OutDir: {e}"))?;
@@ -394,12 +394,16 @@ fn prepare(settings: &JaiSettings) -> Result<crate::run::RunSetup, String> {
 /// lines `stop` says again afterwards, the last of them (the end line: where the folder is)
 /// not yet said.
 fn play(setup: &crate::run::RunSetup, out: &Shared) -> Vec<String> {
-    let dir = printable(&setup.out.display().to_string());
+    let dir = printable(&setup.options.out.display().to_string());
     say(
         out,
         &format!(
             "info string match {}: {} vs {}, {} ({}), folder {dir}",
-            if setup.resume { "resumed" } else { "started" },
+            if setup.options.resume {
+                "resumed"
+            } else {
+                "started"
+            },
             printable(&setup.engines[0].label),
             printable(&setup.engines[1].label),
             counted(setup.pairs, "pair"),
@@ -425,7 +429,7 @@ fn play(setup: &crate::run::RunSetup, out: &Shared) -> Vec<String> {
             say(out, &format!("info string {line}"));
         }
     }
-    let stopped = outcome.interrupted || setup.watch.as_ref().is_some_and(Watch::stopping);
+    let stopped = outcome.interrupted || setup.options.watch.as_ref().is_some_and(Watch::stopping);
     let end = end_line(
         stopped,
         Kept {

@@ -515,19 +515,22 @@ pub fn leak_json(setup: &RunSetup, outcome: &RunOutcome) -> LeakJson {
         });
     }
     LeakJson {
-        command: setup.command.clone(),
+        command: setup.options.command.clone(),
         harness_version: env!("CARGO_PKG_VERSION").to_string(),
         builds: outcome.builds.clone(),
         fingerprint: outcome.fingerprint.clone(),
         // The omniscient copies share their engines' limits: name each engine once.
         context: RunSetup {
-            engines: setup
-                .engines
-                .iter()
-                .filter(|e| !e.omniscient)
-                .cloned()
-                .collect(),
-            ..setup.clone()
+            spec: crate::run::RunSpec {
+                engines: setup
+                    .engines
+                    .iter()
+                    .filter(|e| !e.omniscient)
+                    .cloned()
+                    .collect(),
+                ..setup.spec.clone()
+            },
+            options: setup.options.clone(),
         }
         .context(),
         opponent: leak.opponent.clone(),
@@ -726,21 +729,21 @@ pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Re
     let l = leak_json(setup, outcome);
     let mut json = serde_json::to_vec_pretty(&l).map_err(std::io::Error::other)?;
     json.push(b'\n');
-    write_atomically(&setup.out.join("leak.json"), &json)?;
-    write_atomically(&setup.out.join("leak.md"), markdown(&l).as_bytes())?;
+    write_atomically(&setup.options.out.join("leak.json"), &json)?;
+    write_atomically(&setup.options.out.join("leak.md"), markdown(&l).as_bytes())?;
     let mut text = text(&l);
     text.push_str(&crate::report::pairing::time_line(outcome));
-    write_atomically(&setup.out.join("summary.txt"), text.as_bytes())?;
+    write_atomically(&setup.options.out.join("summary.txt"), text.as_bytes())?;
     out.write_all(text.as_bytes())?;
     writeln!(
         out,
         "Results in {} (leak.json, leak.md; a match folder per arm under arms/)",
-        setup.out.display()
+        setup.options.out.display()
     )?;
     writeln!(
         out,
         "Games: {} (a games index in each arm's folder)",
-        setup.out.join("arms/*/*/games.html").display()
+        setup.options.out.join("arms/*/*/games.html").display()
     )?;
     Ok(())
 }

@@ -142,9 +142,13 @@ pub fn interrupted_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
     format!(
         "\ninterrupted: {pairs} finished {} kept in {}; continue with: arena {} --out {} --resume",
         if pairs == 1 { "pair is" } else { "pairs are" },
-        setup.out.join(crate::records::files::JOURNAL).display(),
+        setup
+            .options
+            .out
+            .join(crate::records::files::JOURNAL)
+            .display(),
         setup.kind.command_name(),
-        setup.out.display()
+        setup.options.out.display()
     )
 }
 

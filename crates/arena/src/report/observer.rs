@@ -13,7 +13,7 @@ use crate::run::progress::Snapshot;
 use crate::run::scoreboard::Scoreboard;
 
 /// A run on the terminal: notes and progress lines on stderr, and a bar where the setup asks for
-/// one (`setup.progress`, stderr a terminal).
+/// one (`setup.options.progress`, stderr a terminal).
 pub struct Terminal<'a> {
     setup: &'a RunSetup,
     /// The bar, made when the run starts counting.
@@ -106,9 +106,9 @@ pub fn note_text(note: &RunNote) -> String {
     }
 }
 
-/// The bar of a run on a terminal (hidden without `setup.progress`), at `done_pairs` pairs.
+/// The bar of a run on a terminal (hidden without `setup.options.progress`), at `done_pairs` pairs.
 fn progress_bar(setup: &RunSetup, done_pairs: u64) -> ProgressBar {
-    if !setup.progress {
+    if !setup.options.progress {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(setup.jobs().saturating_mul(2));

@@ -567,7 +567,7 @@ pub fn summary(setup: &RunSetup, outcome: &RunOutcome) -> Summary {
         spec: e.spec.to_string(),
     };
     Summary {
-        command: setup.command.clone(),
+        command: setup.options.command.clone(),
         harness_version: env!("CARGO_PKG_VERSION"),
         builds: outcome.builds.clone(),
         fingerprint: outcome.fingerprint.clone(),
@@ -579,7 +579,7 @@ pub fn summary(setup: &RunSetup, outcome: &RunOutcome) -> Summary {
         pairs: setup.pairs,
         shard: setup.shard,
         seed: setup.seed,
-        threads: outcome.merged.is_empty().then_some(setup.threads),
+        threads: outcome.merged.is_empty().then_some(setup.options.threads),
         shard_runs: outcome.merged.clone(),
         limits: LimitsSummary {
             nodes: setup.limits.nodes,
@@ -642,14 +642,14 @@ pub fn summary(setup: &RunSetup, outcome: &RunOutcome) -> Summary {
 /// Writing fails.
 pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Result<(), Error> {
     let text = summary_text(setup, outcome);
-    write_atomically(&setup.out.join("summary.txt"), text.as_bytes())?;
+    write_atomically(&setup.options.out.join("summary.txt"), text.as_bytes())?;
     let summary = summary(setup, outcome);
     let mut json = serde_json::to_vec_pretty(&summary).map_err(std::io::Error::other)?;
     json.push(b'\n');
-    write_atomically(&setup.out.join("summary.json"), &json)?;
+    write_atomically(&setup.options.out.join("summary.json"), &json)?;
     let games = crate::report::games_index::write_run_index(setup)?;
     out.write_all(text.as_bytes())?;
-    writeln!(out, "Results in {}", setup.out.display())?;
+    writeln!(out, "Results in {}", setup.options.out.display())?;
     out.write_all(games.line().as_bytes())?;
     Ok(())
 }

@@ -75,15 +75,16 @@ pub struct ShardRun {
 /// The refusal `execute` would start with.
 pub fn check_start(setup: &RunSetup) -> Result<(), Error> {
     // A folder that cannot be made is one the results cannot be written to (exit 4).
-    crate::records::files::try_create_dir(&setup.out).map_err(|e| Error::Write(e.to_string()))?;
-    if !setup.out.is_dir() {
+    crate::records::files::try_create_dir(&setup.options.out)
+        .map_err(|e| Error::Write(e.to_string()))?;
+    if !setup.options.out.is_dir() {
         return Ok(());
     }
-    FolderLock::check(&setup.out)?;
+    FolderLock::check(&setup.options.out)?;
     let fingerprint = setup.fingerprint();
     Journal::check(
-        &setup.out.join("games.jsonl"),
-        setup.resume,
+        &setup.options.out.join("games.jsonl"),
+        setup.options.resume,
         &fingerprint,
         &run_records(setup),
     )?;
@@ -108,11 +109,11 @@ fn run_records(setup: &RunSetup) -> crate::records::check::RunRecords {
 
 /// The record of the run a `--resume` continues, if its folder has one that reads.
 fn recorded_before(setup: &RunSetup) -> Option<MatchSetup> {
-    if !setup.resume {
+    if !setup.options.resume {
         return None;
     }
     crate::records::files::read_bounded(
-        &setup.out.join(setup.record_name()),
+        &setup.options.out.join(setup.record_name()),
         crate::records::files::MAX_SMALL_FILE,
     )
     .ok()
@@ -125,8 +126,8 @@ fn resume_refusals(
     before: Option<&MatchSetup>,
     recorded: &MatchSetup,
 ) -> Result<(), Error> {
-    let setup_path = setup.out.join(setup.record_name());
-    if setup.resume && setup.kind.is_gate() {
+    let setup_path = setup.options.out.join(setup.record_name());
+    if setup.options.resume && setup.kind.is_gate() {
         // A gate's hypotheses cannot change mid-test: that would let a user shop for a verdict.
         if let Some(before) = before.filter(|b| b.kind.sprt() != recorded.kind.sprt()) {
             let show = |g: Option<Sprt>| {
@@ -146,7 +147,7 @@ fn resume_refusals(
             )));
         }
     }
-    if setup.resume {
+    if setup.options.resume {
         // A shard resumed as another shard would mix pairs of two shares in one folder.
         if let Some(before) = before.filter(|b| b.shard != recorded.shard) {
             let show =
@@ -154,7 +155,7 @@ fn resume_refusals(
             return Err(Error::Input(format!(
                 "--resume: {} holds {}; this run asks for {} (resume it with the same --shard, or \
                  choose another --out)",
-                setup.out.display(),
+                setup.options.out.display(),
                 show(before.shard),
                 show(recorded.shard)
             )));
@@ -223,12 +224,13 @@ fn start(
     let fingerprint = setup.fingerprint();
     // A folder that cannot be made is one the results cannot be written to (exit 4); one in use
     // by a live run is refused before anything is played (exit 2).
-    crate::records::files::create_dir(&setup.out).map_err(|e| Error::Write(e.to_string()))?;
-    let lock = FolderLock::take(&setup.out)?;
-    let journal_path = setup.out.join("games.jsonl");
+    crate::records::files::create_dir(&setup.options.out)
+        .map_err(|e| Error::Write(e.to_string()))?;
+    let lock = FolderLock::take(&setup.options.out)?;
+    let journal_path = setup.options.out.join("games.jsonl");
     let (mut journal, resumed) = Journal::open(
         &journal_path,
-        setup.resume,
+        setup.options.resume,
         &fingerprint,
         &run_records(setup),
     )?;
@@ -237,7 +239,7 @@ fn start(
             journal: journal_path.clone(),
         });
     }
-    let setup_path = setup.out.join(setup.record_name());
+    let setup_path = setup.options.out.join(setup.record_name());
     let mut recorded = setup.match_setup(&fingerprint);
     let before = recorded_before(setup);
     resume_refusals(setup, before.as_ref(), &recorded)?;
@@ -285,8 +287,10 @@ fn start(
         Some(before) if !done.is_empty() || !foreign.is_empty() => {
             let mut builds = before.builds.clone();
             builds
-                .join(&current, setup.allow_mixed_builds)
-                .map_err(|m| Error::Input(format!("--resume: {}: {m}", setup.out.display())))?;
+                .join(&current, setup.options.allow_mixed_builds)
+                .map_err(|m| {
+                    Error::Input(format!("--resume: {}: {m}", setup.options.out.display()))
+                })?;
             if builds.is_mixed() && !before.builds.is_mixed() {
                 observer.note(&RunNote::MixedBuilds {
                     builds: builds.line(),
@@ -298,7 +302,7 @@ fn start(
         }
         _ => recorded.builds = current,
     }
-    crate::records::openings::keep_copy(&setup.out, setup.openings.as_deref())?;
+    crate::records::openings::keep_copy(&setup.options.out, setup.openings.as_deref())?;
     let mut setup_json = serde_json::to_vec_pretty(&recorded).map_err(std::io::Error::other)?;
     setup_json.push(b'\n');
     write_atomically(&setup_path, &setup_json)?;
@@ -328,7 +332,7 @@ fn play(
         rule.status(&run.tally.counted_pairs.board),
     );
     let started = Instant::now();
-    let mut timer = Timer::new(setup.report_every, started);
+    let mut timer = Timer::new(setup.options.report_every, started);
     let mut progress_line = |board: &Scoreboard, pairs: u64| {
         let now = Instant::now();
         if timer.due(pairs, now) {
@@ -345,13 +349,14 @@ fn play(
     if !run.tally.stopped && done < total {
         let left = total - done;
         let used = setup
+            .options
             .threads
             .min(usize::try_from(left).unwrap_or(usize::MAX));
-        if setup.resume && used < setup.threads {
+        if setup.options.resume && used < setup.options.threads {
             observer.note(&RunNote::FewPairsLeft {
                 left,
                 used,
-                threads: setup.threads,
+                threads: setup.options.threads,
             });
         }
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -359,17 +364,19 @@ fn play(
             observer.note(&RunNote::SharedCores { used, cores });
         }
         let labels: Vec<&str> = setup.engines.iter().map(|e| e.label.as_str()).collect();
-        let logs = RunLogs::new(&setup.out, &labels, setup.log)
+        let logs = RunLogs::new(&setup.options.out, &labels, setup.options.log)
             .map_err(Error::Input)?
-            .with_limit(setup.log_limit);
-        if setup.log && !setup.engines.iter().any(|e| e.external) {
+            .with_limit(setup.options.log_limit);
+        if setup.options.log && !setup.engines.iter().any(|e| e.external) {
             observer.note(&RunNote::NoGameLogs);
         }
         // A gate stops on its test, a watched run (`arena jai`) when its watcher says: no worker
         // runs more than a pair ahead of the finished prefix, so fewer than `threads` pairs are
         // played beyond the stop. Other runs play every pair and may run further ahead.
-        let window =
-            scheduler::window(setup.threads, setup.kind.is_gate() || setup.watch.is_some());
+        let window = scheduler::window(
+            setup.options.threads,
+            setup.kind.is_gate() || setup.options.watch.is_some(),
+        );
         let fp = run.fingerprint.as_str();
         let Started {
             done,
@@ -379,10 +386,10 @@ fn play(
         } = run;
         let result = scheduler::run(
             total,
-            setup.threads,
+            setup.options.threads,
             window,
             &|job| done.contains_key(&job),
-            &|job| setup.play_job(job, fp, &logs),
+            &|job| crate::run::pair::play_job(setup, setup.options.watch.as_ref(), job, fp, &logs),
             |job, pair: Option<[GameLine; 2]>| -> Result<Flow, std::io::Error> {
                 // A pair the watch or an interruption stopped is not finished: nothing is
                 // recorded of it.
@@ -399,7 +406,7 @@ fn play(
                 );
                 Ok(
                     if tally.stopped
-                        || setup.watch.as_ref().is_some_and(Watch::stopping)
+                        || setup.options.watch.as_ref().is_some_and(Watch::stopping)
                         || crate::util::interrupt::requested()
                     {
                         Flow::Stop
@@ -442,7 +449,10 @@ fn finish(setup: &RunSetup, run: Started, played: &Played) -> Result<RunOutcome,
         + foreign.len() as u64;
     journal.finish(tally.finished.values().copied().chain(foreign))?;
     let counted = tally.counted;
-    let mut csv = CsvFile::create(&setup.out.join("games.csv"), setup.pairings.len() as u64)?;
+    let mut csv = CsvFile::create(
+        &setup.options.out.join("games.csv"),
+        setup.pairings.len() as u64,
+    )?;
     records::for_each_pair(&journal_path, |_, pair| {
         match setup.job_of(&pair_key(&pair)) {
             Some(job) if job < counted => csv.pair(job, &pair),

@@ -19,15 +19,18 @@ use crate::util::text::printable;
 /// written).
 pub fn claim(setup: &RunSetup) -> Result<std::borrow::Cow<'_, RunSetup>, crate::error::Error> {
     use crate::error::Error;
-    if !setup.default_out {
+    if !setup.options.default_out {
         return Ok(std::borrow::Cow::Borrowed(setup));
     }
-    let out = crate::records::files::create_unique_dir(&setup.out)
+    let out = crate::records::files::create_unique_dir(&setup.options.out)
         .map_err(|e| Error::Write(format!("{e}: give --out")))?;
     Ok(std::borrow::Cow::Owned(RunSetup {
-        out,
-        default_out: false,
-        ..setup.clone()
+        spec: setup.spec.clone(),
+        options: crate::run::RunOptions {
+            out,
+            default_out: false,
+            ..setup.options.clone()
+        },
     }))
 }
 

@@ -1,7 +1,7 @@
 //! The run core every game-playing command is a thin layer over: the kind of run ([`kind`]), the
 //! setup and its record ([`setup`], re-exported here), playing it ([`execute`]) and when it stops
 //! ([`stop`]), when it says how far it has come ([`progress`]), the jobs on the rayon pool ([`scheduler`]), the tallies ([`scoreboard`]), one game
-//! under the referee ([`game_runner`]) and its watchdog ([`alarm`]), and a results folder read
+//! under the referee ([`game_runner`]), one pair ([`pair`]) and its watchdog ([`alarm`]), and a results folder read
 //! back ([`folder`], [`recorded_games`]); a live [`watch`] of the games (`arena jai`). The core
 //! prints nothing: it tells a [`observer::RunObserver`] how it goes.
 
@@ -11,6 +11,7 @@ pub mod folder;
 pub mod game_runner;
 pub mod kind;
 pub mod observer;
+pub mod pair;
 pub mod progress;
 pub mod recorded_games;
 pub mod scheduler;

@@ -45,8 +45,17 @@ fn interrupted(args: &[String], journal: &Path) -> Output {
 /// A match of `pairs` pairs of greedy against random into `out`, with more arguments.
 fn a_match(pairs: &str, out: &Path, more: &[&str]) -> Vec<String> {
     let mut args = vec![
-        "match", "--engine", "greedy", "--engine", "random", "--pairs", pairs, "--seed", "5",
-        "--no-progress", "--out",
+        "match",
+        "--engine",
+        "greedy",
+        "--engine",
+        "random",
+        "--pairs",
+        pairs,
+        "--seed",
+        "5",
+        "--no-progress",
+        "--out",
     ];
     args.push(s(out));
     args.extend_from_slice(more);
@@ -56,8 +65,19 @@ fn a_match(pairs: &str, out: &Path, more: &[&str]) -> Vec<String> {
 /// A gate of `new` against `base` (`--elo0 0 --elo1 10`) into `out`, with more arguments.
 fn a_gate(new: &str, base: &str, out: &Path, more: &[&str]) -> Vec<String> {
     let mut args = vec![
-        "sprt", "--engine", new, "--engine", base, "--elo0", "0", "--elo1", "10", "--seed", "3",
-        "--no-progress", "--out",
+        "sprt",
+        "--engine",
+        new,
+        "--engine",
+        base,
+        "--elo0",
+        "0",
+        "--elo1",
+        "10",
+        "--seed",
+        "3",
+        "--no-progress",
+        "--out",
     ];
     args.push(s(out));
     args.extend_from_slice(more);
