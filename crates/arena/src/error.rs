@@ -58,11 +58,12 @@ pub enum Error {
 }
 
 impl Error {
-    /// A flag's value is wrong.
-    pub fn arg(flag: &'static str, message: impl Into<String>) -> Error {
+    /// A flag's value is wrong: `message` says how (a text, or a typed error of a lower layer,
+    /// such as the engines' `TimeControlError` or `CannotPlay`).
+    pub fn arg(flag: &'static str, message: impl core::fmt::Display) -> Error {
         Error::Arg {
             flag,
-            message: message.into(),
+            message: message.to_string(),
         }
     }
 

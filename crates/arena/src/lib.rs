@@ -1,5 +1,5 @@
 //! The `arena` tool's library, in layers (one folder each, lowest first; a module uses only its
-//! own layer and lower ones, never in a circle — `src/layers.rs` checks it). `src/main.rs` only
+//! own layer and lower ones, never in a circle — `tests/layers.rs` checks it). `src/main.rs` only
 //! parses, validates, dispatches and maps the result to the exit status, in one place.
 //!
 //! - [`error`]: the one [`error::Error`] every layer returns, with [`error::Error::exit_code`];
@@ -37,6 +37,3 @@ pub mod tuning;
 pub mod util;
 
 pub use records::deal_seed::deal_for_seed;
-
-#[cfg(test)]
-mod layers;

@@ -12,6 +12,7 @@ use arena::error::Error;
 use arena::plan::Plan;
 use arena::report::{GateResult, RunEnd};
 use arena::stats::Hypothesis;
+use arena::util::interrupt::EXIT_INTERRUPTED;
 use clap::{CommandFactory, FromArgMatches};
 
 /// Exit status of `arena sprt` when H0 is accepted (do not merge), and of `arena solve` when an
@@ -38,7 +39,7 @@ enum Outcome {
     /// A match, tournament, leak run or merge in which an engine failed in more than
     /// [`arena::run::scoreboard::FAILURE_SHARE`] of its games.
     EnginesFailed,
-    /// Ctrl-C or SIGTERM: the command stopped and kept what had finished.
+    /// Ctrl-C (or SIGTERM) stopped the command, which kept and reported what had finished.
     Interrupted,
 }
 
@@ -48,13 +49,14 @@ impl Outcome {
         match end {
             RunEnd::Sound => Outcome::Done,
             RunEnd::EnginesFailed => Outcome::EnginesFailed,
+            RunEnd::Interrupted => Outcome::Interrupted,
         }
     }
 }
 
 /// Maps the result of [`run`] to the process status: a command's outcome (0, or the gate's
 /// verdict, 3 for a replay that differs, 1 for a solve below `--min-solved`, 5 for a run whose
-/// engine failed too often), else the error's code (2 bad input, 4 output that
+/// engine failed too often, 130 for one Ctrl-C stopped), else the error's code (2 bad input, 4 output that
 /// cannot be written; clap's own for usage) after its message. A closed pipe (`arena show |
 /// head`) is the reader's choice, not a failure.
 fn main() -> ExitCode {
@@ -65,10 +67,11 @@ fn main() -> ExitCode {
         Ok(Outcome::Verdict(GateResult::Inconclusive)) => EXIT_DIFFERENT,
         Ok(Outcome::Verdict(GateResult::EngineFailure)) => EXIT_ENGINE_FAILURE,
         Ok(Outcome::Verdict(GateResult::Repeated)) => EXIT_DIFFERENT,
+        Ok(Outcome::Verdict(GateResult::Interrupted)) => EXIT_INTERRUPTED,
         Ok(Outcome::Differs) => EXIT_DIFFERENT,
         Ok(Outcome::BelowMinimum) => EXIT_H0,
         Ok(Outcome::EnginesFailed) => EXIT_ENGINE_FAILURE,
-        Ok(Outcome::Interrupted) => arena::util::interrupt::EXIT_INTERRUPTED,
+        Ok(Outcome::Interrupted) => EXIT_INTERRUPTED,
         Err(e) if e.is_broken_pipe() => 0,
         Err(e) => {
             match &e {
@@ -103,6 +106,43 @@ fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
+/// Installs the Ctrl-C and SIGTERM handler (once). A command that keeps its results the old way
+/// ([`arena::engines::interrupt::keep_and_end`]: what it keeps is written) exits here at once
+/// with status 130. Otherwise the first asks everything to stop
+/// ([`arena::util::interrupt::request`]) and ends the engines' process groups; a command that
+/// polls the request (`polls`) then keeps and reports what finished and returns
+/// [`Outcome::Interrupted`]. A second one (a user who will not wait for that), or any for a
+/// command that does not poll, exits here with status 130.
+fn install_interrupt_handler(polls: bool) {
+    // A handler that cannot be installed leaves the default: the process dies silently.
+    let _ = ctrlc::set_handler(move || {
+        if arena::engines::interrupt::keep_and_end() || arena::util::interrupt::request() {
+            std::process::exit(i32::from(EXIT_INTERRUPTED));
+        }
+        arena::engines::interrupt::end_engines();
+        if !polls {
+            let _ = writeln!(std::io::stderr(), "\ninterrupted");
+            std::process::exit(i32::from(EXIT_INTERRUPTED));
+        }
+    });
+}
+
+/// Whether the command of `plan` polls the interruption ([`arena::util::interrupt::requested`])
+/// and ends on its own, with [`Outcome::Interrupted`], after writing and reporting what finished.
+fn polls_interrupt(plan: &Plan) -> bool {
+    matches!(
+        plan,
+        Plan::Match(_)
+            | Plan::Sprt(_)
+            | Plan::Tournament(_)
+            | Plan::Leak(_)
+            | Plan::Jai(_)
+            | Plan::Analyze(_)
+            | Plan::Solve(_)
+            | Plan::Tune(_)
+    )
+}
+
 /// Parses the command line, validates it into a plan and runs it.
 fn run() -> Result<Outcome, Error> {
     let matches = Cli::command().try_get_matches().map_err(Error::Usage)?;
@@ -119,11 +159,11 @@ fn run() -> Result<Outcome, Error> {
     let colour_ok =
         stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let plan = Plan::from_cli(cli, colour_ok, &given)?;
-    arena::engines::interrupt::install();
+    install_interrupt_handler(polls_interrupt(&plan));
     // JAI answers from the match's threads while this one reads commands: it owns stdout.
     if let Plan::Jai(settings) = &plan {
-        commands::jai::run(settings, std::io::stdin().lock(), Box::new(stdout))?;
-        return Ok(Outcome::Done);
+        let input = std::io::BufReader::new(std::io::stdin());
+        return commands::jai::run(settings, input, Box::new(stdout)).map(Outcome::of_run);
     }
     let mut out = stdout.lock();
     let outcome = match &plan {

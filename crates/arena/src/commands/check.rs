@@ -44,8 +44,12 @@ pub fn run(setup: &RunSetup, out: &mut dyn Write) -> Result<(), Error> {
     }
     text += &format!(
         "out: {}{}\n",
-        setup.out.display(),
-        if setup.resume { " (resumed)" } else { "" }
+        setup.options.out.display(),
+        if setup.options.resume {
+            " (resumed)"
+        } else {
+            ""
+        }
     );
     out.write_all(text.as_bytes()).map_err(Error::Output)
 }

@@ -13,6 +13,7 @@
 use std::io::{BufRead, Write};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -87,26 +88,34 @@ fn ended(last: &Ended, lines: Vec<String>) {
 /// (JAI's commands and values are short; an engine spec or a path is far shorter).
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
-/// Speaks JAI on `input` and `output` from the settings `settings`, until `quit` or the end of
-/// the input. A match still running then is stopped as `stop` would, and waited for. Lines are
+/// Speaks JAI on `input` and `output` from the settings `settings`, until `quit`, the end of
+/// the input or an interruption (Ctrl-C: [`crate::util::interrupt::requested`]). A match still
+/// running then is stopped as `stop` would, and waited for. Lines are
 /// read at most [`MAX_LINE_BYTES`] long and decoded lossily (a byte that is not UTF-8 reads as
 /// U+FFFD), as `jieqi-uci` reads them; what an `info string` quotes of them is made printable
-/// and cut ([`echo`]).
+/// and cut ([`echo`]). Returns [`crate::report::RunEnd::Interrupted`] after an interruption,
+/// else [`crate::report::RunEnd::Sound`].
 ///
 /// # Errors
 /// Reading the input fails.
 pub fn run(
     settings: &JaiSettings,
-    mut input: impl BufRead,
+    input: impl BufRead + Send + 'static,
     output: Box<dyn Write + Send>,
-) -> Result<(), Error> {
+) -> Result<crate::report::RunEnd, Error> {
     let out: Shared = Arc::new(Mutex::new(output));
     let mut settings = settings.clone();
     let mut running: Option<Running> = None;
     let last: Ended = Arc::default();
-    while let Some(line) = read_line(&mut input, MAX_LINE_BYTES)
-        .map_err(|e| Error::Input(format!("reading JAI commands: {e}")))?
-    {
+    let lines = read_lines(input);
+    loop {
+        let line = match lines.recv_timeout(INTERRUPT_POLL) {
+            Ok(Ok(Some(line))) => line,
+            Ok(Ok(None)) | Err(RecvTimeoutError::Disconnected) => break,
+            Ok(Err(e)) => return Err(Error::Input(format!("reading JAI commands: {e}"))),
+            Err(RecvTimeoutError::Timeout) if crate::util::interrupt::requested() => break,
+            Err(RecvTimeoutError::Timeout) => continue,
+        };
         if running
             .as_ref()
             .is_some_and(|r| r.done.load(Ordering::Acquire))
@@ -136,7 +145,33 @@ pub fn run(
         }
     }
     halt(&mut running);
-    Ok(())
+    Ok(if crate::util::interrupt::requested() {
+        crate::report::RunEnd::Interrupted
+    } else {
+        crate::report::RunEnd::Sound
+    })
+}
+
+/// How often the command loop, waiting for a line, looks for an interruption.
+const INTERRUPT_POLL: Duration = Duration::from_millis(100);
+
+/// The lines of `input`, read on a thread of their own (so that the command loop can see an
+/// interruption while no line comes), one at a time: the thread reads the next line once the
+/// loop has taken this one, and ends after the end of the input or an error.
+fn read_lines(
+    mut input: impl BufRead + Send + 'static,
+) -> mpsc::Receiver<std::io::Result<Option<jieqi_engine::input::InputLine>>> {
+    let (tx, rx) = mpsc::sync_channel(0);
+    std::thread::spawn(move || {
+        loop {
+            let line = read_line(&mut input, MAX_LINE_BYTES);
+            let more = matches!(line, Ok(Some(_)));
+            if tx.send(line).is_err() || !more {
+                break;
+            }
+        }
+    });
+    rx
 }
 
 /// Whether to read on after a command.
@@ -309,7 +344,7 @@ fn start(settings: JaiSettings, out: &Shared, last: &Ended) -> Running {
                     .total
                     .store(setup.pairs.saturating_mul(2), Ordering::Relaxed);
                 let _ = watcher.first.set(setup.engines[0].label.clone());
-                setup.watch = Some(stopping);
+                setup.options.watch = Some(stopping);
                 play(&setup, &out)
             }
         };
@@ -347,8 +382,8 @@ fn prepare(settings: &JaiSettings) -> Result<crate::run::RunSetup, String> {
     // A relative OutDir is taken from here; with no working directory, as it is given.
     let cwd = std::env::current_dir().unwrap_or_default();
     let mut setup = settings.setup(&cwd)?;
-    if !setup.resume {
-        setup.out = crate::records::files::create_unique_dir(&setup.out)
+    if !setup.options.resume {
+        setup.options.out = crate::records::files::create_unique_dir(&setup.options.out)
             .map_err(|e| format!("option OutDir: {e}"))?;
     }
     crate::run::execute::check_start(&setup).map_err(|e| format!("option OutDir: {e}"))?;
@@ -359,19 +394,23 @@ fn prepare(settings: &JaiSettings) -> Result<crate::run::RunSetup, String> {
 /// lines `stop` says again afterwards, the last of them (the end line: where the folder is)
 /// not yet said.
 fn play(setup: &crate::run::RunSetup, out: &Shared) -> Vec<String> {
-    let dir = printable(&setup.out.display().to_string());
+    let dir = printable(&setup.options.out.display().to_string());
     say(
         out,
         &format!(
             "info string match {}: {} vs {}, {} ({}), folder {dir}",
-            if setup.resume { "resumed" } else { "started" },
+            if setup.options.resume {
+                "resumed"
+            } else {
+                "started"
+            },
             printable(&setup.engines[0].label),
             printable(&setup.engines[1].label),
             counted(setup.pairs, "pair"),
             setup.context(),
         ),
     );
-    let outcome = match crate::run::execute(setup, &|_, _| String::new()) {
+    let outcome = match crate::run::execute(setup, &crate::report::observer::Terminal::new(setup)) {
         Ok(o) => o,
         Err(e) => return vec![format!("info string match failed: {e}")],
     };
@@ -390,7 +429,7 @@ fn play(setup: &crate::run::RunSetup, out: &Shared) -> Vec<String> {
             say(out, &format!("info string {line}"));
         }
     }
-    let stopped = setup.watch.as_ref().is_some_and(Watch::stopping);
+    let stopped = outcome.interrupted || setup.options.watch.as_ref().is_some_and(Watch::stopping);
     let end = end_line(
         stopped,
         Kept {
@@ -500,16 +539,6 @@ fn word(label: &str) -> String {
     label.replace(char::is_whitespace, "_")
 }
 
-/// The position's FEN in JieqiBox's 6-field form (board, side, pools, captured hidden pieces,
-/// half-moves, move number).
-pub fn jieqibox_fen(game: &Game) -> String {
-    let mut setup = game.position().to_setup();
-    if setup.captured_hidden.is_none() {
-        setup.captured_hidden = Some(Default::default());
-    }
-    jieqi_core::fen::write(&setup)
-}
-
 /// A score as UCI writes it (`cp 35`, `mate 3`); a win rate as its centipawns.
 fn uci_score(s: Score) -> String {
     match s {
@@ -558,7 +587,13 @@ impl Watcher for JaiWatcher {
             &self.out,
             &format!("info engine {} {}", word(which.red), word(which.black)),
         );
-        say(&self.out, &format!("info fen {}", jieqibox_fen(game)));
+        say(
+            &self.out,
+            &format!(
+                "info fen {}",
+                crate::records::formats::jieqibox::game_fen(game)
+            ),
+        );
     }
 
     fn ply(&self, which: WatchedGame<'_>, ply: WatchedPly<'_>) {

@@ -25,7 +25,7 @@ use crate::records::shard::Shard;
 use crate::records::{self, CsvFile, Span};
 use crate::run::kind::RunKind;
 use crate::run::scoreboard::Scoreboard;
-use crate::run::{self, MatchSetup, Tallied};
+use crate::run::{self, MatchSetup, RunSetup, Tallied};
 use crate::stats::{self, Pentanomial};
 use crate::util::text::counted;
 
@@ -267,6 +267,131 @@ pub fn run(args: &MergePlan, out: &mut dyn Write) -> Result<crate::report::RunEn
         .iter()
         .map(|d| read_dir(d))
         .collect::<Result<_, _>>()?;
+    check_together(&shards)?;
+    let first = &shards[0];
+    let count = first.shard.count;
+    let mut by_index: BTreeMap<u64, &ShardDir> = BTreeMap::new();
+    for s in &shards {
+        if let Some(other) = by_index.insert(s.shard.index, s) {
+            return Err(refuse(format!(
+                "shard {} is given twice: {} and {}",
+                s.shard,
+                other.dir.display(),
+                s.dir.display()
+            )));
+        }
+    }
+    let out_dir = &args.out;
+    if shards.iter().any(|s| same_dir(&s.dir, out_dir)) {
+        return Err(refuse(format!(
+            "--out {} is one of the shards; choose a new folder",
+            out_dir.display()
+        )));
+    }
+    // One run's games must come from one build, unless the user says they may mix.
+    let mut builds = first.record.builds.clone();
+    for s in &shards[1..] {
+        builds
+            .join(&s.record.builds, args.allow_mixed_builds)
+            .map_err(|m| {
+                refuse(format!(
+                    "{} and {} were played by different builds: {m}",
+                    first.dir.display(),
+                    s.dir.display()
+                ))
+            })?;
+    }
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let setup = first
+        .record
+        .run_setup(out_dir.clone(), 1, command, first.book.clone())
+        .map_err(|m| refuse(format!("{}: {m}", first.dir.display())))?;
+    let fingerprint = first.record.fingerprint.clone();
+    check_records(&shards, out_dir)?;
+
+    let games = jobs_of(&shards, &setup)?;
+    let missing: Vec<u64> = (0..setup.jobs())
+        .filter(|j| !games.contains_key(j))
+        .map(|j| setup.job(j).1)
+        .collect::<BTreeSet<u64>>()
+        .into_iter()
+        .collect();
+    let absent: Vec<u64> = (0..count).filter(|k| !by_index.contains_key(k)).collect();
+    if !missing.is_empty() && !args.partial {
+        let shards_text = if absent.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (not given: shard {})",
+                absent
+                    .iter()
+                    .map(|k| format!("{k}/{count}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        return Err(refuse(format!(
+            "{} of {} pairs are missing{shards_text}: {}; finish or resume those shards, or \
+             merge with --partial",
+            missing.len(),
+            setup.pairs,
+            ranges(&missing)
+        )));
+    }
+
+    // A folder that cannot be made is one the results cannot be written to (exit 4).
+    crate::records::files::create_dir(out_dir).map_err(|e| Error::Write(e.to_string()))?;
+    // Held until every merged file is written.
+    let _lock = crate::records::journal::FolderLock::take(out_dir)?;
+    check_out(out_dir, &fingerprint)?;
+    let mut record = setup.match_setup(&fingerprint);
+    record.kind = first.record.kind.clone();
+    record.builds = builds.clone();
+    record.threads = None;
+    crate::records::openings::keep_copy(out_dir, setup.openings.as_deref())?;
+    let mut json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
+    json.push(b'\n');
+    write_atomically(&out_dir.join(setup.record_name()), &json)?;
+    let n = setup.pairings.len();
+    let (tallied, boards) = write_merged(&shards, &setup, &games, out_dir)?;
+    for s in &shards {
+        crate::engines::logs::merge_logs(&s.dir, out_dir, s.record.shard)?;
+    }
+
+    let (checks, chi2, dof, p_value) = homogeneity(&shards, &boards, n);
+    let report = MergeReport {
+        fingerprint: fingerprint.clone(),
+        shards: count,
+        checks,
+        chi2,
+        dof,
+        p_value,
+        missing_pairs: missing.clone(),
+    };
+    let mut json = serde_json::to_vec_pretty(&report).map_err(std::io::Error::other)?;
+    json.push(b'\n');
+    write_atomically(&out_dir.join("merge.json"), &json)?;
+
+    let shard_runs = shards
+        .iter()
+        .map(|s| run::execute::ShardRun {
+            shard: s.shard.to_string(),
+            dir: s.dir.display().to_string(),
+            command: s.record.command.clone(),
+            threads: s.threads,
+        })
+        .collect();
+    let outcome = run::outcome_of(fingerprint, tallied, builds, shard_runs);
+    let end = crate::report::finish(&setup, &outcome, out)?;
+    let text = merge_text(&report, &absent);
+    write_atomically(&out_dir.join("merge.txt"), text.as_bytes())?;
+    out.write_all(text.as_bytes())?;
+    Ok(end)
+}
+
+/// Refuses shards that are not shards of one run: a gate, another kind, fingerprint, pair count,
+/// rating or shard count than the first's.
+fn check_together(shards: &[ShardDir]) -> Result<(), Error> {
     let first = &shards[0];
     if let Some(s) = shards.iter().find(|s| s.record.kind.is_gate()) {
         return Err(refuse(format!(
@@ -334,49 +459,18 @@ pub fn run(args: &MergePlan, out: &mut dyn Write) -> Result<crate::report::RunEn
             )));
         }
     }
-    let mut by_index: BTreeMap<u64, &ShardDir> = BTreeMap::new();
-    for s in &shards {
-        if let Some(other) = by_index.insert(s.shard.index, s) {
-            return Err(refuse(format!(
-                "shard {} is given twice: {} and {}",
-                s.shard,
-                other.dir.display(),
-                s.dir.display()
-            )));
-        }
-    }
-    let out_dir = &args.out;
-    if shards.iter().any(|s| same_dir(&s.dir, out_dir)) {
-        return Err(refuse(format!(
-            "--out {} is one of the shards; choose a new folder",
-            out_dir.display()
-        )));
-    }
-    // One run's games must come from one build, unless the user says they may mix.
-    let mut builds = first.record.builds.clone();
-    for s in &shards[1..] {
-        builds
-            .join(&s.record.builds, args.allow_mixed_builds)
-            .map_err(|m| {
-                refuse(format!(
-                    "{} and {} were played by different builds: {m}",
-                    first.dir.display(),
-                    s.dir.display()
-                ))
-            })?;
-    }
-    let command = std::env::args().collect::<Vec<_>>().join(" ");
-    let setup = first
-        .record
-        .run_setup(out_dir.clone(), 1, command, first.book.clone())
-        .map_err(|m| refuse(format!("{}: {m}", first.dir.display())))?;
-    let fingerprint = first.record.fingerprint.clone();
+    Ok(())
+}
+
+/// Refuses a shard whose record is not the run its games say they are (its fingerprint,
+/// computed again, differs), naming a tournament's pairing folder or a leak run's arm as such.
+fn check_records(shards: &[ShardDir], out_dir: &Path) -> Result<(), Error> {
     // Every record must be the run its games say they are: an edited match.json, a pairing
     // folder of a tournament or another harness version would otherwise pass as this run.
-    for s in &shards {
+    for s in shards {
         let computed = s
             .record
-            .run_setup(out_dir.clone(), 1, String::new(), s.book.clone())
+            .run_setup(out_dir.to_path_buf(), 1, String::new(), s.book.clone())
             .map_err(|m| refuse(format!("{}: {m}", s.dir.display())))?
             .fingerprint();
         if computed != s.record.fingerprint {
@@ -407,110 +501,16 @@ pub fn run(args: &MergePlan, out: &mut dyn Write) -> Result<crate::report::RunEn
             }));
         }
     }
+    Ok(())
+}
 
-    // Every pair into its job (the shard and where its lines are), refusing overlaps.
-    let mut games: BTreeMap<u64, (usize, [Span; 2])> = BTreeMap::new();
-    for (k, s) in shards.iter().enumerate() {
-        for (key, spans) in &s.pairs {
-            let job = setup.job_of(key).ok_or_else(|| {
-                refuse(format!(
-                    "{}: pair {} of {} vs {} is not a pair of this run",
-                    s.dir.display(),
-                    key.2,
-                    key.0,
-                    key.1
-                ))
-            })?;
-            if let Some((other, _)) = games.insert(job, (k, *spans)) {
-                return Err(refuse(format!(
-                    "pair {} of {} vs {} is recorded twice: in {} and {}",
-                    key.2,
-                    key.0,
-                    key.1,
-                    shards[other].dir.display(),
-                    s.dir.display()
-                )));
-            }
-        }
-    }
-    let missing: Vec<u64> = (0..setup.jobs())
-        .filter(|j| !games.contains_key(j))
-        .map(|j| setup.job(j).1)
-        .collect::<BTreeSet<u64>>()
-        .into_iter()
-        .collect();
-    let absent: Vec<u64> = (0..count).filter(|k| !by_index.contains_key(k)).collect();
-    if !missing.is_empty() && !args.partial {
-        let shards_text = if absent.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " (not given: shard {})",
-                absent
-                    .iter()
-                    .map(|k| format!("{k}/{count}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        };
-        return Err(refuse(format!(
-            "{} of {} pairs are missing{shards_text}: {}; finish or resume those shards, or \
-             merge with --partial",
-            missing.len(),
-            setup.pairs,
-            ranges(&missing)
-        )));
-    }
-
-    crate::records::files::create_dir(out_dir).map_err(|e| refuse(e.to_string()))?;
-    // Held until every merged file is written.
-    let _lock = crate::records::journal::FolderLock::acquire(out_dir).map_err(Error::Input)?;
-    check_out(out_dir, &fingerprint)?;
-    let mut record = setup.match_setup(&fingerprint);
-    record.kind = first.record.kind.clone();
-    record.builds = builds.clone();
-    record.threads = None;
-    crate::records::openings::keep_copy(out_dir, setup.openings.as_deref())?;
-    let mut json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
-    json.push(b'\n');
-    write_atomically(&out_dir.join(setup.record_name()), &json)?;
-    // The merged journal and games.csv in one pass over the pairs in job order, tallied as a
-    // run tallies them; each shard's board on the side, for the homogeneity test. No game is
-    // held longer than it takes to copy it.
-    let n = setup.pairings.len();
-    let mut tallied = Tallied::new(&setup.pairings);
-    let mut boards: Vec<Scoreboard> = shards
-        .iter()
-        .map(|_| Scoreboard::new(&setup.pairings))
-        .collect();
-    let mut sources = shards
-        .iter()
-        .map(|s| {
-            crate::records::files::open_regular(&s.journal)
-                .map_err(|e| refuse(format!("{}: {e}", s.journal.display())))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut journal = AtomicFile::create(&out_dir.join("games.jsonl"))?;
-    let mut csv = CsvFile::create(&out_dir.join("games.csv"), n as u64)?;
-    for (&job, &(k, spans)) in &games {
-        // Each line with its checksum: a checked shard's line comes out byte for byte as it was,
-        // and a shard from before checksums gets them, so the merged journal never mixes the two.
-        let pair = records::read_pair(&mut sources[k], &shards[k].journal, spans)?;
-        for g in &pair {
-            let line = records::checked_line(g)? + "\n";
-            std::io::Write::write_all(&mut journal, line.as_bytes())?;
-        }
-        csv.pair(job, &pair)?;
-        tallied.add(job, &pair);
-        boards[k].add_pair((job % n as u64) as usize, &pair);
-    }
-    journal.commit()?;
-    csv.finish()?;
-    for s in &shards {
-        crate::engines::logs::merge_logs(&s.dir, out_dir, s.record.shard)?;
-    }
-
-    // Homogeneity, per pairing, from each shard's own games.
+/// Homogeneity, per pairing, from each shard's own games (`boards`, `n` pairings): each shard
+/// against the others, and all of them together (χ², degrees of freedom, p-value).
+fn homogeneity(
+    shards: &[ShardDir],
+    boards: &[Scoreboard],
+    n: usize,
+) -> (Vec<ShardCheck>, f64, u32, f64) {
     let tables: Vec<Vec<Pentanomial>> = boards
         .iter()
         .map(|board| board.pairings().iter().map(|p| p.ptnml).collect())
@@ -559,34 +559,81 @@ pub fn run(args: &MergePlan, out: &mut dyn Write) -> Result<crate::report::RunEn
             }
         })
         .collect();
-    let report = MergeReport {
-        fingerprint: fingerprint.clone(),
-        shards: count,
-        checks,
-        chi2,
-        dof,
-        p_value,
-        missing_pairs: missing.clone(),
-    };
-    let mut json = serde_json::to_vec_pretty(&report).map_err(std::io::Error::other)?;
-    json.push(b'\n');
-    write_atomically(&out_dir.join("merge.json"), &json)?;
+    (checks, chi2, dof, p_value)
+}
 
-    let shard_runs = shards
+/// Every pair of the shards into its job of the run `setup` (the shard and where its lines are),
+/// refusing a pair that is not the run's or is recorded twice.
+fn jobs_of(
+    shards: &[ShardDir],
+    setup: &RunSetup,
+) -> Result<BTreeMap<u64, (usize, [Span; 2])>, Error> {
+    let mut games: BTreeMap<u64, (usize, [Span; 2])> = BTreeMap::new();
+    for (k, s) in shards.iter().enumerate() {
+        for (key, spans) in &s.pairs {
+            let job = setup.job_of(key).ok_or_else(|| {
+                refuse(format!(
+                    "{}: pair {} of {} vs {} is not a pair of this run",
+                    s.dir.display(),
+                    key.2,
+                    key.0,
+                    key.1
+                ))
+            })?;
+            if let Some((other, _)) = games.insert(job, (k, *spans)) {
+                return Err(refuse(format!(
+                    "pair {} of {} vs {} is recorded twice: in {} and {}",
+                    key.2,
+                    key.0,
+                    key.1,
+                    shards[other].dir.display(),
+                    s.dir.display()
+                )));
+            }
+        }
+    }
+    Ok(games)
+}
+
+/// Writes the merged journal and games.csv in one pass over the pairs in job order (`games`),
+/// tallied as a run tallies them; each shard's board on the side, for the homogeneity test. No
+/// game is held longer than it takes to copy it.
+fn write_merged(
+    shards: &[ShardDir],
+    setup: &RunSetup,
+    games: &BTreeMap<u64, (usize, [Span; 2])>,
+    out_dir: &Path,
+) -> Result<(Tallied, Vec<Scoreboard>), Error> {
+    let n = setup.pairings.len();
+    let mut tallied = Tallied::new(&setup.pairings);
+    let mut boards: Vec<Scoreboard> = shards
         .iter()
-        .map(|s| run::execute::ShardRun {
-            shard: s.shard.to_string(),
-            dir: s.dir.display().to_string(),
-            command: s.record.command.clone(),
-            threads: s.threads,
-        })
+        .map(|_| Scoreboard::new(&setup.pairings))
         .collect();
-    let outcome = run::outcome_of(fingerprint, tallied, builds, shard_runs);
-    let end = crate::report::finish(&setup, &outcome, out)?;
-    let text = merge_text(&report, &absent);
-    write_atomically(&out_dir.join("merge.txt"), text.as_bytes())?;
-    out.write_all(text.as_bytes())?;
-    Ok(end)
+    let mut sources = shards
+        .iter()
+        .map(|s| {
+            crate::records::files::open_regular(&s.journal)
+                .map_err(|e| refuse(format!("{}: {e}", s.journal.display())))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut journal = AtomicFile::create(&out_dir.join("games.jsonl"))?;
+    let mut csv = CsvFile::create(&out_dir.join("games.csv"), n as u64)?;
+    for (&job, &(k, spans)) in games {
+        // Each line with its checksum: a checked shard's line comes out byte for byte as it was,
+        // and a shard from before checksums gets them, so the merged journal never mixes the two.
+        let pair = records::read_pair(&mut sources[k], &shards[k].journal, spans)?;
+        for g in &pair {
+            let line = records::checked_line(g)? + "\n";
+            std::io::Write::write_all(&mut journal, line.as_bytes())?;
+        }
+        csv.pair(job, &pair)?;
+        tallied.add(job, &pair);
+        boards[k].add_pair((job % n as u64) as usize, &pair);
+    }
+    journal.commit()?;
+    csv.finish()?;
+    Ok((tallied, boards))
 }
 
 /// The merge's own lines: shards, missing pairs, homogeneity.

@@ -15,7 +15,8 @@ use crate::run::{self, RunSetup};
 /// The output folder is unusable, an old journal is corrupt, or writing fails.
 pub fn run(setup: &RunSetup, out: &mut dyn Write) -> Result<GateResult, Error> {
     let setup = &*run::folder::claim(setup)?;
-    let outcome = run::execute(setup, &crate::report::progress_line)?;
+    let outcome = run::execute(setup, &crate::report::observer::Terminal::new(setup))?;
     crate::report::write_reports(setup, &outcome, out)?;
+    crate::report::say_interrupted(setup, &outcome, out);
     Ok(gate_result(setup, &outcome).unwrap_or(GateResult::Inconclusive))
 }

@@ -36,14 +36,11 @@ impl Dialect {
     ///
     /// # Errors
     /// A value that is not one of [`Dialect::NAMES`], named in the message.
-    pub fn parse(value: &str) -> Result<Dialect, String> {
+    pub fn parse(value: &str) -> Result<Dialect, DialectError> {
         match value {
             "pikafish" => Ok(Dialect::Pikafish),
             "fairy" => Ok(Dialect::Fairy),
-            _ => Err(format!(
-                "parameter '{KEY}': '{value}' is not a dialect (known: {})",
-                Dialect::NAMES.join(", ")
-            )),
+            _ => Err(DialectError::Unknown(value.to_string())),
         }
     }
 
@@ -145,48 +142,125 @@ impl Dialect {
         self,
         declared: Option<&Declared>,
         rules: &Rules,
-    ) -> Result<Option<&'static str>, String> {
-        let asked = rules.name.as_str();
+    ) -> Result<Option<&'static str>, VariantError> {
+        let asked = || rules.name.to_string();
         let variant = match self {
             Dialect::Pikafish => match jieqi_registry::uci_variant_of(rules) {
                 Some(v) => v,
-                None => {
-                    return Err(format!(
-                        "the rules '{asked}' are no UCI_Variant ({})",
-                        names(&jieqi_registry::UCI_VARIANTS)
-                    ));
-                }
+                None => return Err(VariantError::NoUciVariant { rules: asked() }),
             },
             Dialect::Fairy => match jieqi_registry::fairy_variant_of(rules) {
                 Some(v) => v,
-                None => {
-                    return Err(format!(
-                        "the rules '{asked}' are none of Fairy-Stockfish's variants: it plays \
-                         our rules only as {} (it has no Jieqi)",
-                        names(&jieqi_registry::FAIRY_VARIANTS)
-                    ));
-                }
+                None => return Err(VariantError::NotFairy { rules: asked() }),
             },
         };
         match declared {
-            None if self == Dialect::Fairy => Err(format!(
-                "the engine declares no UCI_Variant option, so it cannot be told '{variant}' \
-                 for the rules '{asked}'"
-            )),
+            None if self == Dialect::Fairy => Err(VariantError::NoOption {
+                rules: asked(),
+                variant,
+            }),
             None => Ok(None),
             Some(Declared::Combo(offered))
                 if !offered.iter().any(|v| v.eq_ignore_ascii_case(variant)) =>
             {
-                Err(format!(
-                    "the rules '{asked}' need UCI_Variant '{variant}', which the engine does \
-                     not offer (its UCI_Variant values: {})",
-                    offered.join(", ")
-                ))
+                Err(VariantError::NotOffered {
+                    rules: asked(),
+                    variant,
+                    offered: offered.clone(),
+                })
             }
             Some(_) => Ok(Some(variant)),
         }
     }
 }
+
+/// A `dialect=` value that is not one of [`Dialect::NAMES`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DialectError {
+    /// The value, as given.
+    Unknown(String),
+}
+
+impl std::fmt::Display for DialectError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DialectError::Unknown(value) => write!(
+                f,
+                "parameter '{KEY}': '{value}' is not a dialect (known: {})",
+                Dialect::NAMES.join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DialectError {}
+
+/// Why an engine cannot be told a rule set's `UCI_Variant` ([`Dialect::variant_for`]); the
+/// message names the rules and what the engine offers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VariantError {
+    /// The rules have no name among the `UCI_Variant`s (the Pikafish dialect).
+    NoUciVariant {
+        /// The rules' name.
+        rules: String,
+    },
+    /// The rules are none of Fairy-Stockfish's variants.
+    NotFairy {
+        /// The rules' name.
+        rules: String,
+    },
+    /// A Fairy-Stockfish engine that declares no `UCI_Variant` option.
+    NoOption {
+        /// The rules' name.
+        rules: String,
+        /// The variant it would be told.
+        variant: &'static str,
+    },
+    /// The engine's `UCI_Variant` combo does not offer the variant.
+    NotOffered {
+        /// The rules' name.
+        rules: String,
+        /// The variant the rules need.
+        variant: &'static str,
+        /// The combo's values.
+        offered: Vec<String>,
+    },
+}
+
+impl std::fmt::Display for VariantError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VariantError::NoUciVariant { rules } => write!(
+                f,
+                "the rules '{rules}' are no UCI_Variant ({})",
+                names(&jieqi_registry::UCI_VARIANTS)
+            ),
+            VariantError::NotFairy { rules } => write!(
+                f,
+                "the rules '{rules}' are none of Fairy-Stockfish's variants: it plays our rules \
+                 only as {} (it has no Jieqi)",
+                names(&jieqi_registry::FAIRY_VARIANTS)
+            ),
+            VariantError::NoOption { rules, variant } => write!(
+                f,
+                "the engine declares no UCI_Variant option, so it cannot be told '{variant}' for \
+                 the rules '{rules}'"
+            ),
+            VariantError::NotOffered {
+                rules,
+                variant,
+                offered,
+            } => write!(
+                f,
+                "the rules '{rules}' need UCI_Variant '{variant}', which the engine does not \
+                 offer (its UCI_Variant values: {})",
+                offered.join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for VariantError {}
 
 /// How an engine declares its `UCI_Variant` option.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -270,7 +344,7 @@ mod tests {
     fn dialects_are_named_and_detected() {
         assert_eq!(Dialect::parse("fairy"), Ok(Dialect::Fairy));
         assert_eq!(Dialect::parse("pikafish"), Ok(Dialect::Pikafish));
-        let e = Dialect::parse("stockfish").unwrap_err();
+        let e = Dialect::parse("stockfish").unwrap_err().to_string();
         assert!(
             e.contains("'stockfish' is not a dialect (known: pikafish, fairy)"),
             "{e}"
@@ -296,7 +370,8 @@ mod tests {
         let chess = combo(&["chess"]);
         let e = Dialect::Pikafish
             .variant_for(Some(&chess), &jieqi)
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("'standard' need UCI_Variant 'jieqi'")
                 && e.contains("its UCI_Variant values: chess"),
@@ -322,20 +397,28 @@ mod tests {
             Dialect::Fairy.variant_for(Some(&fsf), &xiangqi),
             Ok(Some("xiangqi"))
         );
-        let e = Dialect::Fairy.variant_for(Some(&fsf), &jieqi).unwrap_err();
+        let e = Dialect::Fairy
+            .variant_for(Some(&fsf), &jieqi)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("'standard' are none of Fairy-Stockfish's"),
             "{e}"
         );
         let e = Dialect::Fairy
             .variant_for(Some(&combo(&["jieqi"])), &jieqi)
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("it has no Jieqi"), "{e}");
-        let e = Dialect::Fairy.variant_for(None, &xiangqi).unwrap_err();
+        let e = Dialect::Fairy
+            .variant_for(None, &xiangqi)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("declares no UCI_Variant"), "{e}");
         let e = Dialect::Fairy
             .variant_for(Some(&combo(&["chess"])), &xiangqi)
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("its UCI_Variant values: chess"), "{e}");
     }
 }

@@ -10,7 +10,9 @@ use std::time::Duration;
 use jieqi_engine::{Engine, Factory, Spec, SpecError};
 use serde::Deserialize;
 
+use crate::engines::dialect::VariantError;
 use crate::engines::time_control::TimeControl;
+use crate::engines::uci::ProbeError;
 use crate::util::text::{echo, printable, rewrites_terminal};
 
 /// Spec keys the arena reads itself, in any engine's spec: `name` (the label) and the limits one
@@ -92,11 +94,12 @@ impl EngineEntry {
     ///
     /// # Errors
     /// The engine's label, the rules and what it offers.
-    pub fn check_rules(&self, rules: &jieqi_core::Rules) -> Result<(), String> {
+    pub fn check_rules(&self, rules: &jieqi_core::Rules) -> Result<(), CannotPlay> {
         match &self.probe {
-            Some(probe) => probe
-                .check(rules)
-                .map_err(|why| format!("engine '{}' cannot play these rules: {why}", self.label)),
+            Some(probe) => probe.check(rules).map_err(|why| CannotPlay {
+                label: self.label.clone(),
+                why,
+            }),
             None => Ok(()),
         }
     }
@@ -143,7 +146,7 @@ pub enum EngineArgError {
         message: String,
     },
     /// An external engine that does not start or does not answer the UCI handshake.
-    Start(String),
+    Start(ProbeError),
     /// No engine of this name exists.
     Unknown {
         /// The spec as given.
@@ -164,7 +167,7 @@ impl core::fmt::Display for EngineArgError {
             EngineArgError::File { path, message } => {
                 write!(f, "engine file '{}': {}", echo(path), printable(message))
             }
-            EngineArgError::Start(message) => f.write_str(message),
+            EngineArgError::Start(e) => write!(f, "{e}"),
             EngineArgError::Unknown { spec } => write!(
                 f,
                 "engine spec '{}': no engine of that name (known: {}; or a JSON file in configs/engines/)",
@@ -176,6 +179,27 @@ impl core::fmt::Display for EngineArgError {
 }
 
 impl std::error::Error for EngineArgError {}
+
+/// An engine that cannot play a rule set ([`EngineEntry::check_rules`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CannotPlay {
+    /// The engine's label.
+    pub label: String,
+    /// Why: the rules' variant it does not offer.
+    pub why: VariantError,
+}
+
+impl core::fmt::Display for CannotPlay {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "engine '{}' cannot play these rules: {}",
+            self.label, self.why
+        )
+    }
+}
+
+impl std::error::Error for CannotPlay {}
 
 /// Names of every engine kind a run can use.
 pub fn names() -> Vec<&'static str> {
@@ -463,41 +487,83 @@ pub const MAX_LABEL: usize = crate::util::text::MAX_ECHO;
 ///
 /// # Errors
 /// The label, escaped and cut to length, and what is wrong with it.
-pub fn check_label(label: &str) -> Result<(), String> {
+pub fn check_label(label: &str) -> Result<(), LabelError> {
     if label.is_empty() {
-        return Err("the label is empty (give name=LABEL)".into());
+        return Err(LabelError::Empty);
     }
     let length = label.chars().count();
     if length > MAX_LABEL {
-        return Err(format!(
-            "the label '{}' is {length} characters long: at most {MAX_LABEL} (give a shorter \
-             name=LABEL)",
-            echo(label)
-        ));
+        return Err(LabelError::TooLong {
+            label: label.to_string(),
+            length,
+        });
     }
     if label.chars().any(rewrites_terminal) {
-        return Err(format!(
-            "the label '{}' has control characters or bidi controls (give name=LABEL)",
-            echo(label)
-        ));
+        return Err(LabelError::Control(label.to_string()));
     }
     // Two labels must not look alike: `greedy` and `greedy ` or `x` and `x` + a zero-width space
     // would be two engines printed as one.
     if label.chars().any(crate::util::text::is_invisible) {
-        return Err(format!(
-            "the label '{}' has an invisible character (a zero-width space, joiner or the like) \
-             (give name=LABEL)",
-            echo(label)
-        ));
+        return Err(LabelError::Invisible(label.to_string()));
     }
     if label.trim() != label {
-        return Err(format!(
-            "the label '{}' begins or ends with a space (give name=LABEL)",
-            echo(label)
-        ));
+        return Err(LabelError::Spaces(label.to_string()));
     }
     Ok(())
 }
+
+/// What is wrong with an engine's label ([`check_label`]); the message quotes the label,
+/// escaped and cut to length ([`echo`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LabelError {
+    /// It is empty.
+    Empty,
+    /// It is longer than [`MAX_LABEL`] characters.
+    TooLong {
+        /// The label.
+        label: String,
+        /// Its length in characters.
+        length: usize,
+    },
+    /// It has control characters or bidi controls.
+    Control(String),
+    /// It has an invisible character.
+    Invisible(String),
+    /// It begins or ends with a space.
+    Spaces(String),
+}
+
+impl core::fmt::Display for LabelError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            LabelError::Empty => f.write_str("the label is empty (give name=LABEL)"),
+            LabelError::TooLong { label, length } => write!(
+                f,
+                "the label '{}' is {length} characters long: at most {MAX_LABEL} (give a shorter \
+                 name=LABEL)",
+                echo(label)
+            ),
+            LabelError::Control(label) => write!(
+                f,
+                "the label '{}' has control characters or bidi controls (give name=LABEL)",
+                echo(label)
+            ),
+            LabelError::Invisible(label) => write!(
+                f,
+                "the label '{}' has an invisible character (a zero-width space, joiner or the \
+                 like) (give name=LABEL)",
+                echo(label)
+            ),
+            LabelError::Spaces(label) => write!(
+                f,
+                "the label '{}' begins or ends with a space (give name=LABEL)",
+                echo(label)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LabelError {}
 
 /// An entry from a label and a spec as written (arena keys included), e.g. as a results
 /// folder recorded them; a `name=` key overrides the label.
@@ -540,10 +606,10 @@ pub fn from_spec(label: String, spec: Spec) -> Result<EngineEntry, EngineArgErro
         })?
     };
     let label = name.unwrap_or(label);
-    check_label(&label).map_err(|message| {
+    check_label(&label).map_err(|e| {
         EngineArgError::Spec(SpecError {
             spec: spec.to_string(),
-            message,
+            message: e.to_string(),
         })
     })?;
     Ok(EngineEntry {
@@ -592,7 +658,7 @@ pub fn recorded(label: &str, spec: &str) -> Result<EngineEntry, String> {
     let mut entry = from_spec(label.to_string(), spec).map_err(|e| e.to_string())?;
     // The recorded label wins over a `name=` in the spec: a leak run's omniscient copy of an
     // engine carries the engine's spec under another label.
-    check_label(label)?;
+    check_label(label).map_err(|e| e.to_string())?;
     entry.label = label.to_string();
     Ok(entry)
 }

@@ -53,12 +53,11 @@ impl TimeControl {
     /// Parses `[moves/]seconds[+increment]`.
     ///
     /// # Errors
-    /// A message saying what is wrong with the text.
-    pub fn parse(text: &str) -> Result<TimeControl, String> {
-        let err = |why: &str| {
-            format!(
-                "'{text}': {why} (expected [MOVES/]SECONDS[+INCREMENT], e.g. 10+0.1 or 40/60+0.6)"
-            )
+    /// What is wrong with the text.
+    pub fn parse(text: &str) -> Result<TimeControl, TimeControlError> {
+        let err = |why: &'static str| TimeControlError {
+            text: text.to_string(),
+            why,
         };
         let (moves, rest) = match text.split_once('/') {
             Some((m, rest)) => {
@@ -93,6 +92,27 @@ impl TimeControl {
         })
     }
 }
+
+/// A time control's text that does not parse ([`TimeControl::parse`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimeControlError {
+    /// The text, as given.
+    pub text: String,
+    /// What is wrong with it.
+    pub why: &'static str,
+}
+
+impl fmt::Display for TimeControlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}': {} (expected [MOVES/]SECONDS[+INCREMENT], e.g. 10+0.1 or 40/60+0.6)",
+            self.text, self.why
+        )
+    }
+}
+
+impl std::error::Error for TimeControlError {}
 
 /// Seconds with as few decimals as needed (`10`, `0.1`, `2.125`).
 fn secs(d: Duration) -> String {
@@ -249,7 +269,7 @@ mod tests {
             ("inf", "base time"),
             ("NaN+1", "base time"),
         ] {
-            let e = TimeControl::parse(text).unwrap_err();
+            let e = TimeControl::parse(text).unwrap_err().to_string();
             assert!(e.contains(why), "{text}: {e}");
         }
     }

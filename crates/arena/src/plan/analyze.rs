@@ -112,7 +112,8 @@ fn folder_games(
     numbers: Option<&[u64]>,
     note: impl Fn(u64) -> Option<String>,
 ) -> Result<Vec<Target>, Error> {
-    let (path, setup, _) = folder::recorded_run(dir).map_err(|m| Error::arg("INPUT", m))?;
+    let (path, setup, _) =
+        folder::recorded_run(dir).map_err(|m| Error::arg("INPUT", m.to_string()))?;
     if setup.all.is_some() {
         return Err(Error::arg(
             "INPUT",
@@ -215,7 +216,8 @@ fn target_of(
 /// # Errors
 /// No folder, or several, answer to `name`; the message lists the ones to choose from.
 fn pairing_folder(dir: &Path, name: &str) -> Result<PathBuf, Error> {
-    let (_, _, setup) = folder::recorded_run(dir).map_err(|m| Error::arg("INPUT", m))?;
+    let (_, _, setup) =
+        folder::recorded_run(dir).map_err(|m| Error::arg("INPUT", m.to_string()))?;
     let folders: Vec<String> = (0..setup.pairings.len())
         .map(|i| setup.pairing_folder(i))
         .collect();
@@ -344,8 +346,8 @@ fn folder_targets(args: &AnalyzeArgs) -> Result<Vec<Target>, Error> {
                     folder_games(&dir, numbers.as_deref(), |_| None)?
                 }
                 None => {
-                    let (_, record, _) =
-                        folder::recorded_run(input).map_err(|m| Error::arg("INPUT", m))?;
+                    let (_, record, _) = folder::recorded_run(input)
+                        .map_err(|m| Error::arg("INPUT", m.to_string()))?;
                     if record.all.is_none() {
                         folder_games(input, numbers.as_deref(), |_| None)?
                     } else {
@@ -452,7 +454,7 @@ pub fn plan(args: AnalyzeArgs, given: &dyn Fn(&str) -> bool) -> Result<AnalyzePl
             ));
         }
         let study = crate::analysis::import::study_from_file(input, args.game)
-            .map_err(|m| Error::arg("INPUT", m))?;
+            .map_err(|m| Error::arg("INPUT", m.to_string()))?;
         let stem = input
             .file_stem()
             .map_or("game".into(), |s| s.to_string_lossy().into_owned());

@@ -480,11 +480,12 @@ impl JaiSettings {
             })?;
         // The default folder's name (its start time and engines), under OutDir.
         let name = setup
+            .options
             .out
             .file_name()
             .map_or_else(|| "match".into(), |n| n.to_os_string());
-        setup.out = parent.join(name);
-        setup.command = format!("arena jai {}", self.command_line());
+        setup.options.out = parent.join(name);
+        setup.options.command = format!("arena jai {}", self.command_line());
         Ok(setup)
     }
 
@@ -536,10 +537,10 @@ impl JaiSettings {
         // match --resume --pairs N` below the kept pairs leaves them uncounted: there it is
         // asked for).
         let kept = crate::records::journal::kept_pairs(&dir.join("games.jsonl"));
-        setup.pairs = self.pairs.max(kept);
-        setup.threads = (self.threads as usize).max(1);
-        setup.resume = true;
-        setup.command = record.command;
+        setup.spec.pairs = self.pairs.max(kept);
+        setup.options.threads = (self.threads as usize).max(1);
+        setup.options.resume = true;
+        setup.options.command = record.command;
         Ok(setup)
     }
     /// The flags that give these settings on the command line (what a JieqiBox engine entry can

@@ -70,6 +70,6 @@ pub fn plan(mut args: LeakArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup
     let (slots, pairings, options) = kind::arms(engines, opponent, resamples);
     let pairs = args.pairs.unwrap_or(100);
     let mut setup = run_setup(slots, pairings, args.run, pairs, "--pairs", "leak")?;
-    setup.kind = RunKind::Leak(options);
+    setup.spec.kind = RunKind::Leak(options);
     Ok(setup)
 }

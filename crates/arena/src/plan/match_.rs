@@ -43,9 +43,9 @@ pub fn plan(args: MatchArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup, E
             ));
         }
     }
-    for (slot, entry) in setup.engines.iter_mut().enumerate() {
+    for (slot, entry) in setup.spec.engines.iter_mut().enumerate() {
         entry.omniscient = omniscient.sees_all(slot);
     }
-    setup.kind = RunKind::Match { sprt };
+    setup.spec.kind = RunKind::Match { sprt };
     Ok(setup)
 }

@@ -237,33 +237,37 @@ pub fn run_setup(
         }
     };
     Ok(RunSetup {
-        engines,
-        pairings,
-        pairs,
-        shard,
-        kind: RunKind::Match { sprt: None },
-        seed: args.seed,
-        threads,
-        rules,
-        max_plies: args.max_plies,
-        openings,
-        adjudication,
-        limits: crate::plan::limits(&args.limits)?,
-        tc,
-        timemargin: std::time::Duration::from_millis(args.timemargin),
-        move_timeout: args.move_timeout.map(std::time::Duration::from_millis),
-        out,
-        default_out: named_by_arena,
-        resume: args.resume,
-        progress: !args.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr()),
-        report_every: report_every(args.report_every),
-        log: args.log,
-        log_limit: args
-            .log_limit
-            .unwrap_or(crate::engines::logs::MAX_RUN_LOG_BYTES),
-        command: std::env::args().collect::<Vec<_>>().join(" "),
-        allow_mixed_builds: args.allow_mixed_builds,
-        watch: None,
+        spec: crate::run::RunSpec {
+            engines,
+            pairings,
+            pairs,
+            shard,
+            kind: RunKind::Match { sprt: None },
+            seed: args.seed,
+            rules,
+            max_plies: args.max_plies,
+            openings,
+            adjudication,
+            limits: crate::plan::limits(&args.limits)?,
+            tc,
+            timemargin: std::time::Duration::from_millis(args.timemargin),
+            move_timeout: args.move_timeout.map(std::time::Duration::from_millis),
+        },
+        options: crate::run::RunOptions {
+            threads,
+            out,
+            default_out: named_by_arena,
+            resume: args.resume,
+            progress: !args.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+            report_every: report_every(args.report_every),
+            log: args.log,
+            log_limit: args
+                .log_limit
+                .unwrap_or(crate::engines::logs::MAX_RUN_LOG_BYTES),
+            command: std::env::args().collect::<Vec<_>>().join(" "),
+            allow_mixed_builds: args.allow_mixed_builds,
+            watch: None,
+        },
     })
 }
 
@@ -315,10 +319,10 @@ pub fn openings_arg(
     } else {
         crate::analysis::import::book_positions(std::path::Path::new(&file), format, plies, rules)
     }
-    .map_err(bad)?;
+    .map_err(|e| bad(e.to_string()))?;
     Book::new(spec, positions, seed)
         .map(|b| Some(std::sync::Arc::new(b)))
-        .map_err(bad)
+        .map_err(|e| bad(e.to_string()))
 }
 
 /// The book `--openings` words ask for (already split at commas): `file=`, `format=` (else by
@@ -532,7 +536,7 @@ pub fn recorded_run(
             ),
         ));
     }
-    setup.threads = match run
+    setup.options.threads = match run
         .threads
         .is_none()
         .then(|| recorded_threads(&out))
@@ -541,8 +545,8 @@ pub fn recorded_run(
         Some(t) => t,
         None => threads_arg(run.threads)?,
     };
-    setup.allow_mixed_builds = run.allow_mixed_builds;
-    setup.command = std::env::args().collect::<Vec<_>>().join(" ");
+    setup.options.allow_mixed_builds = run.allow_mixed_builds;
+    setup.options.command = std::env::args().collect::<Vec<_>>().join(" ");
     if let Some(p) = pairs {
         if p == 0 || p > MAX_PAIRS {
             return Err(Error::arg(
@@ -550,16 +554,17 @@ pub fn recorded_run(
                 format!("must be between 1 and {MAX_PAIRS}"),
             ));
         }
-        setup.pairs = p;
+        setup.spec.pairs = p;
     }
-    setup.shard = record.shard;
-    setup.resume = true;
-    setup.threads = capped_threads(setup.threads, false, setup.jobs());
-    setup.progress = !run.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
-    setup.report_every = report_every(run.report_every);
-    setup.log = setup.log || run.log;
+    setup.spec.shard = record.shard;
+    setup.options.resume = true;
+    setup.options.threads = capped_threads(setup.options.threads, false, setup.jobs());
+    setup.options.progress =
+        !run.no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    setup.options.report_every = report_every(run.report_every);
+    setup.options.log = setup.options.log || run.log;
     if let Some(limit) = run.log_limit {
-        setup.log_limit = limit;
+        setup.options.log_limit = limit;
     }
     Ok(setup)
 }

@@ -144,7 +144,7 @@ impl SolvePlan {
             }
             engines.push(entry);
         }
-        let suite: Suite = crate::records::epd::read(&args.suite, &rules).map_err(Error::Input)?;
+        let suite: Suite = crate::records::epd::read(&args.suite, &rules).map_err(Error::from)?;
         let name = args.suite.display().to_string();
         for e in &suite.errors {
             eprintln!("{name}:{}: skipped: {}", e.line, e.message);

@@ -21,7 +21,7 @@ pub fn plan(args: SprtCmdArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup,
             recover,
             allow_repeats,
             ..
-        } = &mut setup.kind
+        } = &mut setup.spec.kind
         {
             *recover = args.recover;
             *allow_repeats = args.allow_repeats;
@@ -37,7 +37,7 @@ pub fn plan(args: SprtCmdArgs, given: &dyn Fn(&str) -> bool) -> Result<RunSetup,
         ));
     }
     let mut setup = two_engine_setup(&args.engines, args.run, args.max_pairs, "--max-pairs")?;
-    setup.kind = RunKind::Gate {
+    setup.spec.kind = RunKind::Gate {
         sprt,
         recover: args.recover,
         allow_repeats: args.allow_repeats,

@@ -350,7 +350,7 @@ pub fn plan(mut args: TournamentArgs, given: &dyn Fn(&str) -> bool) -> Result<Ru
     let resamples = resamples_arg(args.bootstrap, bootstrap_from_config)?;
     let pairs = args.pairs.unwrap_or(100);
     let mut setup = run_setup(engines, pairings, args.run, pairs, "--pairs", "tournament")?;
-    setup.kind = RunKind::Tournament(TournamentOptions {
+    setup.spec.kind = RunKind::Tournament(TournamentOptions {
         mode,
         anchor,
         anchor_elo,

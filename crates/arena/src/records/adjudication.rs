@@ -250,13 +250,65 @@ impl Tracker {
     }
 }
 
+/// Why the words of `--resign` or `--draw` do not read; each names the word or key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WordsError {
+    /// A word without `=` (the flag's keys second).
+    NotKeyValue(String, &'static [&'static str]),
+    /// A key the flag does not have (the flag's keys second).
+    NotAKey(String, &'static [&'static str]),
+    /// A key given twice.
+    Twice(&'static str),
+    /// `twosided=` neither true nor false.
+    TwoSided(String),
+    /// A value that is no whole number from 0 to 1,000,000 (the key first).
+    Number(&'static str, String),
+    /// A required key missing.
+    Missing(&'static str),
+    /// `movecount=0` (for `--draw` when `draw`).
+    NoMoves {
+        /// Whether the words are `--draw`'s.
+        draw: bool,
+    },
+}
+
+impl std::fmt::Display for WordsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::util::text::echo;
+        let keys = |keys: &[&str]| keys.join("=, ") + "=";
+        match self {
+            WordsError::NotKeyValue(word, k) => {
+                write!(f, "'{}' is no key=value ({})", echo(word), keys(k))
+            }
+            WordsError::NotAKey(key, k) => {
+                write!(f, "'{}' is no key of the flag ({})", echo(key), keys(k))
+            }
+            WordsError::Twice(key) => write!(f, "{key}= is given twice"),
+            WordsError::TwoSided(other) => write!(f, "twosided={}: true or false", echo(other)),
+            WordsError::Number(key, value) => write!(
+                f,
+                "{key}={}: a whole number from 0 to 1000000 (a movecount from 1)",
+                echo(value)
+            ),
+            WordsError::Missing(key) => write!(f, "give {key}="),
+            WordsError::NoMoves { draw: true } => {
+                f.write_str("movecount=0: at least 1 move of each side")
+            }
+            WordsError::NoMoves { draw: false } => f.write_str("movecount=0: at least 1 move"),
+        }
+    }
+}
+
+impl std::error::Error for WordsError {}
+
 /// Parses the words of `--resign` or `--draw` (separate, or comma-separated: `movecount=3
 /// score=600`, `movecount=3,score=600`); `draw` chooses which. `none` turns it off.
 ///
 /// # Errors
 /// A word that is no key of the flag, a value that is no whole number (score: 0 or more;
-/// movecount: 1 or more for resign), a key given twice or a required key missing.
-pub fn parse_words(words: &[String], draw: bool) -> Result<Adjudication, String> {
+/// movecount: 1 or more for resign), a key given twice or a required key missing
+/// ([`WordsError`]).
+pub fn parse_words(words: &[String], draw: bool) -> Result<Adjudication, WordsError> {
     let mut out = Adjudication::default();
     if words.is_empty() || (words.len() == 1 && words[0] == "none") {
         return Ok(out);
@@ -273,56 +325,39 @@ pub fn parse_words(words: &[String], draw: bool) -> Result<Adjudication, String>
         .flat_map(|w| w.split([',', ' ', '\t']))
         .filter(|w| !w.is_empty())
     {
-        let (key, value) = word.split_once('=').ok_or_else(|| {
-            format!(
-                "'{}' is no key=value ({})",
-                crate::util::text::echo(word),
-                keys.join("=, ") + "="
-            )
-        })?;
-        let i = keys.iter().position(|k| *k == key).ok_or_else(|| {
-            format!(
-                "'{}' is no key of the flag ({})",
-                crate::util::text::echo(key),
-                keys.join("=, ") + "="
-            )
-        })?;
+        let (key, value) = word
+            .split_once('=')
+            .ok_or_else(|| WordsError::NotKeyValue(word.to_string(), keys))?;
+        let i = keys
+            .iter()
+            .position(|k| *k == key)
+            .ok_or_else(|| WordsError::NotAKey(key.to_string(), keys))?;
         if key == "twosided" {
             if twosided.is_some() {
-                return Err("twosided= is given twice".into());
+                return Err(WordsError::Twice(keys[i]));
             }
             twosided = Some(match value {
                 "true" => true,
                 "false" => false,
-                other => {
-                    return Err(format!(
-                        "twosided={}: true or false",
-                        crate::util::text::echo(other)
-                    ));
-                }
+                other => return Err(WordsError::TwoSided(other.to_string())),
             });
             continue;
         }
         if values[i].is_some() {
-            return Err(format!("{key}= is given twice"));
+            return Err(WordsError::Twice(keys[i]));
         }
         let n: i64 = value
             .parse()
             .ok()
             .filter(|n| (0..=1_000_000).contains(n))
-            .ok_or_else(|| {
-                format!(
-                    "{key}={}: a whole number from 0 to 1000000 (a movecount from 1)",
-                    crate::util::text::echo(value)
-                )
-            })?;
+            .ok_or_else(|| WordsError::Number(keys[i], value.to_string()))?;
         values[i] = Some(n);
     }
-    let need = |i: usize| values[i].ok_or_else(|| format!("give {}=", keys[i]));
+    let need = |i: usize| values[i].ok_or(WordsError::Missing(keys[i]));
     if draw {
         let movecount = need(1)? as u32;
         if movecount == 0 {
-            return Err("movecount=0: at least 1 move of each side".into());
+            return Err(WordsError::NoMoves { draw });
         }
         out.draw = Some(Draw {
             movenumber: need(0)? as u32,
@@ -332,7 +367,7 @@ pub fn parse_words(words: &[String], draw: bool) -> Result<Adjudication, String>
     } else {
         let movecount = need(0)? as u32;
         if movecount == 0 {
-            return Err("movecount=0: at least 1 move".into());
+            return Err(WordsError::NoMoves { draw });
         }
         out.resign = Some(Resign {
             movecount,
@@ -396,6 +431,44 @@ mod tests {
         let quoted = vec!["movecount=3 score=600".to_string()];
         assert_eq!(parse_words(&quoted, false).unwrap(), resign(3, 600, false));
         assert!(parse_words(&words("none"), true).unwrap().is_off());
+    }
+
+    #[test]
+    fn refusals_name_the_word_or_key() {
+        for (text, draw, want) in [
+            (
+                "score",
+                false,
+                "'score' is no key=value (movecount=, score=, twosided=)",
+            ),
+            (
+                "colour=red",
+                true,
+                "'colour' is no key of the flag (movenumber=, movecount=, score=)",
+            ),
+            (
+                "twosided=true twosided=true",
+                false,
+                "twosided= is given twice",
+            ),
+            ("twosided=yes", false, "twosided=yes: true or false"),
+            ("score=1 score=2", false, "score= is given twice"),
+            (
+                "score=-1",
+                false,
+                "score=-1: a whole number from 0 to 1000000 (a movecount from 1)",
+            ),
+            ("score=1", false, "give movecount="),
+            ("movecount=0 score=1", false, "movecount=0: at least 1 move"),
+            (
+                "movenumber=1 movecount=0 score=1",
+                true,
+                "movecount=0: at least 1 move of each side",
+            ),
+        ] {
+            let e = parse_words(&words(text), draw).unwrap_err().to_string();
+            assert_eq!(e, want, "{text}");
+        }
     }
 
     #[test]

@@ -132,6 +132,34 @@ impl Build {
     }
 }
 
+/// Why [`Builds::join`] refuses a build (without `--allow-mixed-builds`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MixedBuilds {
+    /// The build differs from the run's; the field says how.
+    Differ(String),
+    /// Part of the run was played by a build that was not recorded.
+    Unrecorded,
+}
+
+impl std::fmt::Display for MixedBuilds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MixedBuilds::Differ(why) => write!(
+                f,
+                "{why}; games of two builds would be counted as one run (use the same \
+                 binaries, or pass --allow-mixed-builds to mix them: the record then lists \
+                 every build)"
+            ),
+            MixedBuilds::Unrecorded => f.write_str(
+                "part of the run was played by a build that was not recorded (an older arena); \
+                 pass --allow-mixed-builds to mix them",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MixedBuilds {}
+
 /// The builds that played a run: the one that started it and any that continued it (a resume or
 /// a merge allowed to mix builds with `--allow-mixed-builds`). Stored in a run's record and its
 /// summaries as the fields `build` and `later_builds`.
@@ -169,8 +197,8 @@ impl Builds {
     /// refused: the message says how.
     ///
     /// # Errors
-    /// `next` differs from the run's builds and mixing is not allowed.
-    pub fn join(&mut self, next: &Builds, allow: bool) -> Result<(), String> {
+    /// `next` differs from the run's builds and mixing is not allowed ([`MixedBuilds`]).
+    pub fn join(&mut self, next: &Builds, allow: bool) -> Result<(), MixedBuilds> {
         for b in next.all() {
             if self.all().any(|have| have.differs(b).is_none()) {
                 continue;
@@ -184,20 +212,12 @@ impl Builds {
                 ),
             };
             if !allow {
-                return Err(format!(
-                    "{why}; games of two builds would be counted as one run (use the same \
-                     binaries, or pass --allow-mixed-builds to mix them: the record then lists \
-                     every build)"
-                ));
+                return Err(MixedBuilds::Differ(why));
             }
             self.later_builds.push(b.clone());
         }
         if next.build.is_none() && self.build.is_some() && !allow {
-            return Err(
-                "part of the run was played by a build that was not recorded (an older arena); \
-                 pass --allow-mixed-builds to mix them"
-                    .into(),
-            );
+            return Err(MixedBuilds::Unrecorded);
         }
         Ok(())
     }

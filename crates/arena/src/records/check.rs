@@ -257,7 +257,6 @@ fn play_through(
     keep: bool,
     adjudication: Option<crate::records::adjudication::Adjudication>,
 ) -> Checked {
-    use crate::records::termination::{ReasonKey, Termination};
     let mut game = match crate::records::openings::start_of_line(line, rules) {
         Ok(g) => g,
         Err(why) => {
@@ -267,7 +266,7 @@ fn play_through(
                 start: start.clone(),
                 game: start,
                 plies: Vec::new(),
-                problem: Some(why),
+                problem: Some(why.to_string()),
             };
         }
     };
@@ -356,93 +355,115 @@ fn play_through(
     }
     let whole = played_plies == line.moves.len();
     if checked.problem.is_none() && whole {
-        let by_rules = game.outcome().map(|o| {
-            (
-                records::GameResult::of(o.winner),
-                Termination::Rules(ReasonKey::new(o.reason)),
-            )
-        });
-        let verdict = |v: Option<(records::GameResult, Termination)>| {
-            v.map_or("the game goes on".to_string(), |(r, t)| {
-                format!("{} ({})", r.text(), t.name())
-            })
-        };
-        let ok = match line.reason {
-            Termination::Rules(_) => by_rules == Some((line.result, line.reason)),
-            Termination::MaxPlies => {
-                by_rules.is_none()
-                    && line.moves.len() == max_plies as usize
-                    && line.result == records::GameResult::Draw
-            }
-            Termination::AdjudicationResign => {
-                // The side that moved last resigned.
-                by_rules.is_none()
-                    && !line.moves.is_empty()
-                    && line.result.winner() == Some(game.turn())
-            }
-            Termination::AdjudicationDraw => {
-                by_rules.is_none()
-                    && !line.moves.is_empty()
-                    && line.result == records::GameResult::Draw
-            }
-            _ => {
-                // A failure loses for the side to move (whose engine failed), or before the
-                // first move for either side (an engine that could not get ready).
-                by_rules.is_none()
-                    && line.result.winner().is_some()
-                    && (line.moves.is_empty() || line.result.winner() == Some(!game.turn()))
-            }
-        };
-        let by_scores = adjudication.map(|_| adjudicated);
-        let plies = line.moves.len();
-        if let Some(at) = by_scores
-            && at != line.reason.is_adjudication().then_some(plies)
-        {
-            checked.problem = Some(match at {
-                Some(k) => format!(
-                    "its recorded scores end it by the run's adjudication ({}) at ply {k}, and it \
-                     ends {} at ply {plies}",
-                    adjudication.unwrap_or_default(),
-                    line.reason.name()
-                ),
-                None => format!(
-                    "it ends {} at ply {plies}, and its recorded scores do not end it by the \
-                     run's adjudication ({})",
-                    line.reason.name(),
-                    adjudication.unwrap_or_default()
-                ),
-            });
-        } else if by_scores.is_some()
-            && line.reason.is_adjudication()
-            && line.detail != adjudicated_detail
-        {
-            checked.problem = Some(format!(
-                "its detail {:?} is not what its scores decided: {:?}",
-                line.detail.as_deref().map(printable),
-                adjudicated_detail.unwrap_or_default()
-            ));
-        } else if (captures, reveals) != (line.captures, line.reveals) {
-            checked.problem = Some(format!(
-                "it says {} captures and {} reveals but its moves make {captures} and {reveals}",
-                line.captures, line.reveals
-            ));
-        } else if !ok {
-            checked.problem = Some(format!(
-                "it ends {} ({}) but after its {} plies the rules say {}{}",
-                line.result.text(),
-                line.reason.name(),
-                line.moves.len(),
-                verdict(by_rules),
-                if line.reason == Termination::MaxPlies {
-                    format!(" (the run's cap is {max_plies} plies)")
-                } else {
-                    String::new()
-                }
-            ));
-        }
+        checked.problem = ending_problem(
+            line,
+            &game,
+            max_plies,
+            adjudication,
+            (adjudicated, adjudicated_detail),
+            (captures, reveals),
+        );
     }
     checked.game = game;
     checked
+}
+
+/// What is wrong with how a whole record ends (`game`: its moves played through), if anything:
+/// its ending by the rules, the cap, an adjudication its recorded scores (`adjudicated`: the ply
+/// and detail they end it at, under the run's `adjudication`) must decide exactly, or a failure;
+/// and its captures and reveals against those its moves make (`made`).
+fn ending_problem(
+    line: &GameLine,
+    game: &jieqi_core::Game,
+    max_plies: u32,
+    adjudication: Option<crate::records::adjudication::Adjudication>,
+    (adjudicated, adjudicated_detail): (Option<usize>, Option<String>),
+    (captures, reveals): (u32, u32),
+) -> Option<String> {
+    use crate::records::termination::{ReasonKey, Termination};
+    let by_rules = game.outcome().map(|o| {
+        (
+            records::GameResult::of(o.winner),
+            Termination::Rules(ReasonKey::new(o.reason)),
+        )
+    });
+    let verdict = |v: Option<(records::GameResult, Termination)>| {
+        v.map_or("the game goes on".to_string(), |(r, t)| {
+            format!("{} ({})", r.text(), t.name())
+        })
+    };
+    let ok = match line.reason {
+        Termination::Rules(_) => by_rules == Some((line.result, line.reason)),
+        Termination::MaxPlies => {
+            by_rules.is_none()
+                && line.moves.len() == max_plies as usize
+                && line.result == records::GameResult::Draw
+        }
+        Termination::AdjudicationResign => {
+            // The side that moved last resigned.
+            by_rules.is_none()
+                && !line.moves.is_empty()
+                && line.result.winner() == Some(game.turn())
+        }
+        Termination::AdjudicationDraw => {
+            by_rules.is_none() && !line.moves.is_empty() && line.result == records::GameResult::Draw
+        }
+        _ => {
+            // A failure loses for the side to move (whose engine failed), or before the
+            // first move for either side (an engine that could not get ready).
+            by_rules.is_none()
+                && line.result.winner().is_some()
+                && (line.moves.is_empty() || line.result.winner() == Some(!game.turn()))
+        }
+    };
+    let by_scores = adjudication.map(|_| adjudicated);
+    let plies = line.moves.len();
+    if let Some(at) = by_scores
+        && at != line.reason.is_adjudication().then_some(plies)
+    {
+        return Some(match at {
+            Some(k) => format!(
+                "its recorded scores end it by the run's adjudication ({}) at ply {k}, and it \
+                 ends {} at ply {plies}",
+                adjudication.unwrap_or_default(),
+                line.reason.name()
+            ),
+            None => format!(
+                "it ends {} at ply {plies}, and its recorded scores do not end it by the \
+                 run's adjudication ({})",
+                line.reason.name(),
+                adjudication.unwrap_or_default()
+            ),
+        });
+    } else if by_scores.is_some()
+        && line.reason.is_adjudication()
+        && line.detail != adjudicated_detail
+    {
+        return Some(format!(
+            "its detail {:?} is not what its scores decided: {:?}",
+            line.detail.as_deref().map(printable),
+            adjudicated_detail.unwrap_or_default()
+        ));
+    } else if (captures, reveals) != (line.captures, line.reveals) {
+        return Some(format!(
+            "it says {} captures and {} reveals but its moves make {captures} and {reveals}",
+            line.captures, line.reveals
+        ));
+    } else if !ok {
+        return Some(format!(
+            "it ends {} ({}) but after its {} plies the rules say {}{}",
+            line.result.text(),
+            line.reason.name(),
+            line.moves.len(),
+            verdict(by_rules),
+            if line.reason == Termination::MaxPlies {
+                format!(" (the run's cap is {max_plies} plies)")
+            } else {
+                String::new()
+            }
+        ));
+    }
+    None
 }
 
 #[cfg(test)]

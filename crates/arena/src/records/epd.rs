@@ -19,11 +19,14 @@
 //! position without a legal move) is reported with its line number and skipped; the rest of
 //! the file still counts. The FEN's end is found as the longest prefix of at most six fields
 //! after which the operations parse, so a pool field that looks like an opcode (`c1`) is read
-//! right.
+//! right. The lines, the FEN's candidate ends and the operations are read by
+//! [`crate::records::formats::epd`], as an opening book's are.
 
 use std::path::Path;
 
 use jieqi_core::{Move, PlayedMove, Rules, View, fen};
+
+use crate::records::formats::{FormatError, epd};
 
 /// Largest suite file read, in bytes.
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
@@ -108,16 +111,17 @@ pub struct Suite {
 /// # Errors
 /// The file cannot be read, is too large or not UTF-8, or holds more than [`MAX_POSITIONS`]
 /// positions. Bad lines are not errors: they are in [`Suite::errors`].
-pub fn read(path: &Path, rules: &Rules) -> Result<Suite, String> {
-    let text = crate::records::files::read_bounded(path, MAX_FILE_BYTES)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn read(path: &Path, rules: &Rules) -> Result<Suite, FormatError> {
+    let text = crate::records::files::read_bounded(path, MAX_FILE_BYTES).map_err(|source| {
+        FormatError::Read {
+            path: path.to_path_buf(),
+            source,
+        }
+    })?;
     let mut suite = parse(&text, rules);
     suite.digest = crate::records::fnv(&text);
     if suite.entries.len() > MAX_POSITIONS {
-        return Err(format!(
-            "{}: more than {MAX_POSITIONS} positions",
-            path.display()
-        ));
+        return Err(format!("{}: more than {MAX_POSITIONS} positions", path.display()).into());
     }
     Ok(suite)
 }
@@ -125,17 +129,13 @@ pub fn read(path: &Path, rules: &Rules) -> Result<Suite, String> {
 /// Parses a suite's text under `rules`.
 pub fn parse(text: &str, rules: &Rules) -> Suite {
     let mut suite = Suite::default();
-    // A byte-order mark is not part of the first line.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
-        let trimmed = raw.trim();
-        if trimmed.is_empty() || trimmed.starts_with(';') || trimmed.starts_with('#') {
-            continue;
-        }
+    for (line, trimmed) in epd::position_lines(text) {
         match parse_line(trimmed, line, rules) {
             Ok(entry) => suite.entries.push(entry),
-            Err(message) => suite.errors.push(LineError { line, message }),
+            Err(e) => suite.errors.push(LineError {
+                line,
+                message: e.to_string(),
+            }),
         }
         if suite.entries.len() > MAX_POSITIONS {
             break;
@@ -147,33 +147,28 @@ pub fn parse(text: &str, rules: &Rules) -> Suite {
 /// Opcodes that start the operations when the FEN cannot be told apart otherwise.
 const OPCODES: [&str; 4] = ["bm", "am", "dm", "id"];
 
-/// One operation: its opcode and operands (quotes removed).
-pub(crate) type Op = (String, Vec<String>);
-
-fn parse_line(text: &str, line: usize, rules: &Rules) -> Result<Entry, String> {
-    // Token spans, to cut the text after the k-th token.
-    let spans: Vec<(usize, usize)> = token_spans(text);
-    if spans.is_empty() {
+fn parse_line(text: &str, line: usize, rules: &Rules) -> Result<Entry, FormatError> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let Some(first) = words.first() else {
         return Err("empty line".into());
-    }
-    let first = &text[spans[0].0..spans[0].1];
+    };
     if !first.contains('/') {
         return Err(format!(
             "'{}' is not a FEN board (ranks separated by '/')",
             crate::util::text::printable(first)
-        ));
+        )
+        .into());
     }
     // The natural end of the FEN: before the first token that is a known opcode.
-    let natural = spans
+    let natural = words
         .iter()
         .skip(2)
-        .position(|&(a, b)| OPCODES.contains(&&text[a..b]))
-        .map_or(spans.len(), |p| p + 2)
+        .position(|w| OPCODES.contains(w))
+        .map_or(words.len(), |p| p + 2)
         .min(6);
     let mut first_error = None;
-    for k in (2..=spans.len().min(6)).rev() {
-        let fen_text = &text[..spans[k - 1].1];
-        let rest = &text[spans[k - 1].1..];
+    // A suite's FEN has its side at least; its last operation may do without its `;`.
+    for (k, fen_text, rest) in epd::fen_prefixes(text).filter(|&(k, ..)| k >= 2) {
         let setup = match fen::parse(fen_text) {
             Ok(s) => s,
             Err(e) => {
@@ -183,27 +178,29 @@ fn parse_line(text: &str, line: usize, rules: &Rules) -> Result<Entry, String> {
                 continue;
             }
         };
-        let ops = match operations(rest) {
+        let ops = match epd::operations(rest) {
             Ok(ops) => ops,
             Err(e) => {
                 if k == natural {
-                    first_error.get_or_insert(e);
+                    first_error.get_or_insert(e.to_string());
                 }
                 continue;
             }
         };
         return entry(line, fen_text, &setup, ops, rules);
     }
-    Err(first_error.unwrap_or_else(|| "no FEN followed by operations".into()))
+    Err(first_error
+        .unwrap_or_else(|| "no FEN followed by operations".into())
+        .into())
 }
 
 fn entry(
     line: usize,
     fen_text: &str,
     setup: &jieqi_core::Setup,
-    ops: Vec<Op>,
+    ops: Vec<epd::Op>,
     rules: &Rules,
-) -> Result<Entry, String> {
+) -> Result<Entry, FormatError> {
     let view = View::from_setup(setup, rules).map_err(|e| format!("position: {e}"))?;
     let legal = view.legal_moves();
     if legal.as_slice().is_empty() {
@@ -224,13 +221,13 @@ fn entry(
         match op.as_str() {
             "bm" | "am" => {
                 if args.is_empty() {
-                    return Err(format!("{op}: no move given"));
+                    return Err(format!("{op}: no move given").into());
                 }
                 for a in &args {
                     let pm = PlayedMove::from_text(a, view.position().turn())
                         .map_err(|err| format!("{op}: {err}"))?;
                     if !legal.as_slice().contains(&pm.mv) {
-                        return Err(format!("{op}: {a} is not a legal move here"));
+                        return Err(format!("{op}: {a} is not a legal move here").into());
                     }
                     let list = if op == "bm" { &mut e.bm } else { &mut e.am };
                     if !list.contains(&pm.mv) {
@@ -251,7 +248,8 @@ fn entry(
                         return Err(format!(
                             "dm: '{}' is not a number from 1 to 100",
                             crate::util::text::printable(n)
-                        ));
+                        )
+                        .into());
                     }
                 }
             }
@@ -281,95 +279,6 @@ fn entry(
         return Err("every legal move is an am move: nothing can be right".into());
     }
     Ok(e)
-}
-
-/// Byte spans of the whitespace-separated tokens of `text`.
-fn token_spans(text: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, ch) in text.char_indices() {
-        match (ch.is_whitespace(), start) {
-            (true, Some(s)) => {
-                out.push((s, i));
-                start = None;
-            }
-            (false, None) => start = Some(i),
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        out.push((s, text.len()));
-    }
-    out
-}
-
-/// The operations of the text after the FEN: `;`-ended, opcode then operands, `"…"` quoted.
-pub(crate) fn operations(text: &str) -> Result<Vec<Op>, String> {
-    let mut ops = Vec::new();
-    let mut words: Vec<String> = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = text.chars();
-    let mut finish = |words: &mut Vec<String>| -> Result<(), String> {
-        if words.is_empty() {
-            return Ok(());
-        }
-        let op = words.remove(0);
-        let valid = op.len() <= 15
-            && op.starts_with(|c: char| c.is_ascii_lowercase())
-            && op
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-        if !valid {
-            return Err(format!(
-                "'{}' is not an opcode (bm, am, dm, id, c0…c9, …)",
-                crate::util::text::printable(&op)
-            ));
-        }
-        ops.push((op, std::mem::take(words)));
-        Ok(())
-    };
-    while let Some(ch) = chars.next() {
-        match ch {
-            '"' => {
-                let mut s = String::new();
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some(c) => s.push(c),
-                        None => return Err("a quoted string is not closed".into()),
-                    }
-                }
-                if in_word {
-                    word.push_str(&s);
-                } else {
-                    words.push(s);
-                }
-            }
-            ';' => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-                finish(&mut words)?;
-            }
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            c => {
-                word.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    finish(&mut words)?;
-    Ok(ops)
 }
 
 #[cfg(test)]

@@ -305,7 +305,10 @@ pub fn checked_json<T: serde::Serialize>(value: &T) -> std::io::Result<String> {
 /// Whether a line read back is the game its checksum was computed over: its `check` field (if
 /// it has one: journals written before checksums have none) equals the hash of the game's JSON.
 /// Returns whether the line has a checksum.
-pub(crate) fn check_line(line: &str, g: &GameLine) -> Result<bool, String> {
+///
+/// # Errors
+/// The line is no JSON, or its checksum does not match ([`LineError`]).
+pub(crate) fn check_line(line: &str, g: &GameLine) -> Result<bool, LineError> {
     // As this arena writes a line: the game's JSON, its last `}` replaced by
     // `,"check":"<16 hex digits>"}`; the hash of the text itself settles it without reading
     // the line again.
@@ -321,18 +324,37 @@ pub(crate) fn check_line(line: &str, g: &GameLine) -> Result<bool, String> {
     {
         return Ok(true);
     }
-    let value: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    let value: serde_json::Value = serde_json::from_str(line).map_err(LineError::Json)?;
     let Some(check) = value.get("check") else {
         return Ok(false);
     };
-    let text = serde_json::to_string(g).map_err(|e| e.to_string())?;
+    let text = serde_json::to_string(g).map_err(LineError::Json)?;
     if check.as_str() == Some(format!("{:016x}", fnv(&text)).as_str()) {
         Ok(true)
     } else {
-        Err(format!(
-            "its content does not match its checksum {check} (the line was edited or damaged; \
-             delete the line to replay that pair)"
-        ))
+        Err(LineError::Checksum(check.to_string()))
+    }
+}
+
+/// Why a line read back is not the game it holds ([`check_line`]).
+#[derive(Debug)]
+pub(crate) enum LineError {
+    /// The line is no JSON.
+    Json(serde_json::Error),
+    /// Its `check` field (as written, quoted) does not match its content.
+    Checksum(String),
+}
+
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LineError::Json(e) => write!(f, "{e}"),
+            LineError::Checksum(check) => write!(
+                f,
+                "its content does not match its checksum {check} (the line was edited or \
+                 damaged; delete the line to replay that pair)"
+            ),
+        }
     }
 }
 
@@ -476,7 +498,7 @@ fn for_each_numbered(
         let Some((line, g)) = journal_line(path, number, &bytes, &mut pending)? else {
             continue;
         };
-        let has = check_line(line, &g).map_err(|m| err(Some(number), m))?;
+        let has = check_line(line, &g).map_err(|e| err(Some(number), e.to_string()))?;
         match checked {
             None => checked = Some((has, number)),
             Some((with, first)) if with != has => {

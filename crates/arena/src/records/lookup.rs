@@ -154,7 +154,7 @@ fn bisect_game(path: &Path, key: GameKey) -> Result<Option<(usize, GameLine)>, R
     })?;
     match serde_json::from_str::<GameLine>(line) {
         Ok(g) if (g.pair, g.game) == key => {
-            check_line(line, &g).map_err(at)?;
+            check_line(line, &g).map_err(|e| at(e.to_string()))?;
             Ok(Some((0, g)))
         }
         // Its head said otherwise: the scan reads it as a whole.
@@ -214,7 +214,7 @@ fn scan(path: &Path, wanted: &BTreeSet<GameKey>) -> Result<Found, RecordsError> 
         };
         let key = (g.pair, g.game);
         if wanted.contains(&key) && !found.games.contains_key(&key) {
-            check_line(line, &g).map_err(|m| err(Some(number), m))?;
+            check_line(line, &g).map_err(|e| err(Some(number), e.to_string()))?;
             found.games.insert(key, (number, g));
         }
     }

@@ -2,7 +2,8 @@
 //! ([`games`], re-exported here), how a game ended ([`termination`]) and when scores end it ([`adjudication`]), the journal `games.jsonl`
 //! ([`journal`]) and a few of its games found without reading the others ([`lookup`]), every file written ([`files`]), a recorded game checked against its deal
 //! ([`check`]), the canonical deal seed → deal mapping ([`deal_seed`]), a shard's share of the
-//! pairs ([`shard`]), test-suite files ([`epd`]) and opening books ([`openings`]).
+//! pairs ([`shard`]), test-suite files ([`epd`]), opening books ([`openings`]) and the text
+//! formats games are exchanged in, reader beside writer ([`formats`]: PGN, JieqiBox).
 
 pub mod adjudication;
 pub mod build;
@@ -10,6 +11,7 @@ pub mod check;
 pub mod deal_seed;
 pub mod epd;
 pub mod files;
+pub mod formats;
 pub mod games;
 pub mod journal;
 pub mod lookup;

@@ -32,6 +32,7 @@ use rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
 
 use crate::records::DealText;
+use crate::records::formats::{FormatError, epd};
 
 /// The built-in Xiangqi book (`file=builtin:xiangqi`), `configs/books/xiangqi.epd` as this
 /// arena was built with it: the default of runs under rules without hidden pieces.
@@ -157,15 +158,12 @@ impl Book {
     ///
     /// # Errors
     /// No positions, too many, or `start` is 0.
-    pub fn new(spec: BookSpec, positions: Vec<Position>, seed: u64) -> Result<Book, String> {
+    pub fn new(spec: BookSpec, positions: Vec<Position>, seed: u64) -> Result<Book, FormatError> {
         if positions.is_empty() {
-            return Err(format!("{}: the book holds no position", spec.file));
+            return Err(format!("{}: the book holds no position", spec.file).into());
         }
         if positions.len() > MAX_BOOK_POSITIONS {
-            return Err(format!(
-                "{}: more than {MAX_BOOK_POSITIONS} positions",
-                spec.file
-            ));
+            return Err(format!("{}: more than {MAX_BOOK_POSITIONS} positions", spec.file).into());
         }
         if spec.start == 0 {
             return Err("start: counts from 1 (the book's first position)".into());
@@ -255,7 +253,7 @@ fn sha256_hex(text: &str) -> String {
 ///
 /// # Errors
 /// What is wrong with it.
-pub fn check_opening(setup: &jieqi_core::Setup, rules: &Rules) -> Result<Position, String> {
+pub fn check_opening(setup: &jieqi_core::Setup, rules: &Rules) -> Result<Position, FormatError> {
     if setup
         .captured_hidden
         .is_some_and(|c| Color::ALL.iter().any(|&o| c[o].total() > 0))
@@ -281,40 +279,34 @@ pub fn check_opening(setup: &jieqi_core::Setup, rules: &Rules) -> Result<Positio
 ///
 /// # Errors
 /// The first line that is no opening, with its number and why.
-pub fn parse_epd(text: &str, rules: &Rules, file: &str) -> Result<Vec<Position>, String> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+pub fn parse_epd(text: &str, rules: &Rules, file: &str) -> Result<Vec<Position>, FormatError> {
     let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') || line.starts_with(';') {
-            continue;
-        }
-        let at = |m: String| format!("{file}:{}: {m}", i + 1);
+    for (number, line) in epd::position_lines(text) {
+        let at = |m: FormatError| format!("{file}:{number}: {m}");
         let setup = fen_prefix(line).map_err(at)?;
         out.push(check_opening(&setup, rules).map_err(at)?);
         if out.len() > MAX_BOOK_POSITIONS {
-            return Err(format!("{file}: more than {MAX_BOOK_POSITIONS} positions"));
+            return Err(format!("{file}: more than {MAX_BOOK_POSITIONS} positions").into());
         }
     }
     Ok(out)
 }
 
-/// The FEN at the start of an EPD line: the longest prefix of at most six fields that parses
-/// and is followed by nothing, or by EPD operations ([`are_operations`]; they are ignored). A
-/// field that does not parse is never taken for an operation: `… z - - 0 1` is refused, not
-/// read as the board alone.
-fn fen_prefix(line: &str) -> Result<jieqi_core::Setup, String> {
-    let fields: Vec<&str> = line.split_whitespace().collect();
+/// The FEN at the start of an EPD line: the longest prefix of at most six fields
+/// ([`epd::fen_prefixes`]) that parses and is followed by nothing, or by EPD operations
+/// ([`are_operations`]; they are ignored). A field that does not parse is never taken for an
+/// operation: `… z - - 0 1` is refused, not read as the board alone.
+fn fen_prefix(line: &str) -> Result<jieqi_core::Setup, FormatError> {
     let mut first_error = None;
-    for n in (1..=fields.len().min(6)).rev() {
-        let fen = fields[..n].join(" ");
-        match jieqi_core::fen::parse(&fen) {
-            Ok(s) if are_operations(&fields[n..].join(" ")) => return Ok(s),
+    for (_, fen, rest) in epd::fen_prefixes(line) {
+        match jieqi_core::fen::parse(fen) {
+            Ok(s) if are_operations(rest) => return Ok(s),
             Ok(_) => {
                 if first_error.is_none() {
+                    let rest = rest.split_whitespace().collect::<Vec<_>>().join(" ");
                     first_error = Some(format!(
                         "'{}' after its FEN is no EPD operation (an opcode, its operands and ';')",
-                        crate::util::text::echo(&fields[n..].join(" "))
+                        crate::util::text::echo(&rest)
                     ));
                 }
             }
@@ -328,25 +320,29 @@ fn fen_prefix(line: &str) -> Result<jieqi_core::Setup, String> {
     Err(format!(
         "not a FEN: {}",
         first_error.unwrap_or_else(|| "empty".into())
-    ))
+    )
+    .into())
 }
 
 /// Whether `text` is EPD operations as a book line may end: nothing, or operations each ended
-/// by `;` ([`crate::records::epd::operations`] reads them). A suite's last operation may do
-/// without its `;`; a book's may not, so that FEN fields that do not parse are never read as
-/// operations.
+/// by `;` ([`epd::operations`] reads them). A suite's last operation may do without its `;`; a
+/// book's may not, so that FEN fields that do not parse are never read as operations.
 fn are_operations(text: &str) -> bool {
     let text = text.trim();
-    text.is_empty() || (text.ends_with(';') && crate::records::epd::operations(text).is_ok())
+    text.is_empty() || (text.ends_with(';') && epd::operations(text).is_ok())
 }
 
 /// Reads an EPD book file (at most [`MAX_BOOK_BYTES`]).
 ///
 /// # Errors
 /// The file cannot be read, or a line is no opening.
-pub fn read_epd(path: &Path, rules: &Rules) -> Result<Vec<Position>, String> {
-    let text = crate::records::files::read_bounded(path, MAX_BOOK_BYTES)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn read_epd(path: &Path, rules: &Rules) -> Result<Vec<Position>, FormatError> {
+    let text = crate::records::files::read_bounded(path, MAX_BOOK_BYTES).map_err(|source| {
+        FormatError::Read {
+            path: path.to_path_buf(),
+            source,
+        }
+    })?;
     parse_epd(&text, rules, &path.display().to_string())
 }
 
@@ -392,7 +388,7 @@ pub fn start_game(seed: u64, rules: &Rules, opening: Option<&Position>) -> Game 
 ///
 /// # Errors
 /// The FEN does not parse, or is no opening ([`check_opening`]).
-pub fn parse_opening(fen: &str, rules: &Rules) -> Result<Position, String> {
+pub fn parse_opening(fen: &str, rules: &Rules) -> Result<Position, FormatError> {
     let setup = jieqi_core::fen::parse(fen).map_err(|e| e.to_string())?;
     check_opening(&setup, rules)
 }
@@ -401,7 +397,7 @@ pub fn parse_opening(fen: &str, rules: &Rules) -> Result<Position, String> {
 ///
 /// # Errors
 /// The line's opening is no FEN of a legal, public position under `rules`.
-pub fn start_of_line(line: &crate::records::GameLine, rules: &Rules) -> Result<Game, String> {
+pub fn start_of_line(line: &crate::records::GameLine, rules: &Rules) -> Result<Game, FormatError> {
     match &line.opening {
         None => Ok(start_game(line.seed, rules, None)),
         Some(fen) => {
@@ -543,7 +539,9 @@ mod tests {
         )
         .unwrap();
         assert_eq!(ok.len(), 1);
-        let err = parse_epd(&format!("{JIEQI}\nxx w - 0 1\n"), &rules, "b.epd").unwrap_err();
+        let err = parse_epd(&format!("{JIEQI}\nxx w - 0 1\n"), &rules, "b.epd")
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("b.epd:2: "), "{err}");
         // A Xiangqi position is no Jieqi position under Jieqi rules' hidden-piece checks, and
         // a Jieqi FEN is none under Xiangqi rules.

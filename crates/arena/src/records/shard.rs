@@ -2,6 +2,8 @@
 //! `p ≡ K (mod N)` of every pairing, with the same fingerprint, deal seeds and engine seeds as the
 //! whole run, so `arena merge` can put the shards back together into the single run's results.
 
+use core::fmt;
+
 use serde::{Deserialize, Serialize};
 
 /// Shard `index` of `count`.
@@ -16,29 +18,63 @@ pub struct Shard {
 /// The most shards a run may be cut into.
 pub const MAX_SHARDS: u64 = 1_000_000;
 
+/// Why a `K/N` value does not read; each names the value as given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShardError {
+    /// No `/`.
+    NotKOfN(String),
+    /// `K` or `N` (the second field) is not a whole number (the third).
+    NotANumber(String, &'static str, String),
+    /// `N` is 0 or above [`MAX_SHARDS`].
+    Count(String),
+    /// `K` is not below `N` (the second field).
+    Index(String, u64),
+}
+
+impl fmt::Display for ShardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShardError::NotKOfN(s) => {
+                write!(
+                    f,
+                    "'{s}' is not K/N (shard K of N, counted from 0), e.g. 0/4"
+                )
+            }
+            ShardError::NotANumber(s, what, t) => {
+                write!(f, "'{s}': {what} '{t}' is not a whole number")
+            }
+            ShardError::Count(s) => write!(f, "'{s}': N must be between 1 and {MAX_SHARDS}"),
+            ShardError::Index(s, count) => write!(
+                f,
+                "'{s}': K counts from 0, so it must be below N (0 to {})",
+                count - 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ShardError {}
+
 impl Shard {
     /// Reads `K/N` (`0 ≤ K < N ≤` [`MAX_SHARDS`]).
     ///
     /// # Errors
-    /// A message saying what is wrong.
-    pub fn parse(s: &str) -> Result<Shard, String> {
+    /// What is wrong, naming the value ([`ShardError`]).
+    pub fn parse(s: &str) -> Result<Shard, ShardError> {
         let (k, n) = s
             .split_once('/')
-            .ok_or_else(|| format!("'{s}' is not K/N (shard K of N, counted from 0), e.g. 0/4"))?;
-        let num = |t: &str, what: &str| {
+            .ok_or_else(|| ShardError::NotKOfN(s.to_string()))?;
+        let num = |t: &str, what: &'static str| {
             t.trim()
                 .parse::<u64>()
-                .map_err(|_| format!("'{s}': {what} '{t}' is not a whole number"))
+                .map_err(|_| ShardError::NotANumber(s.to_string(), what, t.to_string()))
         };
         let (index, count) = (num(k, "K")?, num(n, "N")?);
         if count == 0 || count > MAX_SHARDS {
-            return Err(format!("'{s}': N must be between 1 and {MAX_SHARDS}"));
+            return Err(ShardError::Count(s.to_string()));
         }
         if index >= count {
-            return Err(format!(
-                "'{s}': K counts from 0, so it must be below N (0 to {})",
-                count - 1
-            ));
+            return Err(ShardError::Index(s.to_string(), count));
         }
         Ok(Shard { index, count })
     }
@@ -103,9 +139,16 @@ mod tests {
     #[test]
     fn parse_names_the_problem() {
         assert_eq!(Shard::parse("2/3"), Ok(Shard { index: 2, count: 3 }));
-        assert!(Shard::parse("3/3").unwrap_err().contains("below N"));
-        assert!(Shard::parse("0/0").unwrap_err().contains("between 1"));
-        assert!(Shard::parse("1").unwrap_err().contains("K/N"));
-        assert!(Shard::parse("a/2").unwrap_err().contains("'a'"));
+        let error = |s: &str| Shard::parse(s).unwrap_err().to_string();
+        assert_eq!(
+            error("3/3"),
+            "'3/3': K counts from 0, so it must be below N (0 to 2)"
+        );
+        assert_eq!(error("0/0"), "'0/0': N must be between 1 and 1000000");
+        assert_eq!(
+            error("1"),
+            "'1' is not K/N (shard K of N, counted from 0), e.g. 0/4"
+        );
+        assert_eq!(error("a/2"), "'a/2': K 'a' is not a whole number");
     }
 }

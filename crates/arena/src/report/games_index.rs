@@ -190,7 +190,7 @@ pub fn write_games_index(folder: &Path, pages: ViewerPages) -> Result<GamesIndex
     )
 }
 
-/// Writes the games index of a two-engine run's folder (`setup.out`) with its viewer pages:
+/// Writes the games index of a two-engine run's folder (`setup.options.out`) with its viewer pages:
 /// what the reports do.
 ///
 /// # Errors
@@ -198,7 +198,7 @@ pub fn write_games_index(folder: &Path, pages: ViewerPages) -> Result<GamesIndex
 pub fn write_run_index(setup: &RunSetup) -> Result<GamesIndex, Error> {
     write(
         &Folder {
-            dir: &setup.out,
+            dir: &setup.options.out,
             rules: &setup.rules,
             max_plies: setup.max_plies,
             engines: [&setup.a().label, &setup.b().label],

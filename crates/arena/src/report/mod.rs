@@ -2,8 +2,9 @@
 //! tournament's standings ([`standings`]) and HTML page ([`html`]), the leak report ([`leak`]),
 //! the nightly index ([`history`]) over the nights and series of a root ([`nights`]), boards
 //! as text ([`board_text`]), the games index of every match folder ([`games_index`]) and the
-//! page of one game ([`viewer`]). [`write_reports`] chooses a run's report by its kind, and [`progress_line`] the text of its progress lines
-//! ([`progress`]).
+//! page of one game ([`viewer`]). [`write_reports`] chooses a run's report by its kind, and
+//! [`progress_line`] the text of its progress lines ([`progress`]); [`observer::Terminal`] shows a
+//! run as it plays.
 
 pub mod analysis_text;
 pub mod bar;
@@ -13,6 +14,7 @@ pub mod history;
 pub mod html;
 pub mod leak;
 pub mod nights;
+pub mod observer;
 pub mod pairing;
 pub mod progress;
 pub mod ratings_json;
@@ -50,14 +52,18 @@ pub fn write_reports(
     }
 }
 
-/// How a played run ended, for its exit status: sound, or with an engine that failed in more
-/// than [`crate::run::scoreboard::FAILURE_SHARE`] of its games (exit status 5).
+/// How a played run ended, for its exit status: sound, with an engine that failed in more
+/// than [`crate::run::scoreboard::FAILURE_SHARE`] of its games (exit status 5), or interrupted
+/// (exit status 130).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunEnd {
     /// Every engine failed in at most the share of its games.
     Sound,
     /// An engine failed in more.
     EnginesFailed,
+    /// Ctrl-C stopped it: its standings are of the pairs it counted, and `--resume` plays the
+    /// rest.
+    Interrupted,
 }
 
 /// The line that names every engine of the run that failed in more than
@@ -96,7 +102,8 @@ pub fn failure_verdict(
 }
 
 /// Writes a run's reports ([`write_reports`]) and says how it ended: a leak run's report ends
-/// with the [`failure_verdict`] (a match's summary and a tournament's notes hold it already).
+/// with the [`failure_verdict`] (a match's summary and a tournament's notes hold it already); an
+/// interrupted run's with what it kept ([`say_interrupted`]).
 ///
 /// # Errors
 /// Writing fails.
@@ -106,6 +113,9 @@ pub fn finish(
     out: &mut dyn Write,
 ) -> Result<RunEnd, Error> {
     write_reports(setup, outcome, out)?;
+    if say_interrupted(setup, outcome, out) {
+        return Ok(RunEnd::Interrupted);
+    }
     let Some(verdict) = failure_verdict(setup, &outcome.board) else {
         return Ok(RunEnd::Sound);
     };
@@ -113,6 +123,36 @@ pub fn finish(
         out.write_all(verdict.as_bytes())?;
     }
     Ok(RunEnd::EnginesFailed)
+}
+
+/// For an interrupted run ([`RunOutcome::interrupted`]), flushes `out` (the standings printed
+/// so far) and says on stderr how many finished pairs its journal keeps and how to continue it;
+/// returns whether it was interrupted.
+pub fn say_interrupted(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> bool {
+    if !outcome.interrupted {
+        return false;
+    }
+    let _ = out.flush();
+    eprintln!("{}", interrupted_text(setup, outcome));
+    true
+}
+
+/// `interrupted: 15 finished pairs are kept in DIR/games.jsonl; continue with: arena match --out
+/// DIR --resume`, after an empty line: every pair the journal keeps (counted, finished beyond the
+/// counted prefix, or beyond a smaller cap).
+pub fn interrupted_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
+    let pairs = outcome.counted + outcome.beyond;
+    format!(
+        "\ninterrupted: {pairs} finished {} kept in {}; continue with: arena {} --out {} --resume",
+        if pairs == 1 { "pair is" } else { "pairs are" },
+        setup
+            .options
+            .out
+            .join(crate::records::files::JOURNAL)
+            .display(),
+        setup.kind.command_name(),
+        setup.options.out.display()
+    )
 }
 
 /// The block's header context of a run: [`RunSetup::context`], or for a merge the shards in place
@@ -129,7 +169,8 @@ pub fn run_context(setup: &RunSetup, outcome: &RunOutcome) -> String {
 
 /// The progress line of a run, by its kind: a two-engine run's score and test
 /// ([`progress::two_engines`]), a tournament's leader ([`progress::tournament`]) or a leak run's
-/// arms ([`progress::leak`]). The run core calls it through [`crate::run::execute::LineFn`].
+/// arms ([`progress::leak`]). [`observer::Terminal`] prints it when the run core says a line is
+/// due.
 pub fn progress_line(setup: &RunSetup, snapshot: &Snapshot<'_>) -> String {
     match &setup.kind {
         RunKind::Tournament(_) => progress::tournament(setup, snapshot),

@@ -22,7 +22,7 @@ use crate::run::{self, RunOutcome, RunSetup};
 pub fn write_pairings(setup: &RunSetup, outcome: &RunOutcome) -> Result<(), Error> {
     let np = setup.pairings.len() as u64;
     let dirs: Vec<PathBuf> = (0..setup.pairings.len())
-        .map(|i| setup.out.join(setup.pairing_folder(i)))
+        .map(|i| setup.options.out.join(setup.pairing_folder(i)))
         .collect();
     let mut jsonls = Vec::with_capacity(dirs.len());
     let mut csvs = Vec::with_capacity(dirs.len());
@@ -31,7 +31,7 @@ pub fn write_pairings(setup: &RunSetup, outcome: &RunOutcome) -> Result<(), Erro
         jsonls.push(AtomicFile::create(&dir.join("games.jsonl"))?);
         csvs.push(CsvFile::create(&dir.join("games.csv"), 1)?);
     }
-    let journal = setup.out.join("games.jsonl");
+    let journal = setup.options.out.join("games.jsonl");
     let mut source = crate::records::files::open_regular(&journal)
         .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", journal.display())))?;
     records::for_each_pair(&journal, |spans, pair| {
@@ -53,14 +53,19 @@ pub fn write_pairings(setup: &RunSetup, outcome: &RunOutcome) -> Result<(), Erro
     for (i, dir) in dirs.into_iter().enumerate() {
         let (a, b) = setup.pairings[i];
         let sub = RunSetup {
-            engines: vec![setup.engines[a].clone(), setup.engines[b].clone()],
-            pairings: vec![(0, 1)],
-            kind: RunKind::Match { sprt: None },
-            out: dir.clone(),
-            ..setup.clone()
+            spec: crate::run::RunSpec {
+                engines: vec![setup.engines[a].clone(), setup.engines[b].clone()],
+                pairings: vec![(0, 1)],
+                kind: RunKind::Match { sprt: None },
+                ..setup.spec.clone()
+            },
+            options: crate::run::RunOptions {
+                out: dir.clone(),
+                ..setup.options.clone()
+            },
         };
         let mut record = sub.match_setup(&outcome.fingerprint);
-        record.command = setup.command.clone();
+        record.command = setup.options.command.clone();
         record.builds = outcome.builds.clone();
         let mut json = serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?;
         json.push(b'\n');

@@ -157,7 +157,7 @@ pub fn ratings_json(setup: &RunSetup, outcome: &RunOutcome) -> RatingsJson {
         });
     }
     RatingsJson {
-        command: setup.command.clone(),
+        command: setup.options.command.clone(),
         harness_version: env!("CARGO_PKG_VERSION").to_string(),
         builds: outcome.builds.clone(),
         fingerprint: outcome.fingerprint.clone(),
@@ -634,10 +634,10 @@ pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Re
     let r = ratings_json(setup, outcome);
     let mut json = serde_json::to_vec_pretty(&r).map_err(std::io::Error::other)?;
     json.push(b'\n');
-    write_atomically(&setup.out.join("ratings.json"), &json)?;
-    write_atomically(&setup.out.join("ratings.csv"), &csv(&r)?)?;
+    write_atomically(&setup.options.out.join("ratings.json"), &json)?;
+    write_atomically(&setup.options.out.join("ratings.csv"), &csv(&r)?)?;
     let mut notes = notes(setup, outcome, &r);
-    let leak = leak_beside(&setup.out, &mut notes);
+    let leak = leak_beside(&setup.options.out, &mut notes);
     let mut md = markdown(&r, &notes);
     if let Some(l) = &leak {
         md.push_str(&format!(
@@ -648,9 +648,9 @@ pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Re
             crate::report::leak::MEANING
         ));
     }
-    write_atomically(&setup.out.join("report.md"), md.as_bytes())?;
+    write_atomically(&setup.options.out.join("report.md"), md.as_bytes())?;
 
-    let name = setup.out.file_name().map_or_else(
+    let name = setup.options.out.file_name().map_or_else(
         || "tournament".to_string(),
         |n| n.to_string_lossy().to_string(),
     );
@@ -662,8 +662,9 @@ pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Re
         notes.clone(),
     );
     // A night (a folder scripts/nightly.sh made) shows its series' history up to itself.
-    if setup.shard.is_none() && crate::report::nights::read_night(&setup.out).is_ok() {
+    if setup.shard.is_none() && crate::report::nights::read_night(&setup.options.out).is_ok() {
         let parent = setup
+            .options
             .out
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
@@ -675,7 +676,7 @@ pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Re
     }
     page.leak = leak;
     write_atomically(
-        &setup.out.join("report.html"),
+        &setup.options.out.join("report.html"),
         html::tournament_html(&page).as_bytes(),
     )?;
     let mut text = text(&r, outcome, &notes);
@@ -698,18 +699,18 @@ pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Re
         text.push_str(&rows.join("; "));
         text.push('\n');
     }
-    write_atomically(&setup.out.join("summary.txt"), text.as_bytes())?;
+    write_atomically(&setup.options.out.join("summary.txt"), text.as_bytes())?;
     out.write_all(text.as_bytes())?;
     writeln!(
         out,
         "Results in {} (report.html, ratings.csv, ratings.json, report.md; a match folder per \
          pairing under pairings/)",
-        setup.out.display()
+        setup.options.out.display()
     )?;
     writeln!(
         out,
         "Games: {} (a games index in each pairing's folder, linked from report.html)",
-        setup.out.join("pairings/*/games.html").display()
+        setup.options.out.join("pairings/*/games.html").display()
     )?;
     Ok(())
 }

@@ -102,6 +102,9 @@ pub enum GateResult {
     /// More than 1 % of the pairs repeat earlier pairs and the gate was not told to
     /// `--allow-repeats`: its test counted the same games many times. Exit 3, as inconclusive.
     Repeated,
+    /// Ctrl-C stopped the gate before its test decided: no verdict, its state so far (exit 130;
+    /// `--resume` goes on with the same test).
+    Interrupted,
 }
 
 impl GateResult {
@@ -113,6 +116,7 @@ impl GateResult {
             GateResult::Inconclusive => "inconclusive",
             GateResult::EngineFailure => "engine-failure",
             GateResult::Repeated => "repeated-games",
+            GateResult::Interrupted => "interrupted",
         }
     }
 }
@@ -128,6 +132,9 @@ pub fn gate_result(setup: &RunSetup, outcome: &RunOutcome) -> Option<GateResult>
     else {
         return None;
     };
+    if outcome.interrupted {
+        return Some(GateResult::Interrupted);
+    }
     let p = first(outcome);
     if !recover && p.failures.iter().sum::<u64>() > 0 {
         return Some(GateResult::EngineFailure);
@@ -265,6 +272,10 @@ pub fn summary_text(setup: &RunSetup, outcome: &RunOutcome) -> String {
             )),
             GateResult::Inconclusive => s.push_str(&format!(
                 "Gate: inconclusive, no bound crossed in {pairs} (the cap is {})\n",
+                setup.pairs
+            )),
+            GateResult::Interrupted => s.push_str(&format!(
+                "Gate: interrupted after {pairs}, no verdict (the cap is {}; --resume goes on)\n",
                 setup.pairs
             )),
             GateResult::Repeated => s.push_str(&format!(
@@ -556,7 +567,7 @@ pub fn summary(setup: &RunSetup, outcome: &RunOutcome) -> Summary {
         spec: e.spec.to_string(),
     };
     Summary {
-        command: setup.command.clone(),
+        command: setup.options.command.clone(),
         harness_version: env!("CARGO_PKG_VERSION"),
         builds: outcome.builds.clone(),
         fingerprint: outcome.fingerprint.clone(),
@@ -568,7 +579,7 @@ pub fn summary(setup: &RunSetup, outcome: &RunOutcome) -> Summary {
         pairs: setup.pairs,
         shard: setup.shard,
         seed: setup.seed,
-        threads: outcome.merged.is_empty().then_some(setup.threads),
+        threads: outcome.merged.is_empty().then_some(setup.options.threads),
         shard_runs: outcome.merged.clone(),
         limits: LimitsSummary {
             nodes: setup.limits.nodes,
@@ -631,14 +642,14 @@ pub fn summary(setup: &RunSetup, outcome: &RunOutcome) -> Summary {
 /// Writing fails.
 pub fn report(setup: &RunSetup, outcome: &RunOutcome, out: &mut dyn Write) -> Result<(), Error> {
     let text = summary_text(setup, outcome);
-    write_atomically(&setup.out.join("summary.txt"), text.as_bytes())?;
+    write_atomically(&setup.options.out.join("summary.txt"), text.as_bytes())?;
     let summary = summary(setup, outcome);
     let mut json = serde_json::to_vec_pretty(&summary).map_err(std::io::Error::other)?;
     json.push(b'\n');
-    write_atomically(&setup.out.join("summary.json"), &json)?;
+    write_atomically(&setup.options.out.join("summary.json"), &json)?;
     let games = crate::report::games_index::write_run_index(setup)?;
     out.write_all(text.as_bytes())?;
-    writeln!(out, "Results in {}", setup.out.display())?;
+    writeln!(out, "Results in {}", setup.options.out.display())?;
     out.write_all(games.line().as_bytes())?;
     Ok(())
 }

@@ -68,11 +68,11 @@ pub fn time_loss_warning(
         return None;
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = if setup.threads > 1 {
+    let threads = if setup.options.threads > 1 {
         format!(
             "fewer --threads (this run used {} on {cores} {}; other work on the machine counts \
              too)",
-            setup.threads,
+            setup.options.threads,
             if cores == 1 { "core" } else { "cores" }
         )
     } else {

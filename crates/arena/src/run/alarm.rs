@@ -6,7 +6,8 @@
 //! tick late, which only delays stopping an engine that has already lost on time — engines keep
 //! to their own budgets ([`jieqi_engine::Limits::budget`]), the alarm is the backstop. An alarm
 //! may also follow an abort flag ([`Alarm::with_abort`]: a watched run asked to stop): while armed
-//! it rings within a tick of that flag going up, so a move in progress ends at once.
+//! it rings within a tick of that flag going up, so a move in progress ends at once. Every armed
+//! alarm rings the same way once the process is interrupted ([`crate::util::interrupt`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
@@ -58,11 +59,13 @@ fn watch() {
         list.retain(|w| match w.upgrade() {
             Some(slot) => {
                 let deadline = slot.deadline.load(Ordering::Relaxed);
+                // An interruption (Ctrl-C) stops every move in progress, as a watch's stop does.
                 let aborted = deadline != DISARMED
-                    && slot
-                        .abort
-                        .as_ref()
-                        .is_some_and(|a| a.load(Ordering::Relaxed));
+                    && (crate::util::interrupt::requested()
+                        || slot
+                            .abort
+                            .as_ref()
+                            .is_some_and(|a| a.load(Ordering::Relaxed)));
                 if deadline <= now || aborted {
                     slot.stop.store(true, Ordering::Relaxed);
                 }
@@ -159,11 +162,13 @@ mod tests {
         }
         assert!(t.elapsed() >= Duration::from_millis(20));
         assert!(alarm.rang());
-        // Re-arming clears it; disarming stops the watch.
-        alarm.arm(Instant::now() + Duration::from_millis(10));
+        // Re-arming clears it; disarming stops the watch. The deadline is 1 s away, so no
+        // scheduling delay between these lines reaches it (10 ms did on a loaded machine), and
+        // the sleep passes it by half a second.
+        alarm.arm(Instant::now() + Duration::from_secs(1));
         assert!(!alarm.rang());
         alarm.disarm();
-        std::thread::sleep(Duration::from_millis(30));
+        std::thread::sleep(Duration::from_millis(1500));
         assert!(!alarm.rang());
     }
 

@@ -2,17 +2,17 @@
 //! job order and the stop rule asked after each job that joins it.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
-
-use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::engines::logs::RunLogs;
 use crate::error::Error;
 use crate::records::build::Builds;
 use crate::records::files::write_atomically;
-use crate::records::journal::{Journal, JournalError};
+use crate::records::journal::{FolderLock, Journal};
 use crate::records::shard::Shard;
 use crate::records::{self, CsvFile, GameLine, Span};
+use crate::run::observer::{RunNote, RunObserver};
 use crate::run::progress::{Snapshot, Timer};
 use crate::run::scheduler::{self, Flow, Prefix, SchedulerError};
 use crate::run::scoreboard::{PairPoints, Scoreboard};
@@ -20,10 +20,6 @@ use crate::run::stop::StopRule;
 use crate::run::watch::Watch;
 use crate::run::{MatchSetup, RunSetup};
 use crate::stats::Sprt;
-
-/// Formats a progress line from the run and a [`Snapshot`] of its counted prefix (the report
-/// layer's `report::progress_line`).
-pub type LineFn = dyn Fn(&RunSetup, &Snapshot<'_>) -> String + Sync;
 
 /// What a run came to.
 #[derive(Debug)]
@@ -36,6 +32,9 @@ pub struct RunOutcome {
     pub beyond: u64,
     /// Whether the stop rule stopped the run.
     pub stopped: bool,
+    /// Whether an interruption (Ctrl-C) stopped it before its end: what it counted is the
+    /// finished prefix, and `--resume` plays the rest.
+    pub interrupted: bool,
     /// Games played by this process (not resumed).
     pub played_now: u64,
     /// Wall time of this process's play.
@@ -47,7 +46,7 @@ pub struct RunOutcome {
     pub points: PairPoints,
     /// The lock of the results folder, held until the reports are written (dropped with the
     /// outcome).
-    pub lock: Option<crate::records::journal::FolderLock>,
+    pub lock: Option<FolderLock>,
     /// The code that played the run.
     pub builds: Builds,
     /// For a merge (`arena merge`): the shards' runs, in shard order; empty for a run played here.
@@ -75,19 +74,20 @@ pub struct ShardRun {
 /// # Errors
 /// The refusal `execute` would start with.
 pub fn check_start(setup: &RunSetup) -> Result<(), Error> {
-    crate::records::files::try_create_dir(&setup.out).map_err(|e| Error::Input(e.to_string()))?;
-    if !setup.out.is_dir() {
+    // A folder that cannot be made is one the results cannot be written to (exit 4).
+    crate::records::files::try_create_dir(&setup.options.out)
+        .map_err(|e| Error::Write(e.to_string()))?;
+    if !setup.options.out.is_dir() {
         return Ok(());
     }
-    crate::records::journal::FolderLock::check(&setup.out).map_err(Error::Input)?;
+    FolderLock::check(&setup.options.out)?;
     let fingerprint = setup.fingerprint();
     Journal::check(
-        &setup.out.join("games.jsonl"),
-        setup.resume,
+        &setup.options.out.join("games.jsonl"),
+        setup.options.resume,
         &fingerprint,
         &run_records(setup),
-    )
-    .map_err(journal_error)?;
+    )?;
     resume_refusals(
         setup,
         recorded_before(setup).as_ref(),
@@ -107,21 +107,13 @@ fn run_records(setup: &RunSetup) -> crate::records::check::RunRecords {
     }
 }
 
-/// A journal's refusal as the run's error: input for what it holds, results for I/O.
-fn journal_error(e: JournalError) -> Error {
-    match e {
-        JournalError::Io(e) => Error::Results(e),
-        other => Error::Input(other.to_string()),
-    }
-}
-
 /// The record of the run a `--resume` continues, if its folder has one that reads.
 fn recorded_before(setup: &RunSetup) -> Option<MatchSetup> {
-    if !setup.resume {
+    if !setup.options.resume {
         return None;
     }
     crate::records::files::read_bounded(
-        &setup.out.join(setup.record_name()),
+        &setup.options.out.join(setup.record_name()),
         crate::records::files::MAX_SMALL_FILE,
     )
     .ok()
@@ -134,8 +126,8 @@ fn resume_refusals(
     before: Option<&MatchSetup>,
     recorded: &MatchSetup,
 ) -> Result<(), Error> {
-    let setup_path = setup.out.join(setup.record_name());
-    if setup.resume && setup.kind.is_gate() {
+    let setup_path = setup.options.out.join(setup.record_name());
+    if setup.options.resume && setup.kind.is_gate() {
         // A gate's hypotheses cannot change mid-test: that would let a user shop for a verdict.
         if let Some(before) = before.filter(|b| b.kind.sprt() != recorded.kind.sprt()) {
             let show = |g: Option<Sprt>| {
@@ -155,7 +147,7 @@ fn resume_refusals(
             )));
         }
     }
-    if setup.resume {
+    if setup.options.resume {
         // A shard resumed as another shard would mix pairs of two shares in one folder.
         if let Some(before) = before.filter(|b| b.shard != recorded.shard) {
             let show =
@@ -163,7 +155,7 @@ fn resume_refusals(
             return Err(Error::Input(format!(
                 "--resume: {} holds {}; this run asks for {} (resume it with the same --shard, or \
                  choose another --out)",
-                setup.out.display(),
+                setup.options.out.display(),
                 show(before.shard),
                 show(recorded.shard)
             )));
@@ -177,36 +169,77 @@ fn resume_refusals(
 /// each pair that joins it, and writes `match.json`, the final `games.jsonl` and `games.csv`.
 /// Returns what the run came to; the report layer prints it and writes the summaries.
 ///
-/// As each played job joins the counted prefix, a progress line is printed on stderr when the
-/// setup's cadence says so (`report_every`, [`crate::run::progress`]): `line` formats it from a
-/// [`Snapshot`] (the commands pass `report::progress_line`).
+/// In three steps: [`start`] holds the folder and checks and tallies what a resume finds,
+/// [`play`] plays the rest, [`finish`] writes the journal in job order and the CSV. The run says
+/// how it goes only to `observer` (its notes, progress and the progress lines its setup's
+/// cadence asks for, [`crate::run::progress`]): the core prints nothing.
+///
+/// An interruption ([`crate::util::interrupt::requested`]) stops it as its stop rule would: no
+/// new pair starts, the games being played are abandoned (not recorded; a resume plays their
+/// pairs), and the run finishes with what was counted, as [`RunOutcome::interrupted`].
 ///
 /// # Errors
 /// The output folder or journal is unusable, or writing fails.
-pub fn execute(setup: &RunSetup, line: &LineFn) -> Result<RunOutcome, Error> {
+pub fn execute(setup: &RunSetup, observer: &dyn RunObserver) -> Result<RunOutcome, Error> {
     let mut rule = crate::run::stop::for_kind(&setup.kind);
     let rule = rule.as_mut();
+    let mut run = start(setup, rule, observer)?;
+    let played = play(setup, &mut run, rule, observer)?;
+    finish(setup, run, &played)
+}
+
+/// A run whose folder is held and whose journal is open, with what its resume found tallied.
+struct Started {
+    fingerprint: String,
+    lock: FolderLock,
+    journal: Journal,
+    journal_path: PathBuf,
+    /// The record written to the folder (its builds joined with this process's).
+    recorded: MatchSetup,
+    /// This run's jobs recorded before, and where their lines are.
+    done: BTreeMap<u64, [Span; 2]>,
+    /// Recorded pairs that are not this run's jobs (beyond a smaller cap): kept, never counted.
+    foreign: Vec<[Span; 2]>,
+    tally: Tally,
+}
+
+/// What this process's play came to.
+struct Played {
+    /// Games played here.
+    played_now: u64,
+    /// Wall time of the play.
+    wall: Duration,
+    /// Whether an interruption stopped it short.
+    interrupted: bool,
+}
+
+/// The resume check: takes the folder and its lock, opens the journal (refusing another run's),
+/// refuses a resume that changes a gate's test or a shard's share, tallies the pairs recorded
+/// before, joins the builds, and writes the run's record (`match.json`…).
+fn start(
+    setup: &RunSetup,
+    rule: &mut dyn StopRule,
+    observer: &dyn RunObserver,
+) -> Result<Started, Error> {
     let fingerprint = setup.fingerprint();
-    crate::records::files::create_dir(&setup.out).map_err(|e| Error::Input(e.to_string()))?;
-    let lock = crate::records::journal::FolderLock::acquire(&setup.out).map_err(Error::Input)?;
-    // From here an interruption releases the folder and counts the pairs its journal keeps
-    // (those of the runs this one resumes too, while it reads them back).
-    crate::engines::interrupt::run_started(&setup.out, setup.kind.command_name());
-    let journal_path = setup.out.join("games.jsonl");
+    // A folder that cannot be made is one the results cannot be written to (exit 4); one in use
+    // by a live run is refused before anything is played (exit 2).
+    crate::records::files::create_dir(&setup.options.out)
+        .map_err(|e| Error::Write(e.to_string()))?;
+    let lock = FolderLock::take(&setup.options.out)?;
+    let journal_path = setup.options.out.join("games.jsonl");
     let (mut journal, resumed) = Journal::open(
         &journal_path,
-        setup.resume,
+        setup.options.resume,
         &fingerprint,
         &run_records(setup),
-    )
-    .map_err(journal_error)?;
+    )?;
     if resumed.truncated {
-        eprintln!(
-            "note: the last line of {} was cut short and is replayed",
-            journal_path.display()
-        );
+        observer.note(&RunNote::TruncatedLine {
+            journal: journal_path.clone(),
+        });
     }
-    let setup_path = setup.out.join(setup.record_name());
+    let setup_path = setup.options.out.join(setup.record_name());
     let mut recorded = setup.match_setup(&fingerprint);
     let before = recorded_before(setup);
     resume_refusals(setup, before.as_ref(), &recorded)?;
@@ -224,12 +257,11 @@ pub fn execute(setup: &RunSetup, line: &LineFn) -> Result<RunOutcome, Error> {
         }
     }
     if !foreign.is_empty() {
-        eprintln!(
-            "note: {} recorded pairs lie beyond --pairs {}: they stay in {} but are not counted",
-            foreign.len(),
-            setup.pairs,
-            journal_path.display()
-        );
+        observer.note(&RunNote::BeyondPairs {
+            count: foreign.len(),
+            pairs: setup.pairs,
+            journal: journal_path.clone(),
+        });
     }
     let total = setup.jobs();
     let mut tally = Tally {
@@ -239,7 +271,7 @@ pub fn execute(setup: &RunSetup, line: &LineFn) -> Result<RunOutcome, Error> {
         counted: 0,
         stopped: false,
     };
-    let bar = progress_bar(setup, done.len() as u64);
+    observer.started(done.len() as u64);
     for (job, spans) in &done {
         tally.push(*job, *spans, None, &mut journal, rule, &mut |_, _| {})?;
     }
@@ -255,13 +287,14 @@ pub fn execute(setup: &RunSetup, line: &LineFn) -> Result<RunOutcome, Error> {
         Some(before) if !done.is_empty() || !foreign.is_empty() => {
             let mut builds = before.builds.clone();
             builds
-                .join(&current, setup.allow_mixed_builds)
-                .map_err(|m| Error::Input(format!("--resume: {}: {m}", setup.out.display())))?;
+                .join(&current, setup.options.allow_mixed_builds)
+                .map_err(|m| {
+                    Error::Input(format!("--resume: {}: {m}", setup.options.out.display()))
+                })?;
             if builds.is_mixed() && !before.builds.is_mixed() {
-                eprintln!(
-                    "note: --allow-mixed-builds: this run now mixes builds: {}",
-                    builds.line()
-                );
+                observer.note(&RunNote::MixedBuilds {
+                    builds: builds.line(),
+                });
             }
             recorded.builds = builds;
             // The threads it was started with stay its record's.
@@ -269,93 +302,113 @@ pub fn execute(setup: &RunSetup, line: &LineFn) -> Result<RunOutcome, Error> {
         }
         _ => recorded.builds = current,
     }
-    crate::records::openings::keep_copy(&setup.out, setup.openings.as_deref())?;
+    crate::records::openings::keep_copy(&setup.options.out, setup.openings.as_deref())?;
     let mut setup_json = serde_json::to_vec_pretty(&recorded).map_err(std::io::Error::other)?;
     setup_json.push(b'\n');
     write_atomically(&setup_path, &setup_json)?;
-    bar.set_message(live_message(&tally.counted_pairs.board, rule));
+    Ok(Started {
+        fingerprint,
+        lock,
+        journal,
+        journal_path,
+        recorded,
+        done,
+        foreign,
+        tally,
+    })
+}
+
+/// Plays the jobs a resume left, on the scheduler: each finished pair journaled and tallied,
+/// until they run out, the stop rule or the watch stops the run, or it is interrupted.
+fn play(
+    setup: &RunSetup,
+    run: &mut Started,
+    rule: &mut dyn StopRule,
+    observer: &dyn RunObserver,
+) -> Result<Played, Error> {
+    let total = setup.jobs();
+    observer.tally(
+        &run.tally.counted_pairs.board,
+        rule.status(&run.tally.counted_pairs.board),
+    );
     let started = Instant::now();
-    let mut timer = Timer::new(setup.report_every, started);
-    // A line goes above the bar where there is one (indicatif's `println`), else to stderr.
+    let mut timer = Timer::new(setup.options.report_every, started);
     let mut progress_line = |board: &Scoreboard, pairs: u64| {
         let now = Instant::now();
         if timer.due(pairs, now) {
-            let snapshot = Snapshot {
+            observer.progress(&Snapshot {
                 board,
                 pairs,
                 planned: total,
                 elapsed: now.duration_since(started),
-            };
-            let text = line(setup, &snapshot);
-            if bar.is_hidden() {
-                eprintln!("{text}");
-            } else {
-                bar.println(text);
-            }
+            });
         }
     };
     let mut played_now = 0u64;
-    if !tally.stopped && (done.len() as u64) < total {
-        let fp = fingerprint.as_str();
-        let left = total - done.len() as u64;
+    let done = run.done.len() as u64;
+    if !run.tally.stopped && done < total {
+        let left = total - done;
         let used = setup
+            .options
             .threads
             .min(usize::try_from(left).unwrap_or(usize::MAX));
-        if setup.resume && used < setup.threads {
-            eprintln!(
-                "note: {left} {} left to play: {used} of the {} threads used",
-                if left == 1 { "pair" } else { "pairs" },
-                setup.threads
-            );
+        if setup.options.resume && used < setup.options.threads {
+            observer.note(&RunNote::FewPairsLeft {
+                left,
+                used,
+                threads: setup.options.threads,
+            });
         }
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         if used > cores && setup.is_time_limited() {
-            eprintln!(
-                "note: {used} threads on {cores} {}: engines share cores, so these \
-                 time-limited games are played weaker than they would be alone",
-                if cores == 1 { "core" } else { "cores" }
-            );
+            observer.note(&RunNote::SharedCores { used, cores });
         }
         let labels: Vec<&str> = setup.engines.iter().map(|e| e.label.as_str()).collect();
-        let logs = RunLogs::new(&setup.out, &labels, setup.log)
+        let logs = RunLogs::new(&setup.options.out, &labels, setup.options.log)
             .map_err(Error::Input)?
-            .with_limit(setup.log_limit);
-        if setup.log && !setup.engines.iter().any(|e| e.external) {
-            eprintln!(
-                "note: --log keeps the UCI traffic of external engines, and this run has none: \
-                 no game logs are written"
-            );
+            .with_limit(setup.options.log_limit);
+        if setup.options.log && !setup.engines.iter().any(|e| e.external) {
+            observer.note(&RunNote::NoGameLogs);
         }
         // A gate stops on its test, a watched run (`arena jai`) when its watcher says: no worker
         // runs more than a pair ahead of the finished prefix, so fewer than `threads` pairs are
         // played beyond the stop. Other runs play every pair and may run further ahead.
-        let window =
-            scheduler::window(setup.threads, setup.kind.is_gate() || setup.watch.is_some());
+        let window = scheduler::window(
+            setup.options.threads,
+            setup.kind.is_gate() || setup.options.watch.is_some(),
+        );
+        let fp = run.fingerprint.as_str();
+        let Started {
+            done,
+            journal,
+            tally,
+            ..
+        } = run;
         let result = scheduler::run(
             total,
-            setup.threads,
+            setup.options.threads,
             window,
             &|job| done.contains_key(&job),
-            &|job| setup.play_job(job, fp, &logs),
+            &|job| crate::run::pair::play_job(setup, setup.options.watch.as_ref(), job, fp, &logs),
             |job, pair: Option<[GameLine; 2]>| -> Result<Flow, std::io::Error> {
-                // A pair the watch stopped is not finished: nothing is recorded of it.
+                // A pair the watch or an interruption stopped is not finished: nothing is
+                // recorded of it.
                 let Some(pair) = pair else {
                     return Ok(Flow::Stop);
                 };
                 let spans = journal.append(&pair)?;
                 played_now += 2;
-                bar.inc(2);
-                tally.push(
-                    job,
-                    spans,
-                    Some(pair),
-                    &mut journal,
-                    rule,
-                    &mut progress_line,
-                )?;
-                bar.set_message(live_message(&tally.counted_pairs.board, rule));
+                observer.pair_played();
+                tally.push(job, spans, Some(pair), journal, rule, &mut progress_line)?;
+                observer.tally(
+                    &tally.counted_pairs.board,
+                    rule.status(&tally.counted_pairs.board),
+                );
                 Ok(
-                    if tally.stopped || setup.watch.as_ref().is_some_and(Watch::stopping) {
+                    if tally.stopped
+                        || setup.options.watch.as_ref().is_some_and(Watch::stopping)
+                        || crate::util::interrupt::requested()
+                    {
                         Flow::Stop
                     } else {
                         Flow::Continue
@@ -369,15 +422,37 @@ pub fn execute(setup: &RunSetup, line: &LineFn) -> Result<RunOutcome, Error> {
             Err(SchedulerError::Caller(e)) => return Err(Error::Results(e)),
         }
     }
-    bar.finish_and_clear();
-    let wall = started.elapsed();
+    observer.ended();
+    Ok(Played {
+        played_now,
+        wall: started.elapsed(),
+        interrupted: crate::util::interrupt::requested()
+            && !run.tally.stopped
+            && run.tally.counted < total,
+    })
+}
 
-    // Final files, in job order: the journal keeps every finished pair, the CSV only counted ones.
+/// Writes the final files, in job order: the journal keeps every finished pair, the CSV only
+/// the counted ones; and says what the run came to.
+fn finish(setup: &RunSetup, run: Started, played: &Played) -> Result<RunOutcome, Error> {
+    let Started {
+        fingerprint,
+        lock,
+        journal,
+        journal_path,
+        recorded,
+        foreign,
+        tally,
+        ..
+    } = run;
     let beyond = tally.finished.len() as u64 - tally.counted.min(tally.finished.len() as u64)
         + foreign.len() as u64;
     journal.finish(tally.finished.values().copied().chain(foreign))?;
     let counted = tally.counted;
-    let mut csv = CsvFile::create(&setup.out.join("games.csv"), setup.pairings.len() as u64)?;
+    let mut csv = CsvFile::create(
+        &setup.options.out.join("games.csv"),
+        setup.pairings.len() as u64,
+    )?;
     records::for_each_pair(&journal_path, |_, pair| {
         match setup.job_of(&pair_key(&pair)) {
             Some(job) if job < counted => csv.pair(job, &pair),
@@ -391,8 +466,9 @@ pub fn execute(setup: &RunSetup, line: &LineFn) -> Result<RunOutcome, Error> {
         board: tally.counted_pairs.board,
         points: tally.counted_pairs.points,
         stopped: tally.stopped,
-        played_now,
-        wall,
+        interrupted: played.interrupted,
+        played_now: played.played_now,
+        wall: played.wall,
         fingerprint,
         lock: Some(lock),
         builds: recorded.builds,
@@ -420,6 +496,7 @@ pub fn outcome_of(
         points: tallied.points,
         beyond: 0,
         stopped: false,
+        interrupted: false,
         played_now: 0,
         wall: Duration::ZERO,
         fingerprint,
@@ -504,71 +581,5 @@ impl Tally {
             counted(&self.counted_pairs.board, self.counted);
         }
         Ok(())
-    }
-}
-
-fn progress_bar(setup: &RunSetup, done_pairs: u64) -> ProgressBar {
-    if !setup.progress {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(setup.jobs().saturating_mul(2));
-    // A gate stops when its test decides, long before its cap as a rule: no bar to the cap, no
-    // ETA; its message shows the LLR against its bounds.
-    let template = if setup.kind.is_gate() {
-        "{spinner} {pos} games  {msg}  [{elapsed_precise}]"
-    } else {
-        "{bar:32.cyan/blue} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta_precise}]"
-    };
-    bar.set_style(
-        ProgressStyle::with_template(template)
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
-    bar.set_position(done_pairs * 2);
-    bar.enable_steady_tick(Duration::from_millis(250));
-    bar
-}
-
-fn live_message(board: &Scoreboard, rule: &dyn StopRule) -> String {
-    if board.pairings().len() > 1 {
-        // A tournament: one pairing's Elo would say little; the failures say what matters.
-        let failures: u64 = board
-            .pairings()
-            .iter()
-            .map(|p| p.failures.iter().sum::<u64>())
-            .sum();
-        return format!(
-            "{} pairings, {}",
-            board.pairings().len(),
-            crate::util::text::counted(failures, "engine failure")
-        );
-    }
-    let p = &board.pairings()[0];
-    let e = crate::stats::pentanomial(&p.ptnml);
-    let mut s = format!(
-        "W {} D {} L {}  Elo {} ± {}",
-        p.wdl.wins,
-        p.wdl.draws,
-        p.wdl.losses,
-        fmt_elo(e.elo),
-        match e.no_interval {
-            None => fmt_elo(e.elo_error),
-            Some(_) => "n/a".to_string(),
-        }
-    );
-    if let Some(status) = rule.status(board) {
-        s.push_str("  ");
-        s.push_str(&status);
-    }
-    s
-}
-
-fn fmt_elo(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.1}")
-    } else if x > 0.0 {
-        "inf".into()
-    } else {
-        "-inf".into()
     }
 }

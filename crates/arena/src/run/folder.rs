@@ -15,18 +15,22 @@ use crate::util::text::printable;
 ///
 /// # Errors
 /// The folder cannot be made, or every name up to
-/// [`crate::records::files::MAX_UNIQUE_TRIES`] is taken.
+/// [`crate::records::files::MAX_UNIQUE_TRIES`] is taken (exit 4: the results cannot be
+/// written).
 pub fn claim(setup: &RunSetup) -> Result<std::borrow::Cow<'_, RunSetup>, crate::error::Error> {
     use crate::error::Error;
-    if !setup.default_out {
+    if !setup.options.default_out {
         return Ok(std::borrow::Cow::Borrowed(setup));
     }
-    let out = crate::records::files::create_unique_dir(&setup.out)
-        .map_err(|e| Error::Input(format!("{e}: give --out")))?;
+    let out = crate::records::files::create_unique_dir(&setup.options.out)
+        .map_err(|e| Error::Write(format!("{e}: give --out")))?;
     Ok(std::borrow::Cow::Owned(RunSetup {
-        out,
-        default_out: false,
-        ..setup.clone()
+        spec: setup.spec.clone(),
+        options: crate::run::RunOptions {
+            out,
+            default_out: false,
+            ..setup.options.clone()
+        },
     }))
 }
 

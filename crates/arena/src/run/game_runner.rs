@@ -335,6 +335,16 @@ fn control_of(flag: &AtomicBool) -> Control<'_> {
 }
 
 /// Runs an engine call; a panic becomes `Err` with its message.
+/// Whether the game was asked to stop from outside: its watch's stop flag ([`GameSpec::stop`]),
+/// or an interruption of the process ([`crate::util::interrupt::requested`]; its external
+/// engines are ended then, so what they answered is no result either).
+fn stop_asked(spec: &GameSpec<'_>) -> bool {
+    crate::util::interrupt::requested()
+        || spec
+            .stop
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+}
+
 fn guarded<T>(call: impl FnOnce() -> T) -> Result<T, String> {
     install_panic_hook();
     IN_ENGINE.with(|f| f.set(true));
@@ -396,19 +406,7 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
         total_ms: 0.0,
         abandoned: false,
     };
-    // Engines get ready outside the clock; one that cannot loses before its first move.
-    for c in Color::ALL {
-        let Some(engine) = engines[c].as_mut() else {
-            continue;
-        };
-        let (t, detail) = match guarded(|| engine.prepare(spec.rules)) {
-            Ok(Ok(())) => continue,
-            Ok(Err(e)) => (termination_of(e.failure), e.message),
-            Err(msg) => (Termination::EnginePanic, msg),
-        };
-        out.winner = Some(!c);
-        out.termination = t;
-        out.detail = Some(format!("{c}: {detail}"));
+    if !prepared(spec, &mut engines, &mut out) {
         out.total_ms = started.elapsed().as_secs_f64() * 1000.0;
         return out;
     }
@@ -422,35 +420,14 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
             out.termination = Termination::MaxPlies;
             break;
         }
-        if spec
-            .stop
-            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-        {
+        if stop_asked(spec) {
             out.abandoned = true;
             break;
         }
         let us = game.turn();
         let player = &players[us];
-        let mut limits = player.limits;
+        let limits = move_limits(player, &clocks, us);
         let time_left = clocks[us].map(|c| c.remaining());
-        if let Some(own) = clocks[us] {
-            let other = clocks[!us].unwrap_or(own);
-            let (red, black) = match us {
-                Color::Red => (own, other),
-                Color::Black => (other, own),
-            };
-            limits.clock = Some(Clock {
-                remaining: ByColor {
-                    red: red.remaining(),
-                    black: black.remaining(),
-                },
-                increment: ByColor {
-                    red: red.increment(),
-                    black: black.increment(),
-                },
-                moves_to_go: own.moves_to_go(),
-            });
-        }
         let move_limit = player.hard_limit();
         // The clock (plus the margin) and the per-move limit; a player always has one of them.
         let hard = [time_left.map(|t| t + spec.timemargin), move_limit]
@@ -473,10 +450,7 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
         let elapsed = t.elapsed();
         // Stopped during the move: whatever the engine answered (perhaps cut short by the stop,
         // perhaps "late"), the game is not a result.
-        if spec
-            .stop
-            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-        {
+        if stop_asked(spec) {
             out.abandoned = true;
             break;
         }
@@ -489,77 +463,15 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
             },
             None => None,
         };
-        let over_limit = move_limit.is_some_and(|l| elapsed > l);
-        let failure = |out: &mut PlayedGame, t: Termination, detail: String| {
-            out.winner = Some(!us);
-            out.termination = t;
-            out.detail = Some(format!("{us}: {detail}"));
-        };
-        let late = |out: &mut PlayedGame| {
-            if let Some(left) = flagged {
-                failure(
-                    out,
-                    Termination::TimeForfeit,
-                    format!(
-                        "{:.0} ms for a move with {} ms on the clock",
-                        ms,
-                        left.as_millis()
-                    ),
-                );
-                true
-            } else if over_limit {
-                failure(
-                    out,
-                    Termination::Timeout,
-                    format!(
-                        "{:.0} ms for one move (hard limit {} ms)",
-                        ms,
-                        move_limit.unwrap_or_default().as_millis()
-                    ),
-                );
-                true
-            } else {
-                false
-            }
-        };
-        let choice = match answer {
-            Answer::Panicked(msg) => {
-                failure(&mut out, Termination::EnginePanic, msg);
-                break;
-            }
-            Answer::Abandoned => {
-                if !late(&mut out) {
-                    failure(
-                        &mut out,
-                        Termination::Timeout,
-                        "the engine did not return after its stop flag was set".into(),
-                    );
-                }
-                out.detail = out
-                    .detail
-                    .map(|d| format!("{d}; the engine ignored its stop flag and was given up"));
-                break;
-            }
-            Answer::Returned(Err(e)) => {
-                if !(e.failure == Failure::Timeout && late(&mut out)) {
-                    failure(&mut out, termination_of(e.failure), e.message);
-                }
-                break;
-            }
-            Answer::Returned(Ok(choice)) => choice,
-        };
-        out.nodes[us] += choice.info.nodes;
-        if late(&mut out) {
+        let Some(choice) = judged(&mut out, us, answer, ms, flagged, move_limit, elapsed) else {
             break;
-        }
+        };
         let record = match game.play(choice.mv) {
             Ok(r) => *r,
             Err(e) => {
-                failure(
-                    &mut out,
-                    Termination::IllegalMove,
-                    format!("{} ({e})", choice.mv),
-                );
+                out.winner = Some(!us);
+                out.termination = Termination::IllegalMove;
+                out.detail = Some(format!("{us}: {} ({e})", choice.mv));
                 break;
             }
         };
@@ -586,27 +498,171 @@ pub fn play_game(spec: &GameSpec<'_>, mut observer: Option<Observer<'_>>) -> Pla
             info: choice.info,
             ms,
         });
-        if game.outcome().is_none() {
-            let irreversible = record.captured.is_some() || record.played.reveal.is_some();
-            if let Some(v) = adjudicator.ply(
-                us,
-                score.as_deref(),
-                irreversible,
-                game.position().fullmoves(),
-            ) {
-                out.winner = v.winner;
-                out.termination = if v.winner.is_some() {
-                    Termination::AdjudicationResign
-                } else {
-                    Termination::AdjudicationDraw
-                };
-                out.detail = Some(v.detail);
-                break;
-            }
+        if game.outcome().is_none()
+            && adjudicated(&mut adjudicator, &game, us, &record, score, &mut out)
+        {
+            break;
         }
     }
     out.total_ms = started.elapsed().as_secs_f64() * 1000.0;
     out
+}
+
+/// What the mover's answer came to: its choice, or `None` when the game ended on it (an
+/// engine failure, a move too late for the clock or the hard limit): `out` then says how.
+fn judged(
+    out: &mut PlayedGame,
+    us: Color,
+    answer: Answer,
+    ms: f64,
+    flagged: Option<Duration>,
+    move_limit: Option<Duration>,
+    elapsed: Duration,
+) -> Option<Choice> {
+    let over_limit = move_limit.is_some_and(|l| elapsed > l);
+    let failure = |out: &mut PlayedGame, t: Termination, detail: String| {
+        out.winner = Some(!us);
+        out.termination = t;
+        out.detail = Some(format!("{us}: {detail}"));
+    };
+    let late = |out: &mut PlayedGame| {
+        if let Some(left) = flagged {
+            failure(
+                out,
+                Termination::TimeForfeit,
+                format!(
+                    "{:.0} ms for a move with {} ms on the clock",
+                    ms,
+                    left.as_millis()
+                ),
+            );
+            true
+        } else if over_limit {
+            failure(
+                out,
+                Termination::Timeout,
+                format!(
+                    "{:.0} ms for one move (hard limit {} ms)",
+                    ms,
+                    move_limit.unwrap_or_default().as_millis()
+                ),
+            );
+            true
+        } else {
+            false
+        }
+    };
+    let choice = match answer {
+        Answer::Panicked(msg) => {
+            failure(out, Termination::EnginePanic, msg);
+            return None;
+        }
+        Answer::Abandoned => {
+            if !late(out) {
+                failure(
+                    out,
+                    Termination::Timeout,
+                    "the engine did not return after its stop flag was set".into(),
+                );
+            }
+            out.detail = out
+                .detail
+                .take()
+                .map(|d| format!("{d}; the engine ignored its stop flag and was given up"));
+            return None;
+        }
+        Answer::Returned(Err(e)) => {
+            if !(e.failure == Failure::Timeout && late(out)) {
+                failure(out, termination_of(e.failure), e.message);
+            }
+            return None;
+        }
+        Answer::Returned(Ok(choice)) => choice,
+    };
+    out.nodes[us] += choice.info.nodes;
+    if late(out) {
+        return None;
+    }
+    Some(choice)
+}
+
+/// The engines get ready outside the clock; one that cannot loses before its first move (`out`
+/// says how; `false`). An engine ended by an interruption while it got ready is no failure: the
+/// game is abandoned.
+fn prepared(
+    spec: &GameSpec<'_>,
+    engines: &mut ByColor<Option<Box<dyn Engine>>>,
+    out: &mut PlayedGame,
+) -> bool {
+    for c in Color::ALL {
+        let Some(engine) = engines[c].as_mut() else {
+            continue;
+        };
+        let (t, detail) = match guarded(|| engine.prepare(spec.rules)) {
+            Ok(Ok(())) => continue,
+            Ok(Err(e)) => (termination_of(e.failure), e.message),
+            Err(msg) => (Termination::EnginePanic, msg),
+        };
+        out.abandoned = stop_asked(spec);
+        out.winner = Some(!c);
+        out.termination = t;
+        out.detail = Some(format!("{c}: {detail}"));
+        return false;
+    }
+    true
+}
+
+/// The limits of the mover `us`: its player's, with the clocks where the game has them.
+fn move_limits(player: &Player<'_>, clocks: &ByColor<Option<GameClock>>, us: Color) -> Limits {
+    let mut limits = player.limits;
+    if let Some(own) = clocks[us] {
+        let other = clocks[!us].unwrap_or(own);
+        let (red, black) = match us {
+            Color::Red => (own, other),
+            Color::Black => (other, own),
+        };
+        limits.clock = Some(Clock {
+            remaining: ByColor {
+                red: red.remaining(),
+                black: black.remaining(),
+            },
+            increment: ByColor {
+                red: red.increment(),
+                black: black.increment(),
+            },
+            moves_to_go: own.moves_to_go(),
+        });
+    }
+    limits
+}
+
+/// Whether the adjudicator ends the game after `us` played `record` with `score` (the score as
+/// the record keeps it, so a record gives the same verdict); `out` then says how.
+fn adjudicated(
+    adjudicator: &mut crate::records::adjudication::Tracker,
+    game: &Game,
+    us: Color,
+    record: &Record,
+    score: Option<String>,
+    out: &mut PlayedGame,
+) -> bool {
+    let irreversible = record.captured.is_some() || record.played.reveal.is_some();
+    let Some(v) = adjudicator.ply(
+        us,
+        score.as_deref(),
+        irreversible,
+        game.position().fullmoves(),
+    ) else {
+        return false;
+    };
+    out.winner = v.winner;
+    out.termination = if v.winner.is_some() {
+        Termination::AdjudicationResign
+    } else {
+        Termination::AdjudicationDraw
+    };
+    out.detail = Some(v.detail);
+    true
 }
 
 impl GameLine {

@@ -1,8 +1,8 @@
 //! Progress lines: when a run says how far it has come in one line on stderr, for logs that no
 //! progress bar reaches (CI, cron, cluster shards). The core decides when ([`Cadence`],
-//! [`Timer`]) and hands a [`Snapshot`] of the counted prefix to a
-//! [`LineFn`](crate::run::execute::LineFn) that the report
-//! layer supplies (`report::progress_line`), so the core formats no report.
+//! [`Timer`]) and hands a [`Snapshot`] of the counted prefix to its
+//! [`RunObserver`](crate::run::observer::RunObserver), which the report layer implements
+//! (`report::progress_line` formats the line), so the core formats no report.
 //!
 //! A line is due each time a job joins the counted prefix and the cadence says so: every N
 //! counted pairs (`--report-every N`, the same lines at any thread count), or, by default when

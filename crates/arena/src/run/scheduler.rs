@@ -85,7 +85,9 @@ where
                 for _ in 0..threads {
                     let tx = tx.clone();
                     s.spawn(move |_| {
-                        while !stop.load(Ordering::Relaxed) {
+                        // An interruption (Ctrl-C) hands out no more jobs either.
+                        while !stop.load(Ordering::Relaxed) && !crate::util::interrupt::requested()
+                        {
                             let job = next.fetch_add(1, Ordering::Relaxed);
                             if job >= total {
                                 break;

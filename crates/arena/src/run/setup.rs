@@ -15,19 +15,17 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use jieqi_core::{ByColor, Rules};
+use jieqi_core::Rules;
 use jieqi_engine::Limits;
 use serde::{Deserialize, Serialize};
 
 use crate::engines::EngineEntry;
-use crate::engines::logs::RunLogs;
 use crate::engines::time_control::TimeControl;
+use crate::records;
 use crate::records::build::{Build, Builds};
 use crate::records::shard::Shard;
-use crate::records::{self, GameLine};
-use crate::run::game_runner::{GameSpec, Player, play_game};
+use crate::run::game_runner::Player;
 use crate::run::kind::RunKind;
-use crate::run::watch::{Watch, WatchedGame, WatchedPly};
 
 pub use crate::records::deal_seed::pair_seed;
 
@@ -76,9 +74,29 @@ impl Omniscient {
     }
 }
 
-/// A validated run.
+/// A validated run: what it plays ([`RunSpec`], which its fingerprint and record describe; the
+/// fields of a `RunSetup` read through to it) and how this process plays it ([`RunOptions`]).
 #[derive(Clone, Debug)]
 pub struct RunSetup {
+    /// What the run plays.
+    pub spec: RunSpec,
+    /// How this process plays it.
+    pub options: RunOptions,
+}
+
+impl std::ops::Deref for RunSetup {
+    type Target = RunSpec;
+
+    fn deref(&self) -> &RunSpec {
+        &self.spec
+    }
+}
+
+/// What a run plays: the engines, pairings and pairs, the deals, rules and limits — every field
+/// its fingerprint ([`RunSpec::fingerprint`]) and record (`match.json`) are made of. The same spec
+/// gives the same games.
+#[derive(Clone, Debug)]
+pub struct RunSpec {
     /// The engines, by slot; labels are unique.
     pub engines: Vec<EngineEntry>,
     /// Pairings of slots, `(a, b)`: `a` has Red in game 1 of every pair.
@@ -91,8 +109,6 @@ pub struct RunSetup {
     pub kind: RunKind,
     /// Master seed.
     pub seed: u64,
-    /// Worker threads.
-    pub threads: usize,
     /// Rules.
     pub rules: Rules,
     /// Adjudication cap.
@@ -109,6 +125,14 @@ pub struct RunSetup {
     pub timemargin: Duration,
     /// The hard limit of one move (`--move-timeout`).
     pub move_timeout: Option<Duration>,
+}
+
+/// How this process plays a run: where it writes, whether it resumes, its threads, what it shows
+/// and logs. None of it changes a game (the threads and `--log` are recorded, not fingerprinted).
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Worker threads.
+    pub threads: usize,
     /// Output folder.
     pub out: PathBuf,
     /// Whether the arena named `out` (no `--out`): the run then claims a folder of that name
@@ -317,31 +341,35 @@ impl MatchSetup {
             return Err("a pairing names an engine slot that is not recorded".into());
         }
         Ok(RunSetup {
-            engines,
-            pairings,
-            pairs: self.pairs,
-            shard: None,
-            kind: self.kind.clone(),
-            seed: self.seed,
-            threads,
-            rules: self.rules,
-            max_plies: self.max_plies,
-            openings: book,
-            adjudication: self.adjudication,
-            limits: self.limits(),
-            tc: self.tc,
-            timemargin: Duration::from_millis(self.timemargin_ms.unwrap_or(0)),
-            move_timeout: self.move_timeout_ms.map(Duration::from_millis),
-            out,
-            default_out: false,
-            resume: false,
-            progress: false,
-            report_every: crate::run::progress::Cadence::Never,
-            log: self.log,
-            log_limit: crate::engines::logs::MAX_RUN_LOG_BYTES,
-            command,
-            allow_mixed_builds: false,
-            watch: None,
+            spec: RunSpec {
+                engines,
+                pairings,
+                pairs: self.pairs,
+                shard: None,
+                kind: self.kind.clone(),
+                seed: self.seed,
+                rules: self.rules,
+                max_plies: self.max_plies,
+                openings: book,
+                adjudication: self.adjudication,
+                limits: self.limits(),
+                tc: self.tc,
+                timemargin: Duration::from_millis(self.timemargin_ms.unwrap_or(0)),
+                move_timeout: self.move_timeout_ms.map(Duration::from_millis),
+            },
+            options: RunOptions {
+                threads,
+                out,
+                default_out: false,
+                resume: false,
+                progress: false,
+                report_every: crate::run::progress::Cadence::Never,
+                log: self.log,
+                log_limit: crate::engines::logs::MAX_RUN_LOG_BYTES,
+                command,
+                allow_mixed_builds: false,
+                watch: None,
+            },
         })
     }
 
@@ -389,7 +417,7 @@ struct FingerprintInput<'a> {
     adjudication: Option<String>,
 }
 
-impl RunSetup {
+impl RunSpec {
     /// Whether any engine plays on a clock.
     pub fn has_clock(&self) -> bool {
         self.tc.is_some() || self.engines.iter().any(|e| e.limits.tc.is_some())
@@ -507,46 +535,6 @@ impl RunSetup {
         format!("{:016x}", records::fnv(&text))
     }
 
-    /// What `match.json` records.
-    pub fn match_setup(&self, fingerprint: &str) -> MatchSetup {
-        let ms = |d: Duration| d.as_millis() as u64;
-        MatchSetup {
-            fingerprint: fingerprint.to_string(),
-            engines: [
-                (self.a().label.clone(), self.a().spec.to_string()),
-                (self.b().label.clone(), self.b().spec.to_string()),
-            ],
-            rules: self.rules,
-            seed: self.seed,
-            pairs: self.pairs,
-            nodes: self.limits.nodes,
-            depth: self.limits.depth,
-            movetime_ms: self.limits.movetime.map(ms),
-            move_timeout_ms: self.move_timeout.map(ms),
-            tc: self.tc,
-            timemargin_ms: self.tc.map(|_| ms(self.timemargin)),
-            max_plies: self.max_plies,
-            openings: self.openings.as_ref().map(|b| b.record()),
-            adjudication: self.adjudication,
-            omniscient: self.omniscient(),
-            kind: self.kind.clone(),
-            shard: self.shard,
-            all: (!self.is_two_engine()).then(|| AllEngines {
-                engines: self
-                    .engines
-                    .iter()
-                    .map(|e| (e.label.clone(), e.spec.to_string()))
-                    .collect(),
-                pairings: self.pairings.clone(),
-                omniscient: self.omniscient_slots(),
-            }),
-            log: self.log,
-            builds: Builds::default(),
-            threads: Some(self.threads),
-            command: self.command.clone(),
-        }
-    }
-
     /// The build of this arena with this run's external engines.
     pub fn current_build(&self) -> Build {
         let external: Vec<(String, String)> = self
@@ -569,17 +557,7 @@ impl RunSetup {
         )
     }
 
-    /// What the block's header says in parentheses: limits, threads, seed, rules, pairs (the cap,
-    /// for a gate).
-    pub fn context(&self) -> String {
-        self.context_with(&format!(
-            "{} thread{}",
-            self.threads,
-            if self.threads == 1 { "" } else { "s" }
-        ))
-    }
-
-    /// [`Self::context`] with `workers` in place of the threads (a merge: "merged from 3
+    /// [`RunSetup::context`] with `workers` in place of the threads (a merge: "merged from 3
     /// shards").
     pub fn context_with(&self, workers: &str) -> String {
         let limits = match self.tc {
@@ -635,101 +613,6 @@ impl RunSetup {
         .is_some()
     }
 
-    /// Plays job `job`: both games of its pair, each told to the setup's watcher if it has one.
-    /// `None` when the watch stopped the run before the pair was finished (the pair is not
-    /// recorded; a resume plays it).
-    pub(crate) fn play_job(
-        &self,
-        job: u64,
-        fingerprint: &str,
-        logs: &RunLogs,
-    ) -> Option<[GameLine; 2]> {
-        let (pairing, p) = self.job(job);
-        let (a, b) = self.pairings[pairing];
-        let seed = pair_seed(self.seed, p);
-        let whole_run_job = p * self.pairings.len() as u64 + pairing as u64;
-        let watch = self.watch.as_ref();
-        let game = |number: u8, red: usize, black: usize| -> Option<GameLine> {
-            if watch.is_some_and(Watch::stopping) {
-                return None;
-            }
-            let logs = logs.game(
-                records::game_number(whole_run_job, number),
-                ByColor { red, black },
-                ByColor {
-                    red: self.engines[red].label.as_str(),
-                    black: self.engines[black].label.as_str(),
-                },
-            );
-            let spec = GameSpec {
-                rules: &self.rules,
-                deal_seed: seed,
-                opening: self.openings.as_deref().map(|b| b.for_pair(p)),
-                players: ByColor {
-                    red: self.player(red),
-                    black: self.player(black),
-                },
-                max_plies: self.max_plies,
-                adjudication: self.adjudication,
-                timemargin: self.timemargin,
-                logs,
-                stop: watch.map(|w| &w.stop),
-            };
-            let which = WatchedGame {
-                number: 2 * job + u64::from(number),
-                red: &self.engines[red].label,
-                black: &self.engines[black].label,
-            };
-            let played = match watch {
-                None => play_game(&spec, None),
-                Some(w) => {
-                    let start = crate::records::openings::start_game(
-                        seed,
-                        &self.rules,
-                        self.openings.as_deref().map(|b| b.for_pair(p)),
-                    );
-                    w.watcher.game_started(which, &start);
-                    let mut observer = |game: &jieqi_core::Game,
-                                        record: &jieqi_core::Record,
-                                        choice: &jieqi_engine::Choice,
-                                        ms: f64| {
-                        w.watcher.ply(
-                            which,
-                            WatchedPly {
-                                game,
-                                record,
-                                info: &choice.info,
-                                ms,
-                            },
-                        );
-                    };
-                    play_game(&spec, Some(&mut observer))
-                }
-            };
-            if played.abandoned {
-                if let Some(w) = watch {
-                    w.watcher.game_abandoned(which);
-                }
-                return None;
-            }
-            let line = GameLine::new(
-                fingerprint,
-                p,
-                number,
-                seed,
-                &self.engines[red].label,
-                &self.engines[black].label,
-                &played,
-            );
-            if let Some(w) = watch {
-                w.watcher.game_ended(which, &line);
-            }
-            Some(line)
-        };
-        let first = game(1, a, b)?;
-        Some([first, game(2, b, a)?])
-    }
-
     /// The job of a recorded pair, if it belongs to this run.
     pub fn job_of(&self, key: &records::PairKey) -> Option<u64> {
         let (a, b, p) = key;
@@ -742,6 +625,58 @@ impl RunSetup {
         }
         let local = self.shard.map_or(*p, |s| s.local(*p));
         Some(local * self.pairings.len() as u64 + pairing as u64)
+    }
+}
+
+impl RunSetup {
+    /// What `match.json` records.
+    pub fn match_setup(&self, fingerprint: &str) -> MatchSetup {
+        let ms = |d: Duration| d.as_millis() as u64;
+        MatchSetup {
+            fingerprint: fingerprint.to_string(),
+            engines: [
+                (self.a().label.clone(), self.a().spec.to_string()),
+                (self.b().label.clone(), self.b().spec.to_string()),
+            ],
+            rules: self.rules,
+            seed: self.seed,
+            pairs: self.pairs,
+            nodes: self.limits.nodes,
+            depth: self.limits.depth,
+            movetime_ms: self.limits.movetime.map(ms),
+            move_timeout_ms: self.move_timeout.map(ms),
+            tc: self.tc,
+            timemargin_ms: self.tc.map(|_| ms(self.timemargin)),
+            max_plies: self.max_plies,
+            openings: self.openings.as_ref().map(|b| b.record()),
+            adjudication: self.adjudication,
+            omniscient: self.omniscient(),
+            kind: self.kind.clone(),
+            shard: self.shard,
+            all: (!self.is_two_engine()).then(|| AllEngines {
+                engines: self
+                    .engines
+                    .iter()
+                    .map(|e| (e.label.clone(), e.spec.to_string()))
+                    .collect(),
+                pairings: self.pairings.clone(),
+                omniscient: self.omniscient_slots(),
+            }),
+            log: self.options.log,
+            builds: Builds::default(),
+            threads: Some(self.options.threads),
+            command: self.options.command.clone(),
+        }
+    }
+
+    /// What the block's header says in parentheses: limits, threads, seed, rules, pairs (the cap,
+    /// for a gate).
+    pub fn context(&self) -> String {
+        self.context_with(&format!(
+            "{} thread{}",
+            self.options.threads,
+            if self.options.threads == 1 { "" } else { "s" }
+        ))
     }
 }
 

@@ -191,6 +191,17 @@ fn stub(dir: &Path) -> PathBuf {
     path
 }
 
+/// A fresh folder `name` with the stand-in arena in it ([`stub`]), or None when bash does not run
+/// here ([`have_bash`] then says so for `cluster::TEST`).
+fn stubbed(test: &str, name: &str) -> Option<(PathBuf, PathBuf)> {
+    if !have_bash(&format!("cluster::{test}")) {
+        return None;
+    }
+    let dir = tmp(name);
+    let arena = stub(&dir);
+    Some((dir, arena))
+}
+
 fn args_of(folder: &Path) -> Vec<String> {
     std::fs::read_to_string(folder.join("args"))
         .unwrap_or_else(|e| panic!("{}/args: {e}", folder.display()))
@@ -215,11 +226,12 @@ fn assert_shard_args(run: &Path, k: usize) {
 
 #[test]
 fn local_modes_start_every_shard_at_once_and_merge_them_all() {
-    if !have_bash("cluster::local_modes_start_every_shard_at_once_and_merge_them_all") {
+    let Some((dir, arena)) = stubbed(
+        "local_modes_start_every_shard_at_once_and_merge_them_all",
+        "local-wiring",
+    ) else {
         return;
-    }
-    let dir = tmp("local-wiring");
-    let arena = stub(&dir);
+    };
     let k8s = ["--image", "img", "--pvc", "claim"];
     for (name, extra) in [
         ("slurm.sh", &[][..]),
@@ -269,11 +281,12 @@ fn local_modes_start_every_shard_at_once_and_merge_them_all() {
 
 #[test]
 fn shard_task_takes_its_index_from_the_scheduler_and_resumes() {
-    if !have_bash("cluster::shard_task_takes_its_index_from_the_scheduler_and_resumes") {
+    let Some((dir, arena)) = stubbed(
+        "shard_task_takes_its_index_from_the_scheduler_and_resumes",
+        "shard-task",
+    ) else {
         return;
-    }
-    let dir = tmp("shard-task");
-    let arena = stub(&dir);
+    };
     let run = dir.join("run");
     let r = run.to_str().unwrap();
     let task = |k: &str, env: &[(&str, &str)]| {
@@ -308,11 +321,12 @@ fn shard_task_takes_its_index_from_the_scheduler_and_resumes() {
 
 #[test]
 fn dry_runs_write_the_slurm_array_and_the_indexed_job() {
-    if !have_bash("cluster::dry_runs_write_the_slurm_array_and_the_indexed_job") {
+    let Some((dir, arena)) = stubbed(
+        "dry_runs_write_the_slurm_array_and_the_indexed_job",
+        "dry-run",
+    ) else {
         return;
-    }
-    let dir = tmp("dry-run");
-    let arena = stub(&dir);
+    };
     let run = dir.join("run");
     let r = run.to_str().unwrap();
 
@@ -577,11 +591,17 @@ fn arena_check_refuses_what_the_run_would_refuse_at_start() {
         &check(&single, &["--resume"]),
         "--check --resume of its own run",
     );
-    refused(
+    // A folder that cannot be made: the results could not be written (exit 4).
+    let unwritable = |o: Output, want: &str| {
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(4), "{want}: {err}");
+        assert!(err.contains(want), "no {want:?} in\n{err}");
+    };
+    unwritable(
         check(Path::new("/proc/nope"), &[]),
         "cannot create the folder /proc/nope",
     );
-    refused(
+    unwritable(
         check(Path::new("/dev/null"), &[]),
         "cannot create the folder /dev/null",
     );
@@ -615,6 +635,12 @@ fn scripts_check_the_run_before_starting_anything() {
     let dir = tmp("check-first");
     let state = dir.join("slurm-state");
     let path = fake_slurm_path();
+    // MATCH cut to 2 pairs: the bound of the shard count is the same check, and the shards
+    // accepted at the bound play 2 pairs instead of 12.
+    let two_pairs: Vec<&str> = MATCH
+        .iter()
+        .map(|&a| if a == "12" { "2" } else { a })
+        .collect();
     for name in ["slurm.sh", "k8s.sh", "parallel.sh"] {
         let run = dir.join(format!("run-{name}"));
         let r = run.to_str().unwrap();
@@ -623,37 +649,48 @@ fn scripts_check_the_run_before_starting_anything() {
             args.extend_from_slice(arena_args);
             script(arena_bin(), name, &args, &[])
         };
-        let refused = |o: Output, want: &str| {
-            assert_eq!(o.status.code(), Some(2), "{name}: {}", text(&o.stderr));
+        let refused = |o: &Output, case: &str, want: &str| {
+            assert_eq!(
+                o.status.code(),
+                Some(2),
+                "{name} {case}: {}",
+                text(&o.stderr)
+            );
             assert!(
                 text(&o.stderr).contains(want),
-                "{name}: no {want:?} in\n{}",
+                "{name} {case}: no {want:?} in\n{}",
                 text(&o.stderr)
             );
             assert!(!run.exists(), "{name} made {r} before refusing");
         };
-        // 12 pairs: shards 12 and up would have nothing to play.
-        refused(attempt("13", MATCH), "the run has 12 pairs");
-        refused(attempt("13", MATCH), "give at most 12");
-        refused(attempt("1000001", MATCH), "at most 1000000 shards");
-        // Longer than the count check's 7 digits: still the bound, not "a whole number".
-        refused(attempt("99999999", MATCH), "at most 1000000 shards");
-        refused(
-            attempt("99999999999999999999999", MATCH),
-            "at most 1000000 shards",
-        );
-        refused(
-            attempt(
+        let nosuch: &[&str] = &[
+            "match", "--engine", "nosuch", "--engine", "greedy", "--pairs", "12",
+        ];
+        for (shards, arena_args, wants) in [
+            // 2 pairs: shards 3 and up would have nothing to play.
+            (
                 "3",
-                &[
-                    "match", "--engine", "nosuch", "--engine", "greedy", "--pairs", "12",
-                ],
+                &two_pairs[..],
+                &["the run has 2 pairs", "give at most 2"][..],
             ),
-            "nosuch",
-        );
-        // 12 shards of 12 pairs: accepted (and played).
-        let o = attempt("12", MATCH);
-        expect_ok(&o, &format!("{name} --shards 12"));
+            ("1000001", MATCH, &["at most 1000000 shards"][..]),
+            // Longer than the count check's 7 digits: still the bound, not "a whole number".
+            ("99999999", MATCH, &["at most 1000000 shards"][..]),
+            (
+                "99999999999999999999999",
+                MATCH,
+                &["at most 1000000 shards"][..],
+            ),
+            ("3", nosuch, &["nosuch"][..]),
+        ] {
+            let o = attempt(shards, arena_args);
+            for want in wants {
+                refused(&o, &format!("--shards {shards}"), want);
+            }
+        }
+        // 2 shards of 2 pairs: accepted (and played).
+        let o = attempt("2", &two_pairs);
+        expect_ok(&o, &format!("{name} --shards 2"));
         assert!(run.join("merged/games.csv").is_file(), "{name}");
     }
     // Submitting on Slurm: refused before sbatch is called.
@@ -857,7 +894,9 @@ fn slurm_recovery_recipe_from_the_readme_merges_what_one_machine_plays() {
         "sbatch --array=1 {0}/shard.sbatch && sbatch {0}/merge.sbatch",
         s_dir.display()
     );
-    assert_eq!(recover(&run, &old, "2"), "FAILED");
+    // Shard 1 waits 10 s before it plays: the merge, started at once, finds it missing
+    // however slowly it starts on a loaded machine.
+    assert_eq!(recover(&run, &old, "10"), "FAILED");
     let out = std::fs::read_to_string(s_dir.join("merge.out")).unwrap();
     assert!(out.contains("no games.jsonl"), "{out}");
     assert!(
@@ -953,11 +992,12 @@ fn a_cancelled_merge_leaves_a_note_in_the_run_folder() {
 /// number"; a relative file refused by k8s.sh's check says where it was looked for.
 #[test]
 fn leak_shards_counts_are_bounded_and_k8s_says_where_it_looked() {
-    if !have_bash("cluster::leak_shards_counts_are_bounded_and_k8s_says_where_it_looked") {
+    let Some((dir, arena)) = stubbed(
+        "leak_shards_counts_are_bounded_and_k8s_says_where_it_looked",
+        "leak-bounds",
+    ) else {
         return;
-    }
-    let dir = tmp("leak-bounds");
-    let arena = stub(&dir);
+    };
     let r = dir.join("run");
     let r = r.to_str().unwrap();
     let leak = ["leak", "--engine", "greedy", "--pairs", "4"];
@@ -1077,11 +1117,12 @@ fn leak_shards_counts_are_bounded_and_k8s_says_where_it_looked() {
 /// k8s.sh checks --memory and --timeout; it used to write `#SBATCH --mem=lots`.
 #[test]
 fn slurm_refuses_a_mem_or_time_slurm_would_not_read() {
-    if !have_bash("cluster::slurm_refuses_a_mem_or_time_slurm_would_not_read") {
+    let Some((dir, arena)) = stubbed(
+        "slurm_refuses_a_mem_or_time_slurm_would_not_read",
+        "slurm-formats",
+    ) else {
         return;
-    }
-    let dir = tmp("slurm-formats");
-    let arena = stub(&dir);
+    };
     let r = dir.join("run");
     let r = r.to_str().unwrap();
     for (flag, value, ok) in [
@@ -1169,11 +1210,12 @@ fn without_arena_set_the_scripts_take_the_built_one_else_the_one_on_path() {
 /// history), and after a failure suggest merging what there is only when some shard has games.
 #[test]
 fn retries_keep_every_log_and_suggest_only_what_can_work() {
-    if !have_bash("cluster::retries_keep_every_log_and_suggest_only_what_can_work") {
+    let Some((dir, arena)) = stubbed(
+        "retries_keep_every_log_and_suggest_only_what_can_work",
+        "retry-logs",
+    ) else {
         return;
-    }
-    let dir = tmp("retry-logs");
-    let arena = stub(&dir);
+    };
     for (name, extra, log) in [
         ("parallel.sh", &["--xargs"][..], "parallel/shard-1.log"),
         ("slurm.sh", &[][..], "slurm/shard-1.out"),

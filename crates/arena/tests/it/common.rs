@@ -228,3 +228,11 @@ pub fn played(args: &[&str]) -> String {
     );
     String::from_utf8(o.stdout).expect("utf-8 stdout")
 }
+
+/// The arguments of `arena match --engine A --engine B --pairs PAIRS REST...` (REST in its
+/// order, usually ending in `--out DIR`): the two-engine match most tests play.
+pub fn match_args<'a>(a: &'a str, b: &'a str, pairs: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["match", "--engine", a, "--engine", b, "--pairs", pairs];
+    args.extend_from_slice(rest);
+    args
+}

@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use crate::common::{ok, s, tmp};
+use crate::common::{match_args, ok, s, tmp};
 
 /// One recorded ply: the move text, and its search info (nodes, ms, depth, score).
 type Ply = (
@@ -88,23 +88,21 @@ fn write_game(dir: &std::path::Path) {
 #[test]
 fn jieqibox_export_is_what_jieqibox_saves() {
     let dir = tmp("game");
-    ok(&[
-        "match",
-        "--engine",
+    ok(&match_args(
         "random:name=a",
-        "--engine",
         "random:name=b",
-        "--pairs",
         "1",
-        "--max-plies",
-        "10",
-        "--seed",
-        "7",
-        "--threads",
-        "1",
-        "--out",
-        s(&dir),
-    ]);
+        &[
+            "--max-plies",
+            "10",
+            "--seed",
+            "7",
+            "--threads",
+            "1",
+            "--out",
+            s(&dir),
+        ],
+    ));
     write_game(&dir);
     let mut got: Value = serde_json::from_str(&ok(&[
         "export",
@@ -237,5 +235,99 @@ fn jieqibox_export_is_what_jieqibox_saves() {
         comment.starts_with("jieqi game 1 (pair 0, seed ") && comment.ends_with("): max-plies"),
         "{comment}"
     );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Whether a pool field is written as JieqiBox's `generateFen` writes it (useChessGame.ts): role
+/// by role in `RNBAKCP` order, Red's letter before Black's, each with its count; `-` when empty.
+fn in_jieqibox_order(field: &str) -> bool {
+    let order = "RrNnBbAaKkCcPp";
+    let letters: Vec<usize> = field
+        .chars()
+        .filter(char::is_ascii_alphabetic)
+        .map(|c| order.find(c).expect("a piece letter"))
+        .collect();
+    field == "-" || (!letters.is_empty() && letters.windows(2).all(|w| w[0] < w[1]))
+}
+
+/// `arena jai`'s `info fen` and export's `fen` fields are one writer's, JieqiBox's: pools in its
+/// `generateFen` order. Regression: jai wrote Pikafish's order (`R2A2C2P5N2B2r2a2c2p5n2b2`).
+#[test]
+fn jai_and_export_write_fens_in_jieqiboxs_order() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let dir = tmp("jai-fen");
+    let mut child = Command::new(crate::common::arena_bin())
+        .args(["jai", "--engine", "greedy", "--engine", "random"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("arena jai starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    for command in [
+        "jai".to_string(),
+        "setoption name TotalRounds value 1".to_string(),
+        "setoption name MoveTimeMs value 0".to_string(),
+        "setoption name DisplayDelayMs value 0".to_string(),
+        format!("setoption name OutDir value {}", s(&dir)),
+        "startmatch".to_string(),
+    ] {
+        writeln!(stdin, "{command}").unwrap();
+    }
+    let mut fens = Vec::new();
+    let end = loop {
+        let line = rx
+            .recv_timeout(std::time::Duration::from_secs(120))
+            .expect("the match ends");
+        if let Some(fen) = line.strip_prefix("info fen ") {
+            fens.push(fen.to_string());
+        }
+        if line.starts_with("info string match finished") {
+            break line;
+        }
+    };
+    writeln!(stdin, "quit").unwrap();
+    assert!(child.wait().unwrap().success());
+    // Game 1 starts from the rules' start: every identity in the pool, nothing captured.
+    assert_eq!(
+        fens[0],
+        "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w \
+         R2r2N2n2B2b2A2a2C2c2P5p5 - 0 1"
+    );
+    // Export's positions of the games jai played, pools and captured fields, in the same order.
+    let folder = end[end.find(", in ").unwrap() + 5..]
+        .split([' ', ';'])
+        .next()
+        .unwrap()
+        .to_string();
+    let out = dir.join("game-1.json");
+    ok(&[
+        "export",
+        &folder,
+        "--game",
+        "1",
+        "--format",
+        "jieqibox",
+        "--out",
+        s(&out),
+    ]);
+    let game: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let written = game["moves"].as_array().unwrap().iter();
+    let written: Vec<&str> = written.map(|m| m["fen"].as_str().unwrap()).collect();
+    assert!(!written.is_empty());
+    for fen in fens.iter().map(String::as_str).chain(written) {
+        let fields: Vec<&str> = fen.split(' ').collect();
+        assert_eq!(fields.len(), 6, "{fen}");
+        assert!(in_jieqibox_order(fields[2]), "{fen}");
+        assert!(in_jieqibox_order(fields[3]), "{fen}");
+    }
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use crate::common::{ok, s, tmp};
+use crate::common::{match_args, ok, s, tmp};
 
 /// The most viewer pages written per folder (`report::games_index::MAX_PAGES`).
 const MAX_PAGES: usize = 10;
@@ -221,19 +221,12 @@ fn check_folder(dir: &Path) -> Index {
 fn a_match_folder_lists_every_game_and_pages_the_first_ten() {
     let dir = tmp("match");
     let out = dir.join("m");
-    let text = ok(&[
-        "match",
-        "--engine",
+    let text = ok(&match_args(
         "greedy",
-        "--engine",
         "level:easy",
-        "--pairs",
         "8",
-        "--seed",
-        "3",
-        "--out",
-        s(&out),
-    ]);
+        &["--seed", "3", "--out", s(&out)],
+    ));
     assert!(
         text.contains(&format!(
             "Games: {} (16 games, 10 with a viewer page)",
@@ -250,19 +243,12 @@ fn a_match_folder_lists_every_game_and_pages_the_first_ten() {
 fn engine_failures_get_their_viewer_pages_first() {
     let dir = tmp("failures");
     let out = dir.join("m");
-    crate::common::played(&[
-        "match",
-        "--engine",
+    crate::common::played(&match_args(
         "greedy",
-        "--engine",
         "faulty:mode=error,after=30",
-        "--pairs",
         "12",
-        "--seed",
-        "4",
-        "--out",
-        s(&out),
-    ]);
+        &["--seed", "4", "--out", s(&out)],
+    ));
     check_folder(&out);
     let games = csv_games(&out);
     let failed: BTreeSet<u64> = games
@@ -363,17 +349,12 @@ fn tournament_and_leak_reports_link_every_folders_index() {
 #[test]
 fn a_merge_of_shards_writes_one_machines_index() {
     let dir = tmp("merge");
-    let base = [
-        "match",
-        "--engine",
+    let base = match_args(
         "greedy",
-        "--engine",
         "faulty:mode=error,after=30",
-        "--pairs",
         "12",
-        "--seed",
-        "4",
-    ];
+        &["--seed", "4"],
+    );
     let run = |out: &Path, extra: &[&str]| {
         let mut args = base.to_vec();
         args.extend_from_slice(&["--out", s(out)]);
@@ -417,19 +398,12 @@ fn a_merge_of_shards_writes_one_machines_index() {
 fn long_runs_list_the_first_5000_games() {
     let dir = tmp("long");
     let out = dir.join("m");
-    let text = ok(&[
-        "match",
-        "--engine",
+    let text = ok(&match_args(
         "random",
-        "--engine",
         "random:name=r2",
-        "--pairs",
         "2501",
-        "--max-plies",
-        "2",
-        "--out",
-        s(&out),
-    ]);
+        &["--max-plies", "2", "--out", s(&out)],
+    ));
     assert!(
         text.contains("(5002 games, the first 5000 listed, 10 with a viewer page)"),
         "{text}"
@@ -456,17 +430,7 @@ fn hostile_engine_names_are_escaped() {
     )
     .unwrap();
     let out = dir.join("m <u>'x'</u>");
-    ok(&[
-        "match",
-        "--engine",
-        s(&engine),
-        "--engine",
-        "random",
-        "--pairs",
-        "6",
-        "--out",
-        s(&out),
-    ]);
+    ok(&match_args(s(&engine), "random", "6", &["--out", s(&out)]));
     let ix = index(&out);
     assert!(!ix.html.contains("<img"), "{}", ix.html);
     assert!(!ix.html.contains("</script>"), "{}", ix.html);

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::common::{arena, arena_bin, csv_without_timing, json, ok, s, tmp};
+use crate::common::{arena, arena_bin, csv_without_timing, json, match_args, ok, s, tmp};
 
 fn run_match(dir: &Path, threads: &str, pairs: &str, extra: &[&str]) -> String {
     let d = dir.to_str().unwrap();
@@ -60,38 +60,23 @@ fn an_interrupted_match_resumes_to_the_same_result() {
     std::fs::write(&journal, kept).unwrap();
     std::fs::remove_file(cut.join("games.csv")).unwrap();
     // Without --resume the folder is refused; with it the match completes.
-    let o = arena(&[
-        "match",
-        "--engine",
+    let o = arena(&match_args(
         "greedy",
-        "--engine",
         "level:easy",
-        "--pairs",
         "12",
-        "--seed",
-        "42",
-        "--out",
-        cut.to_str().unwrap(),
-    ]);
+        &["--seed", "42", "--out", cut.to_str().unwrap()],
+    ));
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--resume"));
     run_match(&cut, "1", "12", &["--resume"]);
     assert_eq!(csv_without_timing(&full), csv_without_timing(&cut));
     // Resuming with other engines is refused: the fingerprints differ.
-    let o = arena(&[
-        "match",
-        "--engine",
+    let o = arena(&match_args(
         "random",
-        "--engine",
         "level:easy",
-        "--pairs",
         "12",
-        "--seed",
-        "42",
-        "--out",
-        cut.to_str().unwrap(),
-        "--resume",
-    ]);
+        &["--seed", "42", "--out", cut.to_str().unwrap(), "--resume"],
+    ));
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("fingerprint"));
     for d in [full, cut] {
@@ -99,131 +84,98 @@ fn an_interrupted_match_resumes_to_the_same_result() {
     }
 }
 
+/// `arena replay DIR --pair PAIR --game GAME`, to its end.
+fn replay(dir: &Path, pair: &str, game: &str) -> std::process::Output {
+    arena(&["replay", s(dir), "--pair", pair, "--game", game])
+}
+
+/// Rewrites `journal` as the lines of `text` with `edit` applied to line `i` (from 0); with
+/// `unchecked`, every line without its checksum (as an older version wrote them), else the other
+/// lines as they are.
+fn rewrite_journal(
+    journal: &Path,
+    text: &str,
+    unchecked: bool,
+    i: usize,
+    edit: impl Fn(&mut serde_json::Value),
+) {
+    let lines: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(k, l)| {
+            if k != i && !unchecked {
+                return l.to_string();
+            }
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            if unchecked {
+                v.as_object_mut().unwrap().remove("check");
+            }
+            if k == i {
+                edit(&mut v);
+            }
+            v.to_string()
+        })
+        .collect();
+    std::fs::write(journal, lines.join("\n") + "\n").unwrap();
+}
+
+/// A change to a journal line.
+type Edit<'a> = &'a dyn Fn(&mut serde_json::Value);
+
+/// The other decisive result.
+fn flipped(result: &serde_json::Value) -> serde_json::Value {
+    serde_json::Value::from(if result == "1-0" { "0-1" } else { "1-0" })
+}
+
 #[test]
 fn replay_reproduces_recorded_games() {
     let dir = tmp("replay");
     run_match(&dir, "2", "3", &[]);
     for (pair, game) in [("0", "1"), ("2", "2")] {
-        let out = ok(&[
-            "replay",
-            dir.to_str().unwrap(),
-            "--pair",
-            pair,
-            "--game",
-            game,
-        ]);
+        let out = ok(&["replay", s(&dir), "--pair", pair, "--game", game]);
         assert!(out.contains("identical"), "{out}");
     }
     // Tampering with a recorded move is caught by the line's checksum.
     let journal = dir.join("games.jsonl");
     let original = std::fs::read_to_string(&journal).unwrap();
-    let mut first: serde_json::Value =
-        serde_json::from_str(original.lines().next().unwrap()).unwrap();
-    first["moves"][0] = serde_json::Value::String("a0a1R".into());
-    let rest: Vec<&str> = original.lines().skip(1).collect();
-    std::fs::write(&journal, format!("{first}\n{}\n", rest.join("\n"))).unwrap();
-    let o = arena(&[
-        "replay",
-        dir.to_str().unwrap(),
-        "--pair",
-        "0",
-        "--game",
-        "1",
-    ]);
+    let change_move = |v: &mut serde_json::Value| v["moves"][0] = "a0a1R".into();
+    rewrite_journal(&journal, &original, false, 0, change_move);
+    let o = replay(&dir, "0", "1");
     assert_eq!(o.status.code(), Some(2));
     let e = String::from_utf8_lossy(&o.stderr);
     assert!(
         e.contains("games.jsonl:1: its content does not match its checksum"),
         "{e}"
     );
-    // Without checksums (a journal of an older version), replay itself finds the changed ply.
-    let text: String = original
-        .lines()
-        .map(|l| {
-            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
-            v.as_object_mut().unwrap().remove("check");
-            v.to_string() + "\n"
-        })
-        .collect();
-    first.as_object_mut().unwrap().remove("check");
-    let rest: Vec<&str> = text.lines().skip(1).collect();
-    std::fs::write(&journal, format!("{first}\n{}\n", rest.join("\n"))).unwrap();
-    let o = arena(&[
-        "replay",
-        dir.to_str().unwrap(),
-        "--pair",
-        "0",
-        "--game",
-        "1",
-    ]);
-    assert_eq!(o.status.code(), Some(3));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("DIFFERENT at ply 1"));
-    // The same moves with another recorded result are caught too.
-    let mut last: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
-    let flipped = if last["result"] == "1-0" {
-        "0-1"
-    } else {
-        "1-0"
+    // Without checksums (a journal of an older version), replay itself finds a changed move,
+    // the same moves with another recorded result, and an altered deal (not the deal of the
+    // recorded seed).
+    let flip = |v: &mut serde_json::Value| v["result"] = flipped(&v["result"]);
+    let swap_deal = |v: &mut serde_json::Value| {
+        let red = v["deal"]["red"].as_str().unwrap().to_string();
+        let swapped: String = red.chars().rev().collect();
+        assert_ne!(swapped, red);
+        v["deal"]["red"] = swapped.into();
     };
-    last["result"] = serde_json::Value::String(flipped.into());
-    let lines: Vec<String> = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| {
-            if i == 1 {
-                last.to_string()
-            } else {
-                l.to_string()
-            }
-        })
-        .collect();
-    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
-    let o = arena(&[
-        "replay",
-        dir.to_str().unwrap(),
-        "--pair",
-        "0",
-        "--game",
-        "2",
-    ]);
-    assert_eq!(o.status.code(), Some(3));
-    assert!(
-        String::from_utf8_lossy(&o.stdout).contains("but the record ends"),
-        "{}",
-        String::from_utf8_lossy(&o.stdout)
-    );
-    // An altered deal is caught: it is not the deal of the recorded seed.
-    let mut third: serde_json::Value = serde_json::from_str(text.lines().nth(2).unwrap()).unwrap();
-    let red = third["deal"]["red"].as_str().unwrap().to_string();
-    let swapped: String = red.chars().rev().collect();
-    assert_ne!(swapped, red);
-    third["deal"]["red"] = serde_json::Value::String(swapped);
-    let lines: Vec<String> = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| {
-            if i == 2 {
-                third.to_string()
-            } else {
-                l.to_string()
-            }
-        })
-        .collect();
-    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
-    let o = arena(&[
-        "replay",
-        dir.to_str().unwrap(),
-        "--pair",
-        "1",
-        "--game",
-        "1",
-    ]);
-    assert_eq!(o.status.code(), Some(3));
-    assert!(
-        String::from_utf8_lossy(&o.stdout).contains("is not the deal of its seed"),
-        "{}",
-        String::from_utf8_lossy(&o.stdout)
-    );
+    let cases: [(&str, usize, Edit, &str, &str, &str); 3] = [
+        ("a move", 0, &change_move, "0", "1", "DIFFERENT at ply 1"),
+        ("the result", 1, &flip, "0", "2", "but the record ends"),
+        (
+            "the deal",
+            2,
+            &swap_deal,
+            "1",
+            "1",
+            "is not the deal of its seed",
+        ),
+    ];
+    for (case, line, edit, pair, game, says) in cases {
+        rewrite_journal(&journal, &original, true, line, edit);
+        let o = replay(&dir, pair, game);
+        assert_eq!(o.status.code(), Some(3), "{case}");
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(out.contains(says), "{case}: {out}");
+    }
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -355,17 +307,12 @@ fn engine_config_files_load() {
         env!("CARGO_MANIFEST_DIR"),
         "/../../configs/engines/greedy-noisy.json"
     );
-    let out = ok(&[
-        "match",
-        "--engine",
+    let out = ok(&match_args(
         cfg,
-        "--engine",
         "random",
-        "--pairs",
         "2",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
+        &["--out", dir.to_str().unwrap()],
+    ));
     assert!(out.contains("Results of greedy-noisy vs random"), "{out}");
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -422,19 +369,12 @@ fn an_engine_failing_more_than_five_percent_of_its_games_exits_5() {
     // The shards of a match merge to the same verdict.
     for k in 0..2 {
         let shard = format!("{k}/2");
-        engines_failed(&[
-            "match",
-            "--engine",
+        engines_failed(&match_args(
             illegal,
-            "--engine",
             "greedy",
-            "--pairs",
             "4",
-            "--shard",
-            &shard,
-            "--out",
-            &d(&format!("shard-{k}")),
-        ]);
+            &["--shard", &shard, "--out", &d(&format!("shard-{k}"))],
+        ));
     }
     engines_failed(&["merge", &d("shard-0"), &d("shard-1"), "--out", &d("merged")]);
     let _ = std::fs::remove_dir_all(dir);
@@ -448,17 +388,12 @@ fn engine_failures_lose_the_game_and_the_match_goes_on() {
         ("faulty:mode=error,after=2", "engine-error"),
     ] {
         let dir = tmp(reason);
-        let out = engines_failed(&[
-            "match",
-            "--engine",
+        let out = engines_failed(&match_args(
             spec,
-            "--engine",
             "random",
-            "--pairs",
             "3",
-            "--out",
-            dir.to_str().unwrap(),
-        ]);
+            &["--out", dir.to_str().unwrap()],
+        ));
         assert!(out.contains(&format!("{reason} 6")), "{spec}: {out}");
         assert!(
             out.contains(&format!(
@@ -481,19 +416,12 @@ fn engine_failures_lose_the_game_and_the_match_goes_on() {
     }
     // A move over the timeout loses too.
     let dir = tmp("timeout");
-    let out = engines_failed(&[
-        "match",
-        "--engine",
+    let out = engines_failed(&match_args(
         "faulty:mode=slow,after=1,ms=60",
-        "--engine",
         "random",
-        "--pairs",
         "1",
-        "--move-timeout",
-        "20",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
+        &["--move-timeout", "20", "--out", dir.to_str().unwrap()],
+    ));
     assert!(out.contains("timeout 2"), "{out}");
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -501,19 +429,12 @@ fn engine_failures_lose_the_game_and_the_match_goes_on() {
 #[test]
 fn omniscient_runs_are_labelled() {
     let dir = tmp("omni");
-    let out = ok(&[
-        "match",
-        "--engine",
+    let out = ok(&match_args(
         "greedy:name=seer",
-        "--engine",
         "greedy",
-        "--pairs",
         "2",
-        "--omniscient",
-        "A",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
+        &["--omniscient", "A", "--out", dir.to_str().unwrap()],
+    ));
     assert!(out.contains("Omniscient: A"), "{out}");
     let summary = json(&dir.join("summary.json"));
     assert_eq!(summary["omniscient"], "a");
@@ -522,24 +443,20 @@ fn omniscient_runs_are_labelled() {
 
 #[test]
 fn a_slow_engine_loses_on_time() {
-    // One second on the clock and 400 ms a move from the second move on: the fourth move finds
-    // 200 ms left. The faulty engine ignores its stop flag, so it is given up, not waited for.
+    // One second on the clock and 400 ms a move from the second move on: at most two slow moves
+    // fit (unloaded, the fourth move finds 200 ms left; a loaded machine may cut it sooner). The
+    // faulty engine ignores its stop flag, so it is given up, not waited for.
     let dir = tmp("forfeit");
     let started = std::time::Instant::now();
-    let out = ok(&[
-        "match",
-        "--engine",
+    let out = ok(&match_args(
         "faulty:mode=slow,after=1,ms=400",
-        "--engine",
         "random",
-        "--pairs",
         "1",
-        "--tc",
-        "1",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(started.elapsed() < std::time::Duration::from_secs(8));
+        &["--tc", "1", "--out", dir.to_str().unwrap()],
+    ));
+    // Two games of a one-second clock each: 8 s leaves a margin of over 5 s.
+    let took = started.elapsed();
+    assert!(took < std::time::Duration::from_secs(8), "took {took:?}");
     assert!(out.contains("Terminations: time-forfeit 2\n"), "{out}");
     // Losing on time is not an engine failure.
     assert!(
@@ -549,10 +466,23 @@ fn a_slow_engine_loses_on_time() {
     let jsonl = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
     for line in jsonl.lines() {
         let g: serde_json::Value = serde_json::from_str(line).unwrap();
-        assert_eq!(g["reason"], "time-forfeit");
-        // Three moves each; the faulty engine's fourth is too late (as Black, Red has moved 4).
-        let plies = if g["red"] == "random" { 7 } else { 6 };
-        assert_eq!(g["plies"], plies, "{line}");
+        assert_eq!(g["reason"], "time-forfeit", "{line}");
+        // The faulty engine loses on its own move: as Red after an even number of plies.
+        let faulty_red = g["red"] != "random";
+        assert_eq!(
+            g["result"],
+            if faulty_red { "0-1" } else { "1-0" },
+            "{line}"
+        );
+        let plies = g["plies"].as_u64().unwrap();
+        assert_eq!(plies % 2 == 0, faulty_red, "{line}");
+        // Its clock is charged: its first (quick) move stands, and 1 s holds at most two of
+        // 400 ms (exactly two unless the machine is so loaded that a 400 ms move takes 600).
+        let moves = plies / 2;
+        assert!(
+            (1..=3).contains(&moves),
+            "{moves} moves of the faulty engine: {line}"
+        );
         let detail = g["detail"].as_str().unwrap();
         assert!(detail.contains("on the clock"), "{detail}");
         assert!(detail.contains("given up"), "{detail}");
@@ -568,21 +498,15 @@ fn the_move_timeout_stops_a_runaway_without_waiting_for_it() {
     let dir = tmp("runaway");
     let started = std::time::Instant::now();
     // Every game lost by the timeout, an engine failure: exit 5.
-    let out = engines_failed(&[
-        "match",
-        "--engine",
+    let out = engines_failed(&match_args(
         "faulty:mode=slow,after=1,ms=20000",
-        "--engine",
         "random",
-        "--pairs",
         "1",
-        "--move-timeout",
-        "150",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
+        &["--move-timeout", "150", "--out", dir.to_str().unwrap()],
+    ));
+    // Waiting for the moves would take 40 s: 10 s leaves margins of 9 s and 30 s.
     assert!(
-        started.elapsed() < std::time::Duration::from_secs(5),
+        started.elapsed() < std::time::Duration::from_secs(10),
         "waited {:?}",
         started.elapsed()
     );
@@ -597,19 +521,12 @@ fn the_move_timeout_stops_a_runaway_without_waiting_for_it() {
 #[test]
 fn clocks_that_are_kept_lose_nothing_and_are_recorded() {
     let dir = tmp("clock");
-    let out = ok(&[
-        "match",
-        "--engine",
+    let out = ok(&match_args(
         "greedy",
-        "--engine",
         "random:tc=5+0.05",
-        "--pairs",
         "2",
-        "--tc",
-        "10+0.1",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
+        &["--tc", "10+0.1", "--out", dir.to_str().unwrap()],
+    ));
     assert!(!out.contains("time-forfeit"), "{out}");
     assert!(
         out.contains("(tc=10+0.1 (random:tc=5+0.05: tc=5+0.05), "),
@@ -647,19 +564,12 @@ fn clocks_that_are_kept_lose_nothing_and_are_recorded() {
 #[test]
 fn singular_counts_read_as_such() {
     let dir = tmp("singular");
-    let out = ok(&[
-        "match",
-        "--engine",
+    let out = ok(&match_args(
         "greedy",
-        "--engine",
         "random",
-        "--pairs",
         "1",
-        "--threads",
-        "1",
-        "--out",
-        s(&dir),
-    ]);
+        &["--threads", "1", "--out", s(&dir)],
+    ));
     assert!(
         out.contains(", 1 thread, seed 1, rules standard, 1 pair)"),
         "{out}"
@@ -757,19 +667,12 @@ fn killing_a_resume_loses_no_finished_pair() {
 fn a_second_writer_of_a_folder_is_refused() {
     let dir = tmp("lock");
     let d = dir.to_str().unwrap().to_string();
-    let args = [
-        "match",
-        "--engine",
+    let args = match_args(
         "greedy",
-        "--engine",
         "level:easy",
-        "--pairs",
         "20000",
-        "--threads",
-        "1",
-        "--out",
-        &d,
-    ];
+        &["--threads", "1", "--out", &d],
+    );
     let mut first = Command::new(arena_bin())
         .args(args)
         .stdout(std::process::Stdio::null())
@@ -781,20 +684,12 @@ fn a_second_writer_of_a_folder_is_refused() {
         assert!(started.elapsed() < std::time::Duration::from_secs(20));
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    let o = arena(&[
-        "match",
-        "--engine",
+    let o = arena(&match_args(
         "greedy",
-        "--engine",
         "level:easy",
-        "--pairs",
         "20000",
-        "--threads",
-        "1",
-        "--out",
-        &d,
-        "--resume",
-    ]);
+        &["--threads", "1", "--out", &d, "--resume"],
+    ));
     assert_eq!(o.status.code(), Some(2));
     let e = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -808,20 +703,12 @@ fn a_second_writer_of_a_folder_is_refused() {
         "the killed run left its lock"
     );
     // The killed run's lock is stale: a resume takes it over (to fewer pairs, to be quick).
-    ok(&[
-        "match",
-        "--engine",
+    ok(&match_args(
         "greedy",
-        "--engine",
         "level:easy",
-        "--pairs",
         "5",
-        "--threads",
-        "1",
-        "--out",
-        &d,
-        "--resume",
-    ]);
+        &["--threads", "1", "--out", &d, "--resume"],
+    ));
     assert!(!dir.join(".arena.lock").exists());
 }
 
@@ -874,19 +761,9 @@ fn resume_refuses_an_edited_journal_line() {
     run_match(&dir, "1", "3", &[]);
     let journal = dir.join("games.jsonl");
     let text = std::fs::read_to_string(&journal).unwrap();
-    let edited: String = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| {
-            let mut g: serde_json::Value = serde_json::from_str(l).unwrap();
-            if i == 3 {
-                let flipped = if g["result"] == "1-0" { "0-1" } else { "1-0" };
-                g["result"] = flipped.into();
-            }
-            format!("{g}\n")
-        })
-        .collect();
-    std::fs::write(&journal, edited).unwrap();
+    rewrite_journal(&journal, &text, false, 3, |g| {
+        g["result"] = flipped(&g["result"])
+    });
     let d = dir.to_str().unwrap();
     let o = arena(&["match", "--out", d, "--resume", "--pairs", "4"]);
     assert_eq!(o.status.code(), Some(2));
@@ -1004,20 +881,8 @@ fn recorded_games_are_found_by_number_shown_and_exported() {
     // An altered move is refused by export and flagged by --show (without checksums, as an
     // older journal holds them).
     let journal = dir.join("games.jsonl");
-    let text: Vec<String> = std::fs::read_to_string(&journal)
-        .unwrap()
-        .lines()
-        .enumerate()
-        .map(|(i, l)| {
-            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
-            v.as_object_mut().unwrap().remove("check");
-            if i == 3 {
-                v["moves"][2] = serde_json::Value::String("a0a9".into());
-            }
-            v.to_string()
-        })
-        .collect();
-    std::fs::write(&journal, text.join("\n") + "\n").unwrap();
+    let text = std::fs::read_to_string(&journal).unwrap();
+    rewrite_journal(&journal, &text, true, 3, |v| v["moves"][2] = "a0a9".into());
     let o = arena(&["replay", d, "--game", "4", "--show"]);
     assert_eq!(o.status.code(), Some(3));
     assert!(
@@ -1065,19 +930,12 @@ fn time_limited_games_are_shown_not_replayed() {
 #[test]
 fn threads_beyond_the_pairs_are_said() {
     let dir = tmp("threads-note");
-    let o = arena(&[
-        "match",
-        "--engine",
+    let o = arena(&match_args(
         "greedy",
-        "--engine",
         "random",
-        "--pairs",
         "1",
-        "--threads",
-        "8",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
+        &["--threads", "8", "--out", dir.to_str().unwrap()],
+    ));
     assert!(o.status.success());
     let e = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -1168,24 +1026,9 @@ fn replay_and_export_refuse_what_does_not_hold_up() {
     let journal = dir.join("games.jsonl");
     let original = std::fs::read_to_string(&journal).unwrap();
     let edit = |i: usize, f: &dyn Fn(&mut serde_json::Value)| {
-        let lines: Vec<String> = original
-            .lines()
-            .enumerate()
-            .map(|(k, l)| {
-                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
-                v.as_object_mut().unwrap().remove("check");
-                if k == i {
-                    f(&mut v);
-                }
-                v.to_string()
-            })
-            .collect();
-        std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+        rewrite_journal(&journal, &original, true, i, f);
     };
-    edit(0, &|v| {
-        v["result"] =
-            serde_json::Value::String(if v["result"] == "1-0" { "0-1" } else { "1-0" }.into())
-    });
+    edit(0, &|v| v["result"] = flipped(&v["result"]));
     let o = arena(&["export", d, "--game", "1"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(

@@ -2,7 +2,7 @@
 //! bidi controls escaped in errors and tables, never raw; huge input quoted cut short; labels
 //! with bidi controls refused.
 
-use crate::common::{ok, refused, s, tmp};
+use crate::common::{match_args, ok, refused, s, tmp};
 
 /// `greedy:noise` reads back as `greedy:greedy=noise`; the error quotes what was typed.
 #[test]
@@ -170,17 +170,7 @@ fn labels_that_look_alike_are_refused() {
 fn an_output_path_with_a_control_character_is_refused() {
     let dir = tmp("out-esc");
     let out = dir.join("o\u{1b}[31mx");
-    let e = refused(&[
-        "match",
-        "--engine",
-        "greedy",
-        "--engine",
-        "random",
-        "--pairs",
-        "1",
-        "--out",
-        s(&out),
-    ]);
+    let e = refused(&match_args("greedy", "random", "1", &["--out", s(&out)]));
     assert!(
         e.contains("--out") && e.contains("control character"),
         "{e}"

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{arena, csv_without_timing, ok, tmp};
+use crate::common::{arena, csv_without_timing, match_args, ok, tmp};
 
 fn status(args: &[&str]) -> (i32, String) {
     let o = arena(args);
@@ -114,18 +114,12 @@ fn an_interrupted_old_match_resumes_to_the_games_of_a_fresh_run() {
     );
     assert!(crate::common::text(&o.stdout).contains("MIXED"));
     let fresh = tmp("fresh-partial");
-    ok(&[
-        "match",
-        "--engine",
+    ok(&match_args(
         "greedy",
-        "--engine",
         "random",
-        "--pairs",
         "4",
-        "--out",
-        fresh.to_str().unwrap(),
-        "--no-progress",
-    ]);
+        &["--out", fresh.to_str().unwrap(), "--no-progress"],
+    ));
     assert_eq!(csv_without_timing(&resumed), csv_without_timing(&fresh));
     assert_eq!(csv_without_timing(&resumed).lines().count(), 9);
     for d in [resumed, fresh] {

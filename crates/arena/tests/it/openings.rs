@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::common::{arena, csv_without_timing, json, ok, refused, s, text, tmp};
+use crate::common::{arena, csv_without_timing, json, match_args, ok, refused, s, text, tmp};
 
 /// Borrowed words of owned ones, for the helpers that take `&[&str]`.
 fn strs(v: &[String]) -> Vec<&str> {
@@ -26,7 +26,9 @@ fn games(dir: &Path) -> Vec<serde_json::Value> {
 #[test]
 fn a_gate_of_repeated_games_takes_no_verdict() {
     let dir = tmp("repeats");
-    let gate = |extra: &[&str]| {
+    // A cap of `max_pairs`: the repeats are every pair after the first and the allowed gate
+    // crosses no bound at any cap (its pairs are all alike); the book's pairs are 40 distinct.
+    let gate = |max_pairs: &str, extra: &[&str]| {
         let mut args = vec![
             "sprt",
             "--rules",
@@ -42,7 +44,7 @@ fn a_gate_of_repeated_games_takes_no_verdict() {
             "--threads",
             "2",
             "--max-pairs",
-            "150",
+            max_pairs,
             "--out",
             s(&dir),
         ];
@@ -50,7 +52,7 @@ fn a_gate_of_repeated_games_takes_no_verdict() {
         let _ = std::fs::remove_dir_all(&dir);
         arena(&args)
     };
-    let o = gate(&["--openings", "none"]);
+    let o = gate("20", &["--openings", "none"]);
     let out = text(&o.stdout);
     assert_eq!(o.status.code(), Some(3), "{out}{}", text(&o.stderr));
     assert!(out.contains("REPEATED: "), "{out}");
@@ -63,7 +65,7 @@ fn a_gate_of_repeated_games_takes_no_verdict() {
     assert!(page.contains("REPEATED: "), "games.html says it too");
     // --allow-repeats takes the test's own result anyway (here every pair is a Red win and a
     // Black win: no bound is crossed by the cap).
-    let o = gate(&["--openings", "none", "--allow-repeats"]);
+    let o = gate("20", &["--openings", "none", "--allow-repeats"]);
     let out = text(&o.stdout);
     assert!(
         out.contains("Gate: inconclusive, no bound crossed"),
@@ -74,7 +76,7 @@ fn a_gate_of_repeated_games_takes_no_verdict() {
         "inconclusive"
     );
     // The default under Xiangqi rules: the built-in book, said in the header, no repeats.
-    let o = gate(&[]);
+    let o = gate("40", &[]);
     let out = text(&o.stdout);
     assert!(out.contains("openings builtin:xiangqi ("), "{out}");
     assert!(!out.contains("REPEATED"), "{out}");
@@ -231,22 +233,20 @@ fn a_run_from_a_book_replays_resumes_and_merges() {
             .join("\n"),
     )
     .unwrap();
-    let o = arena(&[
-        "match",
-        "--engine",
+    let o = arena(&match_args(
         "greedy",
-        "--engine",
         "level:easy",
-        "--pairs",
         "8",
-        "--seed",
-        "9",
-        "--out",
-        s(&full),
-        "--resume",
-        "--openings",
-        s(&other),
-    ]);
+        &[
+            "--seed",
+            "9",
+            "--out",
+            s(&full),
+            "--resume",
+            "--openings",
+            s(&other),
+        ],
+    ));
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
     assert!(
         text(&o.stderr).contains("fingerprint"),
@@ -351,34 +351,22 @@ fn bad_books_are_refused_with_their_line() {
 fn a_pgn_book_takes_each_games_first_plies() {
     let dir = tmp("pgn");
     let played = dir.join("played");
-    ok(&[
-        "match",
-        "--engine",
-        "greedy",
-        "--engine",
-        "random",
-        "--pairs",
-        "3",
-        "--out",
-        s(&played),
-    ]);
+    ok(&match_args("greedy", "random", "3", &["--out", s(&played)]));
     let pgn = dir.join("games.pgn");
     ok(&["export", s(&played), "--out", s(&pgn)]);
     let run = dir.join("run");
-    let out = ok(&[
-        "match",
-        "--engine",
+    let out = ok(&match_args(
         "greedy",
-        "--engine",
         "level:easy",
-        "--pairs",
         "6",
-        "--out",
-        s(&run),
-        "--openings",
-        &format!("file={}", s(&pgn)),
-        "plies=3",
-    ]);
+        &[
+            "--out",
+            s(&run),
+            "--openings",
+            &format!("file={}", s(&pgn)),
+            "plies=3",
+        ],
+    ));
     assert!(out.contains("(6 positions, sequential)"), "{out}");
     let g = games(&run);
     // Black is to move after three plies, and pair p plays game p of the file.
@@ -485,20 +473,12 @@ fn adjudicated_games_replay_and_resume() {
     ok(&["match", "--out", s(&cut), "--resume"]);
     assert_eq!(csv_without_timing(&full), csv_without_timing(&cut));
     // Without adjudication the same games run on: the fingerprint differs.
-    let err = refused(&[
-        "match",
-        "--engine",
+    let err = refused(&match_args(
         "alphabeta:nodes=300",
-        "--engine",
         "alphabeta:nodes=30,name=weak",
-        "--pairs",
         "6",
-        "--seed",
-        "3",
-        "--out",
-        s(&full),
-        "--resume",
-    ]);
+        &["--seed", "3", "--out", s(&full), "--resume"],
+    ));
     assert!(err.contains("fingerprint"), "{err}");
     // Bad words are refused with the flag.
     let err = refused(&[

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{arena, s, text, tmp};
+use crate::common::{arena, match_args, s, text, tmp};
 
 /// Runs the arena and expects exit status `code`; returns its error output.
 fn expect(code: i32, args: &[&str]) -> String {
@@ -363,20 +363,18 @@ fn a_folders_own_file_linked_elsewhere_is_not_written_through() {
     let run = dir.join("run");
     let outside = dir.join("outside.txt");
     std::fs::write(&outside, "precious").unwrap();
-    let ran = crate::common::arena(&[
-        "match",
-        "--engine",
+    let ran = crate::common::arena(&match_args(
         "random",
-        "--engine",
         "greedy",
-        "--pairs",
         "8",
-        "--max-plies",
-        "20",
-        "--no-progress",
-        "--out",
-        run.to_str().unwrap(),
-    ]);
+        &[
+            "--max-plies",
+            "20",
+            "--no-progress",
+            "--out",
+            run.to_str().unwrap(),
+        ],
+    ));
     assert!(ran.status.success());
     // The games index, then a viewer page, made links to a file outside the folder.
     std::fs::remove_file(run.join("games.html")).unwrap();

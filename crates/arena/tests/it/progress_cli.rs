@@ -2,7 +2,7 @@
 //! pipe, as in CI, cron and cluster logs): `--report-every N` lines with the figures the summary
 //! ends with, and the warning of a run that lost too many games to the clock.
 
-use crate::common::{arena, json, s, text, tmp};
+use crate::common::{arena, json, match_args, s, text, tmp};
 
 /// The fields of a two-engine progress line: `progress: P/Q pairs[ (cap)], G games, T s: A vs B
 /// W w D d L l, score x %, Elo e +/- err[, LLR llr (lo, hi)]`.
@@ -133,19 +133,12 @@ fn a_gate_reports_every_pair_with_the_figures_of_its_summary() {
 fn report_every_zero_is_silent_and_n_reports_every_n_pairs() {
     let dir = tmp("every");
     let run = |every: &str, out: &str| {
-        let o = arena(&[
-            "match",
-            "--engine",
+        let o = arena(&match_args(
             "greedy",
-            "--engine",
             "random",
-            "--pairs",
             "6",
-            "--report-every",
-            every,
-            "--out",
-            s(&dir.join(out)),
-        ]);
+            &["--report-every", every, "--out", s(&dir.join(out))],
+        ));
         assert!(o.status.success(), "{}", text(&o.stderr));
         lines(&o.stderr)
     };
@@ -202,19 +195,12 @@ fn tournaments_and_leak_runs_report_their_own_figures() {
 fn a_run_that_loses_games_on_time_warns_and_says_what_to_do() {
     // As in match_cli's a_slow_engine_loses_on_time: both games are lost on the clock.
     let dir = tmp("forfeits");
-    let o = arena(&[
-        "match",
-        "--engine",
+    let o = arena(&match_args(
         "faulty:mode=slow,after=1,ms=400",
-        "--engine",
         "random",
-        "--pairs",
         "1",
-        "--tc",
-        "1",
-        "--out",
-        s(&dir.join("clock")),
-    ]);
+        &["--tc", "1", "--out", s(&dir.join("clock"))],
+    ));
     assert!(o.status.success(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
     assert!(
@@ -233,19 +219,12 @@ fn a_run_that_loses_games_on_time_warns_and_says_what_to_do() {
         "{w}"
     );
     // A node-limited run has nothing to warn of.
-    let o = arena(&[
-        "match",
-        "--engine",
+    let o = arena(&match_args(
         "greedy",
-        "--engine",
         "random",
-        "--pairs",
         "2",
-        "--nodes",
-        "100",
-        "--out",
-        s(&dir.join("nodes")),
-    ]);
+        &["--nodes", "100", "--out", s(&dir.join("nodes"))],
+    ));
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(!text(&o.stdout).contains("Warning:"), "{}", text(&o.stdout));
     let summary = json(&dir.join("nodes/summary.json"));

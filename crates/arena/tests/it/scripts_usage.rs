@@ -3,6 +3,7 @@
 //! here with a stand-in `cargo` first on `PATH`, so nothing is built.
 #![cfg(unix)]
 
+use std::ffi::OsStr;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -102,14 +103,52 @@ fn fuzz_exits_1_when_an_input_panics() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// `bash scripts/NAME ARGS...` run from `cwd`, with the environment `env` added.
-fn run_in(name: &str, args: &[&str], cwd: &Path, env: &[(&str, &Path)]) -> Output {
+/// `bash SCRIPT ARGS...` run from `cwd`, with the environment `env` changed: a variable with a
+/// value is set, one without it removed.
+fn bash(script: &Path, args: &[&str], cwd: &Path, env: &[(&str, Option<&OsStr>)]) -> Output {
     let mut c = Command::new("bash");
-    c.arg(script(name)).args(args).current_dir(cwd);
+    c.arg(script).args(args).current_dir(cwd);
     for (k, v) in env {
-        c.env(k, v);
+        match v {
+            Some(v) => c.env(k, v),
+            None => c.env_remove(k),
+        };
     }
     c.output().expect("bash runs")
+}
+
+/// `bash scripts/NAME ARGS...` run from `cwd`, with the environment `env` added.
+fn run_in(name: &str, args: &[&str], cwd: &Path, env: &[(&str, &Path)]) -> Output {
+    let env: Vec<_> = env.iter().map(|(k, v)| (*k, Some(v.as_os_str()))).collect();
+    bash(&script(name), args, cwd, &env)
+}
+
+/// Whether git runs here; if not, [`crate::common::missing`] says so for `test`.
+fn have_git(test: &str) -> bool {
+    let found = Command::new("git")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        crate::common::missing(test, "git not found (apt-get install git)");
+    }
+    found
+}
+
+/// Makes `origin` a git repository whose first commit holds a copy of the repository's scripts/
+/// (and whatever `origin` holds already).
+fn repository_of_the_scripts(origin: &Path) {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let cp = Command::new("cp")
+        .arg("-r")
+        .arg(repo.join("scripts"))
+        .arg(origin)
+        .status()
+        .unwrap();
+    assert!(cp.success());
+    git(origin, &["init", "--quiet"]);
+    git(origin, &["add", "."]);
+    git(origin, &["commit", "--quiet", "-m", "first"]);
 }
 
 /// An executable shell script at `path` with `body`.
@@ -260,14 +299,15 @@ fn a_refused_night_leaves_no_night_record() {
     );
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     assert!(!dir.join("n/2026-12-02").exists());
-    let mut c = Command::new("bash");
-    c.arg(script("nightly.sh"))
-        .args(night)
-        .args(["--date", "2026-12-03", "--threads", "1"])
-        .current_dir(&dir)
-        .env("ARENA", &arena)
-        .env("FAKE_ARENA_STATUS", "2");
-    let o = c.output().expect("bash runs");
+    let o = bash(
+        &script("nightly.sh"),
+        &[&night[..], &["--date", "2026-12-03", "--threads", "1"]].concat(),
+        &dir,
+        &[
+            ("ARENA", Some(arena.as_os_str())),
+            ("FAKE_ARENA_STATUS", Some("2".as_ref())),
+        ],
+    );
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     assert!(!dir.join("n/2026-12-03/night.json").exists());
     assert!(!dir.join("n/2026-12-03").exists());
@@ -388,15 +428,7 @@ fn git(dir: &Path, args: &[&str]) {
 fn the_readme_cron_line_runs_a_night_on_a_fresh_clone_under_crons_environment() {
     let test =
         "scripts_usage::the_readme_cron_line_runs_a_night_on_a_fresh_clone_under_crons_environment";
-    if !have_bash(test) {
-        return;
-    }
-    if !Command::new("git")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        crate::common::missing(test, "git not found (apt-get install git)");
+    if !have_bash(test) || !have_git(test) {
         return;
     }
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -413,22 +445,13 @@ fn the_readme_cron_line_runs_a_night_on_a_fresh_clone_under_crons_environment() 
     let dir = tmp("cron");
     let origin = dir.join("origin");
     std::fs::create_dir_all(origin.join("configs")).unwrap();
-    let cp = Command::new("cp")
-        .arg("-r")
-        .arg(repo.join("scripts"))
-        .arg(&origin)
-        .status()
-        .unwrap();
-    assert!(cp.success());
     let config = origin.join("configs/nightly.json");
     std::fs::write(
         &config,
         r#"{"engines": ["greedy", "random"], "pairs": 1, "bootstrap": 100}"#,
     )
     .unwrap();
-    git(&origin, &["init", "--quiet"]);
-    git(&origin, &["add", "."]);
-    git(&origin, &["commit", "--quiet", "-m", "first"]);
+    repository_of_the_scripts(&origin);
     git(&dir, &["clone", "--quiet", "origin", "clone"]);
     // New code on the branch after the clone: tonight must play it.
     std::fs::write(
@@ -559,12 +582,12 @@ fn pull_is_refused_when_the_pulled_code_would_not_be_built() {
         );
         assert!(!text(&o.stdout).contains("git pull"), "nothing is pulled");
     }
-    let mut c = Command::new("bash");
-    c.arg(script("nightly.sh"))
-        .args(["--pull", "--no-build", "--root", "n"])
-        .current_dir(&dir)
-        .env_remove("ARENA");
-    let o = c.output().expect("bash runs");
+    let o = bash(
+        &script("nightly.sh"),
+        &["--pull", "--no-build", "--root", "n"],
+        &dir,
+        &[("ARENA", None)],
+    );
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("--pull with --no-build"), "{err}");
@@ -669,27 +692,28 @@ fn bench_memory_finds_the_arena_as_every_script_does() {
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let o = Command::new("bash")
-        .arg(script("bench-memory.sh"))
-        .arg("3")
-        .current_dir(&dir)
-        .env("PATH", &path)
-        .env("ARENA", "my-arena")
-        .output()
-        .expect("bash runs");
+    let bench = script("bench-memory.sh");
+    let o = bash(
+        &bench,
+        &["3"],
+        &dir,
+        &[
+            ("PATH", Some(path.as_ref())),
+            ("ARENA", Some("my-arena".as_ref())),
+        ],
+    );
     let played = std::fs::read_to_string(&calls).unwrap_or_default();
     assert!(
         played.starts_with("match\n"),
         "{played:?}: {}",
         text(&o.stderr)
     );
-    let o = Command::new("bash")
-        .arg(script("bench-memory.sh"))
-        .arg("3")
-        .current_dir(&dir)
-        .env("ARENA", "no-such-arena")
-        .output()
-        .expect("bash runs");
+    let o = bash(
+        &bench,
+        &["3"],
+        &dir,
+        &[("ARENA", Some("no-such-arena".as_ref()))],
+    );
     assert_eq!(o.status.code(), Some(2));
     assert!(
         text(&o.stderr).contains("ARENA='no-such-arena' is no executable file"),
@@ -704,31 +728,13 @@ fn bench_memory_finds_the_arena_as_every_script_does() {
 #[test]
 fn pull_on_a_detached_head_says_to_check_out_a_branch() {
     let test = "scripts_usage::pull_on_a_detached_head_says_to_check_out_a_branch";
-    if !have_bash(test) {
-        return;
-    }
-    if !Command::new("git")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        crate::common::missing(test, "git not found (apt-get install git)");
+    if !have_bash(test) || !have_git(test) {
         return;
     }
     let dir = tmp("detached");
     let origin = dir.join("origin");
     std::fs::create_dir_all(&origin).unwrap();
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let cp = Command::new("cp")
-        .arg("-r")
-        .arg(repo.join("scripts"))
-        .arg(&origin)
-        .status()
-        .unwrap();
-    assert!(cp.success());
-    git(&origin, &["init", "--quiet"]);
-    git(&origin, &["add", "."]);
-    git(&origin, &["commit", "--quiet", "-m", "first"]);
+    repository_of_the_scripts(&origin);
     git(
         &origin,
         &["commit", "--quiet", "--allow-empty", "-m", "second"],
@@ -736,13 +742,12 @@ fn pull_on_a_detached_head_says_to_check_out_a_branch() {
     git(&dir, &["clone", "--quiet", "origin", "clone"]);
     let clone = dir.join("clone");
     git(&clone, &["checkout", "--quiet", "--detach", "HEAD~1"]);
-    let o = Command::new("bash")
-        .arg(clone.join("scripts/nightly.sh"))
-        .arg("--pull")
-        .current_dir(&clone)
-        .env_remove("ARENA")
-        .output()
-        .expect("bash runs");
+    let o = bash(
+        &clone.join("scripts/nightly.sh"),
+        &["--pull"],
+        &clone,
+        &[("ARENA", None)],
+    );
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("(detached HEAD: check out a branch)"), "{err}");

@@ -82,23 +82,28 @@ fn entries(suite: &str) -> Vec<(String, Vec<Move>, Option<u32>)> {
         .collect()
 }
 
+/// `arena suite mates` of the games in `folder`, mates in at most 2, at `threads`, into `out`.
+fn mate_suite(folder: &Path, threads: &str, out: &Path) -> std::process::Output {
+    arena(&[
+        "suite",
+        "mates",
+        s(folder),
+        "--max-moves",
+        "2",
+        "--threads",
+        threads,
+        "--out",
+        s(out),
+    ])
+}
+
 #[test]
 fn a_mate_suite_holds_up_and_engines_solve_it() {
     let dir = tmp("mates");
     let folder = dir.join("games");
     games(&folder, "xiangqi", "12");
     let suite = dir.join("mates.epd");
-    let made = arena(&[
-        "suite",
-        "mates",
-        s(&folder),
-        "--max-moves",
-        "2",
-        "--threads",
-        "2",
-        "--out",
-        s(&suite),
-    ]);
+    let made = mate_suite(&folder, "2", &suite);
     assert!(made.status.success(), "{}", text(&made.stderr));
     assert!(
         text(&made.stdout).contains("mate in 1:"),
@@ -108,17 +113,7 @@ fn a_mate_suite_holds_up_and_engines_solve_it() {
     let body = std::fs::read_to_string(&suite).unwrap();
     // The same folder at one thread gives the same file.
     let again = dir.join("again.epd");
-    let one = arena(&[
-        "suite",
-        "mates",
-        s(&folder),
-        "--max-moves",
-        "2",
-        "--threads",
-        "1",
-        "--out",
-        s(&again),
-    ]);
+    let one = mate_suite(&folder, "1", &again);
     assert!(one.status.success(), "{}", text(&one.stderr));
     assert_eq!(body, std::fs::read_to_string(&again).unwrap());
     let list = entries(&body);
@@ -189,7 +184,9 @@ fn a_mate_suite_holds_up_and_engines_solve_it() {
 fn a_tactics_suite_has_one_right_move_whatever_the_hidden_pieces() {
     let dir = tmp("tactics");
     let folder = dir.join("games");
-    games(&folder, "standard", "4");
+    // One pair's games give a few positions (two), each checked below as four pairs' six were:
+    // the search behind each costs seconds, so more pairs only repeat the checks.
+    games(&folder, "standard", "1");
     let suite = dir.join("tactics.epd");
     let made = arena(&[
         "suite",
@@ -266,17 +263,7 @@ fn malformed_suite_lines_are_reported_and_skipped() {
     )
     .unwrap();
     let out = dir.join("out");
-    let run = arena(&[
-        "solve",
-        s(&suite),
-        "--rules",
-        "xiangqi",
-        "--engine",
-        "greedy",
-        "--no-progress",
-        "--out",
-        s(&out),
-    ]);
+    let run = solve(&suite, &out, &[]);
     assert!(run.status.success(), "{}", text(&run.stderr));
     let err = text(&run.stderr);
     for line in 3..=8 {
@@ -342,17 +329,12 @@ fn malformed_suite_lines_are_reported_and_skipped() {
         ),
     )
     .unwrap();
-    let run = arena(&[
-        "solve",
-        s(&am_only),
-        "--rules",
-        "xiangqi",
-        "--engine",
+    let run = solve_with(
         "faulty:mode=illegal,after=0",
-        "--no-progress",
-        "--out",
-        s(&dir.join("out-am")),
-    ]);
+        &am_only,
+        &dir.join("out-am"),
+        &[],
+    );
     assert!(run.status.success(), "{}", text(&run.stderr));
     let report = text(&run.stdout);
     assert!(report.contains("failed: illegal move"), "{report}");
@@ -402,13 +384,18 @@ fn five_positions(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
 
 /// `arena solve` with `extra` flags on `suite` into `out`, with greedy, xiangqi rules.
 fn solve(suite: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    solve_with("greedy", suite, out, extra)
+}
+
+/// `arena solve` with `extra` flags on `suite` into `out`, with `engine`, xiangqi rules.
+fn solve_with(engine: &str, suite: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
     let mut args = vec![
         "solve",
         s(suite),
         "--rules",
         "xiangqi",
         "--engine",
-        "greedy",
+        engine,
         "--no-progress",
         "--out",
         s(out),
@@ -616,19 +603,7 @@ fn a_false_mate_claim_is_refuted_and_solves_nothing() {
     let spec = format!("uci:path={engine},name=liar");
     let run_with = |out: &str, extra: &[&str]| {
         let out = dir.join(out);
-        let mut args = vec![
-            "solve",
-            s(&suite),
-            "--rules",
-            "xiangqi",
-            "--engine",
-            &spec,
-            "--no-progress",
-            "--out",
-            s(&out),
-        ];
-        args.extend(extra);
-        let run = arena(&args);
+        let run = solve_with(&spec, &suite, &out, extra);
         assert!(run.status.success(), "{}", text(&run.stderr));
         (
             text(&run.stdout),

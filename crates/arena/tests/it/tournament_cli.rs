@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::common::{
-    csv_without_timing, have_bash, json, json_without_machine, missing, ok, refused, s, text, tmp,
+    csv_without_timing, have_bash, json, json_without_machine, match_args, missing, ok, refused, s,
+    text, tmp,
 };
 
 const ENGINES: [&str; 6] = [
@@ -334,17 +335,7 @@ fn shards(dir: &Path, base: &[&str], n: u64) -> Vec<PathBuf> {
 fn merged_shards_equal_one_machines_run() {
     let dir = tmp("merge");
     // A match: 3 shards at one thread each against one run at three threads.
-    let base = [
-        "match",
-        "--engine",
-        "greedy",
-        "--engine",
-        "level:easy",
-        "--pairs",
-        "10",
-        "--seed",
-        "3",
-    ];
+    let base = match_args("greedy", "level:easy", "10", &["--seed", "3"]);
     let parts = shards(&dir.join("m"), &base, 3);
     let record = std::fs::read_to_string(parts[1].join("match.json")).unwrap();
     assert!(record.contains("\"shard\""), "{record}");
@@ -450,17 +441,7 @@ fn merge_refuses_what_does_not_belong_together() {
 #[test]
 fn the_homogeneity_check_flags_a_broken_shard() {
     let dir = tmp("tamper");
-    let base = [
-        "match",
-        "--engine",
-        "greedy",
-        "--engine",
-        "level:easy",
-        "--pairs",
-        "90",
-        "--seed",
-        "4",
-    ];
+    let base = match_args("greedy", "level:easy", "90", &["--seed", "4"]);
     let parts = shards(&dir, &base, 3);
     let out = dir.join("honest");
     let text = ok(&[

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::common::{arena, json, text, tmp};
+use crate::common::{arena, json, match_args, text, tmp};
 
 /// The "a -> b" pair of numbers after `label` in the report.
 fn losses(report: &str, label: &str) -> (f64, f64) {
@@ -17,24 +17,49 @@ fn losses(report: &str, label: &str) -> (f64, f64) {
     (nums.next().unwrap(), nums.next().unwrap())
 }
 
+/// A pair of alphabeta with the evaluation `eval` against greedy, at 300 nodes, into `out`.
+fn play_with(eval: &Path, out: &Path) -> std::process::Output {
+    arena(&match_args(
+        &format!("alphabeta:eval={}", eval.display()),
+        "greedy",
+        "1",
+        &[
+            "--nodes",
+            "300",
+            "--no-progress",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    ))
+}
+
+/// `arena ARGS`, which must be refused (exit 2) saying each of `says`.
+#[track_caller]
+fn refused_saying(args: &[&str], says: &[&str]) {
+    let r = arena(args);
+    let err = text(&r.stderr);
+    assert_eq!(r.status.code(), Some(2), "{args:?}: {err}");
+    for said in says {
+        assert!(err.contains(said), "{args:?}: no {said:?} in {err}");
+    }
+}
+
 #[test]
 fn tuning_fits_the_games_and_refuses_bad_input() {
     let dir = tmp("fit");
     let games = dir.join("games");
-    let run = arena(&[
-        "match",
-        "--engine",
+    let run = arena(&match_args(
         "greedy",
-        "--engine",
         "level:easy",
-        "--pairs",
         "40",
-        "--threads",
-        "2",
-        "--no-progress",
-        "--out",
-        games.to_str().unwrap(),
-    ]);
+        &[
+            "--threads",
+            "2",
+            "--no-progress",
+            "--out",
+            games.to_str().unwrap(),
+        ],
+    ));
     assert!(run.status.success(), "{}", text(&run.stderr));
     let out = dir.join("tuned.json");
     let tuned = arena(&[
@@ -70,20 +95,7 @@ fn tuning_fits_the_games_and_refuses_bad_input() {
     // The weights load as an engine's evaluation.
     let weights = json(&out);
     assert_eq!(weights["tempo"], 10);
-    let again = arena(&[
-        "match",
-        "--engine",
-        &format!("alphabeta:eval={}", out.display()),
-        "--engine",
-        "greedy",
-        "--pairs",
-        "1",
-        "--nodes",
-        "300",
-        "--no-progress",
-        "--out",
-        dir.join("check").to_str().unwrap(),
-    ]);
+    let again = play_with(&out, &dir.join("check"));
     assert!(again.status.success(), "{}", text(&again.stderr));
 
     // With nothing held out the report says so: no loss of an empty mean, null in the provenance.
@@ -105,13 +117,19 @@ fn tuning_fits_the_games_and_refuses_bad_input() {
         "{report}"
     );
     assert!(json(&none_out)["provenance"]["loss"]["held_out"].is_null());
+    bad_input_is_refused_and_writes_nothing(&dir, &games, &out);
+    let _ = std::fs::remove_dir_all(Path::new(&dir));
+}
 
+/// Bad flags and inputs to `arena tune` of the run `games` are refused, exit 2, in a short
+/// message, leaving the weights `out` as they are.
+fn bad_input_is_refused_and_writes_nothing(dir: &Path, games: &Path, out: &Path) {
     let g = games.to_str().unwrap();
     let o = out.to_str().unwrap();
     // A copy of the run (its files, not its path) and the same folder by another path.
     let copy = dir.join("copy");
     std::fs::create_dir_all(&copy).unwrap();
-    for entry in std::fs::read_dir(&games).unwrap() {
+    for entry in std::fs::read_dir(games).unwrap() {
         let entry = entry.unwrap();
         if entry.file_type().unwrap().is_file() {
             std::fs::copy(entry.path(), copy.join(entry.file_name())).unwrap();
@@ -175,12 +193,12 @@ fn tuning_fits_the_games_and_refuses_bad_input() {
             "eval weights",
         ),
     ] {
-        let before = std::fs::read(&out).unwrap();
+        let before = std::fs::read(out).unwrap();
         let r = arena(&args);
         assert_eq!(r.status.code(), Some(2), "{args:?}: {}", text(&r.stderr));
         assert!(text(&r.stderr).len() < 400, "{args:?}: {}", text(&r.stderr));
         assert_eq!(
-            std::fs::read(&out).unwrap(),
+            std::fs::read(out).unwrap(),
             before,
             "{args:?} wrote weights"
         );
@@ -190,7 +208,6 @@ fn tuning_fits_the_games_and_refuses_bad_input() {
             text(&r.stderr)
         );
     }
-    let _ = std::fs::remove_dir_all(Path::new(&dir));
 }
 
 /// `arena tune --net` fits a correction network on top of the starting weights: the same file at
@@ -272,55 +289,38 @@ fn a_network_is_fitted_reproducibly_and_loads() {
     assert_eq!(weights["net"]["w0"].as_array().unwrap().len(), 1440 * 32);
     assert_eq!(weights["net"]["w1"].as_array().unwrap().len(), 64);
     assert_eq!(weights["provenance"]["made_by"], "arena tune --net");
-    let play = |eval: &Path, out: &str| {
-        arena(&[
-            "match",
-            "--engine",
-            &format!("alphabeta:eval={}", eval.display()),
-            "--engine",
-            "greedy",
-            "--pairs",
-            "1",
-            "--nodes",
-            "300",
-            "--no-progress",
-            "--out",
-            dir.join(out).to_str().unwrap(),
-        ])
-    };
-    let r = play(&one, "check");
+    let r = play_with(&one, &dir.join("check"));
     assert!(r.status.success(), "{}", text(&r.stderr));
     // The linear fit's own flags mean nothing to the network: refused, not ignored.
-    for flag in [["--pst", ""], ["--fix", "tempo"]] {
-        let mut args = vec!["tune", games.to_str().unwrap(), "--net", "--out"];
-        args.push(one.to_str().unwrap());
-        args.extend(flag.iter().filter(|a| !a.is_empty()));
-        let r = arena(&args);
-        assert_eq!(r.status.code(), Some(2), "{flag:?}: {}", text(&r.stderr));
-        assert!(
-            text(&r.stderr).contains("cannot be used with"),
-            "{}",
-            text(&r.stderr)
-        );
+    let (g, net) = (games.to_str().unwrap(), one.to_str().unwrap());
+    for flag in [&["--pst"][..], &["--fix", "tempo"]] {
+        let args = [&["tune", g, "--net", "--out", net][..], flag].concat();
+        refused_saying(&args, &["cannot be used with"]);
     }
     // A linear fit from weights with a network would drop the network: refused, saying --net.
     let linear = dir.join("linear.json");
-    let r = arena(&[
-        "tune",
-        games.to_str().unwrap(),
-        "--eval",
-        one.to_str().unwrap(),
-        "--out",
-        linear.to_str().unwrap(),
-    ]);
+    let args = ["tune", g, "--eval", net, "--out", linear.to_str().unwrap()];
+    refused_saying(&args, &["carry a correction network", "give --net"]);
+    assert!(!linear.exists());
+    net_without_holdout_and_interrupted(&dir, &games);
+    // One value short.
+    let mut bad = weights.clone();
+    bad["net"]["w0"].as_array_mut().unwrap().pop();
+    let bad_path = dir.join("bad.json");
+    std::fs::write(&bad_path, serde_json::to_string(&bad).unwrap()).unwrap();
+    let r = play_with(&bad_path, &dir.join("bad"));
     assert_eq!(r.status.code(), Some(2), "{}", text(&r.stderr));
     assert!(
-        text(&r.stderr).contains("carry a correction network")
-            && text(&r.stderr).contains("give --net"),
+        text(&r.stderr).contains("net.w0 must have 1440 × 32 values"),
         "{}",
         text(&r.stderr)
     );
-    assert!(!linear.exists());
+    let _ = std::fs::remove_dir_all(Path::new(&dir));
+}
+
+/// A network fitted to `games` with no game held out keeps its last pass and says so; one
+/// stopped by Ctrl-C after its first pass keeps the best pass so far, marked interrupted.
+fn net_without_holdout_and_interrupted(dir: &Path, games: &Path) {
     // With no game held out no pass is chosen by an empty mean: the last is kept, and said.
     let last = dir.join("last.json");
     let r = arena(&[
@@ -375,17 +375,4 @@ fn a_network_is_fitted_reproducibly_and_loads() {
         kept["provenance"]
     );
     assert_eq!(kept["net"]["w0"].as_array().unwrap().len(), 1440 * 32);
-    // One value short.
-    let mut bad = weights.clone();
-    bad["net"]["w0"].as_array_mut().unwrap().pop();
-    let bad_path = dir.join("bad.json");
-    std::fs::write(&bad_path, serde_json::to_string(&bad).unwrap()).unwrap();
-    let r = play(&bad_path, "bad");
-    assert_eq!(r.status.code(), Some(2), "{}", text(&r.stderr));
-    assert!(
-        text(&r.stderr).contains("net.w0 must have 1440 × 32 values"),
-        "{}",
-        text(&r.stderr)
-    );
-    let _ = std::fs::remove_dir_all(Path::new(&dir));
 }

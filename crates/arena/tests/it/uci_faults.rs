@@ -9,7 +9,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::Command;
 
-use crate::common::{arena_bin, scripted_engine, tmp};
+use crate::common::{arena, arena_bin, match_args, scripted_engine, tmp};
 
 /// A shell-script engine that handshakes properly and answers `go` with `on_go`.
 fn script(dir: &Path, on_go: &str) -> String {
@@ -34,8 +34,7 @@ fn failing_external_engines_lose_their_games_and_the_match_goes_on() {
             "illegal-move",
         ),
         ("garbage", "echo 'bestmove (none)'", "protocol-error"),
-        // A flood of output is cut off by the byte cap (its timeout is raised to a minute
-        // below), not read into memory for ever.
+        // A flood of output is cut off by the byte cap, not read into memory for ever.
         ("flood", "exec yes 'info string flood'", "protocol-error"),
         (
             "longline",
@@ -44,30 +43,27 @@ fn failing_external_engines_lose_their_games_and_the_match_goes_on() {
         ),
     ] {
         let dir = tmp(name);
-        let timeout = if name == "flood" { 60_000 } else { 300 };
+        // Only the hang is to end by the timeout, so only its is short: every other script
+        // answers at once and must not lose on time however loaded the machine is.
+        let timeout = if name == "hang" { 300 } else { 60_000 };
         let spec = format!(
             "uci:path={},option.Hash=4,timeout={timeout}",
             script(&dir, on_go)
         );
         let out_dir = dir.join("out");
-        let o = Command::new(arena_bin())
-            .args([
-                "match",
-                "--engine",
-                &spec,
-                "--engine",
-                "random",
-                "--pairs",
-                "2",
+        let o = arena(&match_args(
+            &spec,
+            "random",
+            "2",
+            &[
                 "--threads",
                 "2",
                 "--nodes",
                 "10",
                 "--out",
                 out_dir.to_str().unwrap(),
-            ])
-            .output()
-            .unwrap();
+            ],
+        ));
         let out = String::from_utf8_lossy(&o.stdout);
         assert!(
             crate::common::played_to_the_end(&o),
@@ -129,12 +125,7 @@ fn engines_that_do_not_start_are_refused_before_the_match() {
             "'big' is not a whole number",
         ),
     ] {
-        let o = Command::new(arena_bin())
-            .args([
-                "match", "--engine", &spec, "--engine", "random", "--pairs", "1",
-            ])
-            .output()
-            .unwrap();
+        let o = arena(&match_args(&spec, "random", "1", &[]));
         assert_eq!(o.status.code(), Some(2), "{spec}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains(says), "{spec}: {err}");
@@ -145,12 +136,7 @@ fn engines_that_do_not_start_are_refused_before_the_match() {
         "/../../configs/rules/standard-rule60.json"
     );
     let spec = format!("uci:path={}", script(&dir, "echo 'bestmove a0a1'"));
-    let o = Command::new(arena_bin())
-        .args([
-            "match", "--engine", &spec, "--engine", "random", "--pairs", "1", "--rules", rules,
-        ])
-        .output()
-        .unwrap();
+    let o = arena(&match_args(&spec, "random", "1", &["--rules", rules]));
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("are no UCI_Variant"), "{err}");
@@ -463,24 +449,19 @@ fn an_engines_own_timeout_replaces_the_runs_hard_limit() {
     let dir = tmp("own-timeout");
     let spec = format!("uci:path={},timeout=1500", never_answers(&dir, false));
     let out_dir = dir.join("out");
-    let o = Command::new(arena_bin())
-        .args([
-            "match",
-            "--engine",
-            &spec,
-            "--engine",
-            "random",
-            "--pairs",
-            "1",
+    let o = arena(&match_args(
+        &spec,
+        "random",
+        "1",
+        &[
             "--threads",
             "2",
             "--movetime",
             "100",
             "--out",
             out_dir.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
+        ],
+    ));
     assert!(
         crate::common::played_to_the_end(&o),
         "{}",

@@ -23,7 +23,7 @@ use arena::analysis::{Analysis, Class, PlyAnalysis, StudyGame, Summary};
 use jieqi_core::{Color, Game, Move, Occupant};
 use serde_json::{Value, json};
 
-use crate::common::{missing, ok, refused, s, tmp};
+use crate::common::{match_args, missing, ok, refused, s, tmp};
 
 /// How long one answer from the browser may take.
 const PATIENCE: Duration = Duration::from_secs(30);
@@ -731,6 +731,34 @@ fn the_viewer_shows_the_referees_positions_in_chromium() {
     assert!(shown.iter().any(|(_, p, t)| p == "X" && !t.is_empty()));
     shot(&mut c, &dir, "reveal-true.png");
 
+    keys_clicks_and_addresses_move_the_page(&mut c, &page, &games, reveal, later);
+
+    let analysed =
+        an_analysis_is_drawn_and_its_marks_lead_to_the_ply(&mut c, &dir, &games, later, reveal);
+
+    // On a narrow screen the page still draws the board.
+    drop(c);
+    let mut c = Chromium::start(&browser, &dir, 420, 1400);
+    c.open(&url(&analysed, reveal), reveal);
+    assert_eq!(c.pieces(), expected_pieces(&games[reveal], false));
+    let width = c.eval("document.getElementById('board').getBoundingClientRect().width");
+    assert!(width.as_f64().unwrap() > 300.0, "{width}");
+    shot(&mut c, &dir, "narrow.png");
+    drop(c);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Keys (→ one ply on, the address following; ← back; End; Home; ↓ one move; T the view), a
+/// click on a move in the list and an address changed by hand move the page `page` of the
+/// positions `games` (open at ply `reveal` in the true view) and its view.
+fn keys_clicks_and_addresses_move_the_page(
+    c: &mut Chromium,
+    page: &Path,
+    games: &[Game],
+    reveal: usize,
+    later: usize,
+) {
+    let n = games.len() - 1;
     // Keys: → one ply on (the address follows), ← back, End, Home, ↓ one move; T the view.
     c.key("ArrowRight", "ArrowRight", 39);
     assert_eq!(c.ply(), reveal + 1);
@@ -757,7 +785,7 @@ fn the_viewer_shows_the_referees_positions_in_chromium() {
     assert_eq!(c.eval("location.hash"), json!(format!("#ply={later}")));
     assert_eq!(c.pieces(), expected_pieces(&games[later], false));
     // The address changed by hand (a same-page navigation): the page follows.
-    c.call("Page.navigate", json!({"url": url(&page, reveal + 1)}));
+    c.call("Page.navigate", json!({"url": url(page, reveal + 1)}));
     c.wait_for(&format!(
         "document.getElementById('board').dataset.ply === '{}'",
         reveal + 1
@@ -766,17 +794,28 @@ fn the_viewer_shows_the_referees_positions_in_chromium() {
     // An address with the true view: the page opens that view.
     c.call(
         "Page.navigate",
-        json!({"url": format!("{}&view=true", url(&page, reveal))}),
+        json!({"url": format!("{}&view=true", url(page, reveal))}),
     );
     c.wait_for(&format!(
         "document.getElementById('board').dataset.ply === '{reveal}' && \
          document.getElementById('board').dataset.view === 'true'"
     ));
     assert_eq!(c.pieces(), expected_pieces(&games[reveal], true));
+}
 
+/// A hand-made analysis of game 1 of `dir` (of the positions `games`; a blunder at ply
+/// `blunder`, a mistake at `mistake`) on its page: the classes in the move list, the marks on
+/// the chart, and a click on the blunder's mark goes there. Returns the page's path.
+fn an_analysis_is_drawn_and_its_marks_lead_to_the_ply(
+    c: &mut Chromium,
+    dir: &Path,
+    games: &[Game],
+    blunder: usize,
+    mistake: usize,
+) -> PathBuf {
     // With a hand-made analysis: the classes in the move list, the marks on the chart, and a
     // click on the blunder's mark goes there.
-    let (setup, line, _) = arena::run::folder::load_recorded(&dir, 0, 1).unwrap();
+    let (setup, line, _) = arena::run::folder::load_recorded(dir, 0, 1).unwrap();
     let study = StudyGame::from_record(
         &setup.rules,
         &line,
@@ -785,8 +824,7 @@ fn the_viewer_shows_the_referees_positions_in_chromium() {
         Some(1),
     )
     .unwrap();
-    let blunder = later;
-    let analysis = hand_made_analysis(&study, blunder, reveal);
+    let analysis = hand_made_analysis(&study, blunder, mistake);
     let analysed = dir.join("analysed.html");
     std::fs::write(
         &analysed,
@@ -821,18 +859,8 @@ fn the_viewer_shows_the_referees_positions_in_chromium() {
         "{info}"
     );
     assert_eq!(c.pieces(), expected_pieces(&games[blunder], false));
-    shot(&mut c, &dir, "analysis-blunder.png");
-
-    // On a narrow screen the page still draws the board.
-    drop(c);
-    let mut c = Chromium::start(&browser, &dir, 420, 1400);
-    c.open(&url(&analysed, reveal), reveal);
-    assert_eq!(c.pieces(), expected_pieces(&games[reveal], false));
-    let width = c.eval("document.getElementById('board').getBoundingClientRect().width");
-    assert!(width.as_f64().unwrap() > 300.0, "{width}");
-    shot(&mut c, &dir, "narrow.png");
-    drop(c);
-    let _ = std::fs::remove_dir_all(&dir);
+    shot(c, dir, "analysis-blunder.png");
+    analysed
 }
 
 /// `view`, `replay`, `export` and `analyze` read only the line of the game asked for: the other
@@ -842,20 +870,12 @@ fn the_viewer_shows_the_referees_positions_in_chromium() {
 #[test]
 fn one_game_is_read_without_the_other_lines() {
     let dir = tmp("one-line");
-    ok(&[
-        "match",
-        "--engine",
+    ok(&match_args(
         "random",
-        "--engine",
         "greedy",
-        "--pairs",
         "2",
-        "--max-plies",
-        "20",
-        "--no-progress",
-        "--out",
-        s(&dir),
-    ]);
+        &["--max-plies", "20", "--no-progress", "--out", s(&dir)],
+    ));
     let journal = dir.join("games.jsonl");
     let text = std::fs::read_to_string(&journal).unwrap();
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
@@ -883,20 +903,12 @@ fn one_game_is_read_without_the_other_lines() {
 #[test]
 fn a_page_is_linked_from_the_index_without_reading_the_journal_again() {
     let dir = tmp("relink");
-    ok(&[
-        "match",
-        "--engine",
+    ok(&match_args(
         "random",
-        "--engine",
         "greedy",
-        "--pairs",
         "8",
-        "--max-plies",
-        "20",
-        "--no-progress",
-        "--out",
-        s(&dir),
-    ]);
+        &["--max-plies", "20", "--no-progress", "--out", s(&dir)],
+    ));
     let index = dir.join("games.html");
     // The reports wrote the pages of the first 10 games; game 15 has none yet.
     assert!(
@@ -1054,22 +1066,20 @@ fn shown_rows(c: &mut Chromium) -> Vec<u64> {
 fn the_games_index_filters_and_sorts_in_chromium() {
     let test = "viewer::the_games_index_filters_and_sorts_in_chromium";
     let dir = tmp("filters");
-    ok(&[
-        "match",
-        "--engine",
+    ok(&match_args(
         "greedy",
-        "--engine",
         "random",
-        "--pairs",
         "12",
-        "--max-plies",
-        "60",
-        "--seed",
-        "5",
-        "--no-progress",
-        "--out",
-        s(&dir),
-    ]);
+        &[
+            "--max-plies",
+            "60",
+            "--seed",
+            "5",
+            "--no-progress",
+            "--out",
+            s(&dir),
+        ],
+    ));
     // (number, red, black, result, termination, plies) of every game.
     let mut reader = csv::Reader::from_path(dir.join("games.csv")).unwrap();
     let games: Vec<CsvRow> = reader

@@ -3,6 +3,8 @@
 //! "Pruning" in the module doc); and [`Searcher::child`], which makes one outcome of a move and
 //! searches the node below it.
 
+use std::ops::ControlFlow;
+
 use super::*;
 
 #[allow(clippy::too_many_arguments)]
@@ -31,23 +33,10 @@ impl Searcher<'_> {
             };
         }
         let key = self.pos.hash();
-        let mut tt_move = None;
-        if let Some(tt) = self.tt {
-            if let Some(e) = tt.probe(key) {
-                tt_move = decode(e.mv);
-                if ply > 0 && self.tt_depth_ok(e.depth as i32, depth) {
-                    // A cut-off may stand for a subtree that met its horizon.
-                    self.horizon = true;
-                    let s = from_tt(e.score, ply);
-                    match e.bound {
-                        BOUND_EXACT => return s,
-                        BOUND_LOWER if s >= beta => return s,
-                        BOUND_UPPER if s <= alpha => return s,
-                        _ => {}
-                    }
-                }
-            }
-        }
+        let mut tt_move = match self.table_probe(key, depth, ply, alpha, beta) {
+            ControlFlow::Break(s) => return s,
+            ControlFlow::Continue(m) => m,
+        };
         if ply == 0 && tt_move.is_none() {
             tt_move = self.root_best;
         }
@@ -55,28 +44,9 @@ impl Searcher<'_> {
         // The static evaluation where pruning may use it.
         let mut static_eval = None;
         if ply > 0 && !pv_node && !in_check && beta.abs() < MATE_BOUND {
-            let stand = self.eval();
-            static_eval = Some(stand);
-            // Reverse futility: far enough above beta near the leaves, the side to move keeps it.
-            if self.opts.futility && depth <= 3 && stand - FUTILITY_MARGIN * depth >= beta {
-                return stand;
-            }
-            // Null move: if passing still fails high at reduced depth, a move will too.
-            if self.opts.null_move
-                && depth >= 3
-                && stand >= beta
-                && !self.after_null
-                && self.pos.occupied(self.pos.turn()).count_ones() > 5
-            {
-                let r = 3 + depth / 6;
-                if let Some(v) = self.null_child(depth - 1 - r, ply, beta) {
-                    if v >= beta {
-                        return if v > MATE_BOUND { beta } else { v };
-                    }
-                }
-                if self.stopped {
-                    return 0;
-                }
+            match self.prune_node(depth, ply, beta) {
+                ControlFlow::Break(v) => return v,
+                ControlFlow::Continue(stand) => static_eval = Some(stand),
             }
         }
         let moves = if ply == 0 {
@@ -97,21 +67,8 @@ impl Searcher<'_> {
         let mut best = -INF;
         let mut best_move = None;
         for k in 0..n {
-            // Selection sort step: bring the best remaining move to position k. A capture is
-            // tested for losing its capturer only when it comes up; one that does goes behind
-            // the quiet moves, and the step is taken again.
-            let i = loop {
-                let i = picker.pick(k, &scores);
-                if self.opts.see_order
-                    && (SCORE_CAPTURE..SCORE_TT).contains(&scores[i])
-                    && self.loses_capturer(moves[i])
-                {
-                    scores[i] += SCORE_BAD_CAPTURE - SCORE_CAPTURE;
-                    picker.rescored();
-                    continue;
-                }
-                break i;
-            };
+            // Selection sort step: the best remaining move comes to position k.
+            let i = self.next_move(&mut picker, k, &mut scores, &moves);
             let m = moves[i];
             let quiet = scores[i] < SCORE_KILLER && !self.is_capture(m);
             // Near the leaves, late quiet moves are not searched at all (move-count pruning), nor
@@ -129,40 +86,11 @@ impl Searcher<'_> {
                     continue;
                 }
             }
-            let mut v;
-            if k == 0 {
-                v = self.move_value(m, depth - 1, ply, alpha, beta, false, 0);
+            let v = if k == 0 {
+                self.move_value(m, depth - 1, ply, alpha, beta, false, 0)
             } else {
-                // Late quiet moves are searched shallower first; a fail high is searched again.
-                let r = if self.opts.lmr
-                    && quiet
-                    && !in_check
-                    && depth >= 3
-                    && k >= 3
-                    && self.may_cut(m)
-                {
-                    lmr_reduction(depth, k, pv_node)
-                } else {
-                    0
-                };
-                // At an exact chance ply, a hidden-piece move is tested on one sampled identity
-                // first, and its chance node searched only if that fails high.
-                let sample = self.opts.late_sample
-                    && (ply as u32) < self.opts.chance_plies
-                    && self.pos.is_hidden(m.from);
-                self.force_sample = sample;
-                v = self.move_value(m, depth - 1 - r, ply, alpha, alpha + 1, false, 0);
-                if !self.stopped && r > 0 && v > alpha {
-                    self.force_sample = sample;
-                    v = self.move_value(m, depth - 1, ply, alpha, alpha + 1, false, 0);
-                }
-                if !self.stopped && sample && v > alpha {
-                    v = self.move_value(m, depth - 1, ply, alpha, alpha + 1, false, 0);
-                }
-                if !self.stopped && v > alpha && v < beta {
-                    v = self.move_value(m, depth - 1, ply, alpha, beta, false, 0);
-                }
-            }
+                self.late_move_value(m, k, depth, ply, alpha, beta, quiet, in_check, pv_node)
+            };
             if self.stopped {
                 return 0;
             }
@@ -178,17 +106,7 @@ impl Searcher<'_> {
                     alpha = v;
                     if v >= beta {
                         if !self.is_capture(m) {
-                            let e = encode(m);
-                            let ks = &mut self.killers[ply];
-                            if ks[0] != e {
-                                ks[1] = ks[0];
-                                ks[0] = e;
-                            }
-                            let h = &mut self.history[move_slot(self.pos.turn(), e)];
-                            *h = (*h + depth * depth).min(SCORE_KILLER - 1);
-                            if let Some(i) = self.counter_index(ply) {
-                                self.counters[i] = e;
-                            }
+                            self.note_quiet_cutoff(m, ply, depth);
                         }
                         break;
                     }
@@ -206,6 +124,151 @@ impl Searcher<'_> {
             tt.store(key, depth, bound, to_tt(best, ply), best_move);
         }
         best
+    }
+
+    /// The table's word on this node: its move (`Continue`), or the stored score when it cuts
+    /// the node off (`Break`, below the root only).
+    #[inline]
+    fn table_probe(
+        &mut self,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> ControlFlow<i32, Option<Move>> {
+        let mut tt_move = None;
+        if let Some(tt) = self.tt {
+            if let Some(e) = tt.probe(key) {
+                tt_move = decode(e.mv);
+                if ply > 0 && self.tt_depth_ok(e.depth as i32, depth) {
+                    // A cut-off may stand for a subtree that met its horizon.
+                    self.horizon = true;
+                    let s = from_tt(e.score, ply);
+                    match e.bound {
+                        BOUND_EXACT => return ControlFlow::Break(s),
+                        BOUND_LOWER if s >= beta => return ControlFlow::Break(s),
+                        BOUND_UPPER if s <= alpha => return ControlFlow::Break(s),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        ControlFlow::Continue(tt_move)
+    }
+
+    /// Node pruning before the moves (outside principal-variation nodes and check): the value
+    /// the node takes without its moves (`Break`: reverse futility, null move, or 0 once
+    /// stopped), else the static evaluation (`Continue`) for the moves' futility pruning.
+    #[inline]
+    fn prune_node(&mut self, depth: i32, ply: usize, beta: i32) -> ControlFlow<i32, i32> {
+        let stand = self.eval();
+        // Reverse futility: far enough above beta near the leaves, the side to move keeps it.
+        if self.opts.futility && depth <= 3 && stand - FUTILITY_MARGIN * depth >= beta {
+            return ControlFlow::Break(stand);
+        }
+        // Null move: if passing still fails high at reduced depth, a move will too.
+        if self.opts.null_move
+            && depth >= 3
+            && stand >= beta
+            && !self.after_null
+            && self.pos.occupied(self.pos.turn()).count_ones() > 5
+        {
+            let r = 3 + depth / 6;
+            if let Some(v) = self.null_child(depth - 1 - r, ply, beta) {
+                if v >= beta {
+                    return ControlFlow::Break(if v > MATE_BOUND { beta } else { v });
+                }
+            }
+            if self.stopped {
+                return ControlFlow::Break(0);
+            }
+        }
+        ControlFlow::Continue(stand)
+    }
+
+    /// Selection sort step: brings the best remaining move to position `k` and returns its index
+    /// in `moves`. A capture is tested for losing its capturer only when it comes up; one that
+    /// does goes behind the quiet moves, and the step is taken again.
+    #[inline]
+    fn next_move(
+        &self,
+        picker: &mut Picker,
+        k: usize,
+        scores: &mut [i32; jieqi_core::MAX_MOVES],
+        moves: &MoveList,
+    ) -> usize {
+        loop {
+            let i = picker.pick(k, scores);
+            if self.opts.see_order
+                && (SCORE_CAPTURE..SCORE_TT).contains(&scores[i])
+                && self.loses_capturer(moves[i])
+            {
+                scores[i] += SCORE_BAD_CAPTURE - SCORE_CAPTURE;
+                picker.rescored();
+                continue;
+            }
+            break i;
+        }
+    }
+
+    /// The value of the `k`-th move (k ≥ 1) of a node: a null window at alpha, reduced for a late
+    /// quiet move and sampled for a hidden-piece move at an exact chance ply, searched again in
+    /// full as each of those fails high, and with the full window once inside it.
+    #[inline]
+    fn late_move_value(
+        &mut self,
+        m: Move,
+        k: usize,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        quiet: bool,
+        in_check: bool,
+        pv_node: bool,
+    ) -> i32 {
+        // Late quiet moves are searched shallower first; a fail high is searched again.
+        let r = if self.opts.lmr && quiet && !in_check && depth >= 3 && k >= 3 && self.may_cut(m) {
+            lmr_reduction(depth, k, pv_node)
+        } else {
+            0
+        };
+        // At an exact chance ply, a hidden-piece move is tested on one sampled identity
+        // first, and its chance node searched only if that fails high.
+        let sample = self.opts.late_sample
+            && (ply as u32) < self.opts.chance_plies
+            && self.pos.is_hidden(m.from);
+        self.force_sample = sample;
+        let mut v = self.move_value(m, depth - 1 - r, ply, alpha, alpha + 1, false, 0);
+        if !self.stopped && r > 0 && v > alpha {
+            self.force_sample = sample;
+            v = self.move_value(m, depth - 1, ply, alpha, alpha + 1, false, 0);
+        }
+        if !self.stopped && sample && v > alpha {
+            v = self.move_value(m, depth - 1, ply, alpha, alpha + 1, false, 0);
+        }
+        if !self.stopped && v > alpha && v < beta {
+            v = self.move_value(m, depth - 1, ply, alpha, beta, false, 0);
+        }
+        v
+    }
+
+    /// Remembers quiet move `m`, which failed high at `ply`, as a killer, in the history table
+    /// (by `depth`²) and as the counter to the move before it.
+    #[inline]
+    fn note_quiet_cutoff(&mut self, m: Move, ply: usize, depth: i32) {
+        let e = encode(m);
+        let ks = &mut self.killers[ply];
+        if ks[0] != e {
+            ks[1] = ks[0];
+            ks[0] = e;
+        }
+        let h = &mut self.history[move_slot(self.pos.turn(), e)];
+        *h = (*h + depth * depth).min(SCORE_KILLER - 1);
+        if let Some(i) = self.counter_index(ply) {
+            self.counters[i] = e;
+        }
     }
 
     /// Whether quiet move `m` may be pruned or reduced: not if it gives check, unless

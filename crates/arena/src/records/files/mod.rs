@@ -161,10 +161,12 @@ pub fn run_file(path: &Path) -> Option<&'static str> {
 /// a results folder's own files ([`run_file`]).
 ///
 /// # Errors
-/// The refusal, naming the file, what it is and where a link leads (the caller puts the flag in
-/// front: `--out <message>`).
-pub fn check_output(path: &Path) -> Result<Target, String> {
-    let (hops, target) = chain(path).map_err(|e| format!("{}: {e}", path.display()))?;
+/// The refusal, an error of kind [`io::ErrorKind::InvalidInput`] whose message names the file,
+/// what it is and where a link leads (the caller puts the flag in front: `--out <message>`), or
+/// why following the path failed.
+pub fn check_output(path: &Path) -> io::Result<Target> {
+    let refuse = |m: String| io::Error::new(io::ErrorKind::InvalidInput, m);
+    let (hops, target) = chain(path).map_err(|e| refuse(format!("{}: {e}", path.display())))?;
     let show = shown(path, target.path());
     for hop in &hops {
         if let (Some(what), Some(name)) = (run_file(hop), hop.file_name()) {
@@ -173,17 +175,17 @@ pub fn check_output(path: &Path) -> Result<Target, String> {
             } else {
                 format!("a link to {}, ", hop.display())
             };
-            return Err(format!(
+            return Err(refuse(format!(
                 "{} is {link}the results folder's own {} ({what} of the run in {}): an output \
                  never replaces it; write it elsewhere",
                 path.display(),
                 name.to_string_lossy(),
                 folder_of(hop).display()
-            ));
+            )));
         }
     }
     match target {
-        Target::Folder(_) => Err(format!("{show}: a folder; give a file name")),
+        Target::Folder(_) => Err(refuse(format!("{show}: a folder; give a file name"))),
         t => Ok(t),
     }
 }
@@ -196,7 +198,7 @@ pub fn check_output(path: &Path) -> Result<Target, String> {
 /// # Errors
 /// The refusal, or I/O errors; the message names the file.
 pub fn write_output(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let target = check_output(path).map_err(|m| io::Error::new(io::ErrorKind::InvalidInput, m))?;
+    let target = check_output(path)?;
     if let Target::New(p) = &target {
         let parent = folder_of(p);
         if !parent.is_dir() {

@@ -254,7 +254,9 @@ fn a_results_folders_own_files_are_refused() {
             "{e}"
         );
     }
-    let e = check_output(&run.join("games.jsonl")).unwrap_err();
+    let e = check_output(&run.join("games.jsonl"))
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("games.jsonl is the results folder's own games.jsonl (the journal of"),
         "{e}"

@@ -16,7 +16,7 @@ macro_rules! frozen {
     ($file:literal, $sorted:literal) => {
         Frozen {
             file: $file,
-            pretty: include_str!(concat!("fixtures/rules-2026-12/", $file)),
+            pretty: include_str!(concat!("../fixtures/rules-2026-12/", $file)),
             sorted: $sorted,
         }
     };

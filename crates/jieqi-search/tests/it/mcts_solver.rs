@@ -7,23 +7,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use jieqi_core::{Color, Deal, Game, Move, PlayedMove, Position, Rules, View, fen};
-use jieqi_engine::{Choice, Control, Engine, Limits, Score, SearchInfo, Spec};
+use jieqi_engine::{Choice, Control, Limits, Score, SearchInfo, Spec};
 use jieqi_search::alphabeta;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
-fn engine(text: &str) -> Box<dyn Engine> {
-    jieqi_search::from_spec(&Spec::parse(text).unwrap())
-        .expect("a jieqi-search engine")
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn nodes(n: u64) -> Limits {
-    Limits {
-        nodes: Some(n),
-        ..Limits::default()
-    }
-}
+use crate::common;
+use common::{engine, nodes};
 
 fn view_of(fen_text: &str, rules: &Rules) -> View {
     View::from_setup(&fen::parse(fen_text).unwrap(), rules).unwrap()

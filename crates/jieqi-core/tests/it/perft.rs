@@ -96,12 +96,12 @@ fn run(text: &str, file: &str) {
 
 #[test]
 fn xiangqi_published_numbers() {
-    run(include_str!("perft/xiangqi.perft"), "xiangqi.perft");
+    run(include_str!("../perft/xiangqi.perft"), "xiangqi.perft");
 }
 
 #[test]
 fn jieqi_hand_derived_numbers() {
-    run(include_str!("perft/jieqi.perft"), "jieqi.perft");
+    run(include_str!("../perft/jieqi.perft"), "jieqi.perft");
 }
 
 #[test]

@@ -9,13 +9,10 @@
 //! - In won endgames where checks are always at hand, both mate instead of repeating.
 
 use jieqi_core::{Color, Game, Move, Outcome, PerpetualCheck, Position, Reason, Rules, View};
-use jieqi_engine::{Control, Engine, Limits, Spec, mix};
+use jieqi_engine::{Control, Engine, Limits, mix};
 
-fn engine(text: &str) -> Box<dyn Engine> {
-    jieqi_search::from_spec(&Spec::parse(text).unwrap())
-        .expect("a jieqi-search engine")
-        .unwrap_or_else(|e| panic!("{e}"))
-}
+use crate::common;
+use common::engine;
 
 fn game_from(fen: &str, rules: Rules) -> Game {
     Game::from_position(Position::from_fen(fen, &rules).unwrap()).unwrap()

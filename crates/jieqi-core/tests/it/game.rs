@@ -17,6 +17,11 @@ fn game_from(fen: &str, rules: Rules, ids: &[(Square, Role)]) -> Game {
     Game::from_determinization(Determinization::new(pos, ids.iter().copied()).unwrap())
 }
 
+/// The outcome of a game that ended: `winner` (`None`: a draw) for `reason`.
+fn ended(winner: Option<Color>, reason: Reason) -> Option<Outcome> {
+    Some(Outcome { winner, reason })
+}
+
 fn play_all(game: &mut Game, moves: &[&str]) {
     for m in moves {
         assert!(
@@ -46,10 +51,7 @@ fn perpetual_check_loses() {
     );
     assert_eq!(
         game.outcome(),
-        Some(Outcome {
-            winner: Some(Color::Black),
-            reason: Reason::PerpetualCheck
-        })
+        ended(Some(Color::Black), Reason::PerpetualCheck)
     );
 }
 
@@ -61,13 +63,7 @@ fn perpetual_check_draws_when_switched_off() {
     };
     let mut game = game_from("3k5/R8/9/9/9/9/9/9/9/5K3 w - - 0 1", rules, &[]);
     play_all(&mut game, &CHECKING_CYCLE);
-    assert_eq!(
-        game.outcome(),
-        Some(Outcome {
-            winner: None,
-            reason: Reason::Repetition
-        })
-    );
+    assert_eq!(game.outcome(), ended(None, Reason::Repetition));
 }
 
 #[test]
@@ -79,13 +75,7 @@ fn quiet_threefold_repetition_draws() {
     );
     assert_eq!(game.outcome(), None);
     play_all(&mut game, &["d8d9"]);
-    assert_eq!(
-        game.outcome(),
-        Some(Outcome {
-            winner: None,
-            reason: Reason::Repetition
-        })
-    );
+    assert_eq!(game.outcome(), ended(None, Reason::Repetition));
 }
 
 #[test]
@@ -98,13 +88,7 @@ fn no_capture_limit_draws_and_reveals_do_not_reset_it() {
     play_all(&mut game, &["f0f1"]);
     assert_eq!(game.outcome(), None);
     play_all(&mut game, &["d9d8"]);
-    assert_eq!(
-        game.outcome(),
-        Some(Outcome {
-            winner: None,
-            reason: Reason::NoCaptureLimit
-        })
-    );
+    assert_eq!(game.outcome(), ended(None, Reason::NoCaptureLimit));
 
     // A hidden pawn-square piece reveals as it moves; the count still reaches the limit.
     let mut game = game_from(
@@ -114,13 +98,7 @@ fn no_capture_limit_draws_and_reveals_do_not_reset_it() {
     );
     play_all(&mut game, &["e3e4"]);
     assert_eq!(game.records()[0].played.reveal, Some(Role::Pawn));
-    assert_eq!(
-        game.outcome(),
-        Some(Outcome {
-            winner: None,
-            reason: Reason::NoCaptureLimit
-        })
-    );
+    assert_eq!(game.outcome(), ended(None, Reason::NoCaptureLimit));
 }
 
 /// A game is classified from its first position by the same rules as after a move: one set up at
@@ -158,25 +136,11 @@ fn a_capture_resets_the_no_capture_count() {
 #[test]
 fn checkmate_and_stalemate_lose() {
     let fen = "3k5/9/9/9/9/9/9/9/9/X3K4 w R1 0 1";
-    let mut game = game_from(fen, Rules::standard(), &[(Square::A0, Role::Chariot)]);
-    play_all(&mut game, &["a0d0"]);
-    assert_eq!(
-        game.outcome(),
-        Some(Outcome {
-            winner: Some(Color::Red),
-            reason: Reason::Checkmate
-        })
-    );
-
-    let mut game = game_from(fen, Rules::standard(), &[(Square::A0, Role::Chariot)]);
-    play_all(&mut game, &["a0a8"]);
-    assert_eq!(
-        game.outcome(),
-        Some(Outcome {
-            winner: Some(Color::Red),
-            reason: Reason::Stalemate
-        })
-    );
+    for (m, reason) in [("a0d0", Reason::Checkmate), ("a0a8", Reason::Stalemate)] {
+        let mut game = game_from(fen, Rules::standard(), &[(Square::A0, Role::Chariot)]);
+        play_all(&mut game, &[m]);
+        assert_eq!(game.outcome(), ended(Some(Color::Red), reason), "{m}");
+    }
 
     // The same moves by a piece that reveals as a horse threaten nothing.
     let mut game = game_from(fen, Rules::standard(), &[(Square::A0, Role::Horse)]);
@@ -192,10 +156,7 @@ fn capturing_a_hidden_king_wins_in_simple() {
     play_all(&mut game, &["a5a6"]);
     assert_eq!(
         game.outcome(),
-        Some(Outcome {
-            winner: Some(Color::Red),
-            reason: Reason::KingCaptured
-        })
+        ended(Some(Color::Red), Reason::KingCaptured)
     );
     assert_eq!(game.records()[0].captured.map(|p| p.role), Some(Role::King));
 }

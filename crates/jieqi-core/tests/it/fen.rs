@@ -236,23 +236,16 @@ fn pool_field_syntax() {
             .expect("a pool field")
     };
     assert_eq!(pools("-"), ByColor::default());
-    // A letter without a count means one.
-    assert_eq!(
-        pools("RNrn"),
-        ByColor {
-            red: Pool([1, 1, 0, 0, 0, 0, 0]),
-            black: Pool([1, 1, 0, 0, 0, 0, 0]),
-        }
-    );
+    for (field, red, black) in [
+        // A letter without a count means one.
+        ("RNrn", [1, 1, 0, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0, 0]),
+        ("p5R2c1A2", [2, 0, 0, 2, 0, 0, 0], [0, 0, 0, 0, 0, 1, 5]),
+    ] {
+        let (red, black) = (Pool(red), Pool(black));
+        assert_eq!(pools(field), ByColor { red, black }, "{field}");
+    }
     // Any order.
     assert_eq!(pools("p5R2c1A2"), pools("R2A2c1p5"));
-    assert_eq!(
-        pools("p5R2c1A2"),
-        ByColor {
-            red: Pool([2, 0, 0, 2, 0, 0, 0]),
-            black: Pool([0, 0, 0, 0, 0, 1, 5]),
-        }
-    );
     assert_eq!(pools("P5N2B2R2A2C2"), pools("R2A2C2P5N2B2"));
     assert_eq!(pools("R2A2C2P5N2B2").red, Pool::STANDARD);
     assert_eq!(fen::pool_field(&ByColor::default()), "-");

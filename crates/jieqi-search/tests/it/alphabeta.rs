@@ -440,7 +440,9 @@ fn threaded_search_keeps_to_its_limits_and_plays_legal_moves() {
             )
             .unwrap();
         assert!(legal.contains(&c.mv));
-        assert!(t.elapsed().as_millis() < 1000, "{:?}", t.elapsed());
+        // 50 times the movetime, for a busy machine: helpers that did not stop would search on
+        // (there is no depth limit) and hold up the answer far longer.
+        assert!(t.elapsed().as_millis() < 3000, "{:?}", t.elapsed());
     }
     assert!(alphabeta::from_spec(&Spec::parse("alphabeta:threads=0").unwrap()).is_err());
     assert!(alphabeta::from_spec(&Spec::parse("alphabeta:threads=257").unwrap()).is_err());

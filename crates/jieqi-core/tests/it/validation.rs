@@ -362,67 +362,57 @@ fn assert_reached_position_is_legal(pos: &Position, rules: &Rules) {
 }
 
 /// Regression: with hidden pieces, a hidden piece may reveal as an advisor outside the palace (or
-/// an elephant across the river) even when revealed advisors (elephants) are confined; the
-/// position after such a legal move must itself be a legal position.
+/// an elephant across the river, or under the seed-000 rules a king outside the palace) even when
+/// revealed pieces of that role are confined; the position after such a legal move must itself be
+/// a legal position.
 #[test]
-fn confined_advisor_revealed_off_palace_is_a_legal_position() {
-    let rules = Rules {
-        confine_advisors: true,
-        confine_elephants: true,
-        capture_reveal: CaptureReveal::Nobody,
-        ..Rules::standard()
-    };
-    let mut pos = Position::start(&rules);
-    // Red's hidden b2 piece moves as a cannon to b3 and turns out to be an advisor.
-    let b2b3 = Move::new(Square::B2, Square::B3);
-    assert!(pos.is_legal(b2b3));
-    pos.play(PlayedMove {
-        mv: b2b3,
-        reveal: Some(Role::Advisor),
-        capture: None,
-    })
-    .unwrap();
-    assert_reached_position_is_legal(&pos, &rules);
-}
-
-#[test]
-fn confined_elephant_revealed_across_the_river_is_a_legal_position() {
-    let rules = Rules {
+fn confined_roles_revealed_off_their_area_are_legal_positions() {
+    let confined = Rules {
         confine_advisors: true,
         confine_elephants: true,
         ..Rules::standard()
     };
-    let mut pos = Position::start(&rules);
-    // Red's hidden h2 piece moves as a cannon across the river to h6 and turns out to be an
-    // elephant.
-    let h2h6 = Move::new(Square::H2, Square::H6);
-    assert!(pos.is_legal(h2h6));
-    pos.play(PlayedMove {
-        mv: h2h6,
-        reveal: Some(Role::Elephant),
-        capture: None,
-    })
-    .unwrap();
-    assert_reached_position_is_legal(&pos, &rules);
-}
-
-#[test]
-fn confined_king_revealed_off_palace_is_a_legal_position() {
-    // The seed-000 rules with the king confined: a hidden piece that flips into a king stays where
-    // it stood.
-    let rules = Rules {
-        confine_king: true,
-        ..Rules::simple()
-    };
-    rules.validate().unwrap();
-    let mut pos = Position::start(&rules);
-    let flip = Move::new(Square::A0, Square::A0);
-    assert!(pos.is_legal(flip));
-    pos.play(PlayedMove {
-        mv: flip,
-        reveal: Some(Role::King),
-        capture: None,
-    })
-    .unwrap();
-    assert_reached_position_is_legal(&pos, &rules);
+    let cases = [
+        // Red's hidden b2 piece moves as a cannon to b3 and turns out to be an advisor.
+        (
+            "advisor off the palace",
+            Rules {
+                capture_reveal: CaptureReveal::Nobody,
+                ..confined
+            },
+            Move::new(Square::B2, Square::B3),
+            Role::Advisor,
+        ),
+        // Red's hidden h2 piece moves as a cannon across the river to h6 and turns out to be an
+        // elephant.
+        (
+            "elephant across the river",
+            confined,
+            Move::new(Square::H2, Square::H6),
+            Role::Elephant,
+        ),
+        // The seed-000 rules with the king confined: a hidden piece that flips into a king stays
+        // where it stood.
+        (
+            "king off the palace",
+            Rules {
+                confine_king: true,
+                ..Rules::simple()
+            },
+            Move::new(Square::A0, Square::A0),
+            Role::King,
+        ),
+    ];
+    for (case, rules, mv, role) in cases {
+        rules.validate().unwrap();
+        let mut pos = Position::start(&rules);
+        assert!(pos.is_legal(mv), "{case}");
+        pos.play(PlayedMove {
+            mv,
+            reveal: Some(role),
+            capture: None,
+        })
+        .unwrap();
+        assert_reached_position_is_legal(&pos, &rules);
+    }
 }
