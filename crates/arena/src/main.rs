@@ -106,9 +106,7 @@ fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-/// Installs the Ctrl-C and SIGTERM handler (once). A command that keeps its results the old way
-/// ([`arena::engines::interrupt::keep_and_end`]: what it keeps is written) exits here at once
-/// with status 130. Otherwise the first asks everything to stop
+/// Installs the Ctrl-C and SIGTERM handler (once). The first asks everything to stop
 /// ([`arena::util::interrupt::request`]) and ends the engines' process groups; a command that
 /// polls the request (`polls`) then keeps and reports what finished and returns
 /// [`Outcome::Interrupted`]. A second one (a user who will not wait for that), or any for a
@@ -116,7 +114,7 @@ fn main() -> ExitCode {
 fn install_interrupt_handler(polls: bool) {
     // A handler that cannot be installed leaves the default: the process dies silently.
     let _ = ctrlc::set_handler(move || {
-        if arena::engines::interrupt::keep_and_end() || arena::util::interrupt::request() {
+        if arena::util::interrupt::request() {
             std::process::exit(i32::from(EXIT_INTERRUPTED));
         }
         arena::engines::interrupt::end_engines();

@@ -175,7 +175,7 @@ pub fn run(args: &SolvePlan, w: &mut dyn Write) -> Result<Ended, Error> {
         args.seed
     );
     let io = |e: std::io::Error| Error::Write(format!("writing output: {e}"));
-    let _lock = crate::records::journal::FolderLock::acquire(out_dir).map_err(Error::Input)?;
+    let _lock = crate::records::journal::FolderLock::take(out_dir)?;
     let journal_path = out_dir.join(crate::plan::solve::JOURNAL);
     let setup = JournalSetup::of(args);
     let (mut journal, resumed) = ItemJournal::open::<_, JournalLine>(

@@ -117,15 +117,6 @@ impl FolderLock {
         Err(LockError::Contended { path })
     }
 
-    /// [`FolderLock::take`] with its error as text, for the callers not yet converted
-    /// (`commands/solve.rs`).
-    ///
-    /// # Errors
-    /// As [`FolderLock::take`].
-    pub fn acquire(dir: &Path) -> Result<FolderLock, String> {
-        FolderLock::take(dir).map_err(|e| e.to_string())
-    }
-
     /// Checks that [`FolderLock::take`] would not find `dir` in use by a live run, writing
     /// nothing (`--check`). A folder that does not exist is locked by nobody.
     ///
@@ -171,19 +162,6 @@ fn process_alive(pid: u32) -> bool {
         return true;
     }
     pid == std::process::id() || proc.join(pid.to_string()).exists()
-}
-
-/// Held while an item is appended to an item journal of this process ([`ItemJournal`]). An
-/// interruption of a command that keeps one (`arena solve`) takes it and never gives it back
-/// ([`hold_appends`]), so the items it counts are the items the journal keeps: an item that
-/// finishes after the count waits here until the process ends.
-static APPENDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-/// Stops every item journal of this process from taking more items while the returned guard
-/// lives: [`ItemJournal::append`] waits for it. What an interruption takes before it counts the
-/// items kept ([`complete_lines`]) and exits with the guard held.
-pub fn hold_appends() -> std::sync::MutexGuard<'static, ()> {
-    APPENDING.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The complete lines of a file (a line cut short is not counted), read in bounded memory; 0
@@ -699,14 +677,12 @@ impl ItemJournal {
         ))
     }
 
-    /// Appends a finished item and flushes it. Waits while [`hold_appends`] holds the journals
-    /// (for good, once the run is interrupted: the items it counts are the items kept).
+    /// Appends a finished item and flushes it.
     ///
     /// # Errors
     /// I/O errors (a full disk…), naming the journal.
     pub fn append<T: serde::Serialize>(&mut self, item: &T) -> std::io::Result<()> {
         let line = records::checked_json(item)? + "\n";
-        let _appending = hold_appends();
         self.file
             .write_all(line.as_bytes())
             .and_then(|()| self.file.flush())
