@@ -13,11 +13,11 @@
 //! points and games columns (in W / D / L already) give way, and the engine column stays in view
 //! when a table scrolls sideways.
 //!
-//! The files, each using only those listed before it (and, for `charts.rs` and `page.rs`, this
+//! The files, each using only those listed before it (and, for `charts/` and `page.rs`, this
 //! file's types):
 //! - `format.rs`: the text: HTML escaping, Elo values, intervals, percentages, safe links;
 //! - `style.rs`: the look every page shares: the inline CSS, the head and the foot;
-//! - `charts.rs`: the SVG charts and their helpers (colours, fonts, axis ranges);
+//! - `charts/`: the SVG charts (one file a chart) and their helpers (colours, fonts, axis ranges);
 //! - `page.rs`: the page writers: the tables, the leak, history and commits sections, the night
 //!   links, the tournament page and the index;
 //! - `games.rs`: the games index, what it shows ([`GamesPage`], [`GameRow`]) and the page as a
