@@ -95,8 +95,9 @@ pub fn check_start(setup: &RunSetup) -> Result<(), Error> {
     )
 }
 
-/// What the games of `setup` are checked against when read back.
-fn run_records(setup: &RunSetup) -> crate::records::check::RunRecords {
+/// What the games of `setup` are checked against when read back (by a resume, or by a merge
+/// reading a shard).
+pub fn run_records(setup: &RunSetup) -> crate::records::check::RunRecords {
     crate::records::check::RunRecords {
         rules: setup.rules,
         max_plies: setup.max_plies,

@@ -110,17 +110,12 @@ fn read_dir(dir: &Path) -> Result<ShardDir, Error> {
     let mut bad = None;
     let book = crate::run::folder::recorded_book(dir, &record)
         .map_err(|m| refuse(format!("{}: {m}", dir.display())))?;
-    let run_records = records::check::RunRecords {
-        rules: record.rules,
-        max_plies: record.max_plies,
-        seed: record.seed,
-        openings: book.clone(),
-        adjudication: record.adjudication,
-        pairings: record
+    // What its games are checked against: the run its record describes, as a run checks its own.
+    let run_records = run::execute::run_records(
+        &record
             .run_setup(dir.to_path_buf(), 1, String::new(), book.clone())
-            .map_err(|m| refuse(format!("{}: {m}", path.display())))?
-            .pairing_labels(),
-    };
+            .map_err(|m| refuse(format!("{}: {m}", path.display())))?,
+    );
     let (pairs, truncated) = records::pair_spans(&journal, |number, g| {
         if bad.is_none() {
             if g.fingerprint != record.fingerprint {
