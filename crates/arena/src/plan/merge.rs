@@ -1,5 +1,5 @@
 //! `arena merge`'s plan: the shard folders and the merged folder. Whether the shards belong
-//! together is known only once they are read, which [`crate::commands::merge`] does.
+//! together is known only once they are read, which [`crate::run::merge`] does.
 
 use std::path::PathBuf;
 

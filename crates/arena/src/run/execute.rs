@@ -2,7 +2,7 @@
 //! job order and the stop rule asked after each job that joins it.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::engines::logs::RunLogs;
@@ -95,8 +95,9 @@ pub fn check_start(setup: &RunSetup) -> Result<(), Error> {
     )
 }
 
-/// What the games of `setup` are checked against when read back.
-fn run_records(setup: &RunSetup) -> crate::records::check::RunRecords {
+/// What the games of `setup` are checked against when read back (by a resume, or by a merge
+/// reading a shard).
+pub fn run_records(setup: &RunSetup) -> crate::records::check::RunRecords {
     crate::records::check::RunRecords {
         rules: setup.rules,
         max_plies: setup.max_plies,
@@ -239,7 +240,6 @@ fn start(
             journal: journal_path.clone(),
         });
     }
-    let setup_path = setup.options.out.join(setup.record_name());
     let mut recorded = setup.match_setup(&fingerprint);
     let before = recorded_before(setup);
     resume_refusals(setup, before.as_ref(), &recorded)?;
@@ -302,10 +302,7 @@ fn start(
         }
         _ => recorded.builds = current,
     }
-    crate::records::openings::keep_copy(&setup.options.out, setup.openings.as_deref())?;
-    let mut setup_json = serde_json::to_vec_pretty(&recorded).map_err(std::io::Error::other)?;
-    setup_json.push(b'\n');
-    write_atomically(&setup_path, &setup_json)?;
+    write_record(setup, &recorded)?;
     Ok(Started {
         fingerprint,
         lock,
@@ -448,18 +445,7 @@ fn finish(setup: &RunSetup, run: Started, played: &Played) -> Result<RunOutcome,
     let beyond = tally.finished.len() as u64 - tally.counted.min(tally.finished.len() as u64)
         + foreign.len() as u64;
     journal.finish(tally.finished.values().copied().chain(foreign))?;
-    let counted = tally.counted;
-    let mut csv = CsvFile::create(
-        &setup.options.out.join("games.csv"),
-        setup.pairings.len() as u64,
-    )?;
-    records::for_each_pair(&journal_path, |_, pair| {
-        match setup.job_of(&pair_key(&pair)) {
-            Some(job) if job < counted => csv.pair(job, &pair),
-            _ => Ok(()),
-        }
-    })?;
-    csv.finish()?;
+    write_csv(setup, &journal_path, tally.counted)?;
     Ok(RunOutcome {
         beyond,
         counted: tally.counted,
@@ -474,6 +460,39 @@ fn finish(setup: &RunSetup, run: Started, played: &Played) -> Result<RunOutcome,
         builds: recorded.builds,
         merged: Vec::new(),
     })
+}
+
+/// Writes the run's record (`match.json`, `tournament.json`…) to its folder, with the copy of
+/// its book: how a run ([`execute`]) and a merge ([`crate::run::merge`]) record what they are.
+///
+/// # Errors
+/// Writing fails.
+pub fn write_record(setup: &RunSetup, recorded: &MatchSetup) -> Result<(), Error> {
+    crate::records::openings::keep_copy(&setup.options.out, setup.openings.as_deref())?;
+    let mut json = serde_json::to_vec_pretty(recorded).map_err(std::io::Error::other)?;
+    json.push(b'\n');
+    write_atomically(&setup.options.out.join(setup.record_name()), &json)?;
+    Ok(())
+}
+
+/// Writes `games.csv` of the run from its journal at `journal_path` (in job order): the pairs of
+/// its first `counted` jobs. A run ([`execute`]) and a merge ([`crate::run::merge`]) both end so.
+///
+/// # Errors
+/// Reading the journal or writing the CSV fails.
+pub fn write_csv(setup: &RunSetup, journal_path: &Path, counted: u64) -> Result<(), Error> {
+    let mut csv = CsvFile::create(
+        &setup.options.out.join("games.csv"),
+        setup.pairings.len() as u64,
+    )?;
+    records::for_each_pair(journal_path, |_, pair| {
+        match setup.job_of(&pair_key(&pair)) {
+            Some(job) if job < counted => csv.pair(job, &pair),
+            _ => Ok(()),
+        }
+    })?;
+    csv.finish()?;
+    Ok(())
 }
 
 /// The key of a pair: the first engine (Red in game 1), the second, the pair index.

@@ -2,7 +2,7 @@
 //! setup and its record ([`setup`], re-exported here), playing it ([`execute`]) and when it stops
 //! ([`stop`]), when it says how far it has come ([`progress`]), the jobs on the rayon pool ([`scheduler`]), the tallies ([`scoreboard`]), one game
 //! under the referee ([`game_runner`]), one pair ([`pair`]) and its watchdog ([`alarm`]), and a results folder read
-//! back ([`folder`], [`recorded_games`]); a live [`watch`] of the games (`arena jai`). The core
+//! back ([`folder`], [`recorded_games`]); shards put back together ([`merge`]); a live [`watch`] of the games (`arena jai`). The core
 //! prints nothing: it tells a [`observer::RunObserver`] how it goes.
 
 pub mod alarm;
@@ -10,6 +10,7 @@ pub mod execute;
 pub mod folder;
 pub mod game_runner;
 pub mod kind;
+pub mod merge;
 pub mod observer;
 pub mod pair;
 pub mod progress;
