@@ -648,6 +648,33 @@ fn jai_record_time(dir: &Path) -> Option<std::time::SystemTime> {
     std::fs::metadata(&record).and_then(|m| m.modified()).ok()
 }
 
+/// `name NAME value VALUE` (or `name NAME` alone, an empty value) into its name and value.
+pub fn parse_setoption(rest: &str) -> Option<(&str, &str)> {
+    let rest = rest.trim().strip_prefix("name ")?;
+    match rest.split_once(" value") {
+        Some((name, value)) => Some((name.trim(), value.trim())),
+        None => Some((rest.trim(), "")),
+    }
+}
+
+/// The run of `settings`, ready to play: set up, a new match's folder claimed (a unique name
+/// under OutDir), and everything the run core would refuse checked
+/// ([`crate::run::execute::check_start`]).
+///
+/// # Errors
+/// Why the match cannot start, naming the option.
+pub fn prepare(settings: &JaiSettings) -> Result<crate::run::RunSetup, String> {
+    // A relative OutDir is taken from here; with no working directory, as it is given.
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let mut setup = settings.setup(&cwd)?;
+    if !setup.options.resume {
+        setup.options.out = crate::records::files::create_unique_dir(&setup.options.out)
+            .map_err(|e| format!("option OutDir: {e}"))?;
+    }
+    crate::run::execute::check_start(&setup).map_err(|e| format!("option OutDir: {e}"))?;
+    Ok(setup)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,6 +12,7 @@ pub mod board_text;
 pub mod games_index;
 pub mod history;
 pub mod html;
+pub mod jai;
 pub mod leak;
 pub mod nights;
 pub mod observer;
