@@ -1,5 +1,5 @@
 //! `arena jai`'s answers in JieqiBox's JAI protocol (docs/jai.md): the lines said to JieqiBox
-//! ([`say`]), a match's start and end ([`started`], [`played`], [`end_line`]), and the live
+//! ([`say`]), the answers to `jai` and to bad lines ([`identify`], [`unknown_command`], …), a match's start and end ([`started`], [`played`], [`end_line`]), and the live
 //! report of its games ([`JaiWatcher`]: `info game`, `info move`, `info result`, `info wld`).
 
 use std::io::Write;
@@ -14,7 +14,7 @@ use jieqi_engine::{Score, SearchInfo};
 use crate::records::{GameLine, GameResult};
 use crate::run::watch::{Watch, WatchedGame, WatchedPly, Watcher};
 use crate::run::{RunOutcome, RunSetup};
-use crate::util::text::{counted, printable};
+use crate::util::text::{counted, echo, printable};
 
 /// Where the runner's lines go: shared by the command loop and the match's threads, a line
 /// written and flushed whole under the lock.
@@ -82,28 +82,49 @@ pub fn end_line(stopped: bool, kept: Kept, first: &str, dir: &str) -> String {
 /// Reports the games to JieqiBox: one game move by move at a time (with several threads the
 /// others play unseen), and the first engine's W-L-D after every game.
 pub struct JaiWatcher {
-    /// Where its lines go.
-    pub out: Shared,
+    out: Shared,
     /// The games of the match (set again when the run is set up: a resume may count more).
-    pub total: AtomicU64,
+    total: AtomicU64,
     /// The first engine's label: W-L-D are its (set when the run is set up, before any game).
-    pub first: OnceLock<String>,
+    first: OnceLock<String>,
     /// The game shown move by move, if any.
-    pub shown: Mutex<Option<u64>>,
+    shown: Mutex<Option<u64>>,
     /// The first engine's wins, losses and draws in the games finished so far.
-    pub wld: Mutex<[u64; 3]>,
+    wld: Mutex<[u64; 3]>,
     /// The least time between two moves shown (`DisplayDelayMs`).
-    pub delay: Duration,
+    delay: Duration,
     /// When the last move was shown.
-    pub last_move: Mutex<Option<Instant>>,
+    last_move: Mutex<Option<Instant>>,
     /// The match's stop flag: a display delay ends at once when it is raised.
-    pub stop: Arc<AtomicBool>,
+    stop: Arc<AtomicBool>,
 }
 
 /// How long a display delay sleeps at most before it looks at the stop flag again.
 const DELAY_TICK: Duration = Duration::from_millis(10);
 
 impl JaiWatcher {
+    /// A watcher saying its lines to `out`, of a match of `games` games, showing moves at least
+    /// `delay` apart unless `stop` is raised.
+    pub fn new(out: Shared, games: u64, delay: Duration, stop: Arc<AtomicBool>) -> JaiWatcher {
+        JaiWatcher {
+            out,
+            total: AtomicU64::new(games),
+            first: OnceLock::new(),
+            shown: Mutex::new(None),
+            wld: Mutex::new([0; 3]),
+            delay,
+            last_move: Mutex::new(None),
+            stop,
+        }
+    }
+
+    /// Notes the run as set up: its `games` (a resume may count more) and its first engine's
+    /// label (W-L-D are its), before any game.
+    pub fn set_up(&self, games: u64, first: &str) {
+        self.total.store(games, Ordering::Relaxed);
+        let _ = self.first.set(first.to_string());
+    }
+
     fn shows(&self, which: WatchedGame<'_>) -> bool {
         *self.shown.lock().unwrap_or_else(PoisonError::into_inner) == Some(which.number)
     }
@@ -258,6 +279,52 @@ impl Watcher for JaiWatcher {
             *shown = None;
         }
     }
+}
+
+/// Answers `jai`: the runner's `id` lines, its `option` lines (`options`) and `jaiok`.
+pub fn identify(out: &Shared, options: Vec<String>) {
+    say(out, &format!("id name arena {}", env!("CARGO_PKG_VERSION")));
+    say(out, "id author the jieqi arena");
+    for option in options {
+        say(out, &option);
+    }
+    say(out, "jaiok");
+}
+
+/// Why a command line of `bytes` bytes (`text` its start) was ignored: longer than `max`.
+pub fn too_long(bytes: u64, text: &str, max: usize) -> String {
+    format!(
+        "info string a line of {} bytes ignored: longer than {max} bytes \
+         ('{}')",
+        bytes,
+        echo(text)
+    )
+}
+
+/// The answer to a command JAI does not have.
+pub fn unknown_command(command: &str) -> String {
+    format!(
+        "info string unknown command '{}' (JAI commands: jai, isready, setoption, \
+         startmatch, stop, quit)",
+        echo(command)
+    )
+}
+
+/// The answer to a `setoption` line that names no option.
+pub fn not_setoption(line: &str) -> String {
+    format!(
+        "info string setoption: '{}' is not `setoption name NAME value VALUE`",
+        echo(line)
+    )
+}
+
+/// The answer to a change of option `name` during a match.
+pub fn option_kept(name: &str) -> String {
+    format!(
+        "info string setoption refused: a match is running, so option {} keeps \
+         its value (stop the match first)",
+        echo(name)
+    )
 }
 
 /// Says that the match of `setup` starts (or resumes): its engines, pairs, conditions and folder.

@@ -4,7 +4,9 @@
 //! run core ([`crate::run::execute`], the same as `arena match`) on a thread of its own while
 //! this loop keeps reading; `stop` ends it keeping the finished pairs; `quit` (or the end of the
 //! input) stops and exits. Every game and move is reported live in JieqiBox's format by a
-//! [`crate::report::jai::JaiWatcher`]; bad commands and values get an `info string` and never end the runner.
+//! [`crate::report::jai::JaiWatcher`]; bad commands and values get an `info string` and never
+//! end the runner. The answers' text is in [`crate::report::jai`], the options in
+//! [`crate::plan::jai`], the match's thread in [`session`].
 //!
 //! JieqiBox hears no end of a match (it shows it running until Stop Match), so every `stop`
 //! is answered with the last match's end, again if it has ended: its final `info wld` (from
@@ -20,8 +22,7 @@ use std::time::Duration;
 
 use crate::error::Error;
 use crate::plan::jai::JaiSettings;
-use crate::report::jai::{Shared, say};
-use crate::util::text::echo;
+use crate::report::jai::{self, Shared, say};
 use jieqi_engine::input::read_line;
 use session::{Ended, Running, ended, finish, halt, start};
 
@@ -31,11 +32,11 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// Speaks JAI on `input` and `output` from the settings `settings`, until `quit`, the end of
 /// the input or an interruption (Ctrl-C: [`crate::util::interrupt::requested`]). A match still
-/// running then is stopped as `stop` would, and waited for. Lines are
-/// read at most [`MAX_LINE_BYTES`] long and decoded lossily (a byte that is not UTF-8 reads as
-/// U+FFFD), as `jieqi-uci` reads them; what an `info string` quotes of them is made printable
-/// and cut ([`echo`]). Returns [`crate::report::RunEnd::Interrupted`] after an interruption,
-/// else [`crate::report::RunEnd::Sound`].
+/// running then is stopped as `stop` would, and waited for. Lines are read at most
+/// [`MAX_LINE_BYTES`] long and decoded lossily (a byte that is not UTF-8 reads as U+FFFD), as
+/// `jieqi-uci` reads them; what an `info string` quotes of them is made printable and cut
+/// ([`crate::util::text::echo`]). Returns [`crate::report::RunEnd::Interrupted`] after an
+/// interruption, else [`crate::report::RunEnd::Sound`].
 ///
 /// # Errors
 /// Reading the input fails.
@@ -64,15 +65,7 @@ pub fn run(
             finish(&mut running);
         }
         if line.cut {
-            say(
-                &out,
-                &format!(
-                    "info string a line of {} bytes ignored: longer than {MAX_LINE_BYTES} bytes \
-                     ('{}')",
-                    line.bytes,
-                    echo(&line.text)
-                ),
-            );
+            say(&out, &jai::too_long(line.bytes, &line.text, MAX_LINE_BYTES));
             continue;
         }
         let mut state = Loop {
@@ -141,12 +134,7 @@ impl Loop<'_> {
         match command {
             "" => {}
             "jai" => {
-                say(out, &format!("id name arena {}", env!("CARGO_PKG_VERSION")));
-                say(out, "id author the jieqi arena");
-                for option in self.settings.declarations() {
-                    say(out, &option);
-                }
-                say(out, "jaiok");
+                jai::identify(out, self.settings.declarations());
             }
             "isready" => say(out, "readyok"),
             "setoption" => self.setoption(line, rest),
@@ -163,14 +151,7 @@ impl Loop<'_> {
             },
             "stop" => self.stop(),
             "quit" => return Flow::Quit,
-            other => say(
-                out,
-                &format!(
-                    "info string unknown command '{}' (JAI commands: jai, isready, setoption, \
-                     startmatch, stop, quit)",
-                    echo(other)
-                ),
-            ),
+            other => say(out, &jai::unknown_command(other)),
         }
         Flow::Continue
     }
@@ -180,26 +161,13 @@ impl Loop<'_> {
     /// refused, naming the option.
     fn setoption(&mut self, line: &str, rest: &str) {
         let Some((name, value)) = crate::plan::jai::parse_setoption(rest) else {
-            return say(
-                self.out,
-                &format!(
-                    "info string setoption: '{}' is not `setoption name NAME value VALUE`",
-                    echo(line)
-                ),
-            );
+            return say(self.out, &jai::not_setoption(line));
         };
         if self.running.is_some() {
             if let Err(e) = JaiSettings::known(name) {
                 say(self.out, &format!("info string {e}"));
             } else if !self.settings.holds(name, value) {
-                say(
-                    self.out,
-                    &format!(
-                        "info string setoption refused: a match is running, so option {} keeps \
-                         its value (stop the match first)",
-                        echo(name)
-                    ),
-                );
+                say(self.out, &jai::option_kept(name));
             }
             return;
         }
@@ -224,4 +192,3 @@ impl Loop<'_> {
         }
     }
 }
-

@@ -1,8 +1,8 @@
 //! `arena jai`'s match on a thread of its own: started by `startmatch` ([`start`]), stopped by
 //! `stop`, `quit` or Ctrl-C ([`halt`]), its end kept for `stop` to say again ([`Ended`]).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -67,16 +67,12 @@ pub(super) fn finish(running: &mut Option<Running>) {
 /// meanwhile; settings that make no run are refused from that thread, before "match started".
 pub(super) fn start(settings: JaiSettings, out: &Shared, last: &Ended) -> Running {
     let stop = Arc::new(AtomicBool::new(false));
-    let watcher = Arc::new(JaiWatcher {
-        out: Arc::clone(out),
-        total: AtomicU64::new(settings.pairs.saturating_mul(2)),
-        first: OnceLock::new(),
-        shown: Mutex::new(None),
-        wld: Mutex::new([0; 3]),
-        delay: Duration::from_millis(settings.display_delay),
-        last_move: Mutex::new(None),
-        stop: Arc::clone(&stop),
-    });
+    let watcher = Arc::new(JaiWatcher::new(
+        Arc::clone(out),
+        settings.pairs.saturating_mul(2),
+        Duration::from_millis(settings.display_delay),
+        Arc::clone(&stop),
+    ));
     let watch = Watch {
         watcher: watcher.clone(),
         stop,
@@ -101,10 +97,7 @@ pub(super) fn start(settings: JaiSettings, out: &Shared, last: &Ended) -> Runnin
                 if setup.pairs > settings.pairs {
                     say(&out, &more_kept(setup.pairs, settings.pairs));
                 }
-                watcher
-                    .total
-                    .store(setup.pairs.saturating_mul(2), Ordering::Relaxed);
-                let _ = watcher.first.set(setup.engines[0].label.clone());
+                watcher.set_up(setup.pairs.saturating_mul(2), &setup.engines[0].label);
                 setup.options.watch = Some(stopping);
                 play(&setup, &out)
             }
