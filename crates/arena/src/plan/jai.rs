@@ -12,6 +12,7 @@ use crate::cli::jai::{DEFAULT_DISPLAY_DELAY, JaiArgs, MAX_DISPLAY_DELAY};
 use crate::cli::run::RunArgs;
 use crate::error::Error;
 use crate::plan::run::{MAX_PAIRS, MAX_THREADS, two_engine_setup};
+use crate::report::jai;
 use crate::run::RunSetup;
 use crate::util::text::echo;
 
@@ -667,6 +668,32 @@ fn jai_record_time(dir: &Path) -> Option<std::time::SystemTime> {
         return None;
     }
     std::fs::metadata(&record).and_then(|m| m.modified()).ok()
+}
+
+/// `setoption`: checked and taken; during a match, a value the option already holds is
+/// taken silently (JieqiBox's dialog sends every option again when it opens) and a change
+/// refused, naming the option (`running`). Returns the line to answer, if any.
+pub fn setoption(
+    settings: &mut JaiSettings,
+    line: &str,
+    rest: &str,
+    running: bool,
+) -> Option<String> {
+    let Some((name, value)) = parse_setoption(rest) else {
+        return Some(jai::not_setoption(line));
+    };
+    if running {
+        if let Err(e) = JaiSettings::known(name) {
+            return Some(format!("info string {e}"));
+        } else if !settings.holds(name, value) {
+            return Some(jai::option_kept(name));
+        }
+        return None;
+    }
+    if let Err(e) = settings.set(name, value) {
+        return Some(format!("info string {e}"));
+    }
+    None
 }
 
 /// `name NAME value VALUE` (or `name NAME` alone, an empty value) into its name and value.

@@ -16,14 +16,13 @@ mod session;
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::error::Error;
 use crate::plan::jai::JaiSettings;
 use crate::report::jai::{self, Shared, say};
-use jieqi_engine::input::read_line;
 use session::{Ended, Running, ended, finish, halt, start};
 
 /// The longest command line read, in bytes: a longer one is refused whole, unread past that
@@ -49,7 +48,7 @@ pub fn run(
     let mut settings = settings.clone();
     let mut running: Option<Running> = None;
     let last: Ended = Arc::default();
-    let lines = read_lines(input);
+    let lines = crate::util::lines::read_lines(input, MAX_LINE_BYTES);
     loop {
         let line = match lines.recv_timeout(INTERRUPT_POLL) {
             Ok(Ok(Some(line))) => line,
@@ -88,25 +87,6 @@ pub fn run(
 
 /// How often the command loop, waiting for a line, looks for an interruption.
 const INTERRUPT_POLL: Duration = Duration::from_millis(100);
-
-/// The lines of `input`, read on a thread of their own (so that the command loop can see an
-/// interruption while no line comes), one at a time: the thread reads the next line once the
-/// loop has taken this one, and ends after the end of the input or an error.
-fn read_lines(
-    mut input: impl BufRead + Send + 'static,
-) -> mpsc::Receiver<std::io::Result<Option<jieqi_engine::input::InputLine>>> {
-    let (tx, rx) = mpsc::sync_channel(0);
-    std::thread::spawn(move || {
-        loop {
-            let line = read_line(&mut input, MAX_LINE_BYTES);
-            let more = matches!(line, Ok(Some(_)));
-            if tx.send(line).is_err() || !more {
-                break;
-            }
-        }
-    });
-    rx
-}
 
 /// Whether to read on after a command.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -156,23 +136,12 @@ impl Loop<'_> {
         Flow::Continue
     }
 
-    /// `setoption`: checked and taken; during a match, a value the option already holds is
-    /// taken silently (JieqiBox's dialog sends every option again when it opens) and a change
-    /// refused, naming the option.
+    /// `setoption`: answered by [`crate::plan::jai::setoption`].
     fn setoption(&mut self, line: &str, rest: &str) {
-        let Some((name, value)) = crate::plan::jai::parse_setoption(rest) else {
-            return say(self.out, &jai::not_setoption(line));
-        };
-        if self.running.is_some() {
-            if let Err(e) = JaiSettings::known(name) {
-                say(self.out, &format!("info string {e}"));
-            } else if !self.settings.holds(name, value) {
-                say(self.out, &jai::option_kept(name));
-            }
-            return;
-        }
-        if let Err(e) = self.settings.set(name, value) {
-            say(self.out, &format!("info string {e}"));
+        if let Some(answer) =
+            crate::plan::jai::setoption(self.settings, line, rest, self.running.is_some())
+        {
+            say(self.out, &answer);
         }
     }
 
