@@ -2,7 +2,8 @@
 //! `setoption` changes and a command-line flag, checked when set and turned into an ordinary
 //! two-engine run ([`JaiSettings::setup`]) when the match starts. Each match gets a folder of its
 //! own under `OutDir` ([`match_parent`]), or continues the last one there with `Resume`
-//! ([`resume_target`]).
+//! ([`resume_target`]). A `setoption` line is answered by [`setoption`], a match made ready to
+//! play by [`prepare`]; what is refused is a [`Refusal`], the sentence JieqiBox is told.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

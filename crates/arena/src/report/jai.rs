@@ -356,7 +356,7 @@ pub fn played(setup: &RunSetup, outcome: &RunOutcome, out: &Shared) -> Vec<Strin
     let wld = format!("info wld {}-{}-{}", wdl.wins, wdl.losses, wdl.draws);
     say(out, &wld);
     let mut summary = Vec::new();
-    if let Err(e) = crate::report::write_reports(setup, &outcome, &mut summary) {
+    if let Err(e) = crate::report::write_reports(setup, outcome, &mut summary) {
         say(
             out,
             &format!("info string the reports could not be written: {e}"),

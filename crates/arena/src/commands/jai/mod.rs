@@ -6,7 +6,7 @@
 //! input) stops and exits. Every game and move is reported live in JieqiBox's format by a
 //! [`crate::report::jai::JaiWatcher`]; bad commands and values get an `info string` and never
 //! end the runner. The answers' text is in [`crate::report::jai`], the options in
-//! [`crate::plan::jai`], the match's thread in [`session`].
+//! [`crate::plan::jai`], the match's thread in `session`.
 //!
 //! JieqiBox hears no end of a match (it shows it running until Stop Match), so every `stop`
 //! is answered with the last match's end, again if it has ended: its final `info wld` (from
