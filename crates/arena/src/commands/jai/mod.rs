@@ -1,7 +1,7 @@
 //! `arena jai`: the arena as JieqiBox's match runner. It speaks JieqiBox's JAI protocol on stdin
 //! and stdout (its `useJaiEngine.ts`): `jai` → `id` lines, the `option` lines and `jaiok`;
 //! `isready` → `readyok`; `setoption name X value Y`; `startmatch` plays the match through the
-//! run core ([`crate::run::execute`], the same as `arena match`) on a thread of its own while
+//! run core ([`crate::run::execute()`], the same as `arena match`) on a thread of its own while
 //! this loop keeps reading; `stop` ends it keeping the finished pairs; `quit` (or the end of the
 //! input) stops and exits. Every game and move is reported live in JieqiBox's format by a
 //! [`crate::report::jai::JaiWatcher`]; bad commands and values get an `info string` and never
