@@ -2,7 +2,8 @@
 //! `setoption` changes and a command-line flag, checked when set and turned into an ordinary
 //! two-engine run ([`JaiSettings::setup`]) when the match starts. Each match gets a folder of its
 //! own under `OutDir` ([`match_parent`]), or continues the last one there with `Resume`
-//! ([`resume_target`]).
+//! ([`resume_target`]). A `setoption` line is answered by [`setoption`], a match made ready to
+//! play by [`prepare`]; what is refused is a [`Refusal`], the sentence JieqiBox is told.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -12,6 +13,7 @@ use crate::cli::jai::{DEFAULT_DISPLAY_DELAY, JaiArgs, MAX_DISPLAY_DELAY};
 use crate::cli::run::RunArgs;
 use crate::error::Error;
 use crate::plan::run::{MAX_PAIRS, MAX_THREADS, two_engine_setup};
+use crate::report::jai;
 use crate::run::RunSetup;
 use crate::util::text::echo;
 
@@ -260,7 +262,7 @@ impl JaiSettings {
     /// # Errors
     /// An unknown option or a bad value, in a sentence that names the option and quotes the
     /// value safely ([`crate::util::text::echo`]).
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), Refusal> {
         let Some(&(name, _, _)) = OPTIONS
             .iter()
             .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
@@ -270,7 +272,7 @@ impl JaiSettings {
         let set = self.set_value(name, value);
         match &set {
             Ok(()) => self.refused.remove(name),
-            Err(e) => self.refused.insert(name, e.clone()),
+            Err(e) => self.refused.insert(name, e.to_string()),
         };
         set
     }
@@ -312,18 +314,18 @@ impl JaiSettings {
     ///
     /// # Errors
     /// It is none: the message quotes it and lists the options.
-    pub fn known(name: &str) -> Result<(), String> {
+    pub fn known(name: &str) -> Result<(), Refusal> {
         if OPTIONS.iter().any(|(n, _, _)| n.eq_ignore_ascii_case(name)) {
             return Ok(());
         }
-        Err(format!(
+        Err(Refusal(format!(
             "no option '{}' (options: {})",
             echo(name),
             OPTIONS.map(|(n, _, _)| n).join(", ")
-        ))
+        )))
     }
 
-    fn set_value(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_value(&mut self, name: &str, value: &str) -> Result<(), Refusal> {
         JaiSettings::known(name)?;
         let Some(&(name, kind, _)) = OPTIONS
             .iter()
@@ -366,7 +368,9 @@ impl JaiSettings {
                 match name {
                     "Engine1" | "Engine2" => {
                         if value.is_empty() {
-                            return Err(format!("option {name}: an engine spec is needed"));
+                            return Err(Refusal(format!(
+                                "option {name}: an engine spec is needed"
+                            )));
                         }
                         crate::engines::entry_unprobed(value)
                             // The reader's words quote the spec again: cut as well.
@@ -417,7 +421,7 @@ impl JaiSettings {
     /// The settings do not make a run (two engines with one label, a bad clock, rules an
     /// external engine cannot be told…), OutDir is a match's own folder and `Resume` is off, or
     /// `Resume` finds no match to continue.
-    pub fn setup(&self, cwd: &Path) -> Result<RunSetup, String> {
+    pub fn setup(&self, cwd: &Path) -> Result<RunSetup, Refusal> {
         let parent = match_parent(&self.out, cwd);
         if self.resume {
             return self.resumed(&parent);
@@ -426,12 +430,12 @@ impl JaiSettings {
             .iter()
             .find(|r| parent.join(r).is_file())
         {
-            return Err(format!(
+            return Err(Refusal(format!(
                 "option OutDir: {} is a match's folder (it holds {record}), not a folder of \
                  matches: turn Resume on to continue that match, or set OutDir to the folder \
                  that holds it to start a new one",
                 crate::util::text::printable(&parent.display().to_string())
-            ));
+            )));
         }
         let run = RunArgs {
             seed: self.seed,
@@ -491,7 +495,7 @@ impl JaiSettings {
 
     /// Both engines' labels differ (they name the engines in every report), said in option
     /// names; read without starting an engine (a spec that does not read is refused later).
-    fn check_labels(&self) -> Result<(), String> {
+    fn check_labels(&self) -> Result<(), Refusal> {
         let [Ok(a), Ok(b)] = self
             .engines
             .each_ref()
@@ -512,25 +516,25 @@ impl JaiSettings {
                 b.spec.name
             )
         };
-        Err(format!(
+        Err(Refusal(format!(
             "options Engine1 and Engine2: both engines are labelled '{}': labels name engines in \
              every report, so they must differ; {hint}",
             echo(&b.label)
-        ))
+        )))
     }
 
     /// The match `Resume` continues, as its folder recorded it, to `TotalRounds` pairs (or the
     /// pairs its journal keeps, when more) on `Concurrency` threads.
-    fn resumed(&self, parent: &Path) -> Result<RunSetup, String> {
+    fn resumed(&self, parent: &Path) -> Result<RunSetup, Refusal> {
         let dir = resume_target(parent)?;
         let (_, record, mut setup) =
             crate::run::folder::recorded_run(&dir).map_err(|e| format!("option Resume: {e}"))?;
         if record.command_name() != "match" || setup.pairings.len() != 1 {
-            return Err(format!(
+            return Err(Refusal(format!(
                 "option Resume: {} holds an `arena {}` run, not a match",
                 dir.display(),
                 record.command_name()
-            ));
+            )));
         }
         // A resume never counts fewer pairs than the folder keeps: JieqiBox sends TotalRounds
         // again on every load, so a smaller one is no request to shrink the match (`arena
@@ -575,6 +579,25 @@ impl JaiSettings {
     }
 }
 
+/// Why JAI refuses an option's value, a match's start or a resume: the sentence JieqiBox is
+/// told after `info string`, naming the option (and quoting the value safely).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal(String);
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+impl From<String> for Refusal {
+    fn from(message: String) -> Refusal {
+        Refusal(message)
+    }
+}
+
 /// Why option Rules refuses `value`, in option names (the resolver's own words name `--rules`).
 fn rules_refusal(value: &str, e: &crate::plan::rules_arg::RulesArgError) -> String {
     match e {
@@ -605,7 +628,7 @@ pub const MAX_RESUME_ENTRIES: usize = 100_000;
 ///
 /// # Errors
 /// `dir` cannot be read, or holds no such match; the message names the option and the folder.
-pub fn resume_target(dir: &Path) -> Result<PathBuf, String> {
+pub fn resume_target(dir: &Path) -> Result<PathBuf, Refusal> {
     if crate::records::files::RUN_RECORDS
         .iter()
         .any(|r| dir.join(r).is_file())
@@ -627,11 +650,11 @@ pub fn resume_target(dir: &Path) -> Result<PathBuf, String> {
         .max()
         .map(|(_, d)| d)
         .ok_or_else(|| {
-            format!(
+            Refusal(format!(
                 "option Resume: no match to continue in {} (it holds no match started from \
                  JieqiBox; turn Resume off to start a new one)",
                 dir.display()
-            )
+            ))
         })
 }
 
@@ -646,6 +669,59 @@ fn jai_record_time(dir: &Path) -> Option<std::time::SystemTime> {
         return None;
     }
     std::fs::metadata(&record).and_then(|m| m.modified()).ok()
+}
+
+/// `setoption`: checked and taken; during a match, a value the option already holds is
+/// taken silently (JieqiBox's dialog sends every option again when it opens) and a change
+/// refused, naming the option (`running`). Returns the line to answer, if any.
+pub fn setoption(
+    settings: &mut JaiSettings,
+    line: &str,
+    rest: &str,
+    running: bool,
+) -> Option<String> {
+    let Some((name, value)) = parse_setoption(rest) else {
+        return Some(jai::not_setoption(line));
+    };
+    if running {
+        if let Err(e) = JaiSettings::known(name) {
+            return Some(format!("info string {e}"));
+        } else if !settings.holds(name, value) {
+            return Some(jai::option_kept(name));
+        }
+        return None;
+    }
+    if let Err(e) = settings.set(name, value) {
+        return Some(format!("info string {e}"));
+    }
+    None
+}
+
+/// `name NAME value VALUE` (or `name NAME` alone, an empty value) into its name and value.
+pub fn parse_setoption(rest: &str) -> Option<(&str, &str)> {
+    let rest = rest.trim().strip_prefix("name ")?;
+    match rest.split_once(" value") {
+        Some((name, value)) => Some((name.trim(), value.trim())),
+        None => Some((rest.trim(), "")),
+    }
+}
+
+/// The run of `settings`, ready to play: set up, a new match's folder claimed (a unique name
+/// under OutDir), and everything the run core would refuse checked
+/// ([`crate::run::execute::check_start`]).
+///
+/// # Errors
+/// Why the match cannot start, naming the option.
+pub fn prepare(settings: &JaiSettings) -> Result<crate::run::RunSetup, Refusal> {
+    // A relative OutDir is taken from here; with no working directory, as it is given.
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let mut setup = settings.setup(&cwd)?;
+    if !setup.options.resume {
+        setup.options.out = crate::records::files::create_unique_dir(&setup.options.out)
+            .map_err(|e| format!("option OutDir: {e}"))?;
+    }
+    crate::run::execute::check_start(&setup).map_err(|e| format!("option OutDir: {e}"))?;
+    Ok(setup)
 }
 
 #[cfg(test)]
@@ -690,15 +766,15 @@ mod tests {
         assert_eq!(s.pairs, 7);
         s.set("OutDir", "<empty>").unwrap();
         assert_eq!(s.out, "");
-        let e = s.set("TotalRounds", "0").unwrap_err();
+        let e = s.set("TotalRounds", "0").unwrap_err().to_string();
         assert!(e.contains("TotalRounds") && e.contains("'0'"), "{e}");
-        let e = s.set("MoveTimeMs", "-5").unwrap_err();
+        let e = s.set("MoveTimeMs", "-5").unwrap_err().to_string();
         assert!(e.contains("MoveTimeMs"), "{e}");
-        let e = s.set("Engine1", "nosuchengine").unwrap_err();
+        let e = s.set("Engine1", "nosuchengine").unwrap_err().to_string();
         assert!(e.contains("Engine1") && e.contains("nosuchengine"), "{e}");
-        let e = s.set("Rules", "nosuchrules").unwrap_err();
+        let e = s.set("Rules", "nosuchrules").unwrap_err().to_string();
         assert!(e.contains("Rules"), "{e}");
-        let e = s.set("Colour", "red").unwrap_err();
+        let e = s.set("Colour", "red").unwrap_err().to_string();
         assert!(e.contains("no option 'Colour'"), "{e}");
         assert_eq!(s.pairs, 7, "a refused value changes nothing");
     }
@@ -707,14 +783,14 @@ mod tests {
     fn setup_errors_name_the_option() {
         let mut s = defaults();
         s.set("Engine2", "greedy").unwrap();
-        let e = s.setup(Path::new("/")).unwrap_err();
+        let e = s.setup(Path::new("/")).unwrap_err().to_string();
         assert!(e.starts_with("options Engine1 and Engine2: "), "{e}");
         let mut s = defaults();
-        let e = s.set("TimeControl", "ten minutes").unwrap_err();
+        let e = s.set("TimeControl", "ten minutes").unwrap_err().to_string();
         assert!(e.starts_with("option TimeControl: 'ten minutes': "), "{e}");
         // As the command line gave it (`--tc` is read when the match starts).
         s.tc = "ten minutes".into();
-        let e = s.setup(Path::new("/")).unwrap_err();
+        let e = s.setup(Path::new("/")).unwrap_err().to_string();
         assert!(e.starts_with("option TimeControl: "), "{e}");
     }
 }

@@ -2,9 +2,9 @@
 //! tournament's standings ([`standings`]) and HTML page ([`html`]), the leak report ([`leak`]),
 //! the nightly index ([`history`]) over the nights and series of a root ([`nights`]), boards
 //! as text ([`board_text`]), the games index of every match folder ([`games_index`]) and the
-//! page of one game ([`viewer`]). [`write_reports`] chooses a run's report by its kind, and
-//! [`progress_line`] the text of its progress lines ([`progress`]); [`observer::Terminal`] shows a
-//! run as it plays.
+//! page of one game ([`viewer`]), `arena jai`'s answers to JieqiBox ([`jai`]). [`write_reports`]
+//! chooses a run's report by its kind, and [`progress_line`] the text of its progress lines
+//! ([`progress`]); [`observer::Terminal`] shows a run as it plays.
 
 pub mod analysis_text;
 pub mod bar;
@@ -12,6 +12,7 @@ pub mod board_text;
 pub mod games_index;
 pub mod history;
 pub mod html;
+pub mod jai;
 pub mod leak;
 pub mod nights;
 pub mod observer;
