@@ -165,7 +165,7 @@ fn analyse_game(
 pub enum Ended {
     /// Every game was analysed.
     Done,
-    /// Ctrl-C: the games that finished are kept ([`keep`]), the others are not analysed.
+    /// Ctrl-C: the games that finished are kept (`keep`), the others are not analysed.
     Interrupted,
 }
 

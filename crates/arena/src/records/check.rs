@@ -53,7 +53,7 @@ pub struct RunRecords {
     /// Its `--resign` and `--draw`: a game ends by them exactly where its recorded scores say.
     pub adjudication: crate::records::adjudication::Adjudication,
     /// Its pairings' engine labels, `(a, b)`: `a` is Red in game 1 of a pair and Black in game
-    /// 2 ([`crate::run::RunSetup::pairing_labels`]).
+    /// 2 ([`crate::run::RunSpec::pairing_labels`]).
     pub pairings: Vec<(String, String)>,
 }
 

@@ -170,8 +170,8 @@ fn resume_refusals(
 /// each pair that joins it, and writes `match.json`, the final `games.jsonl` and `games.csv`.
 /// Returns what the run came to; the report layer prints it and writes the summaries.
 ///
-/// In three steps: [`start`] holds the folder and checks and tallies what a resume finds,
-/// [`play`] plays the rest, [`finish`] writes the journal in job order and the CSV. The run says
+/// In three steps: `start` holds the folder and checks and tallies what a resume finds,
+/// `play` plays the rest, `finish` writes the journal in job order and the CSV. The run says
 /// how it goes only to `observer` (its notes, progress and the progress lines its setup's
 /// cadence asks for, [`crate::run::progress`]): the core prints nothing.
 ///

@@ -26,8 +26,8 @@
 //! engine never blocks on it.
 //!
 //! Here: the spec's keys, the engine and its pool of processes, and the probe of `--engine`. The
-//! process (start, writes, waits, quit and kill) is [`process`]'s, its output [`reader`]'s, the
-//! UCI dialogue [`protocol`]'s, `info` lines [`info`]'s and option declarations [`options`]'s.
+//! process (start, writes, waits, quit and kill) is `process`'s, its output `reader`'s, the
+//! UCI dialogue `protocol`'s, `info` lines `info`'s and option declarations `options`'s.
 
 mod info;
 mod options;
