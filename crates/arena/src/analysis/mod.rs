@@ -10,6 +10,7 @@ pub mod import;
 pub mod reference;
 pub mod solve;
 pub mod study;
+pub mod suite;
 pub mod verdict;
 
 pub use study::StudyGame;
