@@ -5,47 +5,14 @@
 //! arena stats --ptnml 43,61,144,55,37 --sprt 0,2 --names New,Base
 //! ```
 //!
-//! Everything is validated ([`crate::plan::stats::plan`]) before anything is printed ([`run`]).
+//! Everything is validated ([`crate::plan::stats::plan`]) before anything is printed ([`run`]);
+//! the text is `report::stats_text`'s.
 
 use std::io::Write;
 
 use crate::error::Error;
-use crate::plan::stats::{StatsCounts, StatsPlan};
-use crate::stats::Wdl;
-use crate::stats::block::{
-    BlockInput, block_json, block_json_unsplit, render_block, render_block_unsplit,
-};
-
-/// The output: the result block, or with `json` the block's JSON object on one line; ends in a
-/// newline.
-pub fn render(plan: &StatsPlan) -> String {
-    let (ptnml, wdl, split) = match plan.counts {
-        StatsCounts::Pentanomial(p) => (Some(p), p.wdl(), true),
-        StatsCounts::PentanomialUnsplit(p) => (Some(p), Wdl::default(), false),
-        StatsCounts::Trinomial(w) => (None, w, true),
-    };
-    let input = BlockInput {
-        a: &plan.a,
-        b: &plan.b,
-        context: "",
-        ptnml,
-        wdl,
-        sprt: plan.sprt,
-    };
-    match (plan.json, split) {
-        (false, true) => render_block(&input),
-        (false, false) => render_block_unsplit(&input),
-        (true, true) => json_line(&block_json(&input)),
-        (true, false) => json_line(&block_json_unsplit(&input)),
-    }
-}
-
-/// One JSON object on one line.
-fn json_line(b: &crate::stats::block::BlockJson) -> String {
-    let mut s = serde_json::to_string(b).unwrap_or_default();
-    s.push('\n');
-    s
-}
+use crate::plan::stats::StatsPlan;
+use crate::report::stats_text::render;
 
 /// Runs `arena stats`: writes the block (or JSON) to `out`.
 ///

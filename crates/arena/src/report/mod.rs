@@ -20,6 +20,7 @@ pub mod progress;
 pub mod ratings_json;
 pub mod solve;
 pub mod standings;
+pub mod stats_text;
 pub mod suite;
 pub mod summary;
 pub mod time_losses;
