@@ -9,6 +9,7 @@
 pub mod analysis_text;
 pub mod bar;
 pub mod board_text;
+pub mod book;
 pub mod games_index;
 pub mod history;
 pub mod html;
