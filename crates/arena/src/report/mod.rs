@@ -19,6 +19,7 @@ pub mod observer;
 pub mod pairing;
 pub mod progress;
 pub mod ratings_json;
+pub mod replay;
 pub mod solve;
 pub mod standings;
 pub mod stats_text;
