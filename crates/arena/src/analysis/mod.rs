@@ -10,6 +10,7 @@ pub mod book;
 pub mod import;
 pub mod reference;
 pub mod solve;
+pub mod solve_journal;
 pub mod study;
 pub mod suite;
 pub mod verdict;

@@ -21,6 +21,7 @@ pub mod progress;
 pub mod ratings_json;
 pub mod replay;
 pub mod solve;
+pub mod solve_files;
 pub mod standings;
 pub mod stats_text;
 pub mod suite;
