@@ -6,6 +6,7 @@
 //! It sits above `run` (it searches positions with engine entries, on the run's scheduler) and
 //! below `report`.
 
+pub mod bench;
 pub mod book;
 pub mod import;
 pub mod reference;

@@ -8,6 +8,7 @@
 
 pub mod analysis_text;
 pub mod bar;
+pub mod bench;
 pub mod board_text;
 pub mod book;
 pub mod games_index;
