@@ -16,6 +16,8 @@ use crate::records::{PlyInfo, result_text};
 use crate::report::replay::{MARKS, compare, final_position, ply_line, show, sides};
 use crate::run::game_runner::{GameSpec, play_game};
 
+/// Replays and prints; with a recorded game, says "identical" or shows the first differing ply
+/// (or shows the record, see [`ReplayPlan::show`]). Returns whether the replay matched, or the
 /// record was consistent (always true without a recorded game): a replay that differs is a
 /// result (exit status 3), not an error.
 ///

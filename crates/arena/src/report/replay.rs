@@ -161,9 +161,6 @@ pub fn sides(plan: &ReplayPlan) -> String {
     }
 }
 
-/// Replays and prints; with a recorded game, says "identical" or shows the first differing ply
-/// (or shows the record, see [`ReplayPlan::show`]). Returns whether the replay matched, or the
-
 /// Compares the replay (`played`, its moves `moves`) with the record `expected` (from `path`)
 /// and says whether they are the same, or where they differ.
 pub fn compare(
