@@ -9,6 +9,7 @@
 pub mod bench;
 pub mod book;
 pub mod import;
+pub mod perft;
 pub mod reference;
 pub mod solve;
 pub mod solve_journal;

@@ -18,6 +18,7 @@ pub mod leak;
 pub mod nights;
 pub mod observer;
 pub mod pairing;
+pub mod perft;
 pub mod progress;
 pub mod ratings_json;
 pub mod replay;
