@@ -6,10 +6,15 @@
 //! It sits above `run` (it searches positions with engine entries, on the run's scheduler) and
 //! below `report`.
 
+pub mod bench;
+pub mod book;
 pub mod import;
+pub mod perft;
 pub mod reference;
 pub mod solve;
+pub mod solve_journal;
 pub mod study;
+pub mod suite;
 pub mod verdict;
 
 pub use study::StudyGame;

@@ -18,6 +18,10 @@ use jieqi_engine::{Score, SearchInfo, mix};
 use jieqi_search::mate::{Verdict, check_claim};
 use serde::{Deserialize, Serialize};
 
+use std::path::PathBuf;
+
+use jieqi_engine::Limits;
+
 use crate::engines::EngineEntry;
 use crate::records::epd::{Entry, Suite};
 use crate::run::game_runner::{Reporter, search_once};
@@ -285,4 +289,46 @@ pub fn summarise(engine: &EngineEntry, rs: &[PositionResult], suite: &Suite) -> 
             .then(|| solved.iter().filter_map(|r| r.found_ms).sum::<f64>() / solved.len() as f64),
         by_dm,
     }
+}
+
+/// `--min-solved`: the fewest positions each engine must solve for the run to pass.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MinSolved {
+    /// The flag's value as given (`40`, `87.5%`).
+    pub given: String,
+    /// The fewest positions to solve, out of the suite's valid positions.
+    pub required: usize,
+}
+
+/// A validated `arena solve`.
+#[derive(Debug)]
+pub struct SolvePlan {
+    /// The suite file, as given.
+    pub suite_path: PathBuf,
+    /// Its positions (never none) and the lines skipped.
+    pub suite: Suite,
+    /// `--rules` as given (the name reports show).
+    pub rules_name: String,
+    /// Limits for every position.
+    pub limits: Limits,
+    /// Positions searched at once, 1 to 1024.
+    pub threads: usize,
+    /// The engines, with unique labels.
+    pub engines: Vec<EngineEntry>,
+    /// Master seed.
+    pub seed: u64,
+    /// The hard limit of one search, in milliseconds.
+    pub move_timeout: Option<u64>,
+    /// The results folder (created, and written to once).
+    pub out: PathBuf,
+    /// Continue the interrupted run in `out` from its journal.
+    pub resume: bool,
+    /// `--min-solved`: the fewest positions each engine must solve.
+    pub min_solved: Option<MinSolved>,
+    /// Prover nodes for the check of each mate claim (0: none).
+    pub mate_check_nodes: u64,
+    /// Print only the positions an engine did not solve.
+    pub failed_only: bool,
+    /// Never draw a progress bar.
+    pub no_progress: bool,
 }

@@ -1,109 +1,13 @@
 //! `arena perft`: count the leaves of the public game tree and report the count and speed.
+//! The count is `analysis::perft`'s, the text `report::perft`'s.
 
 use std::io::{self, Write};
-use std::time::Instant;
-
-use jieqi_core::{Position, perft};
 
 use crate::error::Error;
 use crate::plan::perft::PerftPlan;
 
-/// A finished count.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PerftReport {
-    /// Plies counted.
-    pub depth: u32,
-    /// Leaves of the tree.
-    pub nodes: u64,
-    /// Wall-clock time of the count.
-    pub seconds: f64,
-    /// With `--divide`: each root child as its move text (`b0c2N`) and its leaf count, in
-    /// move-generation order.
-    pub children: Option<Vec<(String, u64)>>,
-}
-
-/// The JSON summary line.
-#[derive(serde::Serialize)]
-struct JsonLine {
-    depth: u32,
-    nodes: u64,
-    seconds: f64,
-    nps: u64,
-}
-
-impl PerftReport {
-    /// Leaves per second, rounded down; 0 when the count took no measurable time.
-    pub fn nps(&self) -> u64 {
-        if self.seconds > 0.0 {
-            (self.nodes as f64 / self.seconds) as u64
-        } else {
-            0
-        }
-    }
-
-    /// The summary as one line of JSON: `{"depth":D,"nodes":N,"seconds":S,"nps":R}`, seconds
-    /// rounded to microseconds.
-    pub fn json(&self) -> String {
-        let line = JsonLine {
-            depth: self.depth,
-            nodes: self.nodes,
-            seconds: (self.seconds * 1e6).round() / 1e6,
-            nps: self.nps(),
-        };
-        serde_json::to_string(&line).expect("a struct of numbers serializes")
-    }
-}
-
-/// Counts `depth` plies below `pos` on this thread, per root child when `divide` is set.
-pub fn count(pos: &mut Position, depth: u32, divide: bool) -> PerftReport {
-    let mover = pos.turn();
-    let start = Instant::now();
-    let (nodes, children) = if divide && depth > 0 {
-        let children: Vec<(String, u64)> = perft::divide(pos, depth)
-            .into_iter()
-            .map(|(pm, n)| (pm.to_text(mover), n))
-            .collect();
-        (children.iter().map(|(_, n)| n).sum(), Some(children))
-    } else {
-        // Depth 0 has no children but one leaf, the root itself.
-        (perft::perft(pos, depth), divide.then(Vec::new))
-    };
-    PerftReport {
-        depth,
-        nodes,
-        seconds: start.elapsed().as_secs_f64(),
-        children,
-    }
-}
-
-/// Writes the report: per-child lines (`b0c2N: 1234`) and a blank line with `--divide`, then the
-/// summary, then with `json` the JSON line last.
-///
-/// # Errors
-/// Writing fails.
-pub fn write_report(
-    w: &mut impl Write,
-    pos: &Position,
-    report: &PerftReport,
-    json: bool,
-) -> io::Result<()> {
-    if let Some(children) = &report.children {
-        for (mv, n) in children {
-            writeln!(w, "{mv}: {n}")?;
-        }
-        writeln!(w)?;
-    }
-    writeln!(w, "rules: {}", pos.rules().name)?;
-    writeln!(w, "fen: {}", pos.fen())?;
-    writeln!(w, "depth: {}", report.depth)?;
-    writeln!(w, "nodes: {}", report.nodes)?;
-    writeln!(w, "seconds: {:.3}", report.seconds)?;
-    writeln!(w, "speed: {:.2} Mnps", report.nps() as f64 / 1e6)?;
-    if json {
-        writeln!(w, "{}", report.json())?;
-    }
-    Ok(())
-}
+pub use crate::analysis::perft::{PerftReport, count};
+pub use crate::report::perft::write_report;
 
 /// Runs `arena perft`.
 ///
@@ -123,7 +27,7 @@ fn print(plan: &PerftPlan, w: &mut impl Write) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jieqi_core::Rules;
+    use jieqi_core::{Position, Rules};
 
     #[test]
     fn divide_sums_to_the_total() {

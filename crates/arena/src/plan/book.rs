@@ -1,58 +1,13 @@
 //! `arena book`'s plan: what positions to make and how to choose and keep them.
 
-use jieqi_core::Rules;
-
 use crate::cli::book::BookArgs;
-use crate::engines::EngineEntry;
 use crate::error::Error;
 use crate::plan::rules_arg;
 
+pub use crate::analysis::book::{BookPlan, Choose};
+
 /// The most positions a book command writes.
 pub const MAX_POSITIONS: usize = 1_000_000;
-
-/// How each ply of a candidate is chosen.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Choose {
-    /// Uniformly over the legal moves.
-    Random,
-    /// Uniformly over the moves the reference engine scores within `margin` of the best, each
-    /// searched with `nodes`.
-    Engine {
-        /// Nodes per root move.
-        nodes: u64,
-        /// Centipawns below the best.
-        margin: i32,
-    },
-}
-
-/// A validated `arena book`.
-#[derive(Debug)]
-pub struct BookPlan {
-    /// Rules.
-    pub rules: Rules,
-    /// The file to write.
-    pub out: std::path::PathBuf,
-    /// Positions to write.
-    pub positions: usize,
-    /// Plies from the start, a range drawn uniformly.
-    pub plies: (u32, u32),
-    /// How plies are chosen.
-    pub choose: Choose,
-    /// The reference engine.
-    pub engine: EngineEntry,
-    /// Its nodes to score a candidate.
-    pub nodes: u64,
-    /// The largest |score| kept, centipawns.
-    pub max_score: i32,
-    /// Seed.
-    pub seed: u64,
-    /// Candidates tried at most.
-    pub max_candidates: u64,
-    /// Worker threads.
-    pub threads: usize,
-    /// The command line, for the file's header.
-    pub command: String,
-}
 
 /// Validates `arena book` arguments.
 ///

@@ -11,17 +11,10 @@ use crate::engines::EngineEntry;
 use crate::error::Error;
 use crate::records::epd::Suite;
 
+pub use crate::analysis::solve::{MinSolved, SolvePlan};
+
 /// The journal of finished positions in a results folder of `arena solve`.
 pub const JOURNAL: &str = "solve.jsonl";
-
-/// `--min-solved`: the fewest positions each engine must solve for the run to pass.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MinSolved {
-    /// The flag's value as given (`40`, `87.5%`).
-    pub given: String,
-    /// The fewest positions to solve, out of the suite's valid positions.
-    pub required: usize,
-}
 
 impl MinSolved {
     /// Reads `N` (a count from 1 to `positions`) or `P%` (a percentage above 0 and at most 100,
@@ -63,39 +56,6 @@ impl MinSolved {
             required,
         })
     }
-}
-
-/// A validated `arena solve`.
-#[derive(Debug)]
-pub struct SolvePlan {
-    /// The suite file, as given.
-    pub suite_path: PathBuf,
-    /// Its positions (never none) and the lines skipped.
-    pub suite: Suite,
-    /// `--rules` as given (the name reports show).
-    pub rules_name: String,
-    /// Limits for every position.
-    pub limits: Limits,
-    /// Positions searched at once, 1 to 1024.
-    pub threads: usize,
-    /// The engines, with unique labels.
-    pub engines: Vec<EngineEntry>,
-    /// Master seed.
-    pub seed: u64,
-    /// The hard limit of one search, in milliseconds.
-    pub move_timeout: Option<u64>,
-    /// The results folder (created, and written to once).
-    pub out: PathBuf,
-    /// Continue the interrupted run in `out` from its journal.
-    pub resume: bool,
-    /// `--min-solved`: the fewest positions each engine must solve.
-    pub min_solved: Option<MinSolved>,
-    /// Prover nodes for the check of each mate claim (0: none).
-    pub mate_check_nodes: u64,
-    /// Print only the positions an engine did not solve.
-    pub failed_only: bool,
-    /// Never draw a progress bar.
-    pub no_progress: bool,
 }
 
 impl SolvePlan {

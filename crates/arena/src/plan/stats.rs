@@ -3,33 +3,9 @@
 
 use crate::cli::stats::StatsArgs;
 use crate::error::Error;
-use crate::stats::{Pentanomial, Sprt, Wdl};
+use crate::stats::{Pentanomial, Wdl};
 
-/// The counts `arena stats` reports on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StatsCounts {
-    /// Six pair counts: WL and DD apart.
-    Pentanomial(Pentanomial),
-    /// Five pair counts: the WL+DD cell is in `dd`, `wl` is 0.
-    PentanomialUnsplit(Pentanomial),
-    /// Game totals.
-    Trinomial(Wdl),
-}
-
-/// Validated `arena stats` arguments.
-#[derive(Clone, Debug, PartialEq)]
-pub struct StatsPlan {
-    /// Engine A's name.
-    pub a: String,
-    /// Engine B's name.
-    pub b: String,
-    /// The counts.
-    pub counts: StatsCounts,
-    /// The SPRT, checked by [`Sprt::validate`].
-    pub sprt: Option<Sprt>,
-    /// Print JSON instead of the block.
-    pub json: bool,
-}
+pub use crate::report::stats_text::{StatsCounts, StatsPlan};
 
 /// Validates `arena stats` arguments.
 ///

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use crate::cli::suite::{CommonArgs, MatesArgs, SuiteArgs, SuiteKind, TacticsArgs};
 use crate::error::Error;
 
+pub use crate::analysis::suite::{CommonPlan, MatesPlan, TacticsPlan};
+
 /// A validated `arena suite`.
 #[derive(Debug)]
 pub enum SuitePlan {
@@ -13,53 +15,6 @@ pub enum SuitePlan {
     Mates(MatesPlan),
     /// `arena suite tactics`.
     Tactics(TacticsPlan),
-}
-
-/// What every kind of suite takes.
-#[derive(Debug)]
-pub struct CommonPlan {
-    /// Results folders whose games to mine.
-    pub dirs: Vec<PathBuf>,
-    /// The suite file to write: not a folder, not inside a games folder, in a writable folder.
-    pub out: PathBuf,
-    /// Worker threads for the proofs, 1 to 1024.
-    pub threads: usize,
-    /// Node budget of each proof.
-    pub budget: u64,
-}
-
-/// A validated `arena suite mates`.
-#[derive(Debug)]
-pub struct MatesPlan {
-    /// Folders, output, threads, budget.
-    pub common: CommonPlan,
-    /// Longest mate looked for, in moves, 1 to 8.
-    pub max_moves: u32,
-    /// Most positions kept per mate length.
-    pub per_length: usize,
-}
-
-/// A validated `arena suite tactics`.
-#[derive(Debug)]
-pub struct TacticsPlan {
-    /// Folders, output, threads, budget.
-    pub common: CommonPlan,
-    /// Material the move must win by force, in centipawns (at least 1).
-    pub min_gain: i32,
-    /// Full-width plies of the proof, 1 to 4.
-    pub depth: u32,
-    /// Fewest hidden pieces on the board for a position to count.
-    pub min_hidden: u32,
-    /// Plies skipped at the start of every game.
-    pub skip: usize,
-    /// Largest material lead of either side, in centipawns.
-    pub max_balance: i32,
-    /// Most positions kept from one game.
-    pub per_game: usize,
-    /// Most positions kept in all.
-    pub max: usize,
-    /// Longest mate of another move looked for, 0 to 8 moves.
-    pub mate_moves: u32,
 }
 
 impl SuitePlan {

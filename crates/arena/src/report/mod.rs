@@ -8,7 +8,9 @@
 
 pub mod analysis_text;
 pub mod bar;
+pub mod bench;
 pub mod board_text;
+pub mod book;
 pub mod games_index;
 pub mod history;
 pub mod html;
@@ -17,10 +19,15 @@ pub mod leak;
 pub mod nights;
 pub mod observer;
 pub mod pairing;
+pub mod perft;
 pub mod progress;
 pub mod ratings_json;
+pub mod replay;
 pub mod solve;
+pub mod solve_files;
 pub mod standings;
+pub mod stats_text;
+pub mod suite;
 pub mod summary;
 pub mod time_losses;
 pub mod viewer;
