@@ -27,6 +27,7 @@ pub fn run(args: &MergePlan, out: &mut dyn Write) -> Result<crate::report::RunEn
         out: &args.out,
         partial: args.partial,
         allow_mixed_builds: args.allow_mixed_builds,
+        notes: &|note| eprintln!("{}", crate::report::observer::note_text(note)),
     })?;
     let end = crate::report::finish(&setup, &outcome, out)?;
     let text = merge_text(&report, &absent);

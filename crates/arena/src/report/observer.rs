@@ -75,6 +75,10 @@ pub fn note_text(note: &RunNote) -> String {
             "note: the last line of {} was cut short and is replayed",
             journal.display()
         ),
+        RunNote::ShardLineCut { journal } => format!(
+            "note: the last line of {} was cut short; that pair counts as missing",
+            journal.display()
+        ),
         RunNote::BeyondPairs {
             count,
             pairs,

@@ -90,7 +90,7 @@ fn refuse(m: impl Into<String>) -> Error {
     Error::Input(m.into())
 }
 
-fn read_dir(dir: &Path) -> Result<ShardDir, Error> {
+fn read_dir(dir: &Path, notes: &dyn Fn(&crate::run::observer::RunNote)) -> Result<ShardDir, Error> {
     let path = crate::run::kind::RECORD_NAMES
         .iter()
         .map(|f| dir.join(f))
@@ -152,10 +152,9 @@ fn read_dir(dir: &Path) -> Result<ShardDir, Error> {
         return Err(refuse(m));
     }
     if truncated {
-        eprintln!(
-            "note: the last line of {} was cut short; that pair counts as missing",
-            journal.display()
-        );
+        notes(&crate::run::observer::RunNote::ShardLineCut {
+            journal: journal.clone(),
+        });
     }
     // Threads of the shard's run, for the merged summary: its record's, or (older records) its
     // summary's.
@@ -251,7 +250,6 @@ fn kind(record: &MatchSetup) -> &'static str {
 }
 
 /// A merge asked for (`arena merge`): the shard folders, the merged folder and what it accepts.
-#[derive(Debug)]
 pub struct MergeRequest<'a> {
     /// The shard folders, every shard once.
     pub dirs: &'a [PathBuf],
@@ -261,6 +259,8 @@ pub struct MergeRequest<'a> {
     pub partial: bool,
     /// Merge shards that different builds played.
     pub allow_mixed_builds: bool,
+    /// Hears the notes of the merge as the shards are read (the merge prints nothing itself).
+    pub notes: &'a dyn Fn(&crate::run::observer::RunNote),
 }
 
 /// A merge done: what the run's finish reports, and what the merge adds.
@@ -361,7 +361,7 @@ fn check(req: &MergeRequest) -> Result<Checked, Error> {
     let shards: Vec<ShardDir> = req
         .dirs
         .iter()
-        .map(|d| read_dir(d))
+        .map(|d| read_dir(d, req.notes))
         .collect::<Result<_, _>>()?;
     check_together(&shards)?;
     let first = &shards[0];

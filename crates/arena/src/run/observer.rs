@@ -48,6 +48,11 @@ pub enum RunNote {
     },
     /// `--log` with no external engine: no game logs are written.
     NoGameLogs,
+    /// `arena merge`: a shard's journal ends in a line cut short; its pair counts as missing.
+    ShardLineCut {
+        /// The shard's journal.
+        journal: PathBuf,
+    },
 }
 
 /// Hears a run as it goes, on the thread that runs it ([`crate::run::execute`]).

@@ -1107,3 +1107,39 @@ fn two_runs_started_at_once_get_folders_of_their_own() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A shard whose journal ends in a line cut short (a killed run) merges with `--partial`; the
+/// merge says so (through its notes: the run layer prints nothing) and counts that pair missing.
+#[test]
+fn a_shard_line_cut_short_is_noted_and_its_pair_missing() {
+    let root = tmp("merge-cut");
+    let (a, b) = (root.join("s0"), root.join("s1"));
+    for (dir, shard) in [(&a, "0/2"), (&b, "1/2")] {
+        ok(&match_args(
+            "greedy",
+            "random",
+            "4",
+            &["--shard", shard, "--no-progress", "--out", s(dir)],
+        ));
+    }
+    let journal = b.join("games.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let cut = text.trim_end().rfind('\n').unwrap() + 40;
+    std::fs::write(&journal, &text[..cut]).unwrap();
+    let merged = root.join("merged");
+    let o = arena(&["merge", s(&a), s(&b), "--partial", "--out", s(&merged)]);
+    let err = crate::common::text(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains(&format!(
+            "note: the last line of {} was cut short; that pair counts as missing",
+            journal.display()
+        )),
+        "{err}"
+    );
+    assert_eq!(
+        json(&merged.join("summary.json"))["results"]["games"],
+        6,
+        "{err}"
+    );
+}
