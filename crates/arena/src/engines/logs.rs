@@ -203,6 +203,28 @@ fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// A run's logs folder (`DIR/logs`) is something else than a folder: nothing can be logged.
+#[derive(Debug)]
+pub struct LogsNotAFolder(pub PathBuf);
+
+impl std::fmt::Display for LogsNotAFolder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} is a file: the engines' logs go in a folder of that name (move the file)",
+            self.0.display()
+        )
+    }
+}
+
+impl std::error::Error for LogsNotAFolder {}
+
+impl From<LogsNotAFolder> for crate::error::Error {
+    fn from(e: LogsNotAFolder) -> crate::error::Error {
+        crate::error::Error::Input(e.to_string())
+    }
+}
+
 /// The logs of one run: the error-output log of every engine slot, and whether games keep their
 /// traffic.
 pub struct RunLogs {
@@ -217,14 +239,11 @@ impl RunLogs {
     /// The logs of a run writing into `out`, for engines labelled `labels` (slot order).
     ///
     /// # Errors
-    /// `out/logs` exists and is not a folder.
-    pub fn new(out: &Path, labels: &[&str], traffic: bool) -> Result<RunLogs, String> {
+    /// `out/logs` exists and is not a folder ([`LogsNotAFolder`]).
+    pub fn new(out: &Path, labels: &[&str], traffic: bool) -> Result<RunLogs, LogsNotAFolder> {
         let dir = out.join(LOG_DIR);
         if dir.exists() && !dir.is_dir() {
-            return Err(format!(
-                "{} is a file: the engines' logs go in a folder of that name (move the file)",
-                dir.display()
-            ));
+            return Err(LogsNotAFolder(dir));
         }
         let width = labels.len().to_string().len().max(2);
         let stderr = labels

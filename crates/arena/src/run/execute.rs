@@ -361,8 +361,7 @@ fn play(
             observer.note(&RunNote::SharedCores { used, cores });
         }
         let labels: Vec<&str> = setup.engines.iter().map(|e| e.label.as_str()).collect();
-        let logs = RunLogs::new(&setup.options.out, &labels, setup.options.log)
-            .map_err(Error::Input)?
+        let logs = RunLogs::new(&setup.options.out, &labels, setup.options.log)?
             .with_limit(setup.options.log_limit);
         if setup.options.log && !setup.engines.iter().any(|e| e.external) {
             observer.note(&RunNote::NoGameLogs);
