@@ -236,3 +236,35 @@ pub fn match_args<'a>(a: &'a str, b: &'a str, pairs: &'a str, rest: &[&'a str]) 
     args.extend_from_slice(rest);
     args
 }
+
+/// Runs `arena ARGS`, sends it SIGINT (as Ctrl-C does) once `journal` holds `lines` complete
+/// lines (within two minutes, however loaded the machine), and returns its output.
+pub fn interrupted_after_lines(args: &[&str], journal: &Path, lines: usize) -> Output {
+    let child = std::process::Command::new(arena_bin())
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while std::fs::read_to_string(journal)
+        .unwrap_or_default()
+        .matches('\n')
+        .count()
+        < lines
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{} lines never reached {}",
+            lines,
+            journal.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    child.wait_with_output().unwrap()
+}

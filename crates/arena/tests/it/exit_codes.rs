@@ -2,10 +2,8 @@
 //! cheap command (a pair or a few of quick engines) and the status it must give.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
-use crate::common::{arena, arena_bin, ok, s, text, tmp};
+use crate::common::{arena, interrupted_after_lines, ok, s, text, tmp};
 
 /// How a row's command is run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,32 +12,6 @@ enum How {
     Plain,
     /// Sent SIGINT once its folder's journal holds a pair (the folder follows `--out`).
     Interrupted,
-}
-
-/// Runs `args` and sends SIGINT once `journal` holds a whole pair; its output.
-fn interrupted(args: &[String], journal: &Path) -> Output {
-    let child = Command::new(arena_bin())
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while std::fs::read_to_string(journal)
-        .unwrap_or_default()
-        .matches('\n')
-        .count()
-        < 2
-    {
-        assert!(Instant::now() < deadline, "no pair finished");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    child.wait_with_output().unwrap()
 }
 
 /// A match of `pairs` pairs of greedy against random into `out`, with more arguments.
@@ -137,7 +109,10 @@ fn each_outcome_exits_with_its_documented_status() {
     for (code, what, how, args) in rows {
         let o = match how {
             How::Plain => arena(&args.iter().map(String::as_str).collect::<Vec<_>>()),
-            How::Interrupted => interrupted(&args, &e.join("cut").join("games.jsonl")),
+            How::Interrupted => {
+                let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                interrupted_after_lines(&args, &e.join("cut").join("games.jsonl"), 2)
+            }
         };
         assert_eq!(
             o.status.code(),

@@ -4,10 +4,8 @@
 //! interrupted.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-use crate::common::{arena_bin, csv_without_timing, json, ok, s, text, tmp};
+use crate::common::{csv_without_timing, interrupted_after_lines, json, ok, s, text, tmp};
 
 /// Pairs of the match: long enough that, once two pairs are in the journal, the rest takes far
 /// more than the three seconds a signal may need to arrive on a loaded machine (each pair is
@@ -51,24 +49,8 @@ fn lines(path: &Path) -> usize {
 fn an_interrupted_match_prints_its_standings_and_resumes_to_the_same_games() {
     let root = tmp("match");
     let (full, cut) = (root.join("full"), root.join("cut"));
-    let child = Command::new(arena_bin())
-        .args(match_args(&cut, &["--threads", "1"]))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let journal = cut.join("games.jsonl");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while lines(&journal) < 4 {
-        assert!(Instant::now() < deadline, "two pairs never finished");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let o = child.wait_with_output().unwrap();
+    let o = interrupted_after_lines(&match_args(&cut, &["--threads", "1"]), &journal, 4);
     let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
     assert_eq!(o.status.code(), Some(130), "{stdout}{stderr}");
     // What was kept is what the journal holds: whole pairs, no game cut short.
