@@ -103,55 +103,34 @@ fn recorded<'a>(
     }
 }
 
-/// What export's summary says of the games the run did not count: how many were left out, or
-/// how many were written marked; empty when there were none.
-fn uncounted_text(plan: &ExportPlan) -> String {
-    let games = |n: u64| format!("{n} game{}", if n == 1 { "" } else { "s" });
-    let mark = match plan.format {
+/// How a game the run did not count is marked in `plan`'s format.
+fn uncounted_mark(plan: &ExportPlan) -> String {
+    match plan.format {
         Format::Pgn => format!(
             "[{} \"{}\"]",
             pgn::NOT_COUNTED_TAG.0,
             pgn::NOT_COUNTED_TAG.1
         ),
         Format::Jieqibox => "\"counted\": false".to_string(),
-    };
-    let marked = plan.uncounted.len() as u64;
-    if plan.left_out > 0 {
-        format!(
-            "{} left out that the run did not count ({}): --beyond-stop exports them, marked \
-             {mark}",
-            games(plan.left_out),
-            plan.stop
-        )
-    } else if marked > 0 {
-        format!(
-            "{marked} of them not counted by the run ({}), marked {mark}",
-            plan.stop
-        )
-    } else {
-        String::new()
     }
 }
 
-/// Export's summary line: `N games written to PATH`, and what [`uncounted_text`] says. It goes to
+/// Export's summary line: `N games written to PATH`, and what it says of uncounted games
+/// ([`crate::report::export`]). It goes to
 /// `w` when the games went to a file or folder, and to standard error (only when there is
 /// something to say of uncounted games) when they went to standard output or a device, so that
 /// those hold nothing but the games.
 fn summary(plan: &ExportPlan, out: Option<&Path>, w: &mut dyn Write) -> Result<(), Error> {
-    let uncounted = uncounted_text(plan);
+    let uncounted = crate::report::export::uncounted_text(
+        plan.left_out,
+        plan.uncounted.len() as u64,
+        &plan.stop,
+        &uncounted_mark(plan),
+    );
     let on_disk = out.filter(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file() || m.is_dir()));
     match on_disk {
         Some(path) => {
-            let n = plan.games.len();
-            let mut line = format!(
-                "{n} game{} written to {}",
-                if n == 1 { "" } else { "s" },
-                path.display()
-            );
-            if !uncounted.is_empty() {
-                line.push_str("; ");
-                line.push_str(&uncounted);
-            }
+            let line = crate::report::export::written_line(plan.games.len(), path, &uncounted);
             writeln!(w, "{line}").map_err(|e| Error::Write(format!("writing standard output: {e}")))
         }
         None => {

@@ -11,6 +11,7 @@ pub mod bar;
 pub mod bench;
 pub mod board_text;
 pub mod book;
+pub mod export;
 pub mod games_index;
 pub mod history;
 pub mod html;
