@@ -331,86 +331,101 @@ fn the_tables_follow_the_role_indices() {
     }
 }
 
-#[test]
-fn fast_evaluation_equals_the_reference() {
+/// Checks the fast evaluation paths against the reference over 60 seeded games of `rules`
+/// (seeds from `1000 * k`); how many (position, weights) pairs it checked.
+fn check_fast_evaluation(k: u64, rules: Rules) -> usize {
     let mut checked = 0;
-    for (k, rules) in [Rules::standard(), Rules::simple(), Rules::xiangqi()]
-        .into_iter()
-        .enumerate()
-    {
-        for game_no in 0..60u64 {
-            let seed = 1000 * k as u64 + game_no;
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let with_net = EvalWeights {
-                net: Some(Box::new(random_net(&mut rng))),
-                ..random_weights(&mut rng)
-            };
-            let weights = [EvalWeights::default(), random_weights(&mut rng), with_net];
-            let evaluators = weights.each_ref().map(Evaluator::new);
-            let mut game = Game::new(rules, Deal::shuffled_for(&rules, &mut rng));
-            while game.outcome().is_none() && game.ply() < 200 {
-                let mut views = vec![
-                    game.view(Color::Red),
-                    game.view(Color::Black),
-                    game.omniscient_view(game.turn()),
-                ];
-                views.dedup_by(|a, b| a.position() == b.position());
-                for view in &views {
-                    let pos = view.position();
-                    for (w, e) in weights.iter().zip(&evaluators) {
-                        let expected = reference(pos, w);
-                        assert_eq!(evaluate(pos, w), expected, "{}", pos.fen());
-                        assert_eq!(e.evaluate(pos), expected, "{}", pos.fen());
-                        let inc = e.incremental(pos);
-                        assert_eq!(e.evaluate_with(pos, &inc), expected, "{}", pos.fen());
-                        // Every legal move with every reveal: the updated terms equal the
-                        // terms of the position after the move.
-                        for &m in pos.legal_moves().iter() {
-                            let reveals: Vec<Option<Role>> = if pos.is_hidden(m.from) {
-                                Role::ALL
-                                    .into_iter()
-                                    .filter(|&r| pos.pool(pos.turn()).get(r) > 0)
-                                    .map(Some)
-                                    .collect()
-                            } else {
-                                vec![None]
+    for game_no in 0..60u64 {
+        let seed = 1000 * k + game_no;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let with_net = EvalWeights {
+            net: Some(Box::new(random_net(&mut rng))),
+            ..random_weights(&mut rng)
+        };
+        let weights = [EvalWeights::default(), random_weights(&mut rng), with_net];
+        let evaluators = weights.each_ref().map(Evaluator::new);
+        let mut game = Game::new(rules, Deal::shuffled_for(&rules, &mut rng));
+        while game.outcome().is_none() && game.ply() < 200 {
+            let mut views = vec![
+                game.view(Color::Red),
+                game.view(Color::Black),
+                game.omniscient_view(game.turn()),
+            ];
+            views.dedup_by(|a, b| a.position() == b.position());
+            for view in &views {
+                let pos = view.position();
+                for (w, e) in weights.iter().zip(&evaluators) {
+                    let expected = reference(pos, w);
+                    assert_eq!(evaluate(pos, w), expected, "{}", pos.fen());
+                    assert_eq!(e.evaluate(pos), expected, "{}", pos.fen());
+                    let inc = e.incremental(pos);
+                    assert_eq!(e.evaluate_with(pos, &inc), expected, "{}", pos.fen());
+                    // Every legal move with every reveal: the updated terms equal the
+                    // terms of the position after the move.
+                    for &m in pos.legal_moves().iter() {
+                        let reveals: Vec<Option<Role>> = if pos.is_hidden(m.from) {
+                            Role::ALL
+                                .into_iter()
+                                .filter(|&r| pos.pool(pos.turn()).get(r) > 0)
+                                .map(Some)
+                                .collect()
+                        } else {
+                            vec![None]
+                        };
+                        // A captured hidden piece's identity, when the mover learns it.
+                        let them = !pos.turn();
+                        let capture = (m.from != m.to && pos.is_hidden(m.to))
+                            .then(|| Role::ALL.into_iter().find(|&r| pos.pool(them).get(r) > 0))
+                            .flatten();
+                        for (reveal, capture) in
+                            reveals.into_iter().flat_map(|r| [(r, None), (r, capture)])
+                        {
+                            let pm = PlayedMove {
+                                mv: m,
+                                reveal,
+                                capture,
                             };
-                            // A captured hidden piece's identity, when the mover learns it.
-                            let them = !pos.turn();
-                            let capture = (m.from != m.to && pos.is_hidden(m.to))
-                                .then(|| Role::ALL.into_iter().find(|&r| pos.pool(them).get(r) > 0))
-                                .flatten();
-                            for (reveal, capture) in
-                                reveals.into_iter().flat_map(|r| [(r, None), (r, capture)])
-                            {
-                                let pm = PlayedMove {
-                                    mv: m,
-                                    reveal,
-                                    capture,
-                                };
-                                let mut next = pos.clone();
-                                let mut updated = inc;
-                                e.update(&mut updated, &next, pm);
-                                next.make(pm);
-                                assert_eq!(updated, e.incremental(&next), "{} {m}", pos.fen());
-                                assert_eq!(
-                                    e.evaluate_with(&next, &updated),
-                                    reference(&next, w),
-                                    "{} {m}",
-                                    pos.fen()
-                                );
-                            }
+                            let mut next = pos.clone();
+                            let mut updated = inc;
+                            e.update(&mut updated, &next, pm);
+                            next.make(pm);
+                            assert_eq!(updated, e.incremental(&next), "{} {m}", pos.fen());
+                            assert_eq!(
+                                e.evaluate_with(&next, &updated),
+                                reference(&next, w),
+                                "{} {m}",
+                                pos.fen()
+                            );
                         }
-                        checked += 1;
                     }
+                    checked += 1;
                 }
-                let moves = game.legal_moves();
-                let m = moves[uniform_below(&mut rng, moves.len() as u32) as usize];
-                game.play(m).unwrap();
             }
+            let moves = game.legal_moves();
+            let m = moves[uniform_below(&mut rng, moves.len() as u32) as usize];
+            game.play(m).unwrap();
         }
     }
-    assert!(checked > 10_000, "{checked}");
+    checked
+}
+
+// One test a rule set (the same games as one test over the three), so that they run side by side.
+#[test]
+fn fast_evaluation_equals_the_reference_standard() {
+    let checked = check_fast_evaluation(0, Rules::standard());
+    assert!(checked > 3_000, "{checked}");
+}
+
+#[test]
+fn fast_evaluation_equals_the_reference_simple() {
+    let checked = check_fast_evaluation(1, Rules::simple());
+    assert!(checked > 3_000, "{checked}");
+}
+
+#[test]
+fn fast_evaluation_equals_the_reference_xiangqi() {
+    let checked = check_fast_evaluation(2, Rules::xiangqi());
+    assert!(checked > 3_000, "{checked}");
 }
 
 /// The built-in learned weights are configs/eval/learned.json, whole and well formed, and they
