@@ -229,6 +229,16 @@ pub fn played(args: &[&str]) -> String {
     String::from_utf8(o.stdout).expect("utf-8 stdout")
 }
 
+/// The arguments of `arena sprt --engine NEW --engine BASE --elo0 0 --elo1 10 --seed 3 REST...`:
+/// the gate the tests play (REST in its order, usually ending in `--out DIR`).
+pub fn gate_args<'a>(new: &'a str, base: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "sprt", "--engine", new, "--engine", base, "--elo0", "0", "--elo1", "10", "--seed", "3",
+    ];
+    args.extend_from_slice(rest);
+    args
+}
+
 /// The arguments of `arena match --engine A --engine B --pairs PAIRS REST...` (REST in its
 /// order, usually ending in `--out DIR`): the two-engine match most tests play.
 pub fn match_args<'a>(a: &'a str, b: &'a str, pairs: &'a str, rest: &[&'a str]) -> Vec<&'a str> {

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::common::{arena, interrupted_after_lines, ok, s, text, tmp};
+use crate::common::{arena, gate_args, interrupted_after_lines, match_args, ok, s, text, tmp};
 
 /// How a row's command is run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,44 +16,21 @@ enum How {
 
 /// A match of `pairs` pairs of greedy against random into `out`, with more arguments.
 fn a_match(pairs: &str, out: &Path, more: &[&str]) -> Vec<String> {
-    let mut args = vec![
-        "match",
-        "--engine",
-        "greedy",
-        "--engine",
-        "random",
-        "--pairs",
-        pairs,
-        "--seed",
-        "5",
-        "--no-progress",
-        "--out",
-    ];
-    args.push(s(out));
-    args.extend_from_slice(more);
-    args.into_iter().map(String::from).collect()
+    let mut rest = vec!["--seed", "5", "--no-progress", "--out", s(out)];
+    rest.extend_from_slice(more);
+    owned(&match_args("greedy", "random", pairs, &rest))
 }
 
 /// A gate of `new` against `base` (`--elo0 0 --elo1 10`) into `out`, with more arguments.
 fn a_gate(new: &str, base: &str, out: &Path, more: &[&str]) -> Vec<String> {
-    let mut args = vec![
-        "sprt",
-        "--engine",
-        new,
-        "--engine",
-        base,
-        "--elo0",
-        "0",
-        "--elo1",
-        "10",
-        "--seed",
-        "3",
-        "--no-progress",
-        "--out",
-    ];
-    args.push(s(out));
-    args.extend_from_slice(more);
-    args.into_iter().map(String::from).collect()
+    let mut rest = vec!["--no-progress", "--out", s(out)];
+    rest.extend_from_slice(more);
+    owned(&gate_args(new, base, &rest))
+}
+
+/// The arguments as owned strings (a row keeps them beside paths made for it).
+fn owned(args: &[&str]) -> Vec<String> {
+    args.iter().map(|a| (*a).to_string()).collect()
 }
 
 /// A recorded match whose first move was edited (in a journal without checksums, as an older

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::Output;
 
-use crate::common::{arena, csv_without_timing, json, tmp};
+use crate::common::{arena, csv_without_timing, gate_args, json, tmp};
 
 /// DIR/summary.json.
 fn summary(dir: &Path) -> serde_json::Value {
@@ -13,23 +13,11 @@ fn summary(dir: &Path) -> serde_json::Value {
 }
 
 fn gate(new: &str, base: &str, threads: &str, dir: &Path, extra: &[&str]) -> Output {
-    let mut args = vec![
-        "sprt",
-        "--engine",
+    let mut args = gate_args(
         new,
-        "--engine",
         base,
-        "--elo0",
-        "0",
-        "--elo1",
-        "10",
-        "--seed",
-        "3",
-        "--threads",
-        threads,
-        "--out",
-        dir.to_str().unwrap(),
-    ];
+        &["--threads", threads, "--out", dir.to_str().unwrap()],
+    );
     args.extend_from_slice(extra);
     arena(&args)
 }
