@@ -166,7 +166,7 @@ fn process_alive(pid: u32) -> bool {
 
 /// The complete lines of a file (a line cut short is not counted), read in bounded memory; 0
 /// when it cannot be read.
-pub fn complete_lines(path: &Path) -> u64 {
+fn complete_lines(path: &Path) -> u64 {
     use std::io::BufRead;
     let Ok(file) = files::open_regular(path) else {
         return 0;

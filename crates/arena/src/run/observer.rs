@@ -71,16 +71,3 @@ pub trait RunObserver {
     /// Play is over (finished, stopped or interrupted); the files are written next.
     fn ended(&self);
 }
-
-/// An observer that hears nothing (tests, and callers that want no output).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Silent;
-
-impl RunObserver for Silent {
-    fn note(&self, _: &RunNote) {}
-    fn started(&self, _: u64) {}
-    fn tally(&self, _: &Scoreboard, _: Option<String>) {}
-    fn pair_played(&self) {}
-    fn progress(&self, _: &Snapshot<'_>) {}
-    fn ended(&self) {}
-}
