@@ -4,7 +4,8 @@
 //!
 //! Engines are named by spec strings (`greedy:noise=0.3`), parsed here into a [`Spec`] whose
 //! [`Params`] each engine reads with typed getters; [`Params::finish`] rejects keys the engine did
-//! not read, so a misspelt key fails before any game runs.
+//! not read, so a misspelt key fails before any game runs. An engine with keys declares them
+//! once as a table of [`Key`]s ([`keys`]), from which its defaults, parser and help come.
 //!
 //! This crate is separate from `jieqi-core` because limits, time and search info are engine
 //! concepts that rules do not need, and separate from the engines so that baselines, searchers,
@@ -14,6 +15,9 @@
 #![forbid(unsafe_code)]
 
 pub mod input;
+pub mod keys;
+
+pub use keys::{Key, KeyKind, Tune, Values};
 
 use std::fmt;
 use std::sync::Arc;
@@ -594,14 +598,9 @@ impl<'a> Params<'a> {
     ) -> Result<f64, SpecError> {
         let v: f64 = self.get(key, default)?;
         if !(lo..=hi).contains(&v) {
-            // A huge or tiny value is shown as 1e308, not as 309 digits.
-            let shown = if v.is_finite() && v != 0.0 && !(1e-4..1e9).contains(&v.abs()) {
-                format!("{v:e}")
-            } else {
-                format!("{v}")
-            };
             return Err(self.error(format!(
-                "parameter '{key}' = {shown} is outside [{lo}, {hi}]"
+                "parameter '{key}' = {} is outside [{lo}, {hi}]",
+                shown_f64(v)
             )));
         }
         Ok(v)
@@ -655,6 +654,15 @@ impl<'a> Params<'a> {
             }
         }
         Ok(())
+    }
+}
+
+/// A number as an error shows it: a huge or tiny value as 1e308, not as 309 digits.
+fn shown_f64(v: f64) -> String {
+    if v.is_finite() && v != 0.0 && !(1e-4..1e9).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
     }
 }
 
