@@ -93,13 +93,20 @@ pub const FAIRY_VARIANTS: [(&str, &str); 1] = [("xiangqi", "xiangqi")];
 pub fn help() -> Vec<(&'static str, &'static str)> {
     let all: Vec<(&'static str, &'static str)> = jieqi_search::ENGINES
         .iter()
-        .chain(jieqi_baselines::ENGINES)
-        .copied()
+        .map(|(name, help)| (*name, help()))
+        .chain(jieqi_baselines::ENGINES.iter().copied())
         .collect();
     KINDS
         .iter()
         .filter_map(|k| all.iter().find(|(n, _)| n == k).copied())
         .collect()
+}
+
+/// The key table of the engine kind `name` ([`jieqi_engine::keys`]): its keys with their
+/// defaults, ranges, help and tuning ranges; `None` for a name that is no kind or a kind without
+/// a table.
+pub fn keys(name: &str) -> Option<&'static [jieqi_engine::Key]> {
+    jieqi_search::keys(name)
 }
 
 /// A spec that names no usable engine.
@@ -213,9 +220,22 @@ mod tests {
             drop(f.build());
         }
         // Every engine the crates list is a kind.
-        for (name, _) in jieqi_search::ENGINES.iter().chain(jieqi_baselines::ENGINES) {
+        let search = jieqi_search::ENGINES.iter().map(|(n, _)| n);
+        for name in search.chain(jieqi_baselines::ENGINES.iter().map(|(n, _)| n)) {
             assert!(KINDS.contains(name), "{name} is missing from KINDS");
         }
+    }
+
+    /// An engine with a key table lists every key in its help, and each key's default builds.
+    #[test]
+    fn key_tables_are_in_the_help() {
+        let help = help();
+        let ab = keys("alphabeta").expect("alphabeta has a key table");
+        let text = help.iter().find(|(n, _)| *n == "alphabeta").unwrap().1;
+        for k in ab {
+            assert!(text.contains(&format!("{}=", k.name)), "{}: {text}", k.name);
+        }
+        assert!(keys("random").is_none() && keys("nosuch").is_none());
     }
 
     /// The `threads` flag is what the engines do: exactly the kinds it marks take `threads=2`.

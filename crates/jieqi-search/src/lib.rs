@@ -68,13 +68,26 @@ pub(crate) fn pick_best(
 /// Most search threads a spec may ask for (`threads=N` of `alphabeta` and `ismcts`).
 pub const MAX_THREADS: usize = 256;
 
-/// (name, help) of every engine in this crate, for `arena engines`.
-pub const ENGINES: &[(&str, &str)] = &[
-    (flat_uct::NAME, flat_uct::HELP),
-    (ismcts::NAME, ismcts::HELP),
-    (alphabeta::NAME, alphabeta::HELP),
-    (mcts_solver::NAME, mcts_solver::HELP),
+/// The help text of an engine, made once on first call.
+pub type HelpFn = fn() -> &'static str;
+
+/// (name, help) of every engine in this crate, for `arena engines`: the help of an engine with
+/// a key table is made from it once, on first call.
+pub const ENGINES: &[(&str, HelpFn)] = &[
+    (flat_uct::NAME, || flat_uct::HELP),
+    (ismcts::NAME, || ismcts::HELP),
+    (alphabeta::NAME, alphabeta::help),
+    (mcts_solver::NAME, || mcts_solver::HELP),
 ];
+
+/// The key table of the engine `name` of this crate, if it declares its keys as one
+/// ([`jieqi_engine::keys`]).
+pub fn keys(name: &str) -> Option<&'static [jieqi_engine::Key]> {
+    match name {
+        alphabeta::NAME => Some(alphabeta::keys()),
+        _ => None,
+    }
+}
 
 /// The factory of the engine a spec names (files such as `alphabeta`'s `eval=` are read here,
 /// once), or `None` when the name is not one of this crate's.

@@ -291,16 +291,16 @@ mod tests {
         );
         assert!(o.set("hash", Some("64")).unwrap());
         assert!(
-            o.set("ENGINEOPTIONS", Some("contempt=0,star2=true"))
+            o.set("ENGINEOPTIONS", Some("contempt=0,null=false"))
                 .unwrap()
         );
         assert_eq!(
             o.spec().unwrap().to_string(),
-            "alphabeta:contempt=0,star2=true,hash=64"
+            "alphabeta:contempt=0,null=false,hash=64"
         );
         assert!(
             o.set("Engine", Some("ismcts")).is_err(),
-            "star2 is not an ismcts key"
+            "null is not an ismcts key"
         );
         assert!(o.set("EngineOptions", Some("hash=8;contempt=5")).unwrap());
         assert_eq!(o.spec().unwrap().to_string(), "alphabeta:hash=8,contempt=5");

@@ -19,7 +19,6 @@ impl Searcher<'_> {
         quiesce: bool,
         qply: u32,
     ) -> i32 {
-        let force_sample = std::mem::take(&mut self.force_sample);
         let br = branches(&self.pos, &self.knowledge, m);
         if br.is_single() {
             let pm = PlayedMove {
@@ -29,9 +28,7 @@ impl Searcher<'_> {
             };
             return self.child(pm, depth, ply, alpha, beta, quiesce, qply);
         }
-        if (force_sample || ply as u32 >= self.opts.chance_plies)
-            && !br.as_slice().iter().any(|b| b.king_win)
-        {
+        if ply as u32 >= self.opts.chance_plies && !br.as_slice().iter().any(|b| b.king_win) {
             return self.sampled(m, &br, depth, ply, alpha, beta, quiesce, qply);
         }
         self.chance(m, &br, depth, ply, alpha, beta, quiesce, qply)

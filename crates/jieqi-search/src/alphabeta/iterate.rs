@@ -6,13 +6,14 @@ use super::*;
 
 impl Searcher<'_> {
     /// The root searched to `depth`: first in a window around the previous iteration's score
-    /// (from depth 4, [`Options::aspiration`]), widened on each side that fails.
+    /// (from [`Options::asp_depth`], [`Options::aspiration`]), widened on each side that fails.
     fn aspirate(&mut self, depth: i32) -> i32 {
         let prev = self.root_score;
-        if !self.opts.aspiration || depth < 4 || prev.abs() >= MATE_BOUND {
+        if !self.opts.aspiration || depth < self.opts.asp_depth || prev.abs() >= MATE_BOUND {
             return self.search(depth, 0, -INF, INF);
         }
-        let (mut delta_lo, mut delta_hi) = (ASPIRATION, ASPIRATION);
+        let (window, growth) = (self.opts.asp_window, self.opts.asp_growth);
+        let (mut delta_lo, mut delta_hi) = (window, window);
         loop {
             let alpha = if delta_lo >= 4 * EVAL_LIMIT {
                 -INF
@@ -29,9 +30,9 @@ impl Searcher<'_> {
                 return v;
             }
             if v <= alpha && alpha > -INF {
-                delta_lo *= 4;
+                delta_lo = delta_lo.saturating_mul(growth);
             } else if v >= beta && beta < INF {
-                delta_hi *= 4;
+                delta_hi = delta_hi.saturating_mul(growth);
             } else {
                 return v;
             }

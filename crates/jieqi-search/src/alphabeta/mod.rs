@@ -26,10 +26,8 @@
 //! [`reveal_price`], the expected material minus the drawn outcome's, so a lucky draw is no gain
 //! of material. (When a side's pool is exactly its hidden pieces the price is zero up to
 //! rounding: the evaluation's pool mean already keeps the material constant in expectation.)
-//! At the exact plies, a move after the first is tested on one drawn outcome with a null window
-//! and its chance node searched only when that test fails high (`late_sample`), as a late-move
-//! reduction tests a move at a lower depth. `chance=N` with a large N and the pruning switches off
-//! ([`Options::exact`]) is plain expectiminimax, which the reference tests compare with.
+//! `chance=N` with a large N and the pruning switches off ([`Options::exact`]) is plain
+//! expectiminimax, which the reference tests compare with.
 //!
 //! Every fact about a hidden piece comes from the view's [`Knowledge`]: the chance outcomes above
 //! (a fair player's beliefs are the pools) and the values of hidden pieces in move ordering,
@@ -54,7 +52,7 @@
 //! L/U). Child i is searched with the window that can still change the parent's result:
 //! `A = (αW − Σ_{j≠i} wⱼ hiⱼ) / wᵢ`, `B = (βW − Σ_{j≠i} wⱼ loⱼ) / wᵢ`; the node fails low as soon
 //! as `Σ wⱼ hiⱼ ≤ αW` and high as soon as `Σ wⱼ loⱼ ≥ βW`. Because mate scores can occur in any
-//! subtree, L/U must be ±MATE, which makes plain Star1 prune little; Star2 (`star2=true`) first
+//! subtree, L/U must be ±MATE, which makes plain Star1 prune little; Star2 ([`Options::star2`], a test-only switch) first
 //! probes every child with one move (the TT or best-ordered move) to get per-child upper bounds
 //! hiᵢ, which gives fail-low cutoffs before any full child search.
 //!
@@ -62,9 +60,11 @@
 //! Decision nodes use principal-variation search, null-move pruning (R = 3 + depth/6, not in
 //! check, not twice in a row, not with five pieces or fewer), reverse futility pruning and
 //! futility / move-count pruning of quiet moves within three plies of the leaves, late-move
-//! reductions (about ln(depth)·ln(k)/2 plies for the k-th quiet move; a move that gives check is
-//! neither reduced nor pruned unless `prune_checks=true`), a one-ply check extension,
-//! and aspiration windows (±40, widened fourfold on a fail) from depth 4. Each has a spec switch.
+//! reductions (about ln(depth)·ln(k)/2 + 1 plies for the k-th quiet move; a move that gives check
+//! is neither reduced nor pruned), a one-ply check extension, and aspiration windows (±40,
+//! widened fourfold on a fail) from depth 4. Each has a spec switch, and each of those numbers
+//! is a spec key with its tuning range ([`KEYS`]: `null_base`, `null_div`, `rfp_margin`,
+//! `lmr_div`, `asp_window`, …).
 //! Moves are ordered: the table's move, winning and even captures (MVV-LVA), the two killers, the
 //! counter-move (the quiet move that last refuted the opponent's previous move, `counter=true`),
 //! the quiet moves by history, and last the captures that lose their capturer for less (as
@@ -76,7 +76,7 @@
 //! Fixed size (`hash` MB), one entry per slot, replaced when the slot holds another position or a
 //! shallower/equal depth or an entry from an older search. A slot is two atomic words, the packed
 //! entry and the entry XOR the key, so threads share the table without locks: a slot torn by two
-//! writers fails the XOR check and reads as empty. `exact_tt=true` (a test switch) allows
+//! writers fails the XOR check and reads as empty. [`Options::exact_tt`] (a test-only switch) allows
 //! cutoffs only from entries of exactly the remaining depth. Mate scores are stored relative to the
 //! node. The table is kept from one `go` to the next (an engine plays one game: the arena builds
 //! one per game, `jieqi-uci` a new one at `ucinewgame`), so a move finds much of its tree left by
@@ -106,11 +106,11 @@
 //! value is the expectation over the reveal) only in the first [`QS_HIDDEN_PLIES`] ply of
 //! quiescence and skipped deeper, to bound the branching. A side in check in the first
 //! [`QS_CHECK_PLIES`] plies of quiescence does not stand pat: all its evasions are searched and no
-//! legal move loses; deeper, check is ignored. Delta pruning (`delta=true`, margin [`QS_DELTA`])
+//! legal move loses; deeper, check is ignored. Delta pruning (`delta=true`, margin [`Options::qs_delta`])
 //! skips captures whose victim cannot lift the stand-pat score to alpha; it makes quiescence values
 //! depend on the window (the exact-table test turns it off). Losing captures are skipped too
 //! (`see=true`, a static-exchange test reduced to one exchange): a capturer worth more than its
-//! victim by over [`SEE_MARGIN`] onto a square the other side can take back on at once
+//! victim by over [`Options::see_margin`] onto a square the other side can take back on at once
 //! ([`Position::is_recapturable`]); a king is always taken, and so is a capture that gives check
 //! ([`Position::gives_check`]). [`Options::exact`] turns it off.
 //!
@@ -149,7 +149,7 @@
 //! state, the evaluation cache, the node counter, the repetition path), `ordering` (MVV-LVA,
 //! killers, history), `negamax` (the decision node and its pruning), `chance_node` (exact and
 //! sampled chance nodes, Star2 probes), `qsearch`, `iterate` (iterative deepening, aspiration,
-//! time management, the PV). Beside them: `options` (the spec's keys), `chance` (a move's
+//! time management, the PV). Beside them: `options` (the spec's keys, [`KEYS`]), `chance` (a move's
 //! outcomes and the Star1 window), `tt` (the shared table), `smp` (the helper threads' pool and what Lazy SMP threads publish).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -168,31 +168,24 @@ use crate::eval::{EvalWeights, Evaluator, Incremental, evaluate, known_hidden};
 /// Spec name.
 pub const NAME: &str = "alphabeta";
 
-/// Help text.
+/// What the engine is, the prose of its help text; [`help`] adds the keys.
 pub const HELP: &str = "Negamax alpha-beta over the public game tree of the view: chance nodes at \
-every hidden-piece move (expectiminimax, Star1 with Ballard bounds, optional Star2 probing), \
-mate N reported only when the exhaustive prover proves it in every reveal outcome (the search \
-then stops), iterative deepening, transposition table (decision nodes only, kept between the moves of a game), quiescence on captures, TT / \
-MVV-LVA / killer / history ordering, repetition detection with contempt. Nodes = make() calls. \
-Keys: depth=N (default: none; with no limit at all the search stops after 1000000 nodes, about \
-half a second), hash=MB (16), contempt=CP (20), \
-star1=true|false (true), star2=true|false (false), qsearch=true|false (true), delta=true|false (true: delta pruning in \
-quiescence, margin 200), eval=PATH (weights \
-JSON, default built in = configs/eval/learned.json, learned from our games by scripts/train-eval.sh; configs/eval/default.json is the hand-crafted set), tt=true|false (true), exact_tt=true|false \
-(false; test switch: TT cutoffs only at exactly the same depth), chance=N (0: hidden-piece moves \
-are exact chance nodes in the first N plies, deeper one identity is sampled and priced at the \
-expectation; a large N is exact everywhere), null=true|false (true: null-move pruning), \
-lmr=true|false (true: late-move reductions), futility=true|false (true: reverse futility \
-pruning), check_ext=true|false (true: check extension), aspiration=true|false (true: \
-aspiration windows), late_sample=true|false (true: at the exact chance plies, moves after the \
-first are tested on one sampled identity before their chance node is searched), \
-see=true|false (true: quiescence skips a capture by a piece worth more than its victim onto a \
-square the opponent can take back on, unless it gives check), see_order=true|false (true: such \
-captures are ordered after the quiet moves), counter=true|false (true: counter-move ordering), prune_checks=true|false (false: a quiet \
-move that gives check is neither reduced nor pruned near the leaves; true: like any quiet move), prove=true|false \
-(true: root mate claims go to the exhaustive prover; false: no claim is proved, every mate is \
-reported as a finite score), threads=N (1: Lazy SMP search threads sharing the table, the deepest completed iteration \
-answers, at most 256; 1 is reproducible under node limits)";
+every hidden-piece move (expectiminimax, Star1 with Ballard bounds), mate N reported only when \
+the exhaustive prover proves it in every reveal outcome (the search then stops), iterative \
+deepening, transposition table (decision nodes only, kept between the moves of a game), \
+quiescence on captures, TT / MVV-LVA / killer / history ordering, repetition detection with \
+contempt. Nodes = make() calls.";
+
+/// The help text: [`HELP`] and every key of [`KEYS`] with its default.
+pub fn help() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| format!("{HELP} Keys: {}.", jieqi_engine::keys::help_list(KEYS)))
+}
+
+/// The spec keys ([`KEYS`]).
+pub fn keys() -> &'static [jieqi_engine::Key] {
+    KEYS
+}
 
 /// The score of a won game at the root (a loss at ply p is `-(MATE - p)`).
 pub const MATE: i32 = 30_000;
@@ -206,12 +199,6 @@ pub const MAX_PLY: usize = 128;
 pub const QS_HIDDEN_PLIES: u32 = 1;
 /// Plies of quiescence in which a side in check searches all its evasions (deeper: stand pat).
 pub const QS_CHECK_PLIES: u32 = 2;
-/// Delta-pruning margin: a capture whose victim cannot lift the stand-pat score above alpha by this
-/// much is skipped.
-pub const QS_DELTA: i32 = 200;
-/// How much more than its victim a capturer must be worth for a capture onto a defended square
-/// to count as losing ([`Options::see`], [`Options::see_order`]), centipawns.
-pub const SEE_MARGIN: i32 = 50;
 /// The node budget when no limit of any kind is given (no depth, nodes, movetime or clock, here
 /// or in the spec): about half a second on one core, and reproducible. (A fixed depth could take
 /// minutes: depth 5 does not finish at the Jieqi start position.)
@@ -220,10 +207,6 @@ pub const DEFAULT_NODES: u64 = 1_000_000;
 pub use crate::MAX_THREADS;
 /// Default of [`Options::chance_plies`].
 pub const DEFAULT_CHANCE_PLIES: u32 = 0;
-/// Reverse futility margin per ply of remaining depth.
-const FUTILITY_MARGIN: i32 = 150;
-/// First aspiration half-window (centipawns).
-const ASPIRATION: i32 = 40;
 
 const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 
@@ -445,7 +428,7 @@ impl Engine for AlphaBeta {
     }
 }
 
-/// Builds the engine from a spec (keys in [`HELP`]).
+/// Builds the engine from a spec (keys in [`KEYS`]).
 ///
 /// # Errors
 /// A malformed value, an unreadable eval file or an unknown key.
@@ -453,7 +436,7 @@ pub fn from_spec(spec: &Spec) -> Result<Box<dyn Engine>, SpecError> {
     factory(spec).map(|f| f.build())
 }
 
-/// The factory of engines of a spec (keys in [`HELP`]): the spec, and the eval file it names,
+/// The factory of engines of a spec (keys in [`KEYS`]): the spec, and the eval file it names,
 /// are read once here; each engine built gets its own transposition table.
 ///
 /// # Errors

@@ -74,13 +74,14 @@ impl Searcher<'_> {
             // Near the leaves, late quiet moves are not searched at all (move-count pruning), nor
             // quiet moves that cannot lift a low static evaluation to alpha (futility pruning).
             if let Some(stand) = static_eval {
-                if self.opts.futility
+                let o = self.opts;
+                if o.futility
                     && quiet
                     && k > 0
                     && best > -MATE_BOUND
-                    && depth <= 3
-                    && (k >= 3 + (depth * depth) as usize
-                        || stand + FUTILITY_MARGIN * depth + 50 <= alpha)
+                    && ((depth <= o.lmp_depth && k as i32 >= o.lmp_base + depth * depth)
+                        || (depth <= o.fp_depth
+                            && stand + o.fp_margin * depth + o.fp_base <= alpha))
                     && self.may_cut(m)
                 {
                     continue;
@@ -164,17 +165,18 @@ impl Searcher<'_> {
     fn prune_node(&mut self, depth: i32, ply: usize, beta: i32) -> ControlFlow<i32, i32> {
         let stand = self.eval();
         // Reverse futility: far enough above beta near the leaves, the side to move keeps it.
-        if self.opts.futility && depth <= 3 && stand - FUTILITY_MARGIN * depth >= beta {
+        let o = self.opts;
+        if o.futility && depth <= o.rfp_depth && stand - o.rfp_margin * depth >= beta {
             return ControlFlow::Break(stand);
         }
         // Null move: if passing still fails high at reduced depth, a move will too.
-        if self.opts.null_move
-            && depth >= 3
+        if o.null_move
+            && depth >= o.null_depth
             && stand >= beta
             && !self.after_null
-            && self.pos.occupied(self.pos.turn()).count_ones() > 5
+            && self.pos.occupied(self.pos.turn()).count_ones() > o.null_pieces
         {
-            let r = 3 + depth / 6;
+            let r = o.null_base + depth / o.null_div;
             if let Some(v) = self.null_child(depth - 1 - r, ply, beta) {
                 if v >= beta {
                     return ControlFlow::Break(if v > MATE_BOUND { beta } else { v });
@@ -229,23 +231,20 @@ impl Searcher<'_> {
         pv_node: bool,
     ) -> i32 {
         // Late quiet moves are searched shallower first; a fail high is searched again.
-        let r = if self.opts.lmr && quiet && !in_check && depth >= 3 && k >= 3 && self.may_cut(m) {
-            lmr_reduction(depth, k, pv_node)
+        let o = self.opts;
+        let r = if o.lmr
+            && quiet
+            && !in_check
+            && depth >= o.lmr_depth
+            && k >= o.lmr_move
+            && self.may_cut(m)
+        {
+            lmr_reduction(depth, k, pv_node, o)
         } else {
             0
         };
-        // At an exact chance ply, a hidden-piece move is tested on one sampled identity
-        // first, and its chance node searched only if that fails high.
-        let sample = self.opts.late_sample
-            && (ply as u32) < self.opts.chance_plies
-            && self.pos.is_hidden(m.from);
-        self.force_sample = sample;
         let mut v = self.move_value(m, depth - 1 - r, ply, alpha, alpha + 1, false, 0);
         if !self.stopped && r > 0 && v > alpha {
-            self.force_sample = sample;
-            v = self.move_value(m, depth - 1, ply, alpha, alpha + 1, false, 0);
-        }
-        if !self.stopped && sample && v > alpha {
             v = self.move_value(m, depth - 1, ply, alpha, alpha + 1, false, 0);
         }
         if !self.stopped && v > alpha && v < beta {
@@ -265,17 +264,17 @@ impl Searcher<'_> {
             ks[0] = e;
         }
         let h = &mut self.history[move_slot(self.pos.turn(), e)];
-        *h = (*h + depth * depth).min(SCORE_KILLER - 1);
+        *h = (*h + depth * depth * self.opts.history_pct / 100).min(SCORE_KILLER - 1);
         if let Some(i) = self.counter_index(ply) {
             self.counters[i] = e;
         }
     }
 
-    /// Whether quiet move `m` may be pruned or reduced: not if it gives check, unless
-    /// [`Options::prune_checks`]. Asked last, only of a move that would otherwise be.
+    /// Whether quiet move `m` may be pruned or reduced: not if it gives check. Asked last, only
+    /// of a move that would otherwise be.
     #[inline]
     fn may_cut(&self, m: Move) -> bool {
-        self.opts.prune_checks || !self.pos.gives_check(m, None)
+        !self.pos.gives_check(m, None)
     }
 
     /// Passes the turn and searches the opponent's reply with a null window at `beta` (our
@@ -341,10 +340,14 @@ impl Searcher<'_> {
     }
 }
 
-/// Late-move reduction for the `k`-th move (from 0) at `depth`: about ln(depth)·ln(k)/2, one
-/// ply less at principal-variation nodes, leaving at least one ply.
+/// Late-move reduction for the `k`-th move (from 0) at `depth`: `ln(depth)·ln(k) / (lmr_div /
+/// 100) + lmr_add` (by default about ln(depth)·ln(k)/2 + 1), one ply less at principal-variation
+/// nodes, leaving at least one ply.
 #[inline]
-fn lmr_reduction(depth: i32, k: usize, pv_node: bool) -> i32 {
-    let r = ((depth as f32).ln() * (k as f32).ln() / 2.0) as i32 + 1 - i32::from(pv_node);
+fn lmr_reduction(depth: i32, k: usize, pv_node: bool, o: &Options) -> i32 {
+    // lmr_div / 100 in f32 is exact for the default 200, so the default reduction is the one
+    // the search was tuned with, bit for bit.
+    let div = o.lmr_div as f32 / 100.0;
+    let r = ((depth as f32).ln() * (k as f32).ln() / div) as i32 + o.lmr_add - i32::from(pv_node);
     r.clamp(0, depth - 2)
 }

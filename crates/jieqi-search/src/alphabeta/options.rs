@@ -1,19 +1,290 @@
-//! Search options: the spec keys, their defaults and the spec parser.
+//! Search options: the spec keys as one table ([`KEYS`]), the options they fill, and the few
+//! fields only tests set.
+
+use jieqi_engine::{Key, KeyKind, Tune, Values};
 
 use super::*;
 
-/// Search switches (the spec keys, plus what tests need).
+/// A switch key.
+const fn switch(name: &'static str, default: &'static str, help: &'static str) -> Key {
+    Key {
+        name,
+        kind: KeyKind::Bool,
+        default,
+        help,
+        tune: None,
+    }
+}
+
+/// An integer key in `[min, max]`, tuned in `tune` (`None`: not tuned).
+const fn int(
+    name: &'static str,
+    default: &'static str,
+    (min, max): (i64, i64),
+    tune: Option<(f64, f64)>,
+    help: &'static str,
+) -> Key {
+    Key {
+        name,
+        kind: KeyKind::Int { min, max },
+        default,
+        help,
+        tune: match tune {
+            Some((lo, hi)) => Some(Tune::range(lo, hi)),
+            None => None,
+        },
+    }
+}
+
+/// Every spec key of `alphabeta`, with its default, range, help and tuning range: the one place a
+/// key is declared (see [`jieqi_engine::keys`]). The numeric keys after `prove` are the search's
+/// margins, reductions and depth limits; their defaults are the values the search was tuned with.
+pub const KEYS: &[Key] = &[
+    int(
+        "depth",
+        "",
+        (0, 1000),
+        None,
+        "search depth; with no limit at all the search stops after 1000000 nodes, about half a \
+         second (0: none)",
+    ),
+    int("hash", "16", (1, 65_536), None, "transposition table MB"),
+    int(
+        "threads",
+        "1",
+        (1, MAX_THREADS as i64),
+        None,
+        "Lazy SMP search threads sharing the table, the deepest completed iteration answers; 1 \
+         is reproducible under node limits",
+    ),
+    switch("tt", "true", "transposition table"),
+    int(
+        "contempt",
+        "20",
+        (-10_000, 10_000),
+        Some((0.0, 60.0)),
+        "centipawns a draw costs the engine's side",
+    ),
+    Key {
+        name: "eval",
+        kind: KeyKind::Text,
+        default: "",
+        help: "evaluation weights JSON (none: the built-in configs/eval/learned.json, learned from \
+               our games by scripts/train-eval.sh; configs/eval/default.json is the hand-crafted \
+               set)",
+        tune: None,
+    },
+    int(
+        "chance",
+        "0",
+        (0, u32::MAX as i64),
+        None,
+        "hidden-piece moves are exact chance nodes in the first N plies, deeper one identity is \
+         sampled and priced at the expectation; a large N is exact everywhere",
+    ),
+    switch(
+        "qsearch",
+        "true",
+        "quiescence search on captures at the leaves",
+    ),
+    switch(
+        "delta",
+        "true",
+        "delta pruning in quiescence (margin qs_delta)",
+    ),
+    switch(
+        "see",
+        "true",
+        "quiescence skips a capture by a piece worth more than its victim (by see_margin) onto \
+         a square the opponent can take back on, unless it gives check",
+    ),
+    switch(
+        "see_order",
+        "true",
+        "such captures are ordered after the quiet moves",
+    ),
+    switch("counter", "true", "counter-move ordering"),
+    switch("null", "true", "null-move pruning"),
+    switch("lmr", "true", "late-move reductions"),
+    switch(
+        "futility",
+        "true",
+        "reverse futility, futility and move-count pruning near the leaves (a quiet move that \
+         gives check is never pruned or reduced)",
+    ),
+    switch("check_ext", "true", "one more ply for a side in check"),
+    switch("aspiration", "true", "aspiration windows at the root"),
+    switch(
+        "prove",
+        "true",
+        "root mate claims go to the exhaustive prover; false: no claim is proved, every mate is \
+         reported as a finite score",
+    ),
+    int(
+        "rfp_margin",
+        "150",
+        (0, 5_000),
+        Some((75.0, 300.0)),
+        "reverse futility: a node whose static evaluation exceeds beta by this much per ply of \
+         depth fails high",
+    ),
+    int(
+        "rfp_depth",
+        "3",
+        (0, 100),
+        Some((1.0, 6.0)),
+        "reverse futility up to this depth",
+    ),
+    int(
+        "fp_margin",
+        "150",
+        (0, 5_000),
+        Some((75.0, 300.0)),
+        "futility: a quiet move is skipped when the static evaluation plus this much per ply of \
+         depth plus fp_base stays at or below alpha",
+    ),
+    int(
+        "fp_base",
+        "50",
+        (0, 5_000),
+        Some((0.0, 150.0)),
+        "futility's constant margin",
+    ),
+    int(
+        "fp_depth",
+        "3",
+        (0, 100),
+        Some((1.0, 6.0)),
+        "futility pruning up to this depth",
+    ),
+    int(
+        "lmp_base",
+        "3",
+        (0, 500),
+        Some((1.0, 8.0)),
+        "move-count pruning: quiet moves from number lmp_base + depth² on are skipped",
+    ),
+    int(
+        "lmp_depth",
+        "3",
+        (0, 100),
+        Some((1.0, 6.0)),
+        "move-count pruning up to this depth",
+    ),
+    int(
+        "null_base",
+        "3",
+        (0, 100),
+        Some((1.0, 5.0)),
+        "null-move reduction: null_base + depth / null_div plies",
+    ),
+    int(
+        "null_div",
+        "6",
+        (1, 100),
+        Some((3.0, 12.0)),
+        "null-move reduction's depth divisor",
+    ),
+    int(
+        "null_depth",
+        "3",
+        (0, 100),
+        Some((2.0, 5.0)),
+        "null move from this depth on",
+    ),
+    int(
+        "null_pieces",
+        "5",
+        (0, 16),
+        Some((2.0, 8.0)),
+        "null move only when the side to move has more pieces than this (zugzwang guard)",
+    ),
+    int(
+        "lmr_depth",
+        "3",
+        (1, 100),
+        Some((2.0, 5.0)),
+        "late-move reductions from this depth on",
+    ),
+    int(
+        "lmr_move",
+        "3",
+        (1, 200),
+        Some((1.0, 6.0)),
+        "late-move reductions from this move number on (from 0)",
+    ),
+    int(
+        "lmr_div",
+        "200",
+        (1, 10_000),
+        Some((100.0, 400.0)),
+        "reduction ln(depth)·ln(move) / (lmr_div / 100) + lmr_add plies",
+    ),
+    int(
+        "lmr_add",
+        "1",
+        (0, 10),
+        Some((0.0, 2.0)),
+        "late-move reduction's constant plies",
+    ),
+    int(
+        "asp_window",
+        "40",
+        (1, 5_000),
+        Some((15.0, 100.0)),
+        "first aspiration half-window, centipawns",
+    ),
+    int(
+        "asp_growth",
+        "4",
+        (2, 100),
+        Some((2.0, 8.0)),
+        "an aspiration window's side is multiplied by this on a fail",
+    ),
+    int(
+        "asp_depth",
+        "4",
+        (1, 100),
+        Some((2.0, 7.0)),
+        "aspiration windows from this depth on",
+    ),
+    int(
+        "qs_delta",
+        "200",
+        (0, 5_000),
+        Some((100.0, 400.0)),
+        "delta-pruning margin in quiescence",
+    ),
+    int(
+        "see_margin",
+        "50",
+        (0, 5_000),
+        Some((0.0, 150.0)),
+        "how much more than its victim a capturer must be worth for a capture onto a defended \
+         square to count as losing",
+    ),
+    int(
+        "history_pct",
+        "100",
+        (0, 10_000),
+        Some((50.0, 200.0)),
+        "history bonus of a quiet cut-off move: depth² × history_pct / 100",
+    ),
+];
+
+/// Search options: what the spec keys ([`KEYS`]) set, plus the switches only tests set.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Use a transposition table.
+    /// Use a transposition table (`tt`).
     pub tt: bool,
-    /// Table size in MB.
+    /// Table size in MB (`hash`).
     pub hash_mb: usize,
-    /// Cut off only on table entries of exactly the remaining depth (test switch).
+    /// Cut off only on table entries of exactly the remaining depth (test-only; no key).
     pub exact_tt: bool,
-    /// Star1 windows at chance nodes (false: every chance child gets the full window).
+    /// Star1 windows at chance nodes; false: every chance child gets the full window
+    /// (test-only; no key).
     pub star1: bool,
-    /// Star2 probing before Star1.
+    /// Star2 probing before Star1 (test-only; no key).
     pub star2: bool,
     /// Quiescence search at the leaves (false: static evaluation).
     pub qsearch: bool,
@@ -32,20 +303,17 @@ pub struct Options {
     pub null_move: bool,
     /// Late-move reductions.
     pub lmr: bool,
-    /// Reverse futility pruning near the leaves.
+    /// Reverse futility, futility and move-count pruning near the leaves.
     pub futility: bool,
     /// One more ply for a side in check.
     pub check_extension: bool,
     /// Aspiration windows around the previous iteration's score.
     pub aspiration: bool,
-    /// At the exact chance plies, a move after the first is tested first on one sampled identity
-    /// (as below the horizon) with a null window, and searched exactly only if that fails high.
-    pub late_sample: bool,
     /// Search threads (Lazy SMP: helpers share the table). 1 is deterministic under node limits.
     pub threads: usize,
-    /// Quiescence skips a capture by a piece worth more than its victim when the victim's
-    /// square is defended ([`jieqi_core::Position::is_recapturable`]) and the capture does not
-    /// give check.
+    /// Quiescence skips a capture by a piece worth more than its victim (by
+    /// [`Options::see_margin`]) when the victim's square is defended
+    /// ([`jieqi_core::Position::is_recapturable`]) and the capture does not give check.
     pub see: bool,
     /// Counter-move heuristic: the quiet move that last refuted the opponent's previous move is
     /// tried right after the killers.
@@ -56,9 +324,49 @@ pub struct Options {
     /// Root mate claims go to the prover (see [`super::claim`]); off, no claim is proved: every
     /// mate is reported as a finite score and the search never stops early on one.
     pub prove: bool,
-    /// Quiet moves that give check are reduced (late-move reductions) and pruned (futility and
-    /// move-count pruning) like the other quiet moves; false (the default): they are neither.
-    pub prune_checks: bool,
+    /// Reverse futility margin per ply of remaining depth (`rfp_margin`).
+    pub rfp_margin: i32,
+    /// Deepest remaining depth of reverse futility pruning (`rfp_depth`).
+    pub rfp_depth: i32,
+    /// Futility margin of a quiet move per ply of remaining depth (`fp_margin`).
+    pub fp_margin: i32,
+    /// Futility's constant margin (`fp_base`).
+    pub fp_base: i32,
+    /// Deepest remaining depth of futility pruning (`fp_depth`).
+    pub fp_depth: i32,
+    /// Move-count pruning skips quiet moves from number `lmp_base + depth²` on (`lmp_base`).
+    pub lmp_base: i32,
+    /// Deepest remaining depth of move-count pruning (`lmp_depth`).
+    pub lmp_depth: i32,
+    /// Null-move reduction `null_base + depth / null_div` (`null_base`).
+    pub null_base: i32,
+    /// Null-move reduction's depth divisor (`null_div`, at least 1).
+    pub null_div: i32,
+    /// Least remaining depth of a null move (`null_depth`).
+    pub null_depth: i32,
+    /// A null move needs more pieces than this for the side to move (`null_pieces`).
+    pub null_pieces: u32,
+    /// Least remaining depth of a late-move reduction (`lmr_depth`).
+    pub lmr_depth: i32,
+    /// First move number (from 0) a late-move reduction applies to (`lmr_move`).
+    pub lmr_move: usize,
+    /// Late-move reduction `ln(depth)·ln(k) / (lmr_div / 100) + lmr_add` (`lmr_div`, at least 1).
+    pub lmr_div: i32,
+    /// Late-move reduction's constant plies (`lmr_add`).
+    pub lmr_add: i32,
+    /// First aspiration half-window, centipawns (`asp_window`, at least 1).
+    pub asp_window: i32,
+    /// Factor a failed aspiration window's side grows by (`asp_growth`, at least 2).
+    pub asp_growth: i32,
+    /// Least depth searched with an aspiration window (`asp_depth`).
+    pub asp_depth: i32,
+    /// Delta-pruning margin in quiescence (`qs_delta`).
+    pub qs_delta: i32,
+    /// How much more than its victim a capturer must be worth for a capture onto a defended
+    /// square to count as losing ([`Options::see`], [`Options::see_order`]), centipawns.
+    pub see_margin: i32,
+    /// History bonus of a quiet cut-off move: `depth² × history_pct / 100`.
+    pub history_pct: i32,
 }
 
 impl Options {
@@ -73,140 +381,141 @@ impl Options {
             futility: false,
             check_extension: false,
             aspiration: false,
-            late_sample: false,
             see: false,
             ..Options::default()
+        }
+    }
+
+    /// The options the key values `v` (of [`KEYS`]) say, with these evaluation weights.
+    fn from_values(v: &Values, eval: EvalWeights) -> Options {
+        let usize_of = |key| usize::try_from(v.int(key)).expect("a key of [0, 65536]");
+        Options {
+            tt: v.bool("tt"),
+            hash_mb: usize_of("hash"),
+            exact_tt: false,
+            star1: true,
+            star2: false,
+            qsearch: v.bool("qsearch"),
+            delta: v.bool("delta"),
+            contempt: v.i32("contempt"),
+            eval,
+            chance_plies: u32::try_from(v.int("chance")).expect("a key of [0, u32::MAX]"),
+            null_move: v.bool("null"),
+            lmr: v.bool("lmr"),
+            futility: v.bool("futility"),
+            check_extension: v.bool("check_ext"),
+            aspiration: v.bool("aspiration"),
+            threads: usize_of("threads"),
+            see: v.bool("see"),
+            counter: v.bool("counter"),
+            see_order: v.bool("see_order"),
+            prove: v.bool("prove"),
+            rfp_margin: v.i32("rfp_margin"),
+            rfp_depth: v.i32("rfp_depth"),
+            fp_margin: v.i32("fp_margin"),
+            fp_base: v.i32("fp_base"),
+            fp_depth: v.i32("fp_depth"),
+            lmp_base: v.i32("lmp_base"),
+            lmp_depth: v.i32("lmp_depth"),
+            null_base: v.i32("null_base"),
+            null_div: v.i32("null_div"),
+            null_depth: v.i32("null_depth"),
+            null_pieces: u32::try_from(v.int("null_pieces")).expect("a key of [0, 16]"),
+            lmr_depth: v.i32("lmr_depth"),
+            lmr_move: usize_of("lmr_move"),
+            lmr_div: v.i32("lmr_div"),
+            lmr_add: v.i32("lmr_add"),
+            asp_window: v.i32("asp_window"),
+            asp_growth: v.i32("asp_growth"),
+            asp_depth: v.i32("asp_depth"),
+            qs_delta: v.i32("qs_delta"),
+            see_margin: v.i32("see_margin"),
+            history_pct: v.i32("history_pct"),
         }
     }
 }
 
 impl Default for Options {
+    /// Every key at its default ([`KEYS`]), the built-in weights, and the test-only switches as
+    /// the engine plays (Star1 on, Star2 and the exact table off).
     fn default() -> Options {
-        Options {
-            tt: true,
-            hash_mb: 16,
-            exact_tt: false,
-            star1: true,
-            star2: false,
-            qsearch: true,
-            delta: true,
-            contempt: 20,
-            eval: EvalWeights::learned().clone(),
-            chance_plies: DEFAULT_CHANCE_PLIES,
-            null_move: true,
-            lmr: true,
-            futility: true,
-            check_extension: true,
-            aspiration: true,
-            late_sample: true,
-            threads: 1,
-            see: true,
-            counter: true,
-            see_order: true,
-            prove: true,
-            prune_checks: false,
-        }
+        Options::from_values(&Values::defaults(KEYS), EvalWeights::learned().clone())
     }
 }
 
 /// Reads a spec into search options and the default depth.
 pub(super) fn options_from_spec(spec: &Spec) -> Result<(Options, Option<u32>), SpecError> {
-    let mut p = spec.params();
-    let depth: u32 = p.get("depth", 0)?;
-    let hash_mb: usize = p.get("hash", 16)?;
-    let contempt: i32 = p.get("contempt", 20)?;
-    let star1: bool = p.get("star1", true)?;
-    let star2: bool = p.get("star2", false)?;
-    let qsearch: bool = p.get("qsearch", true)?;
-    let delta: bool = p.get("delta", true)?;
-    let tt: bool = p.get("tt", true)?;
-    let exact_tt: bool = p.get("exact_tt", false)?;
-    let eval_path: String = p.get("eval", String::new())?;
-    let chance_plies: u32 = p.get("chance", DEFAULT_CHANCE_PLIES)?;
-    let null_move: bool = p.get("null", true)?;
-    let lmr: bool = p.get("lmr", true)?;
-    let futility: bool = p.get("futility", true)?;
-    let check_extension: bool = p.get("check_ext", true)?;
-    let aspiration: bool = p.get("aspiration", true)?;
-    let threads: usize = p.get("threads", 1)?;
-    let late_sample: bool = p.get("late_sample", true)?;
-    let see: bool = p.get("see", true)?;
-    let counter: bool = p.get("counter", true)?;
-    let see_order: bool = p.get("see_order", true)?;
-    let prove: bool = p.get("prove", true)?;
-    let prune_checks: bool = p.get("prune_checks", false)?;
-    p.finish(&[
-        "depth",
-        "hash",
-        "contempt",
-        "star1",
-        "star2",
-        "qsearch",
-        "delta",
-        "tt",
-        "exact_tt",
-        "eval",
-        "chance",
-        "null",
-        "lmr",
-        "futility",
-        "check_ext",
-        "aspiration",
-        "threads",
-        "late_sample",
-        "see",
-        "counter",
-        "see_order",
-        "prove",
-        "prune_checks",
-    ])?;
-    let err = |message: String| SpecError {
-        spec: spec.to_string(),
-        message,
+    let v = Values::read(spec, KEYS)?;
+    let eval = match v.text("eval") {
+        "" => EvalWeights::learned().clone(),
+        path => EvalWeights::from_json_file(path).map_err(|message| SpecError {
+            spec: spec.to_string(),
+            message,
+        })?,
     };
-    if hash_mb == 0 || hash_mb > 65_536 {
-        return Err(err(format!(
-            "parameter 'hash' = {hash_mb} MB is outside [1, 65536]"
-        )));
+    let depth = v
+        .opt_int("depth")
+        .and_then(|d| u32::try_from(d).ok())
+        .filter(|d| *d > 0);
+    Ok((Options::from_values(&v, eval), depth))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table's defaults are the engine's: every default parses, and a spec that names no key
+    /// reads the same options as `Options::default()`.
+    #[test]
+    fn the_table_defaults_are_the_options_defaults() {
+        let d = Options::default();
+        let (read, depth) = options_from_spec(&Spec::parse("alphabeta").unwrap()).unwrap();
+        assert_eq!(format!("{d:?}"), format!("{read:?}"));
+        assert_eq!(depth, None);
+        assert_eq!(
+            (
+                d.rfp_margin,
+                d.lmr_div,
+                d.asp_window,
+                d.qs_delta,
+                d.see_margin
+            ),
+            (150, 200, 40, 200, 50)
+        );
+        for k in KEYS {
+            if let Some(t) = k.tune {
+                let start: f64 = k.default.parse().unwrap();
+                assert!(t.min <= start && start <= t.max, "{}", k.name);
+            }
+        }
     }
-    if !(1..=MAX_THREADS).contains(&threads) {
-        return Err(err(format!(
-            "parameter 'threads' = {threads} is outside [1, {MAX_THREADS}]"
-        )));
+
+    #[test]
+    fn numeric_keys_are_read_and_checked() {
+        let spec = Spec::parse("alphabeta:depth=4,rfp_margin=120,lmr_div=250,null_pieces=3");
+        let (o, depth) = options_from_spec(&spec.unwrap()).unwrap();
+        assert_eq!((o.rfp_margin, o.lmr_div, o.null_pieces), (120, 250, 3));
+        assert_eq!(depth, Some(4));
+        for (text, want) in [
+            (
+                "alphabeta:hash=0",
+                "parameter 'hash' = 0 is outside [1, 65536]",
+            ),
+            (
+                "alphabeta:threads=999",
+                "parameter 'threads' = 999 is outside [1, 256]",
+            ),
+            (
+                "alphabeta:asp_growth=1",
+                "parameter 'asp_growth' = 1 is outside [2, 100]",
+            ),
+            (
+                "alphabeta:prune_checks=true",
+                "unknown parameter 'prune_checks'",
+            ),
+        ] {
+            let e = options_from_spec(&Spec::parse(text).unwrap()).unwrap_err();
+            assert!(e.to_string().contains(want), "{text}: {e}");
+        }
     }
-    if contempt.abs() > 10_000 {
-        return Err(err(format!(
-            "parameter 'contempt' = {contempt} is outside [-10000, 10000]"
-        )));
-    }
-    let eval = if eval_path.is_empty() {
-        EvalWeights::learned().clone()
-    } else {
-        EvalWeights::from_json_file(&eval_path).map_err(err)?
-    };
-    let opts = Options {
-        tt,
-        hash_mb,
-        exact_tt,
-        star1,
-        star2,
-        qsearch,
-        delta,
-        contempt,
-        eval,
-        chance_plies,
-        null_move,
-        lmr,
-        futility,
-        check_extension,
-        aspiration,
-        late_sample,
-        threads,
-        see,
-        counter,
-        see_order,
-        prove,
-        prune_checks,
-    };
-    Ok((opts, (depth > 0).then_some(depth)))
 }

@@ -62,7 +62,7 @@ impl Searcher<'_> {
     }
 
     /// Whether capture `m` loses its capturer for less: the capturer is worth more than its
-    /// victim by over [`SEE_MARGIN`] and the other side can take back on the square at once
+    /// victim by over [`Options::see_margin`] and the other side can take back on the square at once
     /// ([`Position::is_recapturable`]). Never for a capture of the king, nor for one that gives
     /// check ([`Position::gives_check`]: a checking sacrifice is how many mates begin).
     pub(super) fn loses_capturer(&self, m: Move) -> bool {
@@ -77,7 +77,7 @@ impl Searcher<'_> {
     /// [`Searcher::loses_capturer`] with the victim's and the capturer's values given.
     #[inline]
     pub(super) fn loses_capturer_with(&self, m: Move, victim: i32, attacker: i32) -> bool {
-        attacker > victim + SEE_MARGIN
+        attacker > victim + self.opts.see_margin
             && !matches!(
                 self.pos.occupant(m.to),
                 Some(jieqi_core::Occupant::Revealed(p)) if p.role == Role::King

@@ -69,8 +69,9 @@ impl Searcher<'_> {
                 );
                 // Delta pruning (a king capture always counts). The optimistic value keeps the
                 // fail-soft bound an upper bound.
-                if self.opts.delta && stand + victim + QS_DELTA <= alpha && !king {
-                    pruned = pruned.max(stand + victim + QS_DELTA);
+                let margin = self.opts.qs_delta;
+                if self.opts.delta && stand + victim + margin <= alpha && !king {
+                    pruned = pruned.max(stand + victim + margin);
                     continue;
                 }
                 let pos = &self.pos;

@@ -86,9 +86,6 @@ pub(super) struct Searcher<'a> {
     pub(super) helper: bool,
     /// The prover's verdict on the root's last mate claim ([`Searcher::claim_score`]).
     pub(super) claim: Option<RootClaim>,
-    /// The next [`Searcher::move_value`] plays a hidden-piece move as one sampled outcome even
-    /// at an exact chance ply (taken by that call).
-    pub(super) force_sample: bool,
     /// Whether the move into this node was a null move (no two passes in a row).
     pub(super) after_null: bool,
     /// Seeds the identity drawn at sampled hidden-piece moves (see [`Searcher::sampled`]).
@@ -176,7 +173,6 @@ impl<'a> Searcher<'a> {
             pos,
             seed: 0,
             after_null: false,
-            force_sample: false,
             shared_nodes: None,
             depth_offset: 0,
             published: None,
