@@ -25,6 +25,86 @@ pub struct Key {
     pub tune: Option<Tune>,
 }
 
+impl Key {
+    /// A switch key (`true`/`false`).
+    pub const fn switch(name: &'static str, default: &'static str, help: &'static str) -> Key {
+        Key {
+            name,
+            kind: KeyKind::Bool,
+            default,
+            help,
+            tune: None,
+        }
+    }
+
+    /// An integer key in `[min, max]`.
+    pub const fn int(
+        name: &'static str,
+        default: &'static str,
+        (min, max): (i64, i64),
+        help: &'static str,
+    ) -> Key {
+        Key {
+            name,
+            kind: KeyKind::Int { min, max },
+            default,
+            help,
+            tune: None,
+        }
+    }
+
+    /// A number key in `[min, max]`.
+    pub const fn float(
+        name: &'static str,
+        default: &'static str,
+        (min, max): (f64, f64),
+        help: &'static str,
+    ) -> Key {
+        Key {
+            name,
+            kind: KeyKind::Float { min, max },
+            default,
+            help,
+            tune: None,
+        }
+    }
+
+    /// A text key (a path).
+    pub const fn text(name: &'static str, default: &'static str, help: &'static str) -> Key {
+        Key {
+            name,
+            kind: KeyKind::Text,
+            default,
+            help,
+            tune: None,
+        }
+    }
+
+    /// A key whose value is one of `words`.
+    pub const fn choice(
+        name: &'static str,
+        default: &'static str,
+        words: &'static [&'static str],
+        help: &'static str,
+    ) -> Key {
+        Key {
+            name,
+            kind: KeyKind::Choice(words),
+            default,
+            help,
+            tune: None,
+        }
+    }
+
+    /// The key, tuned in `[min, max]` ([`Tune::range`]).
+    pub const fn tuned(self, min: f64, max: f64) -> Key {
+        Key {
+            tune: Some(Tune::range(min, max)),
+            ..self
+        }
+    }
+}
+
 /// The type of a key's value, with its range.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum KeyKind {

@@ -75,9 +75,9 @@ pub type HelpFn = fn() -> &'static str;
 /// a key table is made from it once, on first call.
 pub const ENGINES: &[(&str, HelpFn)] = &[
     (flat_uct::NAME, || flat_uct::HELP),
-    (ismcts::NAME, || ismcts::HELP),
+    (ismcts::NAME, ismcts::help),
     (alphabeta::NAME, alphabeta::help),
-    (mcts_solver::NAME, || mcts_solver::HELP),
+    (mcts_solver::NAME, mcts_solver::help),
 ];
 
 /// The key table of the engine `name` of this crate, if it declares its keys as one
@@ -85,6 +85,8 @@ pub const ENGINES: &[(&str, HelpFn)] = &[
 pub fn keys(name: &str) -> Option<&'static [jieqi_engine::Key]> {
     match name {
         alphabeta::NAME => Some(alphabeta::keys()),
+        ismcts::NAME => Some(ismcts::keys()),
+        mcts_solver::NAME => Some(mcts_solver::keys()),
         _ => None,
     }
 }

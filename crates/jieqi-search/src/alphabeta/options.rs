@@ -1,275 +1,226 @@
 //! Search options: the spec keys as one table ([`KEYS`]), the options they fill, and the few
 //! fields only tests set.
 
-use jieqi_engine::{Key, KeyKind, Tune, Values};
+use jieqi_engine::{Key, Values};
 
 use super::*;
-
-/// A switch key.
-const fn switch(name: &'static str, default: &'static str, help: &'static str) -> Key {
-    Key {
-        name,
-        kind: KeyKind::Bool,
-        default,
-        help,
-        tune: None,
-    }
-}
-
-/// An integer key in `[min, max]`, tuned in `tune` (`None`: not tuned).
-const fn int(
-    name: &'static str,
-    default: &'static str,
-    (min, max): (i64, i64),
-    tune: Option<(f64, f64)>,
-    help: &'static str,
-) -> Key {
-    Key {
-        name,
-        kind: KeyKind::Int { min, max },
-        default,
-        help,
-        tune: match tune {
-            Some((lo, hi)) => Some(Tune::range(lo, hi)),
-            None => None,
-        },
-    }
-}
 
 /// Every spec key of `alphabeta`, with its default, range, help and tuning range: the one place a
 /// key is declared (see [`jieqi_engine::keys`]). The numeric keys after `prove` are the search's
 /// margins, reductions and depth limits; their defaults are the values the search was tuned with.
 pub const KEYS: &[Key] = &[
-    int(
+    Key::int(
         "depth",
         "",
         (0, 1000),
-        None,
         "search depth; with no limit at all the search stops after 1000000 nodes, about half a \
          second (0: none)",
     ),
-    int("hash", "16", (1, 65_536), None, "transposition table MB"),
-    int(
+    Key::int("hash", "16", (1, 65_536), "transposition table MB"),
+    Key::int(
         "threads",
         "1",
         (1, MAX_THREADS as i64),
-        None,
         "Lazy SMP search threads sharing the table, the deepest completed iteration answers; 1 \
          is reproducible under node limits",
     ),
-    switch("tt", "true", "transposition table"),
-    int(
+    Key::switch("tt", "true", "transposition table"),
+    Key::int(
         "contempt",
         "20",
         (-10_000, 10_000),
-        Some((0.0, 60.0)),
         "centipawns a draw costs the engine's side",
+    )
+    .tuned(0.0, 60.0),
+    Key::text(
+        "eval",
+        "",
+        "evaluation weights JSON (none: the built-in configs/eval/learned.json, learned from our \
+         games by scripts/train-eval.sh; configs/eval/default.json is the hand-crafted set)",
     ),
-    Key {
-        name: "eval",
-        kind: KeyKind::Text,
-        default: "",
-        help: "evaluation weights JSON (none: the built-in configs/eval/learned.json, learned from \
-               our games by scripts/train-eval.sh; configs/eval/default.json is the hand-crafted \
-               set)",
-        tune: None,
-    },
-    int(
+    Key::int(
         "chance",
         "0",
         (0, u32::MAX as i64),
-        None,
         "hidden-piece moves are exact chance nodes in the first N plies, deeper one identity is \
          sampled and priced at the expectation; a large N is exact everywhere",
     ),
-    switch(
+    Key::switch(
         "qsearch",
         "true",
         "quiescence search on captures at the leaves",
     ),
-    switch(
+    Key::switch(
         "delta",
         "true",
         "delta pruning in quiescence (margin qs_delta)",
     ),
-    switch(
+    Key::switch(
         "see",
         "true",
         "quiescence skips a capture by a piece worth more than its victim (by see_margin) onto \
          a square the opponent can take back on, unless it gives check",
     ),
-    switch(
+    Key::switch(
         "see_order",
         "true",
         "such captures are ordered after the quiet moves",
     ),
-    switch("counter", "true", "counter-move ordering"),
-    switch("null", "true", "null-move pruning"),
-    switch("lmr", "true", "late-move reductions"),
-    switch(
+    Key::switch("counter", "true", "counter-move ordering"),
+    Key::switch("null", "true", "null-move pruning"),
+    Key::switch("lmr", "true", "late-move reductions"),
+    Key::switch(
         "futility",
         "true",
         "reverse futility, futility and move-count pruning near the leaves (a quiet move that \
          gives check is never pruned or reduced)",
     ),
-    switch("check_ext", "true", "one more ply for a side in check"),
-    switch("aspiration", "true", "aspiration windows at the root"),
-    switch(
+    Key::switch("check_ext", "true", "one more ply for a side in check"),
+    Key::switch("aspiration", "true", "aspiration windows at the root"),
+    Key::switch(
         "prove",
         "true",
         "root mate claims go to the exhaustive prover; false: no claim is proved, every mate is \
          reported as a finite score",
     ),
-    int(
+    Key::int(
         "rfp_margin",
         "150",
         (0, 5_000),
-        Some((75.0, 300.0)),
         "reverse futility: a node whose static evaluation exceeds beta by this much per ply of \
          depth fails high",
-    ),
-    int(
+    )
+    .tuned(75.0, 300.0),
+    Key::int(
         "rfp_depth",
         "3",
         (0, 100),
-        Some((1.0, 6.0)),
         "reverse futility up to this depth",
-    ),
-    int(
+    )
+    .tuned(1.0, 6.0),
+    Key::int(
         "fp_margin",
         "150",
         (0, 5_000),
-        Some((75.0, 300.0)),
         "futility: a quiet move is skipped when the static evaluation plus this much per ply of \
          depth plus fp_base stays at or below alpha",
-    ),
-    int(
-        "fp_base",
-        "50",
-        (0, 5_000),
-        Some((0.0, 150.0)),
-        "futility's constant margin",
-    ),
-    int(
+    )
+    .tuned(75.0, 300.0),
+    Key::int("fp_base", "50", (0, 5_000), "futility's constant margin").tuned(0.0, 150.0),
+    Key::int(
         "fp_depth",
         "3",
         (0, 100),
-        Some((1.0, 6.0)),
         "futility pruning up to this depth",
-    ),
-    int(
+    )
+    .tuned(1.0, 6.0),
+    Key::int(
         "lmp_base",
         "3",
         (0, 500),
-        Some((1.0, 8.0)),
         "move-count pruning: quiet moves from number lmp_base + depth² on are skipped",
-    ),
-    int(
+    )
+    .tuned(1.0, 8.0),
+    Key::int(
         "lmp_depth",
         "3",
         (0, 100),
-        Some((1.0, 6.0)),
         "move-count pruning up to this depth",
-    ),
-    int(
+    )
+    .tuned(1.0, 6.0),
+    Key::int(
         "null_base",
         "3",
         (0, 100),
-        Some((1.0, 5.0)),
         "null-move reduction: null_base + depth / null_div plies",
-    ),
-    int(
+    )
+    .tuned(1.0, 5.0),
+    Key::int(
         "null_div",
         "6",
         (1, 100),
-        Some((3.0, 12.0)),
         "null-move reduction's depth divisor",
-    ),
-    int(
-        "null_depth",
-        "3",
-        (0, 100),
-        Some((2.0, 5.0)),
-        "null move from this depth on",
-    ),
-    int(
+    )
+    .tuned(3.0, 12.0),
+    Key::int("null_depth", "3", (0, 100), "null move from this depth on").tuned(2.0, 5.0),
+    Key::int(
         "null_pieces",
         "5",
         (0, 16),
-        Some((2.0, 8.0)),
         "null move only when the side to move has more pieces than this (zugzwang guard)",
-    ),
-    int(
+    )
+    .tuned(2.0, 8.0),
+    Key::int(
         "lmr_depth",
         "3",
         (1, 100),
-        Some((2.0, 5.0)),
         "late-move reductions from this depth on",
-    ),
-    int(
+    )
+    .tuned(2.0, 5.0),
+    Key::int(
         "lmr_move",
         "3",
         (1, 200),
-        Some((1.0, 6.0)),
         "late-move reductions from this move number on (from 0)",
-    ),
-    int(
+    )
+    .tuned(1.0, 6.0),
+    Key::int(
         "lmr_div",
         "200",
         (1, 10_000),
-        Some((100.0, 400.0)),
         "reduction ln(depth)·ln(move) / (lmr_div / 100) + lmr_add plies",
-    ),
-    int(
+    )
+    .tuned(100.0, 400.0),
+    Key::int(
         "lmr_add",
         "1",
         (0, 10),
-        Some((0.0, 2.0)),
         "late-move reduction's constant plies",
-    ),
-    int(
+    )
+    .tuned(0.0, 2.0),
+    Key::int(
         "asp_window",
         "40",
         (1, 5_000),
-        Some((15.0, 100.0)),
         "first aspiration half-window, centipawns",
-    ),
-    int(
+    )
+    .tuned(15.0, 100.0),
+    Key::int(
         "asp_growth",
         "4",
         (2, 100),
-        Some((2.0, 8.0)),
         "an aspiration window's side is multiplied by this on a fail",
-    ),
-    int(
+    )
+    .tuned(2.0, 8.0),
+    Key::int(
         "asp_depth",
         "4",
         (1, 100),
-        Some((2.0, 7.0)),
         "aspiration windows from this depth on",
-    ),
-    int(
+    )
+    .tuned(2.0, 7.0),
+    Key::int(
         "qs_delta",
         "200",
         (0, 5_000),
-        Some((100.0, 400.0)),
         "delta-pruning margin in quiescence",
-    ),
-    int(
+    )
+    .tuned(100.0, 400.0),
+    Key::int(
         "see_margin",
         "50",
         (0, 5_000),
-        Some((0.0, 150.0)),
         "how much more than its victim a capturer must be worth for a capture onto a defended \
          square to count as losing",
-    ),
-    int(
+    )
+    .tuned(0.0, 150.0),
+    Key::int(
         "history_pct",
         "100",
         (0, 10_000),
-        Some((50.0, 200.0)),
         "history bonus of a quiet cut-off move: depth² × history_pct / 100",
-    ),
+    )
+    .tuned(50.0, 200.0),
 ];
 
 /// Search options: what the spec keys ([`KEYS`]) set, plus the switches only tests set.

@@ -42,11 +42,12 @@
 //! move is added, in random order, before UCB chooses among them.
 //!
 //! **Leaves.** A new node is valued by a capture-only quiescence search on the iteration's
-//! determinization, scored by the evaluation's win probability ([`crate::leaf`], `leaf=qsearch`,
-//! the default; the learned weights unless `eval=` names a file), or by a playout
-//! (`leaf=playout`): random or capture-biased ([`crate::playout`]), cut off after `cutoff` plies
-//! and scored by the evaluation (early playout termination). At 20 ms a move the quiescence
-//! leaves with widening beat the playout design (fa338b7) by +490 ± 55 Elo (docs/engines.md).
+//! determinization, scored by the evaluation's win probability ([`crate::leaf`]; the learned
+//! weights unless `eval=` names a file). At 20 ms a move the quiescence leaves with widening beat
+//! the playout design (fa338b7) by +490 ± 55 Elo (docs/engines.md), and its `leaf=playout`,
+//! `policy`, `cutoff` and `max_plies` keys are gone. Only a tree that is full plays out from where
+//! it cannot grow: a capture-biased playout ([`crate::playout`]) cut off after 10 plies and
+//! scored by the evaluation.
 //!
 //! **Threads** (`threads=N`): root parallelism. Each of N threads grows its own tree from its own
 //! seed (thread 0 the call's seed, thread i a stream derived from it) and its own share of the
@@ -92,10 +93,10 @@
 //! the discount, the end of the game), `search` one iteration, the threads, tree reuse and the
 //! answer; this file the engine's settings.
 use jieqi_core::{Move, RepetitionHistory, View};
-use jieqi_engine::{Engine, Spec, SpecError};
+use jieqi_engine::{Engine, Key, Spec, SpecError, Values};
 
 use crate::eval::EvalWeights;
-use crate::playout::{PlayoutConfig, PlayoutPolicy, read_config, spec_error};
+use crate::playout::{PlayoutConfig, PlayoutPolicy, spec_error};
 
 mod policy;
 mod search;
@@ -109,26 +110,81 @@ use tree::Tree;
 /// Spec name.
 pub const NAME: &str = "ismcts";
 
-/// Help text.
+/// What the engine is, the prose of its help text; [`help`] adds the keys.
 pub const HELP: &str = "Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012): \
 one determinization of the player's view per iteration, one tree over public moves for both sides \
 with availability-aware UCB, reveals as chance nodes keyed by the revealed identity (sampled from \
-the iteration's determinization), progressive widening (checks, then captures first), new nodes valued by a \
-capture-only quiescence search on the evaluation (or by playouts), most visited move, tree reuse \
-across moves. Keys: iters (iterations, default 20000; \
-Limits.nodes overrides, and under a movetime or clock limit without iters it runs until its time budget is spent), \
-c (exploration, default 0.2; 0.7 suits width=0), leaf (qsearch|playout: how a new node is valued, default qsearch), \
-width and widen (progressive widening: a node with n visits has at most ceil(width * (n+1)^widen) \
-children, checks first, then the most valuable captures; defaults 1 and 0.5, width=0 adds every move in random \
-order), eval (a weights file, default the built-in learned weights), policy (random|capture, \
-default capture), cutoff (playout plies \
-before the evaluation scores it, 0 = play to the end, default 10), max_plies (playout cap, default \
-200; policy, cutoff and max_plies apply to leaf=playout), reuse (keep the tree between moves, default true), decay (per-ply discount of a result's \
-distance from a draw, so shorter wins are preferred, default 0.005, 0 = off), threads (root \
-parallelism: one tree per thread, each with its share of the iterations and its own seed, their \
-root statistics added, default 1, at most 256; node-limited play stays reproducible). Repetitions on the \
-tree's path (with the game's positions since the last capture or reveal) are scored as the rules \
-score them: a perpetual checker loses, any other repetition is a draw.";
+the iteration's determinization), progressive widening (checks, then captures first), new nodes \
+valued by a capture-only quiescence search on the evaluation, most visited move, tree reuse \
+across moves. Repetitions on the tree's path (with the game's positions since the last capture \
+or reveal) are scored as the rules score them: a perpetual checker loses, any other repetition \
+is a draw.";
+
+/// Every spec key of `ismcts` (see [`jieqi_engine::keys`]).
+pub const KEYS: &[Key] = &[
+    Key::int(
+        "iters",
+        "",
+        (1, 1 << 40),
+        "iterations per move (none: 20000; Limits.nodes overrides, and under a movetime or clock \
+         limit without iters it runs until its time budget is spent)",
+    ),
+    Key::float(
+        "c",
+        "0.2",
+        (0.0, 100.0),
+        "UCB exploration constant (0.7 suits width=0)",
+    )
+    .tuned(0.05, 0.6),
+    Key::float(
+        "width",
+        "1",
+        (0.0, 1000.0),
+        "progressive widening: a node with n visits has at most ceil(width * (n+1)^widen) \
+         children, checks first, then the most valuable captures; 0 adds every move in random \
+         order",
+    )
+    .tuned(0.5, 3.0),
+    Key::float(
+        "widen",
+        "0.5",
+        (0.0, 1.0),
+        "progressive widening's exponent",
+    )
+    .tuned(0.3, 0.7),
+    Key::float(
+        "decay",
+        "0.005",
+        (0.0, 0.5),
+        "per-ply discount of a result's distance from a draw, so shorter wins are preferred; 0: \
+         off",
+    )
+    .tuned(0.0, 0.02),
+    Key::switch("reuse", "true", "keep the tree between moves"),
+    Key::int(
+        "threads",
+        "1",
+        (1, crate::MAX_THREADS as i64),
+        "root parallelism: one tree per thread, each with its share of the iterations and its own \
+         seed, their root statistics added; node-limited play stays reproducible",
+    ),
+    Key::text(
+        "eval",
+        "",
+        "evaluation weights file (none: the built-in learned weights)",
+    ),
+];
+
+/// The help text: [`HELP`] and every key of [`KEYS`] with its default.
+pub fn help() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| format!("{HELP} Keys: {}.", jieqi_engine::keys::help_list(KEYS)))
+}
+
+/// The spec keys ([`KEYS`]).
+pub fn keys() -> &'static [Key] {
+    KEYS
+}
 
 /// Default iterations per move.
 pub const DEFAULT_ITERS: u64 = 20_000;
@@ -146,15 +202,6 @@ pub const DEFAULT_WIDTH: f64 = 1.0;
 /// Default progressive widening exponent ([`Ismcts::widen`]).
 pub const DEFAULT_WIDEN: f64 = 0.5;
 
-/// How the tree values the node it has just added.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Leaf {
-    /// A capture-only quiescence search scored by the evaluation ([`crate::leaf`]).
-    Quiescence,
-    /// A playout ([`crate::playout`]) with the engine's policy and cutoff.
-    Playout,
-}
-
 /// The tree scores the first repetition of a position on its path (counting the game's positions
 /// since the last irreversible move), as alpha-beta does: both sides could repeat it again.
 pub const TREE_REPETITION_COUNT: u32 = 2;
@@ -166,7 +213,7 @@ pub struct Ismcts {
     pub iters: Option<u64>,
     /// UCB exploration constant.
     pub c: f64,
-    /// Playout settings.
+    /// Playout settings (the evaluation's weights; a full tree's playouts).
     pub playout: PlayoutConfig,
     /// Keep the tree between moves.
     pub reuse: bool,
@@ -176,8 +223,6 @@ pub struct Ismcts {
     pub decay: f64,
     /// Search threads (root parallelism: one tree each).
     pub threads: usize,
-    /// How a new node is valued: a quiescence search or a playout (see [`Leaf`]).
-    pub leaf: Leaf,
     /// Progressive widening's factor: a node with `n` visits has at most
     /// `⌈width·(n+1)^widen⌉` children, added in the order of [`crate::leaf::prior`] (checks,
     /// then captures of the most valuable pieces). 0: no widening, every legal move is added (in random
@@ -216,7 +261,6 @@ impl Default for Ismcts {
             reuse: true,
             decay: DEFAULT_DECAY,
             threads: 1,
-            leaf: Leaf::Quiescence,
             width: DEFAULT_WIDTH,
             widen: DEFAULT_WIDEN,
             helpers: Vec::new(),
@@ -239,71 +283,30 @@ pub fn from_spec(spec: &Spec) -> Result<Box<dyn Engine>, SpecError> {
 }
 
 impl Ismcts {
-    /// Reads `ismcts[:iters=N,c=X,leaf=qsearch|playout,width=W,widen=A,eval=PATH,policy=random|capture,cutoff=P,max_plies=P,reuse=B,decay=X,threads=T]`.
+    /// Reads `ismcts[:key=value,…]` (the keys of [`KEYS`]).
     ///
     /// # Errors
-    /// An unknown key or a value out of range.
+    /// An unknown key, a value out of range, or an unreadable `eval` file.
     pub fn from_spec(spec: &Spec) -> Result<Ismcts, SpecError> {
-        let mut p = spec.params();
-        let iters: Option<u64> = match p.get::<u64>("iters", 0)? {
-            0 if spec.params.iter().any(|(k, _)| k == "iters") => {
-                return Err(spec_error(spec, "iters must be at least 1".into()));
-            }
-            0 => None,
-            n => Some(n),
-        };
-        let c = p.get_f64_in("c", DEFAULT_C, 0.0, 100.0)?;
-        let playout = read_config(&mut p, spec, PlayoutPolicy::CaptureBiased, 10)?;
-        let reuse: bool = p.get("reuse", true)?;
-        let decay = p.get_f64_in("decay", DEFAULT_DECAY, 0.0, 0.5)?;
-        let threads: usize = p.get("threads", 1)?;
-        let leaf = match p.get_choice("leaf", "qsearch", &["qsearch", "playout"])? {
-            "playout" => Leaf::Playout,
-            _ => Leaf::Quiescence,
-        };
-        let width = p.get_f64_in("width", DEFAULT_WIDTH, 0.0, 1000.0)?;
-        let widen = p.get_f64_in("widen", DEFAULT_WIDEN, 0.0, 1.0)?;
-        let eval_path: String = p.get("eval", String::new())?;
-        if !(1..=crate::MAX_THREADS).contains(&threads) {
-            return Err(spec_error(
-                spec,
-                format!(
-                    "parameter 'threads' = {threads} is outside [1, {}]",
-                    crate::MAX_THREADS
-                ),
-            ));
-        }
-        p.finish(&[
-            "iters",
-            "c",
-            "policy",
-            "cutoff",
-            "max_plies",
-            "reuse",
-            "decay",
-            "threads",
-            "leaf",
-            "width",
-            "widen",
-            "eval",
-        ])?;
-        let mut playout = playout;
-        playout.weights = if eval_path.is_empty() {
-            EvalWeights::learned().clone()
-        } else {
-            EvalWeights::from_json_file(&eval_path).map_err(|m| spec_error(spec, m))?
+        let v = Values::read(spec, KEYS)?;
+        let d = Ismcts::default();
+        let weights = match v.text("eval") {
+            "" => EvalWeights::learned().clone(),
+            path => EvalWeights::from_json_file(path).map_err(|m| spec_error(spec, m))?,
         };
         Ok(Ismcts {
-            iters,
-            c,
-            playout,
-            reuse,
-            decay,
-            threads,
-            leaf,
-            width,
-            widen,
-            ..Ismcts::default()
+            iters: v.opt_int("iters").map(|n| n as u64),
+            c: v.float("c"),
+            playout: PlayoutConfig {
+                weights,
+                ..d.playout
+            },
+            reuse: v.bool("reuse"),
+            decay: v.float("decay"),
+            threads: v.int("threads") as usize,
+            width: v.float("width"),
+            widen: v.float("widen"),
+            ..d
         })
     }
 

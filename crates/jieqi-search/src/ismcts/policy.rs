@@ -8,7 +8,7 @@ use jieqi_core::{
 use rand_chacha::ChaCha8Rng;
 
 use crate::leaf::{leaf_score, prior};
-use crate::playout::{below, outcome_score, playout};
+use crate::playout::{below, outcome_score};
 
 use super::tree::NONE;
 use super::*;
@@ -51,21 +51,10 @@ impl Ismcts {
         best.1
     }
 
-    /// The value for `us` of the node just added (`det` at its position), and the plies it looked
-    /// ahead beyond it (a playout's length; 0 for a quiescence search).
-    pub(super) fn value_leaf(
-        &self,
-        det: &mut Determinization,
-        us: Color,
-        rng: &mut ChaCha8Rng,
-    ) -> (f64, u32) {
-        match self.leaf {
-            Leaf::Quiescence => (leaf_score(det, us, &self.playout.weights), 0),
-            Leaf::Playout => {
-                let p = playout(det, us, &self.playout, rng);
-                (p.score, p.plies)
-            }
-        }
+    /// The value for `us` of the node just added (`det` at its position): a capture-only
+    /// quiescence search scored by the evaluation.
+    pub(super) fn value_leaf(&self, det: &mut Determinization, us: Color) -> f64 {
+        leaf_score(det, us, &self.playout.weights)
     }
 
     /// Availability: marks the legal `moves` (in `self.marks`), then walks the children of

@@ -167,8 +167,7 @@ impl Ismcts {
                 break (if to_move == us { 1.0 } else { 0.0 }, depth);
             }
             if expanded {
-                let (v, plies) = self.value_leaf(det, us, rng);
-                break (v, depth + plies);
+                break (self.value_leaf(det, us), depth);
             }
         };
         // Back up, each node's result discounted by its distance from the end.
@@ -322,7 +321,6 @@ impl Ismcts {
             playout: self.playout.clone(),
             reuse: self.reuse,
             decay: self.decay,
-            leaf: self.leaf,
             width: self.width,
             widen: self.widen,
             ..Ismcts::default()

@@ -69,3 +69,21 @@ fn widening_adds_checks_then_the_most_valuable_captures_first() {
         .collect();
     assert_eq!(first, ["e5d5", "e5e7", "e5a5"]);
 }
+
+/// The key table's defaults are the engine's: a spec without keys reads `Ismcts::default()`'s
+/// settings, and `mcts-solver`'s likewise.
+#[test]
+fn the_key_tables_defaults_are_the_engines() {
+    let d = Ismcts::default();
+    let read = Ismcts::from_spec(&Spec::parse("ismcts").unwrap()).unwrap();
+    assert_eq!(
+        (read.iters, read.c, read.width, read.widen, read.decay),
+        (d.iters, d.c, d.width, d.widen, d.decay)
+    );
+    assert_eq!((read.reuse, read.threads), (d.reuse, d.threads));
+    assert_eq!(read.playout.cutoff, Some(10));
+    let solver = crate::mcts_solver::MctsSolver::default();
+    assert_eq!((solver.c, solver.width, solver.tt_mb), (0.7, 2.0, 256));
+    let e = Ismcts::from_spec(&Spec::parse("ismcts:leaf=playout").unwrap()).unwrap_err();
+    assert!(e.to_string().contains("unknown parameter 'leaf'"), "{e}");
+}

@@ -79,10 +79,10 @@
 //! evaluation of the position it reaches (the mean over a chance edge's outcomes) without being
 //! stored. The tree is built afresh at every search (no reuse between moves).
 use jieqi_core::{Knowledge, Move, Occupant, PlayedMove, Position, Role, View};
-use jieqi_engine::{Choice, Control, Engine, EngineError, Limits, Spec, SpecError};
+use jieqi_engine::{Choice, Control, Engine, EngineError, Key, Limits, Spec, SpecError, Values};
 
 use crate::alphabeta::branches;
-use crate::playout::{Budget, spec_error};
+use crate::playout::Budget;
 
 mod proof;
 mod search;
@@ -95,27 +95,63 @@ use tree::*;
 /// Spec name.
 pub const NAME: &str = "mcts-solver";
 
-/// Help text.
+/// What the engine is, the prose of its help text; [`help`] adds the keys.
 pub const HELP: &str = "MCTS-Solver (Winands, Bjornsson & Saito 2008) for endgames and puzzles: \
 MCTS over the view's public game tree with proven wins and losses backed up (a node is won if one \
 move wins, lost if every move loses; a hidden-piece move is a chance node over the pool's \
 identities, proven only when every outcome is), positions shared through a transposition table, \
 progressive widening in prior order (checks, then captures by MVV/LVA, then the rest), leaves \
 valued by the static evaluation through a logistic (no playouts). Reports Mate(n) as alphabeta does \
-once the root is proven, and stops then; else the win rate of the most visited move. Keys: iters \
-(iterations, default 20000; Limits.nodes overrides, and under a movetime or clock limit without \
-iters it runs until its time budget is spent; a depth limit is ignored), c (exploration, default \
-0.7), widen (exponent a of the widening k(n) = ceil(width * n^a), default 0.5, in [0, 1]), width \
-(its factor, default 2), prior (checks|captures|none, default checks), tt_mb (table size in MB, \
-default 256; when full the tree stops growing and new edges are valued by the evaluation). \
+once the root is proven, and stops then; else the win rate of the most visited move. \
 Deterministic: the seed is unused. Repetitions and the no-capture limit on the path are unproven \
 leaves scored as the rules score them.";
 
+/// Every spec key of `mcts-solver` (see [`jieqi_engine::keys`]).
+pub const KEYS: &[Key] = &[
+    Key::int(
+        "iters",
+        "",
+        (1, 1 << 40),
+        "iterations per move (none: 20000; Limits.nodes overrides, and under a movetime or clock \
+         limit without iters it runs until its time budget is spent; a depth limit is ignored)",
+    ),
+    Key::float("c", "0.7", (0.0, 100.0), "UCB exploration constant").tuned(0.2, 1.5),
+    Key::float(
+        "widen",
+        "0.5",
+        (0.0, 1.0),
+        "exponent a of the widening k(n) = ceil(width * n^a)",
+    )
+    .tuned(0.3, 0.7),
+    Key::float("width", "2", (0.01, 1000.0), "the widening's factor").tuned(1.0, 4.0),
+    Key::choice(
+        "prior",
+        "checks",
+        &["checks", "captures", "none"],
+        "the widening's move order",
+    ),
+    Key::int(
+        "tt_mb",
+        "256",
+        (1, 1 << 20),
+        "table size in MB; when full the tree stops growing and new edges are valued by the \
+         evaluation",
+    ),
+];
+
+/// The help text: [`HELP`] and every key of [`KEYS`] with its default.
+pub fn help() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| format!("{HELP} Keys: {}.", jieqi_engine::keys::help_list(KEYS)))
+}
+
+/// The spec keys ([`KEYS`]).
+pub fn keys() -> &'static [Key] {
+    KEYS
+}
+
 /// Default iterations per move.
 pub const DEFAULT_ITERS: u64 = 20_000;
-
-/// Default table size in megabytes.
-pub const DEFAULT_TT_MB: usize = 256;
 
 /// Iterations between two routine reports (a change of the best move is reported at once).
 pub const REPORT_EVERY: u64 = 1000;
@@ -160,15 +196,9 @@ pub struct MctsSolver {
 }
 
 impl Default for MctsSolver {
+    /// Every key at its default ([`KEYS`]).
     fn default() -> MctsSolver {
-        MctsSolver {
-            iters: None,
-            c: 0.7,
-            widen: 0.5,
-            width: 2.0,
-            prior: Prior::Checks,
-            tt_mb: DEFAULT_TT_MB,
-        }
+        MctsSolver::from_values(&Values::defaults(KEYS))
     }
 }
 
@@ -181,44 +211,28 @@ pub fn from_spec(spec: &Spec) -> Result<Box<dyn Engine>, SpecError> {
 }
 
 impl MctsSolver {
-    /// Reads `mcts-solver[:iters=N,c=X,widen=A,width=W,prior=checks|captures|none,tt_mb=M]`.
+    /// Reads `mcts-solver[:key=value,…]` (the keys of [`KEYS`]).
     ///
     /// # Errors
     /// An unknown key or a value out of range.
     pub fn from_spec(spec: &Spec) -> Result<MctsSolver, SpecError> {
-        let d = MctsSolver::default();
-        let mut p = spec.params();
-        let iters: Option<u64> = match p.get::<u64>("iters", 0)? {
-            0 if spec.params.iter().any(|(k, _)| k == "iters") => {
-                return Err(spec_error(spec, "iters must be at least 1".into()));
-            }
-            0 => None,
-            n => Some(n),
-        };
-        let c = p.get_f64_in("c", d.c, 0.0, 100.0)?;
-        let widen = p.get_f64_in("widen", d.widen, 0.0, 1.0)?;
-        let width = p.get_f64_in("width", d.width, 0.01, 1000.0)?;
-        let prior = match p.get_choice("prior", "checks", &["checks", "captures", "none"])? {
-            "checks" => Prior::Checks,
-            "captures" => Prior::Captures,
-            _ => Prior::None,
-        };
-        let tt_mb: usize = p.get("tt_mb", d.tt_mb)?;
-        if !(1..=1 << 20).contains(&tt_mb) {
-            return Err(spec_error(
-                spec,
-                format!("tt_mb = {tt_mb} must be in [1, 1048576]"),
-            ));
+        Ok(MctsSolver::from_values(&Values::read(spec, KEYS)?))
+    }
+
+    /// The engine the key values `v` (of [`KEYS`]) say.
+    fn from_values(v: &Values) -> MctsSolver {
+        MctsSolver {
+            iters: v.opt_int("iters").map(|n| n as u64),
+            c: v.float("c"),
+            widen: v.float("widen"),
+            width: v.float("width"),
+            prior: match v.text("prior") {
+                "checks" => Prior::Checks,
+                "captures" => Prior::Captures,
+                _ => Prior::None,
+            },
+            tt_mb: v.int("tt_mb") as usize,
         }
-        p.finish(&["iters", "c", "widen", "width", "prior", "tt_mb"])?;
-        Ok(MctsSolver {
-            iters,
-            c,
-            widen,
-            width,
-            prior,
-            tt_mb,
-        })
     }
 }
 

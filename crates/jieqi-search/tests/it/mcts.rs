@@ -42,7 +42,7 @@ fn same_view_seed_and_budget_give_the_same_move() {
                 ("flat-uct", 200),
                 ("flat-uct:policy=capture,cutoff=30", 200),
                 ("ismcts", 400),
-                ("ismcts:policy=random,cutoff=0", 300),
+                ("ismcts:width=0,c=0.7", 300),
             ] {
                 let a = engine(spec).go(&view, &nodes(n), 77).unwrap();
                 let b = engine(spec).go(&view, &nodes(n), 77).unwrap();
@@ -96,10 +96,10 @@ fn mcts_engines_play_only_legal_moves() {
     let pairs = [
         ("flat-uct:sims=12", "ismcts:iters=24"),
         (
-            "ismcts:iters=24,policy=random,cutoff=0",
+            "ismcts:iters=24,width=0,c=0.7",
             "flat-uct:sims=12,policy=capture",
         ),
-        ("ismcts:iters=24,reuse=false", "ismcts:iters=24,cutoff=10"),
+        ("ismcts:iters=24,reuse=false", "ismcts:iters=24,width=2"),
     ];
     let mut games = 0;
     let mut finished = 0;
@@ -132,7 +132,7 @@ fn mate_in_one_is_found() {
             "{m} ends the game exactly when it is a0d0 or a0a8"
         );
     }
-    for spec in ["flat-uct", "ismcts", "ismcts:policy=random,cutoff=0"] {
+    for spec in ["flat-uct", "ismcts", "ismcts:width=0,c=0.7"] {
         let c = engine(spec).go(&view, &nodes(3000), 3).unwrap();
         assert!(winning.contains(&c.mv), "{spec}: {:?}", c.info);
     }
@@ -321,8 +321,9 @@ fn specs_are_validated() {
         "flat-uct:policy=greedy",
         "flat-uct:iters=10",
         "ismcts:iters=0",
-        "ismcts:cutoff=-3",
-        "ismcts:max_plies=0",
+        "ismcts:leaf=playout",
+        "ismcts:policy=random",
+        "ismcts:c=-1",
         "ismcts:reuse=maybe",
         "ismcts:sims=5",
         "ismcts:threads=0",
@@ -333,7 +334,7 @@ fn specs_are_validated() {
     }
     for good in [
         "flat-uct:sims=300,c=0.8,policy=random,cutoff=0,max_plies=200",
-        "ismcts:iters=100,c=0.7,policy=capture,cutoff=40,max_plies=200,reuse=true",
+        "ismcts:iters=100,c=0.7,width=2,widen=0.4,decay=0,reuse=true",
         "ismcts:threads=256",
     ] {
         assert!(
