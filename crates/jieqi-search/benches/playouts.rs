@@ -124,6 +124,5 @@ fn main() {
     for rules in [Rules::simple(), Rules::standard()] {
         engine_speed("flat-uct", rules, 20_000, filter);
         engine_speed("ismcts", rules, 20_000, filter);
-        engine_speed("ismcts:cutoff=0", rules, 20_000, filter);
     }
 }
