@@ -226,14 +226,25 @@ mod tests {
         }
     }
 
-    /// An engine with a key table lists every key in its help, and each key's default builds.
+    /// An engine with a key table lists every key in its help, and a tuned key's default lies
+    /// inside its tuning range.
     #[test]
     fn key_tables_are_in_the_help() {
         let help = help();
-        let ab = keys("alphabeta").expect("alphabeta has a key table");
-        let text = help.iter().find(|(n, _)| *n == "alphabeta").unwrap().1;
-        for k in ab {
-            assert!(text.contains(&format!("{}=", k.name)), "{}: {text}", k.name);
+        for name in ["alphabeta", "ismcts", "mcts-solver"] {
+            let table = keys(name).unwrap_or_else(|| panic!("{name} has a key table"));
+            let text = help.iter().find(|(n, _)| *n == name).unwrap().1;
+            for k in table {
+                assert!(text.contains(&format!("{}=", k.name)), "{}: {text}", k.name);
+                if let Some(t) = k.tune {
+                    let start: f64 = k.default.parse().unwrap();
+                    assert!(
+                        t.min < t.max && (t.min..=t.max).contains(&start),
+                        "{name} {}",
+                        k.name
+                    );
+                }
+            }
         }
         assert!(keys("random").is_none() && keys("nosuch").is_none());
     }
