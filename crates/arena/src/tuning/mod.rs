@@ -26,6 +26,7 @@ use jieqi_search::eval::EvalWeights;
 
 pub mod net;
 pub mod positions;
+pub mod spsa;
 pub mod texel;
 pub mod weights;
 
