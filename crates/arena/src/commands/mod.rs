@@ -15,6 +15,7 @@ pub mod perft;
 pub mod replay;
 pub mod show;
 pub mod solve;
+pub mod spsa;
 pub mod sprt;
 pub mod stats;
 pub mod suite;

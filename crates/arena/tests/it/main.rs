@@ -32,6 +32,7 @@ mod replay_export;
 mod samples;
 mod scripts_usage;
 mod solve_cli;
+mod spsa;
 mod sprt_cli;
 mod tampered;
 mod tournament_cli;

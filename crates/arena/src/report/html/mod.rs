@@ -31,6 +31,7 @@ mod format;
 pub mod games;
 mod page;
 mod style;
+pub mod spsa;
 
 pub use charts::{ChartError, MAX_HEAT_MAP, heat_map, history_chart, rating_chart};
 pub use games::{GameRow, GamesPage, games_html};

@@ -118,3 +118,26 @@ fn the_record_reads_back_exactly() {
     assert_eq!(back.exact_theta(), r.exact_theta());
     assert_eq!(serde_json::to_string(&back).unwrap(), text);
 }
+
+#[test]
+fn the_record_of_20000_games_of_10_parameters_is_small() {
+    let params: Vec<Param> = (0..10)
+        .map(|i| Param {
+            name: format!("parameter_{i}"),
+            ..param(4.0, 0.002)
+        })
+        .collect();
+    let mut r = Record::new(settings(params, 10_000, 8));
+    let one = Wdl {
+        wins: 1,
+        draws: 0,
+        losses: 1,
+    };
+    while !r.next_batch().is_empty() {
+        let n = r.next_batch().count();
+        r.apply_batch(&vec![one; n]);
+    }
+    assert_eq!(r.wdl.games(), 20_000);
+    let bytes = serde_json::to_string_pretty(&r).unwrap().len();
+    assert!(bytes < 1 << 20, "{bytes} bytes");
+}
