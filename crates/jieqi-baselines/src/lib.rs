@@ -26,8 +26,8 @@ mod tactics;
 pub mod values;
 
 pub use greedy::Greedy;
-pub use peak::{PEAK_X, PEAK_Y, Peak};
 pub use level::{Level, MAX_FLIP, MAX_NOISE, REVEAL_CREDIT};
+pub use peak::{PEAK_X, PEAK_Y, Peak};
 pub use random::Random;
 pub use values::Eval;
 

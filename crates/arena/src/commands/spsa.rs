@@ -46,7 +46,8 @@ fn start(plan: &SpsaPlan) -> Result<Record, Error> {
             record.format
         )));
     }
-    if record.fingerprint != plan.settings.fingerprint() || record.settings != plan.settings {
+    // The fingerprints, not the settings read back: a number's last bit may read back otherwise.
+    if record.fingerprint != plan.settings.fingerprint() {
         return Err(bad(format!(
             "another run: its settings (fingerprint {}) are not these (fingerprint {}); a \
              resume takes the run's own --engine, --params, --iterations (N enters the gains), \
@@ -55,6 +56,8 @@ fn start(plan: &SpsaPlan) -> Result<Record, Error> {
             plan.settings.fingerprint()
         )));
     }
+    let mut record = record;
+    record.settings = plan.settings.clone();
     if record.exact_theta().is_none() || record.iteration > record.settings.iterations {
         return Err(bad("theta_bits or iteration do not hold up".into()));
     }

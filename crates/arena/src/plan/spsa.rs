@@ -99,7 +99,10 @@ pub fn plan(args: SpsaArgs) -> Result<SpsaPlan, Error> {
 /// max: an engine that refuses either is refused now, before any game.
 fn check_engine(settings: &Settings) -> Result<(), Error> {
     for (which, values) in [
-        ("min", settings.params.iter().map(|p| p.min).collect::<Vec<_>>()),
+        (
+            "min",
+            settings.params.iter().map(|p| p.min).collect::<Vec<_>>(),
+        ),
         ("max", settings.params.iter().map(|p| p.max).collect()),
     ] {
         let spec = spec_with(settings, &values);

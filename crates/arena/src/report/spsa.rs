@@ -42,7 +42,13 @@ pub fn result_text(record: &Record) -> String {
         record.wdl.draws,
         record.wdl.losses
     );
-    let width = s.params.iter().map(|p| p.name.len()).max().unwrap_or(0).max(9);
+    let width = s
+        .params
+        .iter()
+        .map(|p| p.name.len())
+        .max()
+        .unwrap_or(0)
+        .max(9);
     let _ = writeln!(
         out,
         "{:width$}  {:>12}  {:>12}  {:>10}  range",

@@ -27,8 +27,19 @@ fn peak_params(dir: &Path, r_end: &str) -> String {
 fn tune(dir: &Path, params: &str, threads: &str) -> (f64, f64) {
     let out = dir.join("run");
     let stdout = ok(&[
-        "spsa", "--engine", "peak", "--params", params, "--iterations", "400", "--max-plies",
-        "150", "--threads", threads, "--out", s(&out),
+        "spsa",
+        "--engine",
+        "peak",
+        "--params",
+        params,
+        "--iterations",
+        "400",
+        "--max-plies",
+        "150",
+        "--threads",
+        threads,
+        "--out",
+        s(&out),
     ]);
     assert!(stdout.contains("result: peak:x="), "{stdout}");
     let record = crate::common::json(&out.join("spsa.json"));
@@ -75,8 +86,19 @@ fn an_interrupted_run_resumes_to_the_uninterrupted_path() {
     let cut = dir.join("cut");
     let args = |out: &Path, threads: &'static str| -> Vec<String> {
         [
-            "spsa", "--engine", "peak", "--params", &params, "--iterations", "1000", "--threads",
-            threads, "--seed", "5", "--out", s(out),
+            "spsa",
+            "--engine",
+            "peak",
+            "--params",
+            &params,
+            "--iterations",
+            "1000",
+            "--threads",
+            threads,
+            "--seed",
+            "5",
+            "--out",
+            s(out),
         ]
         .iter()
         .map(|a| a.to_string())
@@ -133,8 +155,14 @@ fn bad_parameters_files_are_refused() {
     let dir = tmp("bad");
     let cases: &[(&str, &str)] = &[
         ("x, int, 15, 0, 100, 8\n", "p.txt:1: expected 7"),
-        ("# c\nx, int, 15, 0, 100, 8, 0.02\nx, int, 1, 0, 9, 1, 0.1\n", "p.txt:3: field name: 'x' is given twice"),
-        ("x, int, 150, 0, 100, 8, 0.02\n", "p.txt:1: field start: 150 is outside [0, 100]"),
+        (
+            "# c\nx, int, 15, 0, 100, 8, 0.02\nx, int, 1, 0, 9, 1, 0.1\n",
+            "p.txt:3: field name: 'x' is given twice",
+        ),
+        (
+            "x, int, 150, 0, 100, 8, 0.02\n",
+            "p.txt:1: field start: 150 is outside [0, 100]",
+        ),
         ("x, int, 15, 0, 100, 0, 0.02\n", "p.txt:1: field c_end"),
         ("x, int, 15, 0, 100, 8, -1\n", "p.txt:1: field r_end"),
         ("x, int, 15, 100, 0, 8, 0.02\n", "p.txt:1: field max"),
@@ -146,22 +174,45 @@ fn bad_parameters_files_are_refused() {
         std::fs::write(&file, content).unwrap();
         let out = dir.join("out");
         let err = refused(&[
-            "spsa", "--engine", "peak", "--params", s(&file), "--iterations", "10", "--out",
+            "spsa",
+            "--engine",
+            "peak",
+            "--params",
+            s(&file),
+            "--iterations",
+            "10",
+            "--out",
             s(&out),
         ]);
         assert!(err.contains(says), "{content:?}: {err}");
         assert!(!out.join("spsa.json").exists());
     }
-    let many: String = (0..65).map(|i| format!("p{i}, int, 1, 0, 9, 1, 0.1\n")).collect();
+    let many: String = (0..65)
+        .map(|i| format!("p{i}, int, 1, 0, 9, 1, 0.1\n"))
+        .collect();
     std::fs::write(&file, many).unwrap();
     let err = refused(&[
-        "spsa", "--engine", "peak", "--params", s(&file), "--iterations", "10", "--out",
+        "spsa",
+        "--engine",
+        "peak",
+        "--params",
+        s(&file),
+        "--iterations",
+        "10",
+        "--out",
         s(&dir.join("out")),
     ]);
     assert!(err.contains("more than 64 parameters"), "{err}");
     std::fs::write(&file, vec![b'#'; (1 << 20) + 1]).unwrap();
     let err = refused(&[
-        "spsa", "--engine", "peak", "--params", s(&file), "--iterations", "10", "--out",
+        "spsa",
+        "--engine",
+        "peak",
+        "--params",
+        s(&file),
+        "--iterations",
+        "10",
+        "--out",
         s(&dir.join("out")),
     ]);
     assert!(err.contains("larger than"), "{err}");
@@ -177,7 +228,14 @@ fn engines_that_do_not_take_the_parameters_are_refused_before_any_game() {
     let spsa = |engine: &str, line: &str| {
         std::fs::write(&file, line).unwrap();
         let o = arena(&[
-            "spsa", "--engine", engine, "--params", s(&file), "--iterations", "10", "--out",
+            "spsa",
+            "--engine",
+            engine,
+            "--params",
+            s(&file),
+            "--iterations",
+            "10",
+            "--out",
             s(&out),
         ]);
         assert!(!out.join("spsa.json").exists());
@@ -185,10 +243,18 @@ fn engines_that_do_not_take_the_parameters_are_refused_before_any_game() {
     };
     let o = spsa("peak", "z, int, 1, 0, 9, 1, 0.1\n");
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("unknown parameter 'z'"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("unknown parameter 'z'"),
+        "{}",
+        text(&o.stderr)
+    );
     // peak's y takes [-100, 100]: a max of 200 is refused at the max values.
     let o = spsa("peak", "y, float, 1, 0, 200, 1, 0.1\n");
-    assert!(text(&o.stderr).contains("at their max values"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("at their max values"),
+        "{}",
+        text(&o.stderr)
+    );
     let engine = scripted_engine(
         &dir,
         "tunable",

@@ -30,8 +30,8 @@ mod charts;
 mod format;
 pub mod games;
 mod page;
-mod style;
 pub mod spsa;
+mod style;
 
 pub use charts::{ChartError, MAX_HEAT_MAP, heat_map, history_chart, rating_chart};
 pub use games::{GameRow, GamesPage, games_html};

@@ -82,8 +82,11 @@ fn write_page(out: &mut String, record: &Record, spec: &str) -> std::fmt::Result
         s.seed
     )?;
     writeln!(out, "<p>Result: <code>{}</code></p>", esc(spec))?;
-    writeln!(out, "<table><thead><tr><th>parameter</th><th>type</th><th>start</th>\
-                   <th>now</th><th>min</th><th>max</th></tr></thead><tbody>")?;
+    writeln!(
+        out,
+        "<table><thead><tr><th>parameter</th><th>type</th><th>start</th>\
+                   <th>now</th><th>min</th><th>max</th></tr></thead><tbody>"
+    )?;
     for (p, t) in s.params.iter().zip(&record.theta) {
         writeln!(
             out,

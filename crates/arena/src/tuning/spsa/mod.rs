@@ -138,7 +138,7 @@ pub struct Wdl {
 
 impl Wdl {
     /// The sum of two tallies.
-    pub fn add(self, o: Wdl) -> Wdl {
+    pub fn plus(self, o: Wdl) -> Wdl {
         Wdl {
             wins: self.wins + o.wins,
             draws: self.draws + o.draws,
@@ -239,10 +239,10 @@ impl Record {
                 let step = schedule.a_k(p, k) / schedule.c_k(p, k) * r * d;
                 *t = (*t + step).clamp(p.min, p.max);
             }
-            batch = batch.add(*wdl);
+            batch = batch.plus(*wdl);
         }
         self.iteration += results.len() as u64;
-        self.wdl = self.wdl.add(batch);
+        self.wdl = self.wdl.plus(batch);
         self.theta_bits = bits(&theta);
         self.theta = theta.iter().map(|&t| six(t)).collect();
         self.history.push(Step {
@@ -261,7 +261,10 @@ impl Record {
 
 /// Each value's bits in hex.
 fn bits(theta: &[f64]) -> Vec<String> {
-    theta.iter().map(|t| format!("{:016x}", t.to_bits())).collect()
+    theta
+        .iter()
+        .map(|t| format!("{:016x}", t.to_bits()))
+        .collect()
 }
 
 /// The base engine's spec (`settings.engine`) with `values` as its keys (replacing a key it

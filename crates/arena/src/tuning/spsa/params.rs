@@ -164,7 +164,10 @@ fn line_param(fields: &[&str]) -> Result<Param, (&'static str, String)> {
         other => {
             return Err((
                 "type",
-                format!("'{}' is neither int nor float", crate::util::text::echo(other)),
+                format!(
+                    "'{}' is neither int nor float",
+                    crate::util::text::echo(other)
+                ),
             ));
         }
     };
@@ -245,7 +248,9 @@ mod tests {
         }
         let twice = parse("x,int,1,0,10,1,0.1\nx,int,1,0,10,1,0.1", "p").unwrap_err();
         assert_eq!((twice.line, twice.field), (2, Some("name")));
-        let many: String = (0..65).map(|i| format!("p{i},int,1,0,10,1,0.1\n")).collect();
+        let many: String = (0..65)
+            .map(|i| format!("p{i},int,1,0,10,1,0.1\n"))
+            .collect();
         assert_eq!(parse(&many, "p").unwrap_err().line, 65);
         assert_eq!(parse("# nothing\n", "p").unwrap_err().line, 0);
     }

@@ -66,8 +66,8 @@ impl Player<'_> {
         let mut engines = Vec::with_capacity(2);
         for (sign, label) in [1.0, -1.0].into_iter().zip(LABELS) {
             let spec = spec_with(s, &perturbed(s, theta, k, sign));
-            let parsed = jieqi_engine::Spec::parse(&spec)
-                .map_err(|e| PlayError::Engine(e.to_string()))?;
+            let parsed =
+                jieqi_engine::Spec::parse(&spec).map_err(|e| PlayError::Engine(e.to_string()))?;
             let mut entry = crate::engines::entry::from_spec(label.to_string(), parsed)
                 .map_err(|e| PlayError::Engine(e.to_string()))?;
             entry.label = label.to_string();
@@ -88,9 +88,7 @@ impl Player<'_> {
     /// The pool cannot start, or an iteration's engine spec is refused.
     pub fn batch(&self, record: &Record) -> Result<Option<Vec<Wdl>>, PlayError> {
         let s = &record.settings;
-        let theta = record
-            .exact_theta()
-            .unwrap_or_else(|| record.theta.clone());
+        let theta = record.exact_theta().unwrap_or_else(|| record.theta.clone());
         let ks: Range<u64> = record.next_batch();
         let runs = ks
             .clone()
