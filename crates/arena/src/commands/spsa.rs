@@ -110,6 +110,8 @@ pub fn run(plan: &SpsaPlan, out: &mut dyn Write) -> Result<Ended, Error> {
         crate::records::files::create_dir(dir)
             .map_err(|e| Error::Write(format!("cannot make {}: {e}", dir.display())))?;
     }
+    // Two runs never write one folder at once (the lock goes when this run ends).
+    let _lock = crate::records::journal::FolderLock::take(dir)?;
     let mut record = start(plan)?;
     let logs = crate::engines::logs::RunLogs::new(dir, &LABELS, plan.setup.options.log)
         .map_err(|e| Error::Input(e.to_string()))?;
