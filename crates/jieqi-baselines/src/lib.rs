@@ -5,7 +5,9 @@
 //!   attacker, else a random move;
 //! - [`Level`] — the difficulty levels of seed 004 (a dark-chess AI): material after the move,
 //!   a look at the opponent's capture after our captures, noise and a reveal eagerness; presets
-//!   `easy`, `normal`, `hard`.
+//!   `easy`, `normal`, `hard`;
+//! - [`Peak`] — a synthetic test engine whose strength peaks at known key values (`x = 40`,
+//!   `y = −2.5`), for testing a tuner (`arena spsa`).
 //!
 //! They see only their player's [`View`](jieqi_core::View) and take every fact about a hidden piece
 //! from its [`Knowledge`](jieqi_core::Knowledge): for a fair view a hidden piece is valued at the
@@ -18,12 +20,14 @@
 
 mod greedy;
 mod level;
+mod peak;
 mod random;
 mod tactics;
 pub mod values;
 
 pub use greedy::Greedy;
 pub use level::{Level, MAX_FLIP, MAX_NOISE, REVEAL_CREDIT};
+pub use peak::{PEAK_X, PEAK_Y, Peak};
 pub use random::Random;
 pub use values::Eval;
 
@@ -57,6 +61,13 @@ pub const ENGINES: &[(&str, &str)] = &[
          way), flip=F (0..4; above 1 eager to reveal, below 1 reluctant). Example: \
          level:normal,noise=0.5,flip=1.2,depth=1.",
     ),
+    (
+        "peak",
+        "A synthetic test engine for tuners (arena spsa): at each move it plays greedy's move with \
+         probability p = exp(-((x-40)/20)^2 - ((y+2.5)/1.5)^2), else a uniformly random legal \
+         move, so it is strongest at x=40, y=-2.5. Parameters: x=N (an integer, default 0, range \
+         -1000..1000), y=F (default 0, range -100..100). Example: peak:x=20,y=-1.",
+    ),
 ];
 
 /// The factory of the baseline a spec names: `None` when `spec.name` is not a baseline
@@ -69,6 +80,7 @@ pub fn factory(spec: &Spec) -> Option<Result<Factory, SpecError>> {
         "random" => Random::from_spec(spec).map(Factory::of_clone),
         "greedy" => Greedy::from_spec(spec).map(Factory::of_clone),
         "level" => Level::from_spec(spec).map(Factory::of_clone),
+        "peak" => Peak::from_spec(spec).map(Factory::of_clone),
         _ => return None,
     })
 }

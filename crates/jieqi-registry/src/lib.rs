@@ -24,7 +24,7 @@ pub struct Kind {
 
 /// Every engine kind with what it can do, strongest first (the order `jieqi-uci` offers them
 /// in). A new engine is described here once.
-pub const DESCRIPTIONS: [Kind; 7] = [
+pub const DESCRIPTIONS: [Kind; 8] = [
     Kind {
         name: "alphabeta",
         threads: true,
@@ -51,6 +51,10 @@ pub const DESCRIPTIONS: [Kind; 7] = [
     },
     Kind {
         name: "random",
+        threads: false,
+    },
+    Kind {
+        name: "peak",
         threads: false,
     },
 ];

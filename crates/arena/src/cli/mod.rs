@@ -22,6 +22,7 @@ pub mod show;
 pub mod solve;
 pub mod sprt;
 pub mod sprt_args;
+pub mod spsa;
 pub mod stats;
 pub mod suite;
 pub mod tournament;
@@ -153,6 +154,17 @@ pub enum Command {
     /// from the folders' games.jsonl, labelled with their games' results, a held-out share of the
     /// games to measure the fit, and the tuned weights written as JSON for `alphabeta:eval=PATH`.
     Tune(tune::TuneArgs),
+    /// Tune an engine's parameters by SPSA, as fishtest does: each iteration plays θ+c_k·Δ
+    /// against θ−c_k·Δ (a colour-swapped pair) and steps θ along Δ by the result.
+    ///
+    /// Gains as fishtest: c_k = c_end·N^0.101/(k+1)^0.101,
+    /// a_k = r_end·c_end²·(A+N)^0.602/(A+k+1)^0.602, θ ← clamp(θ + a_k/c_k·(wins − losses)·Δ).
+    /// Iterations run in batches from
+    /// one θ, so the path does not depend on --threads. The state is DIR/spsa.json (--resume
+    /// continues it exactly); the result is printed as a spec for `arena sprt` and written to
+    /// spsa.txt, with spsa.csv and spsa.html (docs/spsa.md). Exit status 130 when Ctrl-C stopped
+    /// it (the unfinished batch is played again on --resume).
+    Spsa(spsa::SpsaArgs),
     /// Run engines over a test suite (an EPD-style file of positions with bm/am/dm) and report
     /// which positions each solved, and the time and nodes each took to find the answer.
     ///

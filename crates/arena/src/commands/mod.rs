@@ -16,6 +16,7 @@ pub mod replay;
 pub mod show;
 pub mod solve;
 pub mod sprt;
+pub mod spsa;
 pub mod stats;
 pub mod suite;
 pub mod tournament;

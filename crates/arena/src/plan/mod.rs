@@ -29,6 +29,7 @@ pub mod run;
 pub mod show;
 pub mod solve;
 pub mod sprt;
+pub mod spsa;
 pub mod stats;
 pub mod suite;
 pub mod tournament;
@@ -75,6 +76,8 @@ pub enum Plan {
     View(view::ViewPlan),
     /// `arena tune`.
     Tune(tune::TunePlan),
+    /// `arena spsa`.
+    Spsa(spsa::SpsaPlan),
     /// `arena solve`.
     Solve(solve::SolvePlan),
     /// `arena suite`.
@@ -123,6 +126,7 @@ impl Plan {
             Command::Analyze(args) => Plan::Analyze(analyze::plan(args, given)?),
             Command::View(args) => Plan::View(view::plan(args)?),
             Command::Tune(args) => Plan::Tune(tune::TunePlan::new(args)?),
+            Command::Spsa(args) => Plan::Spsa(spsa::plan(args)?),
             Command::Solve(args) => Plan::Solve(solve::SolvePlan::new(args)?),
             Command::Suite(args) => Plan::Suite(suite::SuitePlan::new(args)?),
             Command::Engines => Plan::Engines,

@@ -26,6 +26,7 @@ pub mod ratings_json;
 pub mod replay;
 pub mod solve;
 pub mod solve_files;
+pub mod spsa;
 pub mod standings;
 pub mod stats_text;
 pub mod suite;

@@ -1,7 +1,8 @@
 //! The evaluation tuner (`arena tune`): Texel tuning of the evaluation weights, or a correction
 //! network, from the arena's own games. It reads results folders and fits; the command writes
 //! the weights file. Modules: [`positions`] (the games' positions and the split), [`weights`]
-//! (weights by name), [`texel`] (the linear fit), [`net`] (the network).
+//! (weights by name), [`texel`] (the linear fit), [`net`] (the network). [`spsa`] is the other
+//! tuner, of an engine's parameters by games (`arena spsa`; its own module docs).
 //!
 //! The positions come from the `games.jsonl` of results folders: every recorded game is played
 //! through from its seed's deal by the referee (`crate::records::check::check_record` first: a record
@@ -26,6 +27,7 @@ use jieqi_search::eval::EvalWeights;
 
 pub mod net;
 pub mod positions;
+pub mod spsa;
 pub mod texel;
 pub mod weights;
 

@@ -33,6 +33,7 @@ mod samples;
 mod scripts_usage;
 mod solve_cli;
 mod sprt_cli;
+mod spsa;
 mod tampered;
 mod tournament_cli;
 mod tune_cli;

@@ -23,6 +23,8 @@
 //! - `games.rs`: the games index, what it shows ([`GamesPage`], [`GameRow`]) and the page as a
 //!   string ([`games_html`]); it uses none of this file's types, so that the two-engine reports
 //!   below the tournament's can use it (`report::games_index` names it `html::games`);
+//! - `spsa.rs`: `arena spsa`'s page (spsa.html): the result, the parameters and one small
+//!   inline SVG path per parameter; it uses `format.rs` and `style.rs` only;
 //! - this file: what a tournament or index page shows ([`TournamentPage`], [`HistoryPoint`],
 //!   [`Delta`], [`NightNav`], [`Index`], [`NightLink`], [`SeriesLink`]) and the pages as strings.
 
@@ -30,6 +32,7 @@ mod charts;
 mod format;
 pub mod games;
 mod page;
+pub mod spsa;
 mod style;
 
 pub use charts::{ChartError, MAX_HEAT_MAP, heat_map, history_chart, rating_chart};
