@@ -138,6 +138,7 @@ fn polls_interrupt(plan: &Plan) -> bool {
             | Plan::Analyze(_)
             | Plan::Solve(_)
             | Plan::Tune(_)
+            | Plan::Label(_)
     )
 }
 
@@ -179,6 +180,10 @@ fn run() -> Result<Outcome, Error> {
         Plan::Tune(t) => commands::tune::run(t, &mut out).map(|end| match end {
             commands::tune::Ended::Done => Outcome::Done,
             commands::tune::Ended::Interrupted => Outcome::Interrupted,
+        }),
+        Plan::Label(l) => commands::label::run(l, &mut out).map(|end| match end {
+            commands::label::Ended::Done => Outcome::Done,
+            commands::label::Ended::Interrupted => Outcome::Interrupted,
         }),
         Plan::Solve(s) => commands::solve::run(s, &mut out).map(|end| match end {
             commands::solve::Ended::Passed => Outcome::Done,

@@ -12,6 +12,7 @@ pub mod common;
 pub mod export;
 pub mod history;
 pub mod jai;
+pub mod label;
 pub mod leak;
 pub mod match_;
 pub mod merge;
@@ -153,6 +154,11 @@ pub enum Command {
     /// from the folders' games.jsonl, labelled with their games' results, a held-out share of the
     /// games to measure the fit, and the tuned weights written as JSON for `alphabeta:eval=PATH`.
     Tune(tune::TuneArgs),
+    /// Label the quiet positions of recorded games by a deeper search and write them as one
+    /// training data chunk (docs/data.md): a compact file of positions as the side to move sees
+    /// them, with the label's score and depth, the game's result and where each came from, and
+    /// its provenance beside it. A chunk is never rewritten; `arena tune --data` reads chunks.
+    Label(label::LabelArgs),
     /// Run engines over a test suite (an EPD-style file of positions with bm/am/dm) and report
     /// which positions each solved, and the time and nodes each took to find the answer.
     ///

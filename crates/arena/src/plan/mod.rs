@@ -19,6 +19,7 @@ pub mod book;
 pub mod export;
 pub mod history;
 pub mod jai;
+pub mod label;
 pub mod leak;
 pub mod match_;
 pub mod merge;
@@ -75,6 +76,8 @@ pub enum Plan {
     View(view::ViewPlan),
     /// `arena tune`.
     Tune(tune::TunePlan),
+    /// `arena label`.
+    Label(label::LabelPlan),
     /// `arena solve`.
     Solve(solve::SolvePlan),
     /// `arena suite`.
@@ -123,6 +126,7 @@ impl Plan {
             Command::Analyze(args) => Plan::Analyze(analyze::plan(args, given)?),
             Command::View(args) => Plan::View(view::plan(args)?),
             Command::Tune(args) => Plan::Tune(tune::TunePlan::new(args)?),
+            Command::Label(args) => Plan::Label(label::plan(args)?),
             Command::Solve(args) => Plan::Solve(solve::SolvePlan::new(args)?),
             Command::Suite(args) => Plan::Suite(suite::SuitePlan::new(args)?),
             Command::Engines => Plan::Engines,

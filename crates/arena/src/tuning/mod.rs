@@ -24,6 +24,7 @@ use std::path::PathBuf;
 
 use jieqi_search::eval::EvalWeights;
 
+pub mod label;
 pub mod net;
 pub mod positions;
 pub mod texel;
@@ -35,6 +36,8 @@ pub mod weights;
 pub struct TuneSettings {
     /// Results folders whose games to learn from.
     pub dirs: Vec<PathBuf>,
+    /// Training data chunks to learn from (`--data`, folders expanded to their `.jqd` files).
+    pub data: Vec<PathBuf>,
     /// The weights to start from (`--eval`, or the built-in ones).
     pub base: EvalWeights,
     /// Where to write the tuned weights.
