@@ -15,7 +15,7 @@
 #   --no-build        use an arena that is built: target/release/arena, else arena on PATH
 #   --chunks N        make chunks 0 to N-1, those missing (default 1)
 #   --threads T       threads for the games and the labels (default: the number of cores)
-#   --pairs P         game pairs played for a chunk (default 1200: 2,400 games, about 60,000
+#   --pairs P         game pairs played for a chunk (default 1000: 2,000 games, about 66,000
 #                     quiet positions, for 50,000 kept)
 #   --positions N     positions a chunk (default 50000, 1.95 MB; keep one size in a folder)
 #   --label-nodes N   nodes of each label search (default 20000: 10x and 6.7x the players')
@@ -24,7 +24,8 @@
 #                     (default: a temporary folder, removed at the end)
 # ARENA=PATH in the environment runs that arena binary (and skips the build).
 #
-# About 20 minutes a chunk on a busy 2-core machine (labelling ~50 positions/s at 20,000 nodes).
+# A chunk: about 2,000 games and 50,000 labels at 20,000 nodes; measured on a loaded 2-core
+# machine, 50 labels a second on one thread (docs/data.md has the measured costs).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -33,7 +34,7 @@ source "$root/scripts/lib/args.sh"
 build=1
 chunks=1
 threads="$(nproc 2>/dev/null || echo 2)"
-pairs=1200
+pairs=1000
 positions=50000
 label_nodes=20000
 out="$root/data/jieqi"

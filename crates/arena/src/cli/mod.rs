@@ -155,9 +155,12 @@ pub enum Command {
     /// games to measure the fit, and the tuned weights written as JSON for `alphabeta:eval=PATH`.
     Tune(tune::TuneArgs),
     /// Label the quiet positions of recorded games by a deeper search and write them as one
-    /// training data chunk (docs/data.md): a compact file of positions as the side to move sees
-    /// them, with the label's score and depth, the game's result and where each came from, and
-    /// its provenance beside it. A chunk is never rewritten; `arena tune --data` reads chunks.
+    /// training data chunk (docs/data.md), for `arena tune --data`.
+    ///
+    /// A chunk is a compact file of positions as the side to move sees them, each with the label
+    /// search's score and depth, its game's result and where it came from (deal seed, pair,
+    /// game, ply); its provenance is written beside it. A chunk is never rewritten, and the same
+    /// games and flags give the same bytes at any --threads.
     Label(label::LabelArgs),
     /// Run engines over a test suite (an EPD-style file of positions with bm/am/dm) and report
     /// which positions each solved, and the time and nodes each took to find the answer.

@@ -1,7 +1,9 @@
 //! The evaluation tuner (`arena tune`): Texel tuning of the evaluation weights, or a correction
 //! network, from the arena's own games. It reads results folders and fits; the command writes
 //! the weights file. Modules: [`positions`] (the games' positions and the split), [`weights`]
-//! (weights by name), [`texel`] (the linear fit), [`net`] (the network).
+//! (weights by name), [`texel`] (the linear fit), [`net`] (the network), and [`label`] (`arena
+//! label`: positions labelled by a deeper search, written as training data chunks, which the
+//! tuner reads with `--data`).
 //!
 //! The positions come from the `games.jsonl` of results folders: every recorded game is played
 //! through from its seed's deal by the referee (`crate::records::check::check_record` first: a record
@@ -110,6 +112,7 @@ pub fn provenance(
                 crate::run::folder::recorded_run(d).map_or_else(|_| "?".into(), |r| r.1.fingerprint)
             })
             .collect::<Vec<_>>(),
+        "data": args.data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
     });
     if let (Some(p), serde_json::Value::Object(rest)) = (p.as_object_mut(), rest) {
         p.extend(rest);
