@@ -102,6 +102,13 @@ impl TunePlan {
             }
         }
         let data = chunk_files(&args.data)?;
+        if args.out.extension().is_some_and(|e| e == "jqd") {
+            return Err(Error::Input(format!(
+                "--out {}: a .jqd name is a data chunk's, which is never rewritten: give a \
+                 .json weights file",
+                args.out.display()
+            )));
+        }
         Ok(TunePlan {
             dirs: args.dirs,
             data,

@@ -224,6 +224,20 @@ fn tune_fits_chunks_and_folders_together() {
         "{}",
         text(&both.stdout)
     );
+    // A chunk is never the tuner's output.
+    let r = arena(&[
+        "tune",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        data.join("chunk-0000.jqd").to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(
+        text(&r.stderr).contains("never rewritten"),
+        "{}",
+        text(&r.stderr)
+    );
     // A folder without chunks is refused.
     let empty = dir.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
