@@ -126,7 +126,44 @@ fn chunks_are_the_same_at_any_threads_read_back_and_are_never_rewritten() {
     );
     assert!(!dir.join("short.jqd").exists());
     corrupt_chunks_are_named(&dir, &bytes);
+    interrupted_writes_nothing(&dir, &games);
 }
+
+/// Ctrl-C during the labelling: exit 130, and neither the chunk nor its provenance is written.
+#[cfg(unix)]
+fn interrupted_writes_nothing(dir: &Path, games: &Path) {
+    let out = dir.join("stopped.jqd");
+    let child = std::process::Command::new(crate::common::arena_bin())
+        .args([
+            "label",
+            games.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .args(["--positions", "150", "--nodes", "5000000", "--threads", "1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("nothing written"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!out.exists() && !out.with_extension("json").exists());
+}
+
+/// Ctrl-C is a Unix signal here.
+#[cfg(not(unix))]
+fn interrupted_writes_nothing(_: &Path, _: &Path) {}
 
 /// Each fault of a chunk is an error naming the file (and the record where one is at fault).
 fn corrupt_chunks_are_named(dir: &Path, bytes: &[u8]) {
