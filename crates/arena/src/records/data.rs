@@ -579,3 +579,77 @@ pub fn label_score(score: Option<jieqi_engine::Score>) -> i16 {
         Some(Score::WinRate(w)) => Score::win_rate_cp(w) as i16,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chunk of the start position as each side sees it, and one with emptier pools.
+    fn chunk() -> Chunk {
+        let rules = Rules::standard();
+        let start = Position::start(&rules);
+        let mut setup = start.to_setup();
+        setup.turn = Color::Black;
+        let black = Position::from_setup(&setup, &rules).unwrap();
+        let record = |position, score, game| Record {
+            position,
+            score,
+            depth: 7,
+            game,
+            ply: 300,
+        };
+        Chunk {
+            rules,
+            games: vec![GameInfo {
+                seed: u64::MAX,
+                pair: u32::MAX,
+                game: 2,
+                result: GameResult::Draw,
+            }],
+            records: vec![record(start, -MATE + 3, 0), record(black, 123, 0)],
+        }
+    }
+
+    #[test]
+    fn a_chunk_reads_back_as_written_and_its_size_is_the_layout() {
+        let c = chunk();
+        let bytes = to_bytes(&c).unwrap();
+        let h = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+        assert_eq!(bytes.len(), 12 + h + 8 + GAME_BYTES + 2 * RECORD_BYTES);
+        assert_eq!(from_bytes(Path::new("c.jqd"), &bytes).unwrap(), c);
+    }
+
+    #[test]
+    fn pools_keep_every_count_their_bits_hold_and_refuse_more() {
+        assert_eq!(pool_of(pool_bits(&Pool::FULL).unwrap()), Pool::FULL);
+        assert_eq!(
+            pool_of(pool_bits(&Pool([3, 3, 3, 3, 1, 3, 7])).unwrap()).0,
+            [3, 3, 3, 3, 1, 3, 7]
+        );
+        assert_eq!(pool_bits(&Pool([0, 0, 0, 0, 2, 0, 0])), None);
+        assert_eq!(pool_bits(&Pool([0, 0, 0, 0, 0, 0, 8])), None);
+        for n in 0..16 {
+            assert_eq!(nibble(occupant(n)), n);
+        }
+    }
+
+    #[test]
+    fn label_scores_keep_mates_beyond_centipawns() {
+        use jieqi_engine::Score;
+        assert_eq!(label_score(Some(Score::Mate(3))), MATE - 3);
+        assert_eq!(label_score(Some(Score::Mate(-2))), -(MATE - 2));
+        assert_eq!(label_score(Some(Score::Cp(-99_999))), -20_000);
+        assert_eq!(label_score(None), 0);
+        assert_eq!(score_cp(MATE - 3), 10_000.0);
+        assert_eq!(score_cp(-(MATE - 3)), -10_000.0);
+        assert_eq!(score_cp(-20_000), -20_000.0);
+    }
+
+    #[test]
+    fn a_record_naming_no_game_is_not_written() {
+        let mut c = chunk();
+        c.records[1].game = 1;
+        let e = to_bytes(&c).unwrap_err().to_string();
+        assert_eq!(e, "position 2: game 1 of 1");
+    }
+}

@@ -86,7 +86,11 @@ fn sources(args: &LabelSettings) -> Result<(Rules, Vec<Source>), Error> {
         crate::run::recorded_games::for_each(dir, |rules, line, checked| {
             match &rules_seen {
                 Some(r) if r != rules => {
-                    mismatch = Some(dir.clone());
+                    mismatch = Some((
+                        dir.clone(),
+                        "has games under other rules than the folders before it: a chunk \
+                         holds one rule set",
+                    ));
                     return false;
                 }
                 _ => rules_seen = Some(*rules),
@@ -106,11 +110,18 @@ fn sources(args: &LabelSettings) -> Result<(Rules, Vec<Source>), Error> {
                 moves.push(mv);
                 game.play(mv).expect("checked");
             }
+            let Ok(pair) = u32::try_from(line.pair) else {
+                mismatch = Some((
+                    dir.clone(),
+                    "has a pair beyond 2^32 (a chunk's pair is a u32)",
+                ));
+                return false;
+            };
             if !kept.is_empty() {
                 out.push(Source {
                     info: GameInfo {
                         seed: line.seed,
-                        pair: u32::try_from(line.pair).unwrap_or(u32::MAX),
+                        pair,
                         game: line.game,
                         result: line.result,
                     },
@@ -121,12 +132,8 @@ fn sources(args: &LabelSettings) -> Result<(Rules, Vec<Source>), Error> {
             }
             left > 0
         })?;
-        if let Some(dir) = mismatch {
-            return Err(Error::Input(format!(
-                "{}: its games are under other rules than the folders before it: a chunk holds \
-                 one rule set",
-                dir.display()
-            )));
+        if let Some((dir, what)) = mismatch {
+            return Err(Error::Input(format!("{} {what}", dir.display())));
         }
         if left == 0 {
             break;
