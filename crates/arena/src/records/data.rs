@@ -363,7 +363,12 @@ pub fn read_chunk(path: &Path) -> Result<Chunk, DataError> {
         path: path.to_path_buf(),
         source,
     };
-    let len = std::fs::metadata(path).map_err(io)?.len();
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        // A pipe or device is never opened: reading it could wait for ever.
+        return Err(corrupt(path, None, "not a regular file".into()));
+    }
+    let len = meta.len();
     if len > MAX_CHUNK_BYTES {
         return Err(corrupt(
             path,

@@ -82,11 +82,11 @@ fn sources(args: &LabelSettings) -> Result<(Rules, Vec<Source>), Error> {
     let mut out = Vec::new();
     let mut rules_seen: Option<Rules> = None;
     for dir in &args.dirs {
-        let mut mismatch = None;
+        let mut refused = None;
         crate::run::recorded_games::for_each(dir, |rules, line, checked| {
             match &rules_seen {
                 Some(r) if r != rules => {
-                    mismatch = Some((
+                    refused = Some((
                         dir.clone(),
                         "has games under other rules than the folders before it: a chunk \
                          holds one rule set",
@@ -111,7 +111,7 @@ fn sources(args: &LabelSettings) -> Result<(Rules, Vec<Source>), Error> {
                 game.play(mv).expect("checked");
             }
             let Ok(pair) = u32::try_from(line.pair) else {
-                mismatch = Some((
+                refused = Some((
                     dir.clone(),
                     "has a pair beyond 2^32 (a chunk's pair is a u32)",
                 ));
@@ -132,7 +132,7 @@ fn sources(args: &LabelSettings) -> Result<(Rules, Vec<Source>), Error> {
             }
             left > 0
         })?;
-        if let Some((dir, what)) = mismatch {
+        if let Some((dir, what)) = refused {
             return Err(Error::Input(format!("{} {what}", dir.display())));
         }
         if left == 0 {
