@@ -23,7 +23,18 @@ pub enum Ended {
 /// A folder that cannot be read, too few positions, a failing label engine, a failed write.
 pub fn run(args: &LabelPlan, w: &mut dyn Write) -> Result<Ended, Error> {
     let io = |e: std::io::Error| Error::Write(e.to_string());
-    let (chunk, secs) = match label(args)? {
+    // A line on stderr at most every 30 s: a chunk takes many minutes.
+    let last = std::sync::Mutex::new(std::time::Instant::now());
+    let tell = |done: usize| {
+        let mut last = last
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if last.elapsed() >= std::time::Duration::from_secs(30) {
+            *last = std::time::Instant::now();
+            eprintln!("labelled {done} of {} positions", args.positions);
+        }
+    };
+    let (chunk, secs) = match label(args, &tell)? {
         Labelled::Done(chunk, secs) => (chunk, secs),
         Labelled::Interrupted => {
             eprintln!("\ninterrupted: nothing written");

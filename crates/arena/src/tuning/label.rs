@@ -9,6 +9,7 @@
 //! same at any `--threads`. Ctrl-C stops the labelling and writes nothing.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use jieqi_core::{Game, Move, Rules};
@@ -165,6 +166,7 @@ fn label_game(
     rules: &Rules,
     index: usize,
     source: &Source,
+    progress: &Progress<'_>,
 ) -> Result<Option<Vec<Record>>, Error> {
     let mut engine = args.factory.build();
     let failed = |ply: usize, e: jieqi_engine::EngineError| {
@@ -202,18 +204,30 @@ fn label_game(
                 game: index as u16,
                 ply: i as u16,
             });
+            (progress.tell)(progress.done.fetch_add(1, Ordering::Relaxed) + 1);
         }
         game.play(*mv).expect("checked");
     }
     Ok(Some(out))
 }
 
-/// Reads the folders' games and labels their first `positions` quiet positions.
+/// Positions labelled so far, and whom to tell (with the count, after each one).
+struct Progress<'a> {
+    done: AtomicUsize,
+    tell: &'a (dyn Fn(usize) + Sync),
+}
+
+/// Reads the folders' games and labels their first `positions` quiet positions; `tell` hears
+/// the count of positions labelled after each one (from any thread).
 ///
 /// # Errors
 /// A folder that cannot be read, too few positions, a label engine that fails, threads that do
 /// not start.
-pub fn label(args: &LabelSettings) -> Result<Labelled, Error> {
+pub fn label(args: &LabelSettings, tell: &(dyn Fn(usize) + Sync)) -> Result<Labelled, Error> {
+    let progress = Progress {
+        done: AtomicUsize::new(0),
+        tell,
+    };
     let (rules, sources) = sources(args)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
@@ -224,7 +238,7 @@ pub fn label(args: &LabelSettings) -> Result<Labelled, Error> {
         sources
             .par_iter()
             .enumerate()
-            .map(|(i, s)| label_game(args, &rules, i, s))
+            .map(|(i, s)| label_game(args, &rules, i, s, &progress))
             .collect()
     });
     let secs = started.elapsed().as_secs_f64();
