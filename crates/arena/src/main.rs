@@ -139,6 +139,7 @@ fn polls_interrupt(plan: &Plan) -> bool {
             | Plan::Solve(_)
             | Plan::Tune(_)
             | Plan::Spsa(_)
+            | Plan::Label(_)
     )
 }
 
@@ -184,6 +185,9 @@ fn run() -> Result<Outcome, Error> {
         Plan::Spsa(s) => commands::spsa::run(s, &mut out).map(|end| match end {
             commands::spsa::Ended::Done => Outcome::Done,
             commands::spsa::Ended::Interrupted => Outcome::Interrupted,
+        Plan::Label(l) => commands::label::run(l, &mut out).map(|end| match end {
+            commands::label::Ended::Done => Outcome::Done,
+            commands::label::Ended::Interrupted => Outcome::Interrupted,
         }),
         Plan::Solve(s) => commands::solve::run(s, &mut out).map(|end| match end {
             commands::solve::Ended::Passed => Outcome::Done,

@@ -12,6 +12,7 @@ pub mod common;
 pub mod export;
 pub mod history;
 pub mod jai;
+pub mod label;
 pub mod leak;
 pub mod match_;
 pub mod merge;
@@ -165,6 +166,14 @@ pub enum Command {
     /// spsa.txt, with spsa.csv and spsa.html (docs/spsa.md). Exit status 130 when Ctrl-C stopped
     /// it (the unfinished batch is played again on --resume).
     Spsa(spsa::SpsaArgs),
+    /// Label the quiet positions of recorded games by a deeper search and write them as one
+    /// training data chunk (docs/data.md), for `arena tune --data`.
+    ///
+    /// A chunk is a compact file of positions as the side to move sees them, each with the label
+    /// search's score and depth, its game's result and where it came from (deal seed, pair,
+    /// game, ply); its provenance is written beside it. A chunk is never rewritten, and the same
+    /// games and flags give the same bytes at any --threads.
+    Label(label::LabelArgs),
     /// Run engines over a test suite (an EPD-style file of positions with bm/am/dm) and report
     /// which positions each solved, and the time and nodes each took to find the answer.
     ///

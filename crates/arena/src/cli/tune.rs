@@ -10,8 +10,13 @@ pub struct TuneArgs {
     /// Results folders whose games to learn from (of `arena match` or `sprt`, or a tournament's
     /// pairings/NN folders). Games between any engines count. Each folder once: the same folder
     /// twice, or two copies of one run, are refused.
-    #[arg(value_name = "DIR", required = true)]
+    #[arg(value_name = "DIR", required_unless_present = "data")]
     pub dirs: Vec<PathBuf>,
+    /// Training data chunks to learn from too (of `arena label`, docs/data.md): .jqd files, or
+    /// folders whose .jqd files are all read (in name order). Each position's score target is
+    /// its label search's score (so give --lambda below 1 to use it), its result its game's.
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    pub data: Vec<PathBuf>,
     /// The weights to start from: a JSON file like configs/eval/default.json [default: the
     /// built-in hand-crafted weights, those of configs/eval/default.json].
     #[arg(long, value_name = "PATH")]

@@ -8,6 +8,7 @@ pub mod engines;
 pub mod export;
 pub mod history;
 pub mod jai;
+pub mod label;
 pub mod leak;
 pub mod match_;
 pub mod merge;

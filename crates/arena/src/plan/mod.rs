@@ -19,6 +19,7 @@ pub mod book;
 pub mod export;
 pub mod history;
 pub mod jai;
+pub mod label;
 pub mod leak;
 pub mod match_;
 pub mod merge;
@@ -78,6 +79,8 @@ pub enum Plan {
     Tune(tune::TunePlan),
     /// `arena spsa`.
     Spsa(spsa::SpsaPlan),
+    /// `arena label`.
+    Label(label::LabelPlan),
     /// `arena solve`.
     Solve(solve::SolvePlan),
     /// `arena suite`.
@@ -127,6 +130,7 @@ impl Plan {
             Command::View(args) => Plan::View(view::plan(args)?),
             Command::Tune(args) => Plan::Tune(tune::TunePlan::new(args)?),
             Command::Spsa(args) => Plan::Spsa(spsa::plan(args)?),
+            Command::Label(args) => Plan::Label(label::plan(args)?),
             Command::Solve(args) => Plan::Solve(solve::SolvePlan::new(args)?),
             Command::Suite(args) => Plan::Suite(suite::SuitePlan::new(args)?),
             Command::Engines => Plan::Engines,

@@ -101,8 +101,17 @@ impl TunePlan {
                 )));
             }
         }
+        let data = chunk_files(&args.data)?;
+        if args.out.extension().is_some_and(|e| e == "jqd") {
+            return Err(Error::Input(format!(
+                "--out {}: a .jqd name is a data chunk's, which is never rewritten: give a \
+                 .json weights file",
+                args.out.display()
+            )));
+        }
         Ok(TunePlan {
             dirs: args.dirs,
+            data,
             base,
             out: args.out,
             holdout: args.holdout,
@@ -119,6 +128,48 @@ impl TunePlan {
             eval_path: args.eval,
         })
     }
+}
+
+/// The chunk files of `--data`: each file as given, each folder's `.jqd` files in name order;
+/// a path given twice (or a folder with no chunk) is refused.
+fn chunk_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| Error::Input(format!("--data {}: {e}", p.display())))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.extension().is_some_and(|x| x == "jqd") && f.is_file())
+                .collect();
+            if found.is_empty() {
+                return Err(Error::Input(format!(
+                    "--data {}: no .jqd chunk in it",
+                    p.display()
+                )));
+            }
+            found.sort();
+            files.extend(found);
+        } else if p.is_file() {
+            files.push(p.clone());
+        } else {
+            return Err(Error::Input(format!(
+                "--data {}: no such file or folder",
+                p.display()
+            )));
+        }
+    }
+    let mut real: Vec<PathBuf> = files
+        .iter()
+        .map(|f| f.canonicalize().unwrap_or_else(|_| f.clone()))
+        .collect();
+    real.sort();
+    if let Some(w) = real.windows(2).find(|w| w[0] == w[1]) {
+        return Err(Error::Input(format!(
+            "--data: {} given twice (its positions would count twice)",
+            w[0].display()
+        )));
+    }
+    Ok(files)
 }
 
 /// Refuses a folder given twice, by its path (`runs/a` and `runs/./a`, a link to it) or as

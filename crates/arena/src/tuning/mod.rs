@@ -1,8 +1,10 @@
 //! The evaluation tuner (`arena tune`): Texel tuning of the evaluation weights, or a correction
 //! network, from the arena's own games. It reads results folders and fits; the command writes
 //! the weights file. Modules: [`positions`] (the games' positions and the split), [`weights`]
-//! (weights by name), [`texel`] (the linear fit), [`net`] (the network). [`spsa`] is the other
-//! tuner, of an engine's parameters by games (`arena spsa`; its own module docs).
+//! (weights by name), [`texel`] (the linear fit), [`net`] (the network), and [`label`] (`arena
+//! label`: positions labelled by a deeper search, written as training data chunks, which the
+//! tuner reads with `--data`). [`spsa`] is the other tuner, of an engine's parameters by games
+//! (`arena spsa`; its own module docs).
 //!
 //! The positions come from the `games.jsonl` of results folders: every recorded game is played
 //! through from its seed's deal by the referee (`crate::records::check::check_record` first: a record
@@ -25,6 +27,7 @@ use std::path::PathBuf;
 
 use jieqi_search::eval::EvalWeights;
 
+pub mod label;
 pub mod net;
 pub mod positions;
 pub mod spsa;
@@ -37,6 +40,8 @@ pub mod weights;
 pub struct TuneSettings {
     /// Results folders whose games to learn from.
     pub dirs: Vec<PathBuf>,
+    /// Training data chunks to learn from (`--data`, folders expanded to their `.jqd` files).
+    pub data: Vec<PathBuf>,
     /// The weights to start from (`--eval`, or the built-in ones).
     pub base: EvalWeights,
     /// Where to write the tuned weights.
@@ -109,6 +114,7 @@ pub fn provenance(
                 crate::run::folder::recorded_run(d).map_or_else(|_| "?".into(), |r| r.1.fingerprint)
             })
             .collect::<Vec<_>>(),
+        "data": args.data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
     });
     if let (Some(p), serde_json::Value::Object(rest)) = (p.as_object_mut(), rest) {
         p.extend(rest);

@@ -1,6 +1,7 @@
 //! The positions the tuner learns from: every quiet position of the recorded games of results
-//! folders, labelled with the game's result (and the recorded search score), split by game into
-//! the positions to fit and those held out.
+//! folders, labelled with the game's result (and the recorded search score), and the positions
+//! of training data chunks (`--data`, labelled with their game's result and their label score),
+//! split by game into the positions to fit and those held out.
 
 use std::path::Path;
 
@@ -36,6 +37,24 @@ struct Collected {
     read: u64,
 }
 
+/// Whether the position of `game` before ply `i` is one the tuner learns from: past the first
+/// `skip` plies, the game not over, the side to move not in check, the last move no capture,
+/// and (with `next`, the move played from it) that move no capture either: a capture's search
+/// score is mostly the capture's gain, which no static term can see. `arena label` keeps the
+/// same positions (with `next`).
+pub fn is_kept(
+    game: &jieqi_core::Game,
+    i: usize,
+    skip: usize,
+    next: Option<jieqi_core::Move>,
+) -> bool {
+    i >= skip
+        && game.outcome().is_none()
+        && !game.position().in_check()
+        && game.records().last().is_none_or(|r| r.captured.is_none())
+        && next.is_none_or(|mv| game.position().occupant(mv.to).is_none())
+}
+
 /// `quiet_next`: also leave out positions whose played move captures (their search score is
 /// mostly the capture's gain, which no static term can see).
 fn collect(
@@ -57,13 +76,7 @@ fn collect(
         let mut game = checked.start.clone();
         let mut positions = Vec::new();
         for (i, (record, _)) in checked.plies.iter().enumerate() {
-            if i >= skip
-                && *budget > 0
-                && game.outcome().is_none()
-                && !game.position().in_check()
-                && game.records().last().is_none_or(|r| r.captured.is_none())
-                && !(quiet_next && game.position().occupant(record.played.mv.to).is_some())
-            {
+            if *budget > 0 && is_kept(&game, i, skip, quiet_next.then_some(record.played.mv)) {
                 let sign = if game.turn() == Color::Red { 1.0 } else { -1.0 };
                 let score = line
                     .search
@@ -87,6 +100,43 @@ fn collect(
     })
 }
 
+/// The positions of a training data chunk (`arena tune --data`), by game: each labelled with its
+/// game's result for Red and its label score turned to Red's side; at most `budget` positions.
+///
+/// # Errors
+/// A chunk that cannot be read or is not valid, naming the file and record.
+fn collect_chunk(path: &Path, budget: &mut usize) -> Result<Vec<(u64, Vec<Kept>)>, Error> {
+    let chunk = crate::records::data::read_chunk(path)?;
+    let mut games: Vec<(u64, Vec<Kept>)> = chunk
+        .games
+        .iter()
+        .map(|g| (g.seed ^ (u64::from(g.game) << 62), Vec::new()))
+        .collect();
+    for r in chunk.records {
+        if *budget == 0 {
+            break;
+        }
+        let game = &chunk.games[usize::from(r.game)];
+        let result = match game.result {
+            GameResult::RedWins => 1.0,
+            GameResult::BlackWins => 0.0,
+            GameResult::Draw => 0.5,
+        };
+        let sign = if r.position.turn() == Color::Red {
+            1.0
+        } else {
+            -1.0
+        };
+        let score = sign * crate::records::data::score_cp(r.score);
+        games[usize::from(r.game)]
+            .1
+            .push((result, Some(score), r.position));
+        *budget -= 1;
+    }
+    games.retain(|g| !g.1.is_empty());
+    Ok(games)
+}
+
 /// The positions of the folders' games, split by game.
 pub struct Split {
     /// The positions to fit.
@@ -103,7 +153,8 @@ pub struct Split {
     pub skipped: u64,
 }
 
-/// Reads the positions of `args.dirs`' games (at most `--max-positions`) and splits them by a
+/// Reads the positions of `args.dirs`' games and then of `args.data`'s chunks (at most
+/// `--max-positions` in all) and splits them by a
 /// seeded draw per game: by deal for the network (both games of a pair on one side).
 ///
 /// # Errors
@@ -117,6 +168,11 @@ pub fn gather(args: &TuneSettings) -> Result<Split, Error> {
         read += c.read;
         skipped += c.skipped;
         all_games.extend(c.games);
+    }
+    for path in &args.data {
+        let games = collect_chunk(path, &mut budget)?;
+        read += games.len() as u64;
+        all_games.extend(games);
     }
     // The split, by game: a seeded draw per game key.
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);

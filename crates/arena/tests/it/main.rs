@@ -11,6 +11,7 @@ mod build_identity;
 mod cli;
 mod cluster;
 mod configs;
+mod data_cli;
 mod docs;
 mod exit_codes;
 mod export_jieqibox;

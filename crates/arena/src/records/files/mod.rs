@@ -221,6 +221,34 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write_target(path, &target, &mut |f| f.write_all(bytes))
 }
 
+/// Writes a file that must not exist yet (a data chunk, never rewritten): a temporary file
+/// beside it is written and synced, then linked to `path`, which fails if anything is there
+/// (so two writers cannot both make it), and the folder synced. Nothing half-written is ever at
+/// `path`. The parent folder must exist.
+///
+/// # Errors
+/// `path` exists (kind [`io::ErrorKind::AlreadyExists`]), or I/O errors; the message names it.
+pub fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let show = path.display().to_string();
+    let (tmp, mut f) = temporary(path, &show)?;
+    let written = f
+        .write_all(bytes)
+        .and_then(|()| f.sync_all())
+        .and_then(|()| std::fs::hard_link(&tmp, path));
+    let _ = std::fs::remove_file(&tmp);
+    written.map_err(|e| match e.kind() {
+        io::ErrorKind::AlreadyExists => io::Error::new(
+            e.kind(),
+            format!("{show} exists: a chunk is never rewritten (remove it by hand to remake it)"),
+        ),
+        _ => io::Error::new(e.kind(), format!("{show}: {e}")),
+    })?;
+    if let Ok(d) = File::open(folder_of(path)) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
 /// Refuses one of the arena's own files that is a link to a file in another folder: the arena
 /// writes its folder's files, never a file a link (made by anyone) leads it to elsewhere. A link
 /// to a file in the same folder, or to a device or pipe, is written through.
