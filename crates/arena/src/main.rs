@@ -169,7 +169,7 @@ fn run() -> Result<Outcome, Error> {
     let outcome = match &plan {
         Plan::Perft(p) => commands::perft::run(p, &mut out).map(|()| Outcome::Done),
         Plan::Show(s) => commands::show::run(s, &mut out).map(|()| Outcome::Done),
-        Plan::Engines => commands::engines::run(&mut out).map(|()| Outcome::Done),
+        Plan::Engines(keys) => commands::engines::run(keys.as_ref(), &mut out).map(|()| Outcome::Done),
         Plan::Jai(_) => Ok(Outcome::Done),
         Plan::Bench(b) => commands::bench::run(b, &mut out).map(|()| Outcome::Done),
         Plan::Export(e) => commands::export::run(e, &mut out).map(|()| Outcome::Done),
@@ -185,6 +185,7 @@ fn run() -> Result<Outcome, Error> {
         Plan::Spsa(s) => commands::spsa::run(s, &mut out).map(|end| match end {
             commands::spsa::Ended::Done => Outcome::Done,
             commands::spsa::Ended::Interrupted => Outcome::Interrupted,
+        }),
         Plan::Label(l) => commands::label::run(l, &mut out).map(|end| match end {
             commands::label::Ended::Done => Outcome::Done,
             commands::label::Ended::Interrupted => Outcome::Interrupted,

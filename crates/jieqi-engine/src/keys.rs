@@ -96,10 +96,16 @@ impl Key {
         }
     }
 
-    /// The key, tuned in `[min, max]` ([`Tune::range`]).
+    /// The key, tuned in `[min, max]` ([`Tune::range`]). An integer key's `c_end` is at least
+    /// 1: a smaller perturbation would round θ+ and θ− to the same value most of the time, and
+    /// those pairs tell the tuner nothing.
     pub const fn tuned(self, min: f64, max: f64) -> Key {
+        let mut tune = Tune::range(min, max);
+        if matches!(self.kind, KeyKind::Int { .. }) && tune.c_end < 1.0 {
+            tune.c_end = 1.0;
+        }
         Key {
-            tune: Some(Tune::range(min, max)),
+            tune: Some(tune),
             ..self
         }
     }

@@ -9,6 +9,7 @@ pub mod analyze;
 pub mod bench;
 pub mod book;
 pub mod common;
+pub mod engines;
 pub mod export;
 pub mod history;
 pub mod jai;
@@ -192,8 +193,9 @@ pub enum Command {
     Suite(suite::SuiteArgs),
     /// Print the result block (Elo, nElo, LOS, SPRT LLR) from pentanomial or W/D/L counts alone.
     Stats(stats::StatsArgs),
-    /// List the engines `--engine` accepts, with their parameters.
-    Engines,
+    /// List the engines `--engine` accepts, with their parameters (or, with --spsa-params, an
+    /// engine's tunable keys as an `arena spsa` parameters file).
+    Engines(engines::EnginesArgs),
     /// Speed figures on fixed inputs: perft nodes/s, playouts/s, and each engine's nodes/s.
     Bench(bench::BenchArgs),
 }

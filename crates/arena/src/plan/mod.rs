@@ -85,8 +85,8 @@ pub enum Plan {
     Solve(solve::SolvePlan),
     /// `arena suite`.
     Suite(suite::SuitePlan),
-    /// `arena engines`.
-    Engines,
+    /// `arena engines`: the list, or (with `--spsa-params`) this engine's tunable keys.
+    Engines(Option<crate::tuning::spsa::EngineKeys>),
     /// `arena jai`: the settings to start from.
     Jai(jai::JaiSettings),
     /// `arena bench`.
@@ -133,7 +133,11 @@ impl Plan {
             Command::Label(args) => Plan::Label(label::plan(args)?),
             Command::Solve(args) => Plan::Solve(solve::SolvePlan::new(args)?),
             Command::Suite(args) => Plan::Suite(suite::SuitePlan::new(args)?),
-            Command::Engines => Plan::Engines,
+            Command::Engines(args) => Plan::Engines(
+                args.spsa_params
+                    .map(|name| crate::tuning::spsa::EngineKeys::of(&name))
+                    .transpose()?,
+            ),
             Command::Jai(args) => Plan::Jai(jai::JaiSettings::from_args(args)?),
             Command::Bench(args) => Plan::Bench(bench::BenchPlan::new(args)?),
         })

@@ -106,20 +106,24 @@ fn check_engine(settings: &Settings) -> Result<(), Error> {
         ("max", settings.params.iter().map(|p| p.max).collect()),
     ] {
         let spec = spec_with(settings, &values);
-        crate::engines::parse_arg(&spec).map_err(|e| {
-            Error::arg(
-                "--params",
-                format!(
-                    "the engine does not take the parameters at their {which} values \
+        // Labelled as the games label it: a spec of many parameters is longer than a label may be.
+        jieqi_engine::Spec::parse(&spec)
+            .map_err(crate::engines::EngineArgError::Spec)
+            .and_then(|parsed| crate::engines::entry::from_spec(which.to_string(), parsed))
+            .map_err(|e| {
+                Error::arg(
+                    "--params",
+                    format!(
+                        "the engine does not take the parameters at their {which} values \
                      ({}): {e}",
-                    if settings.uci {
-                        "sent as UCI spin options option.NAME=V"
-                    } else {
-                        "added to its spec as keys"
-                    }
-                ),
-            )
-        })?;
+                        if settings.uci {
+                            "sent as UCI spin options option.NAME=V"
+                        } else {
+                            "added to its spec as keys"
+                        }
+                    ),
+                )
+            })?;
     }
     Ok(())
 }

@@ -280,3 +280,36 @@ fn engines_that_do_not_take_the_parameters_are_refused_before_any_game() {
         text(&o.stderr)
     );
 }
+
+#[test]
+fn an_engines_tunable_keys_are_a_parameters_file_spsa_takes() {
+    let dir = tmp("spsa-table");
+    let file = dir.join("ab.txt");
+    std::fs::write(&file, ok(&["engines", "--spsa-params", "alphabeta"])).unwrap();
+    // The file as printed is taken, and its values are alphabeta's keys: 2 iterations at depth 1.
+    let out = dir.join("run");
+    ok(&[
+        "spsa",
+        "--engine",
+        "alphabeta",
+        "--params",
+        s(&file),
+        "--iterations",
+        "2",
+        "--batch",
+        "2",
+        "--depth",
+        "1",
+        "--max-plies",
+        "20",
+        "--out",
+        s(&out),
+    ]);
+    assert!(
+        std::fs::read_to_string(out.join("spsa.txt"))
+            .unwrap()
+            .contains("rfp_margin")
+    );
+    let e = refused(&["engines", "--spsa-params", "greedy"]);
+    assert!(e.contains("'greedy' has no tunable keys"), "{e}");
+}

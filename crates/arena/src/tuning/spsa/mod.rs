@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 pub mod params;
 pub mod play;
 
-pub use params::{Kind, Param, ParamsError};
+pub use params::{EngineKeys, Kind, Param, ParamsError};
 
 /// fishtest's α: the step's decay exponent.
 pub const ALPHA: f64 = 0.602;

@@ -266,3 +266,82 @@ mod tests {
         assert_eq!(p.value_text(-0.0000001), "0");
     }
 }
+
+/// An engine's tunable keys, as its key table declares them ([`jieqi_registry::keys`]): the
+/// source of a parameters file (`arena engines --spsa-params ENGINE`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineKeys {
+    /// The engine's name.
+    pub engine: String,
+    /// One parameter a tunable key, starting at the key's default.
+    pub params: Vec<Param>,
+}
+
+impl EngineKeys {
+    /// The tunable keys of the in-process engine `name`.
+    ///
+    /// # Errors
+    /// No in-process engine of that name has a key table, or its table tunes no key.
+    pub fn of(name: &str) -> Result<EngineKeys, crate::error::Error> {
+        let with_tables: Vec<&str> = jieqi_registry::KINDS
+            .iter()
+            .copied()
+            .filter(|k| jieqi_registry::keys(k).is_some_and(|t| t.iter().any(|k| k.tune.is_some())))
+            .collect();
+        let refuse = || {
+            crate::error::Error::Input(format!(
+                "--spsa-params: '{name}' has no tunable keys (engines with them: {})",
+                with_tables.join(", ")
+            ))
+        };
+        let table = jieqi_registry::keys(name).ok_or_else(refuse)?;
+        let params: Vec<Param> = table.iter().filter_map(param_of_key).collect();
+        if params.is_empty() {
+            return Err(refuse());
+        }
+        Ok(EngineKeys {
+            engine: name.to_string(),
+            params,
+        })
+    }
+
+    /// The parameters file: a header saying where it came from, then one line a key.
+    pub fn params_text(&self) -> String {
+        let mut text = format!(
+            "# arena spsa parameters of {}'s tunable keys (its key table: start = default, the \
+             table's range, c_end and r_end)\n# NAME, int|float, start, min, max, c_end, r_end\n",
+            self.engine
+        );
+        for p in &self.params {
+            let kind = match p.kind {
+                Kind::Int => "int",
+                Kind::Float => "float",
+            };
+            text.push_str(&format!(
+                "{}, {kind}, {}, {}, {}, {}, {}\n",
+                p.name, p.start, p.min, p.max, p.c_end, p.r_end
+            ));
+        }
+        text
+    }
+}
+
+/// A tunable numeric key as a parameter starting at its default.
+fn param_of_key(key: &jieqi_engine::Key) -> Option<Param> {
+    let tune = key.tune?;
+    let kind = match key.kind {
+        jieqi_engine::KeyKind::Int { .. } => Kind::Int,
+        jieqi_engine::KeyKind::Float { .. } => Kind::Float,
+        _ => return None,
+    };
+    let start: f64 = key.default.parse().ok()?;
+    Some(Param {
+        name: key.name.to_string(),
+        kind,
+        start,
+        min: tune.min,
+        max: tune.max,
+        c_end: tune.c_end,
+        r_end: tune.r_end,
+    })
+}

@@ -143,3 +143,28 @@ fn the_record_of_20000_games_of_10_parameters_is_small() {
     eprintln!("spsa.json of 20000 games of 10 parameters: {bytes} bytes");
     assert!(bytes < 1 << 20, "{bytes} bytes");
 }
+
+#[test]
+fn an_engines_key_table_makes_a_parameters_file_that_reads_back() {
+    let keys = super::EngineKeys::of("alphabeta").unwrap();
+    assert!(
+        keys.params
+            .iter()
+            .any(|p| p.name == "rfp_margin" && p.start == 150.0)
+    );
+    let back = super::params::parse(&keys.params_text(), "table").unwrap();
+    assert_eq!(back, keys.params);
+    // Integer keys move by at least 1 at the end, or θ+ and θ− would round to one value.
+    assert!(
+        keys.params
+            .iter()
+            .all(|p| p.kind == Kind::Float || p.c_end >= 1.0)
+    );
+    for refused in ["greedy", "nosuch"] {
+        let e = super::EngineKeys::of(refused).unwrap_err().to_string();
+        assert!(
+            e.contains("has no tunable keys") && e.contains("alphabeta"),
+            "{e}"
+        );
+    }
+}
