@@ -18,8 +18,8 @@
 //!   a `run::observer::RunObserver` that `report` implements.
 //! - [`analysis`]: a game studied after the fact: a recorded or exported game played through
 //!   ([`analysis::StudyGame`]) and a reference engine's verdict on each ply (`arena analyze`).
-//! - [`tuning`]: the evaluation tuner (`arena tune`): positions of recorded games, the linear
-//!   fit and the correction network's.
+//! - [`tuning`]: the evaluation tuner (`arena tune`): positions of recorded games and the linear
+//!   fit.
 //! - [`report`]: what a person reads, chosen by the run's kind in one place
 //!   ([`report::write_reports`]).
 //! - [`cli`]: the raw clap arguments, one module per command; [`plan`]: validated arguments,

@@ -176,10 +176,7 @@ fn run() -> Result<Outcome, Error> {
             commands::analyze::Ended::Interrupted => Outcome::Interrupted,
         }),
         Plan::View(v) => commands::view::run(v, &mut out).map(|()| Outcome::Done),
-        Plan::Tune(t) => commands::tune::run(t, &mut out).map(|end| match end {
-            commands::tune::Ended::Done => Outcome::Done,
-            commands::tune::Ended::Interrupted => Outcome::Interrupted,
-        }),
+        Plan::Tune(t) => commands::tune::run(t, &mut out).map(|()| Outcome::Done),
         Plan::Solve(s) => commands::solve::run(s, &mut out).map(|end| match end {
             commands::solve::Ended::Passed => Outcome::Done,
             commands::solve::Ended::BelowMinimum => Outcome::BelowMinimum,

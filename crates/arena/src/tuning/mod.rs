@@ -1,7 +1,7 @@
-//! The evaluation tuner (`arena tune`): Texel tuning of the evaluation weights, or a correction
-//! network, from the arena's own games. It reads results folders and fits; the command writes
-//! the weights file. Modules: [`positions`] (the games' positions and the split), [`weights`]
-//! (weights by name), [`texel`] (the linear fit), [`net`] (the network).
+//! The evaluation tuner (`arena tune`): Texel tuning of the evaluation weights from the arena's
+//! own games. It reads results folders and fits; the command writes the weights file. Modules:
+//! [`positions`] (the games' positions and the split), [`weights`] (weights by name), [`texel`]
+//! (the linear fit).
 //!
 //! The positions come from the `games.jsonl` of results folders: every recorded game is played
 //! through from its seed's deal by the referee (`crate::records::check::check_record` first: a record
@@ -24,7 +24,6 @@ use std::path::PathBuf;
 
 use jieqi_search::eval::EvalWeights;
 
-pub mod net;
 pub mod positions;
 pub mod texel;
 pub mod weights;
@@ -57,8 +56,6 @@ pub struct TuneSettings {
     pub seed: u64,
     /// Whether the piece-square tables are fitted too.
     pub pst: bool,
-    /// Whether a correction network is fitted instead of the weights.
-    pub net: bool,
     /// The pull towards the starting weights, in [0, 1].
     pub l2: f64,
     /// The `--eval` file the weights started from, if any.
