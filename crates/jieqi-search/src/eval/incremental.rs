@@ -16,47 +16,62 @@ const CANNON: usize = Role::Cannon.index();
 /// Table index of a hidden piece (after the seven roles).
 const HIDDEN_K: usize = 7;
 
-/// The terms of a piece of kind `kind` (a role index, or [`HIDDEN_K`]) of `color` on `sq`: its
-/// material plus piece-square value, and its attack units against the enemy king plus 16 × 1 if
-/// it guards its own. A king and a hidden piece have only the learned table's value here (a
-/// hidden piece's material is its pool's mean, added at evaluation); a hidden piece on an advisor's
-/// or elephant's start square guards.
-fn square_terms(w: &EvalWeights, color: Color, kind: usize, sq: Square) -> (i32, u8) {
+/// One piece's terms: its material plus piece-square value, its attack units against the enemy
+/// king, and whether it guards its own (0 or 1).
+#[derive(Clone, Copy, Debug)]
+struct Terms {
+    base: i32,
+    attack: i32,
+    guard: i32,
+}
+
+/// The terms of a piece of `role` (`None`: hidden) of `color` on `sq`. A king and a hidden piece
+/// have only the learned table's value here (a hidden piece's material is its pool's mean, added
+/// at evaluation); a hidden piece on an advisor's or elephant's start square guards. Inlined:
+/// [`evaluate`] computes it for every piece it meets.
+#[inline(always)]
+fn square_terms(w: &EvalWeights, color: Color, role: Option<Role>, sq: Square) -> Terms {
+    let kind = role.map_or(HIDDEN_K, Role::index);
     let table = w.pst.at(kind, color, sq);
-    if kind == HIDDEN_K {
+    let Some(role) = role else {
         let guard = matches!(
             jieqi_core::start_role(sq),
             Some(Role::Advisor | Role::Elephant)
         );
-        return (table, 16 * u8::from(guard));
-    }
-    let role = Role::ALL[kind];
+        return Terms {
+            base: table,
+            attack: 0,
+            guard: i32::from(guard),
+        };
+    };
     if role == Role::King {
-        return (table, 0);
+        return Terms {
+            base: table,
+            attack: 0,
+            guard: 0,
+        };
     }
     let on_their_half = !sq.is_own_half(color);
-    let guard = match role {
-        Role::Advisor => sq.is_palace(color),
-        Role::Elephant => !on_their_half,
-        _ => false,
-    };
-    let attack = match role {
-        Role::Chariot if on_their_half => 3,
-        Role::Horse | Role::Cannon if on_their_half => 2,
+    let (attack, guard) = match role {
+        Role::Advisor => (0, sq.is_palace(color)),
+        Role::Elephant => (0, !on_their_half),
+        Role::Chariot if on_their_half => (3, false),
+        Role::Horse | Role::Cannon if on_their_half => (2, false),
         Role::Pawn => {
             // Near the enemy palace: ranks 6..=9 from its own side, files c–g.
             let adv = match color {
                 Color::Red => sq.rank(),
                 Color::Black => 9 - sq.rank(),
             };
-            u8::from(adv >= 6 && (2..=6).contains(&sq.file()))
+            (i32::from(adv >= 6 && (2..=6).contains(&sq.file())), false)
         }
-        _ => 0,
+        _ => (0, false),
     };
-    (
-        w.piece(color, role, sq) + w.pst(color, role, sq) + table,
-        attack + 16 * u8::from(guard),
-    )
+    Terms {
+        base: w.piece(color, role, sq) + w.pst(color, role, sq) + table,
+        attack,
+        guard: i32::from(guard),
+    }
 }
 
 /// Table kind of what stands on square `s` (a role index, or [`HIDDEN_K`]), if anything.
@@ -101,12 +116,12 @@ impl Incremental {
     }
 
     /// Adds (`sign` 1) or takes away (−1) a piece of kind `kind` of side `c` on square `s`, whose
-    /// terms are `(base, aux)` (as [`square_terms`] gives them).
-    #[inline]
-    fn add(&mut self, c: usize, kind: usize, s: usize, (base, aux): (i32, u8), sign: i32) {
-        self.base[c] += sign * base;
-        self.attack[1 - c] += sign * i32::from(aux & 15);
-        self.guards[c] += sign * i32::from(aux >> 4);
+    /// terms are `t`.
+    #[inline(always)]
+    fn add(&mut self, c: usize, kind: usize, s: usize, t: Terms, sign: i32) {
+        self.base[c] += sign * t.base;
+        self.attack[1 - c] += sign * t.attack;
+        self.guards[c] += sign * t.guard;
         self.hidden[c] += sign * i32::from(kind == HIDDEN_K);
         let slot = match kind {
             CHARIOT => 0,
@@ -118,14 +133,10 @@ impl Incremental {
         self.mobile[c][slot] ^= 1u128 << s;
     }
 
-    /// The terms of `pos` from scratch under weights `w`, each piece's from `terms(color, kind,
-    /// square index)`.
-    #[inline]
-    fn of(
-        pos: &Position,
-        w: &EvalWeights,
-        terms: impl Fn(Color, usize, usize) -> (i32, u8),
-    ) -> Incremental {
+    /// The piece terms of `pos` from scratch, each piece's from `terms(color, role or None if
+    /// hidden, square)`; the pools are left empty ([`Incremental::set_pool`]).
+    #[inline(always)]
+    fn of(pos: &Position, terms: impl Fn(Color, Option<Role>, Square) -> Terms) -> Incremental {
         let mut inc = Incremental::default();
         for color in Color::ALL {
             let c = color.index();
@@ -133,19 +144,29 @@ impl Incremental {
             while bits != 0 {
                 let s = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                if let Some(kind) = kind_at(pos, s) {
-                    inc.add(c, kind, s, terms(color, kind, s), 1);
-                }
+                let sq = Square::from_index(s);
+                let (kind, role) = match pos.occupant(sq) {
+                    None => continue,
+                    Some(Occupant::Revealed(p)) => (p.role.index(), Some(p.role)),
+                    Some(Occupant::Hidden(_)) => (HIDDEN_K, None),
+                };
+                inc.add(c, kind, s, terms(color, role, sq), 1);
             }
-            let pool = pos.pool(color);
-            inc.pool_sum[c] = Role::ALL
-                .iter()
-                .map(|&r| w.identity(r) as i64 * pool.get(r) as i64)
-                .sum();
-            inc.pool_len[c] = i64::from(pool.total());
-            inc.set_mean(c);
         }
         inc
+    }
+
+    /// Sets the pool terms of `color` from its pool in `pos` under weights `w`.
+    #[inline]
+    fn set_pool(&mut self, pos: &Position, w: &EvalWeights, color: Color) {
+        let c = color.index();
+        let pool = pos.pool(color);
+        self.pool_sum[c] = Role::ALL
+            .iter()
+            .map(|&r| w.identity(r) as i64 * pool.get(r) as i64)
+            .sum();
+        self.pool_len[c] = i64::from(pool.total());
+        self.set_mean(c);
     }
 }
 
@@ -194,9 +215,13 @@ fn value(w: &EvalWeights, pos: &Position, inc: &Incremental) -> i32 {
 /// [`super::evaluate`]: the one path with each piece's terms computed as it is met instead of
 /// read from tables (no setup, for callers that evaluate now and then).
 pub(super) fn evaluate(pos: &Position, w: &EvalWeights) -> i32 {
-    let inc = Incremental::of(pos, w, |color, kind, s| {
-        square_terms(w, color, kind, Square::from_index(s))
-    });
+    let mut inc = Incremental::of(pos, |color, role, sq| square_terms(w, color, role, sq));
+    // A pool's mean counts only times the side's hidden pieces: computed only if it has some.
+    for color in Color::ALL {
+        if inc.hidden[color.index()] > 0 {
+            inc.set_pool(pos, w, color);
+        }
+    }
     value(w, pos, &inc)
 }
 
@@ -224,9 +249,10 @@ impl Evaluator {
             let c = color.index();
             for sq in Square::all() {
                 for kind in 0..8 {
-                    let (base, aux) = square_terms(weights, color, kind, sq);
-                    e.base[c][kind][sq.index()] = base;
-                    e.aux[c][kind][sq.index()] = aux;
+                    let t = square_terms(weights, color, Role::ALL.get(kind).copied(), sq);
+                    e.base[c][kind][sq.index()] = t.base;
+                    // Attack units are at most 3, guards 0 or 1.
+                    e.aux[c][kind][sq.index()] = (t.attack + 16 * t.guard) as u8;
                 }
             }
         }
@@ -240,9 +266,14 @@ impl Evaluator {
 
     /// The tabulated terms of a piece of kind `kind` of `color` on square `s`.
     #[inline]
-    fn terms(&self, color: Color, kind: usize, s: usize) -> (i32, u8) {
+    fn terms(&self, color: Color, kind: usize, s: usize) -> Terms {
         let c = color.index();
-        (self.base[c][kind][s], self.aux[c][kind][s])
+        let a = self.aux[c][kind][s];
+        Terms {
+            base: self.base[c][kind][s],
+            attack: i32::from(a & 15),
+            guard: i32::from(a >> 4),
+        }
     }
 
     /// Evaluates `pos` from the side to move's point of view (the value of
@@ -253,9 +284,13 @@ impl Evaluator {
 
     /// The per-piece terms of `pos`, from scratch.
     pub fn incremental(&self, pos: &Position) -> Incremental {
-        Incremental::of(pos, &self.weights, |color, kind, s| {
-            self.terms(color, kind, s)
-        })
+        let mut inc = Incremental::of(pos, |color, role, sq| {
+            self.terms(color, role.map_or(HIDDEN_K, Role::index), sq.index())
+        });
+        for color in Color::ALL {
+            inc.set_pool(pos, &self.weights, color);
+        }
+        inc
     }
 
     /// Updates `inc`, the terms of `pos`, to those of the position after `pos.make(pm)`. Call it

@@ -167,10 +167,18 @@ impl Pst {
     /// The value of a piece of table `kind` (a role index, or 7 for hidden) of `color` on `sq`.
     #[inline]
     pub fn at(&self, kind: usize, color: Color, sq: Square) -> i32 {
-        self.tables()[kind.min(7)]
-            .get(Pst::index(color, sq))
-            .copied()
-            .unwrap_or(0)
+        // A match, not `tables()[kind]`: the evaluation reads this for every piece it meets.
+        let table = match kind {
+            0 => &self.chariot,
+            1 => &self.horse,
+            2 => &self.elephant,
+            3 => &self.advisor,
+            4 => &self.king,
+            5 => &self.cannon,
+            6 => &self.pawn,
+            _ => &self.hidden,
+        };
+        table.get(Pst::index(color, sq)).copied().unwrap_or(0)
     }
 
     /// A table that does not have [`PST_SQUARES`] values, by name.
