@@ -19,8 +19,8 @@
 //! - [`analysis`]: a game studied after the fact: a recorded or exported game played through
 //!   ([`analysis::StudyGame`]) and a reference engine's verdict on each ply (`arena analyze`).
 //! - [`tuning`]: the evaluation tuner (`arena tune`): positions of recorded games and training
-//!   data chunks, the linear fit and the correction network's; `arena label`'s labelling; and
-//!   SPSA (`arena spsa`: `tuning::spsa`).
+//!   data chunks and the linear fit; `arena label`'s labelling; and SPSA (`arena spsa`:
+//!   `tuning::spsa`).
 //! - [`report`]: what a person reads, chosen by the run's kind in one place
 //!   ([`report::write_reports`]).
 //! - [`cli`]: the raw clap arguments, one module per command; [`plan`]: validated arguments,

@@ -169,7 +169,9 @@ fn run() -> Result<Outcome, Error> {
     let outcome = match &plan {
         Plan::Perft(p) => commands::perft::run(p, &mut out).map(|()| Outcome::Done),
         Plan::Show(s) => commands::show::run(s, &mut out).map(|()| Outcome::Done),
-        Plan::Engines(keys) => commands::engines::run(keys.as_ref(), &mut out).map(|()| Outcome::Done),
+        Plan::Engines(keys) => {
+            commands::engines::run(keys.as_ref(), &mut out).map(|()| Outcome::Done)
+        }
         Plan::Jai(_) => Ok(Outcome::Done),
         Plan::Bench(b) => commands::bench::run(b, &mut out).map(|()| Outcome::Done),
         Plan::Export(e) => commands::export::run(e, &mut out).map(|()| Outcome::Done),
@@ -178,10 +180,7 @@ fn run() -> Result<Outcome, Error> {
             commands::analyze::Ended::Interrupted => Outcome::Interrupted,
         }),
         Plan::View(v) => commands::view::run(v, &mut out).map(|()| Outcome::Done),
-        Plan::Tune(t) => commands::tune::run(t, &mut out).map(|end| match end {
-            commands::tune::Ended::Done => Outcome::Done,
-            commands::tune::Ended::Interrupted => Outcome::Interrupted,
-        }),
+        Plan::Tune(t) => commands::tune::run(t, &mut out).map(|()| Outcome::Done),
         Plan::Spsa(s) => commands::spsa::run(s, &mut out).map(|end| match end {
             commands::spsa::Ended::Done => Outcome::Done,
             commands::spsa::Ended::Interrupted => Outcome::Interrupted,

@@ -13,7 +13,6 @@ pub mod ismcts;
 pub mod leaf;
 pub mod mate;
 pub mod mcts_solver;
-pub mod nnue;
 pub mod playout;
 pub mod playout_board;
 pub mod tactic;

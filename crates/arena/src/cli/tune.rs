@@ -57,21 +57,12 @@ pub struct TuneArgs {
     /// each: 400 more weights), not only the scalar weights.
     #[arg(long)]
     pub pst: bool,
-    /// Fit a correction network instead (NNUE-style: pieces by side, kind and square, 32 hidden
-    /// units a side) on top of the starting weights, which stay as they are; written with them.
-    /// The split is by deal (both games of a pair on one side), positions whose played move
-    /// captures are left out too, `--iterations` counts passes over the positions (24 is
-    /// plenty), `--rate` is the step in thousandths (3), `--l2` the weight decay (0.0001).
-    /// A network in `--eval` is replaced.
-    #[arg(long, conflicts_with_all = ["pst", "fix"])]
-    pub net: bool,
     /// Pull towards the starting weights: this much times the sum of each weight's squared
     /// change (in centipawns) is added to the loss, so weights the games say little about stay
     /// near where they were. 0: none; in [0, 1].
     #[arg(long, value_name = "L", default_value_t = 0.0)]
     pub l2: f64,
-    /// Seed of the training / held-out split of the games (with `--net`, also of the network's
-    /// starting weights and the order of its batches).
+    /// Seed of the training / held-out split of the games.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
 }

@@ -31,7 +31,7 @@ impl TunePlan {
     /// # Errors
     /// A number flag out of its range (or not finite), a folder given twice (by its path or as
     /// another copy of the same run), a folder without a recorded run, a weights file that cannot
-    /// be read, a `--fix` name that is no weight, starting weights with a network without `--net`.
+    /// be read, a `--fix` name that is no weight.
     pub fn new(args: TuneArgs) -> Result<TunePlan, Error> {
         use crate::util::text::number;
         if !(0.0..=1.0).contains(&args.lambda) {
@@ -77,18 +77,6 @@ impl TunePlan {
             Some(p) => EvalWeights::from_json_file(p).map_err(Error::Input)?,
             None => EvalWeights::default(),
         };
-        // The linear fit writes weights without a network: starting from one would drop it
-        // without a word, and the tuned file would play another engine.
-        if base.net.is_some() && !args.net {
-            return Err(Error::Input(format!(
-                "--eval {}: these weights carry a correction network, which the linear fit \
-                 would drop: give --net to fit the network again, or start from weights without \
-                 one",
-                args.eval
-                    .as_ref()
-                    .map_or(String::new(), |p| p.display().to_string())
-            )));
-        }
         distinct_runs(&args.dirs)?;
         let names = named(&base);
         for f in &args.fix {
@@ -123,7 +111,6 @@ impl TunePlan {
             lambda: args.lambda,
             seed: args.seed,
             pst: args.pst,
-            net: args.net,
             l2: args.l2,
             eval_path: args.eval,
         })

@@ -1,10 +1,10 @@
-//! The evaluation tuner (`arena tune`): Texel tuning of the evaluation weights, or a correction
-//! network, from the arena's own games. It reads results folders and fits; the command writes
-//! the weights file. Modules: [`positions`] (the games' positions and the split), [`weights`]
-//! (weights by name), [`texel`] (the linear fit), [`net`] (the network), and [`label`] (`arena
-//! label`: positions labelled by a deeper search, written as training data chunks, which the
-//! tuner reads with `--data`). [`spsa`] is the other tuner, of an engine's parameters by games
-//! (`arena spsa`; its own module docs).
+//! The evaluation tuner (`arena tune`): Texel tuning of the evaluation weights from the arena's
+//! own games and training data chunks. It reads results folders and chunks and fits; the command
+//! writes the weights file. Modules: [`positions`] (the games' positions and the split),
+//! [`weights`] (weights by name), [`texel`] (the linear fit), and [`label`] (`arena label`:
+//! positions labelled by a deeper search, written as training data chunks, which the tuner reads
+//! with `--data`). [`spsa`] is the other tuner, of an engine's parameters by games (`arena spsa`;
+//! its own module docs).
 //!
 //! The positions come from the `games.jsonl` of results folders: every recorded game is played
 //! through from its seed's deal by the referee (`crate::records::check::check_record` first: a record
@@ -28,7 +28,6 @@ use std::path::PathBuf;
 use jieqi_search::eval::EvalWeights;
 
 pub mod label;
-pub mod net;
 pub mod positions;
 pub mod spsa;
 pub mod texel;
@@ -64,8 +63,6 @@ pub struct TuneSettings {
     pub seed: u64,
     /// Whether the piece-square tables are fitted too.
     pub pst: bool,
-    /// Whether a correction network is fitted instead of the weights.
-    pub net: bool,
     /// The pull towards the starting weights, in [0, 1].
     pub l2: f64,
     /// The `--eval` file the weights started from, if any.

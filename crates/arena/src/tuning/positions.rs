@@ -55,14 +55,7 @@ pub fn is_kept(
         && next.is_none_or(|mv| game.position().occupant(mv.to).is_none())
 }
 
-/// `quiet_next`: also leave out positions whose played move captures (their search score is
-/// mostly the capture's gain, which no static term can see).
-fn collect(
-    dir: &Path,
-    skip: usize,
-    quiet_next: bool,
-    budget: &mut usize,
-) -> Result<Collected, Error> {
+fn collect(dir: &Path, skip: usize, budget: &mut usize) -> Result<Collected, Error> {
     let mut games = Vec::new();
     let tally = crate::run::recorded_games::for_each(dir, |_rules, line, checked| {
         if *budget == 0 {
@@ -76,7 +69,7 @@ fn collect(
         let mut game = checked.start.clone();
         let mut positions = Vec::new();
         for (i, (record, _)) in checked.plies.iter().enumerate() {
-            if *budget > 0 && is_kept(&game, i, skip, quiet_next.then_some(record.played.mv)) {
+            if *budget > 0 && is_kept(&game, i, skip, None) {
                 let sign = if game.turn() == Color::Red { 1.0 } else { -1.0 };
                 let score = line
                     .search
@@ -154,8 +147,7 @@ pub struct Split {
 }
 
 /// Reads the positions of `args.dirs`' games and then of `args.data`'s chunks (at most
-/// `--max-positions` in all) and splits them by a
-/// seeded draw per game: by deal for the network (both games of a pair on one side).
+/// `--max-positions` in all) and splits them by a seeded draw per game.
 ///
 /// # Errors
 /// A folder that cannot be read.
@@ -164,7 +156,7 @@ pub fn gather(args: &TuneSettings) -> Result<Split, Error> {
     let mut all_games = Vec::new();
     let (mut read, mut skipped) = (0, 0);
     for dir in &args.dirs {
-        let c = collect(dir, args.skip, args.net, &mut budget)?;
+        let c = collect(dir, args.skip, &mut budget)?;
         read += c.read;
         skipped += c.skipped;
         all_games.extend(c.games);
@@ -180,18 +172,8 @@ pub fn gather(args: &TuneSettings) -> Result<Split, Error> {
     let mut train = Vec::new();
     let mut held = Vec::new();
     let (mut train_games, mut held_games) = (0, 0);
-    for (key, positions) in all_games {
-        // Drawn in both cases, so that the linear fit's split is what it always was.
-        let draw = rand_core::Rng::next_u32(&mut rng);
-        // The network is split by deal: both games of a pair on the same side of the split, so
-        // that what one game says about its deal is not measured on the other.
-        let hold = if args.net {
-            let deal = key & !(3 << 62);
-            rand_core::Rng::next_u32(&mut ChaCha8Rng::seed_from_u64(args.seed ^ deal)) < threshold
-        } else {
-            draw < threshold
-        };
-        if hold {
+    for (_, positions) in all_games {
+        if rand_core::Rng::next_u32(&mut rng) < threshold {
             held_games += 1;
             held.extend(positions);
         } else {

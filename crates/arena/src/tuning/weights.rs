@@ -17,7 +17,6 @@ pub fn named(w: &EvalWeights) -> Vec<(String, f64)> {
     let mut scalars = w.clone();
     scalars.pst = jieqi_search::eval::Pst::default();
     scalars.provenance = None;
-    scalars.net = None;
     let value = serde_json::to_value(&scalars).expect("weights serialize");
     let serde_json::Value::Object(map) = value else {
         unreachable!("weights are an object")

@@ -33,17 +33,6 @@ fn play_with(eval: &Path, out: &Path) -> std::process::Output {
     ))
 }
 
-/// `arena ARGS`, which must be refused (exit 2) saying each of `says`.
-#[track_caller]
-fn refused_saying(args: &[&str], says: &[&str]) {
-    let r = arena(args);
-    let err = text(&r.stderr);
-    assert_eq!(r.status.code(), Some(2), "{args:?}: {err}");
-    for said in says {
-        assert!(err.contains(said), "{args:?}: no {said:?} in {err}");
-    }
-}
-
 #[test]
 fn tuning_fits_the_games_and_refuses_bad_input() {
     let dir = tmp("fit");
@@ -138,6 +127,10 @@ fn bad_input_is_refused_and_writes_nothing(dir: &Path, games: &Path, out: &Path)
     let c = copy.to_str().unwrap();
     let dotted = games.join(".");
     let d = dotted.to_str().unwrap();
+    // Starting weights that still carry the correction network, which left the engine.
+    let with_net = dir.join("with-net.json");
+    std::fs::write(&with_net, r#"{"tempo": 10, "net": {"b1": 0}}"#).unwrap();
+    let n = with_net.to_str().unwrap();
     for (args, says) in [
         (vec!["tune", g, "--out", o, "--rate", "NaN"], "--rate NaN"),
         (
@@ -178,6 +171,14 @@ fn bad_input_is_refused_and_writes_nothing(dir: &Path, games: &Path, out: &Path)
             "/nonexistent/folder: no such folder",
         ),
         (
+            vec!["tune", g, "--out", o, "--eval", n],
+            "with-net.json': field \"net\": the correction network was removed",
+        ),
+        (
+            vec!["tune", g, "--out", o, "--net"],
+            "unexpected argument '--net'",
+        ),
+        (
             vec!["tune", g, "--out", o, "--skip", "1000"],
             "too few to fit",
         ),
@@ -208,171 +209,4 @@ fn bad_input_is_refused_and_writes_nothing(dir: &Path, games: &Path, out: &Path)
             text(&r.stderr)
         );
     }
-}
-
-/// `arena tune --net` fits a correction network on top of the starting weights: the same file at
-/// any thread count, kept at its best held-out pass, loadable as an engine's evaluation; a
-/// network of the wrong size is refused by name.
-#[test]
-fn a_network_is_fitted_reproducibly_and_loads() {
-    let dir = tmp("net");
-    let games = dir.join("games");
-    let run = arena(&[
-        "match",
-        "--engine",
-        "alphabeta",
-        "--engine",
-        "greedy",
-        "--nodes",
-        "300",
-        "--pairs",
-        "80",
-        "--threads",
-        "2",
-        "--no-progress",
-        "--out",
-        games.to_str().unwrap(),
-    ]);
-    assert!(run.status.success(), "{}", text(&run.stderr));
-    let fit = |threads: &str, out: &Path| {
-        let r = std::process::Command::new(crate::common::arena_bin())
-            .args([
-                "tune",
-                games.to_str().unwrap(),
-                "--net",
-                "--lambda",
-                "0.5",
-                "--iterations",
-                "4",
-                "--rate",
-                "3",
-                "--l2",
-                "0.0001",
-                "--skip",
-                "4",
-                "--holdout",
-                "0.25",
-                "--out",
-                out.to_str().unwrap(),
-            ])
-            .env("RAYON_NUM_THREADS", threads)
-            .output()
-            .unwrap();
-        let report = text(&r.stdout);
-        assert!(r.status.success(), "{report}{}", text(&r.stderr));
-        report
-    };
-    let (one, two) = (dir.join("net1.json"), dir.join("net2.json"));
-    let report = fit("1", &one);
-    fit("2", &two);
-    assert_eq!(
-        std::fs::read(&one).unwrap(),
-        std::fs::read(&two).unwrap(),
-        "the fit depends on the thread count"
-    );
-    // The kept pass is never worse on the held-out games than no network (pass 0).
-    let without = report
-        .split("held out ")
-        .nth(1)
-        .and_then(|t| t.split(|c: char| !(c.is_ascii_digit() || c == '.')).next())
-        .map(|t| t.parse::<f64>().unwrap())
-        .unwrap();
-    let kept = report
-        .split("kept pass ")
-        .nth(1)
-        .and_then(|t| t.split("held out ").nth(1))
-        .and_then(|t| t.split(|c: char| !(c.is_ascii_digit() || c == '.')).next())
-        .map(|t| t.parse::<f64>().unwrap())
-        .unwrap_or_else(|| panic!("{report}"));
-    assert!(kept <= without, "{report}");
-    let weights = json(&one);
-    assert_eq!(weights["net"]["w0"].as_array().unwrap().len(), 1440 * 32);
-    assert_eq!(weights["net"]["w1"].as_array().unwrap().len(), 64);
-    assert_eq!(weights["provenance"]["made_by"], "arena tune --net");
-    let r = play_with(&one, &dir.join("check"));
-    assert!(r.status.success(), "{}", text(&r.stderr));
-    // The linear fit's own flags mean nothing to the network: refused, not ignored.
-    let (g, net) = (games.to_str().unwrap(), one.to_str().unwrap());
-    for flag in [&["--pst"][..], &["--fix", "tempo"]] {
-        let args = [&["tune", g, "--net", "--out", net][..], flag].concat();
-        refused_saying(&args, &["cannot be used with"]);
-    }
-    // A linear fit from weights with a network would drop the network: refused, saying --net.
-    let linear = dir.join("linear.json");
-    let args = ["tune", g, "--eval", net, "--out", linear.to_str().unwrap()];
-    refused_saying(&args, &["carry a correction network", "give --net"]);
-    assert!(!linear.exists());
-    net_without_holdout_and_interrupted(&dir, &games);
-    // One value short.
-    let mut bad = weights.clone();
-    bad["net"]["w0"].as_array_mut().unwrap().pop();
-    let bad_path = dir.join("bad.json");
-    std::fs::write(&bad_path, serde_json::to_string(&bad).unwrap()).unwrap();
-    let r = play_with(&bad_path, &dir.join("bad"));
-    assert_eq!(r.status.code(), Some(2), "{}", text(&r.stderr));
-    assert!(
-        text(&r.stderr).contains("net.w0 must have 1440 × 32 values"),
-        "{}",
-        text(&r.stderr)
-    );
-    let _ = std::fs::remove_dir_all(Path::new(&dir));
-}
-
-/// A network fitted to `games` with no game held out keeps its last pass and says so; one
-/// stopped by Ctrl-C after its first pass keeps the best pass so far, marked interrupted.
-fn net_without_holdout_and_interrupted(dir: &Path, games: &Path) {
-    // With no game held out no pass is chosen by an empty mean: the last is kept, and said.
-    let last = dir.join("last.json");
-    let r = arena(&[
-        "tune",
-        games.to_str().unwrap(),
-        "--net",
-        "--iterations",
-        "2",
-        "--holdout",
-        "0",
-        "--out",
-        last.to_str().unwrap(),
-    ]);
-    let report = text(&r.stdout);
-    assert!(r.status.success(), "{report}{}", text(&r.stderr));
-    assert!(
-        !report.contains("held out -") && !report.contains("held out 0.000000"),
-        "{report}"
-    );
-    assert!(
-        report.contains("no position is held out")
-            && report.contains("kept the last pass, 2 (no position held out"),
-        "{report}"
-    );
-    assert!(json(&last)["provenance"]["loss"]["held_out"].is_null());
-    // Ctrl-C after the first pass keeps the best pass so far in --out, atomically, and says so.
-    let cut = dir.join("cut.json");
-    let (code, stdout, stderr) = crate::analyze_cli::interrupted_after(
-        &[
-            "tune",
-            games.to_str().unwrap(),
-            "--net",
-            "--iterations",
-            "1000",
-            "--holdout",
-            "0.25",
-            "--out",
-            cut.to_str().unwrap(),
-        ],
-        "pass 1:",
-    );
-    assert_eq!(code, Some(130), "{stdout}{stderr}");
-    assert!(
-        stderr.contains("interrupted: the network of pass ")
-            && stderr.contains(&format!("kept in {}", cut.display())),
-        "{stderr}"
-    );
-    let kept = json(&cut);
-    assert_eq!(
-        kept["provenance"]["interrupted"], true,
-        "{}",
-        kept["provenance"]
-    );
-    assert_eq!(kept["net"]["w0"].as_array().unwrap().len(), 1440 * 32);
 }

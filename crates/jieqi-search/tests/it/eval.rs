@@ -1,14 +1,16 @@
-//! The fast static evaluation (`evaluate` and the tabulated `Evaluator`) against a straightforward reference implementation (the original
-//! 90-square scan with a board copy), on seeded random positions of all three rule presets — the
-//! players' views (pools as each side knows them) and the omniscient view along random games, so
-//! hidden pieces, captured kings and pools in many states occur — under the default weights and
-//! under seeded random weights (so that every term is exercised with its own scale).
-
+//! The library's evaluation — its one path, entered through `evaluate`, the tabulated
+//! `Evaluator` and the search's `evaluate_with` on terms kept along make/unmake, and
+//! `evaluate_known` — against a straightforward reference written term by term (a 90-square scan
+//! with a board copy, mobility walked on the board), on seeded random positions of all three rule
+//! presets: the players' views (pools as each side knows them) and the omniscient view along
+//! random games, so hidden pieces, captured kings and pools in many states occur, under the
+//! default weights, the built-in learned ones and seeded random weights (so that every term is
+//! exercised with its own scale).
 use jieqi_core::{
-    Color, Deal, Game, Occupant, PlayedMove, Pool, Position, Role, Rules, Square, uniform_below,
+    Belief, Color, Deal, Game, Knowledge, Occupant, PlayedMove, Pool, Position, Role, Rules,
+    Square, uniform_below,
 };
-use jieqi_search::eval::{EvalWeights, Evaluator, evaluate};
-use jieqi_search::nnue::{self, Net};
+use jieqi_search::eval::{EvalWeights, Evaluator, evaluate, evaluate_known};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
@@ -151,12 +153,10 @@ fn table(w: &EvalWeights, kind: usize, color: Color, sq: Square) -> i32 {
     tables[kind][(rank * 5 + file) as usize]
 }
 
-/// The reference: scan all 90 squares, copy the board, count mobility by walking the board.
-fn reference(pos: &Position, w: &EvalWeights) -> i32 {
-    linear_reference(pos, w) + w.net.as_ref().map_or(0, |n| net_reference(pos, n))
-}
-
-fn linear_reference(pos: &Position, w: &EvalWeights) -> i32 {
+/// The reference: scan all 90 squares, copy the board, count mobility by walking the board. A
+/// hidden piece counts at its pool's mean, or, for a player who knows it (an omniscient
+/// `knowledge`), at its identity's value.
+fn reference(pos: &Position, w: &EvalWeights, knowledge: &Knowledge) -> i32 {
     let hidden = [
         hidden_value(w, pos.pool(Color::Red)),
         hidden_value(w, pos.pool(Color::Black)),
@@ -172,7 +172,11 @@ fn linear_reference(pos: &Position, w: &EvalWeights) -> i32 {
         match pos.occupant(sq) {
             None => {}
             Some(Occupant::Hidden(c)) => {
-                score[c.index()] += hidden[c.index()] + table(w, 7, c, sq);
+                let value = match knowledge.belief(pos, sq) {
+                    Some(Belief::Known(r)) if knowledge.is_omniscient() => w.identity(r),
+                    _ => hidden[c.index()],
+                };
+                score[c.index()] += value + table(w, 7, c, sq);
                 if matches!(
                     jieqi_core::start_role(sq),
                     Some(Role::Advisor | Role::Elephant)
@@ -267,57 +271,8 @@ fn random_weights(rng: &mut ChaCha8Rng) -> EvalWeights {
                 hidden: t(),
             }
         },
-        net: None,
         provenance: None,
     }
-}
-
-/// A network of random weights, large enough that the clip bites both ways.
-fn random_net(rng: &mut ChaCha8Rng) -> Net {
-    let mut r = |lo: i32, hi: i32| lo + (rng.next_u32() % (hi - lo + 1) as u32) as i32;
-    Net {
-        w0: (0..nnue::INPUTS * nnue::HIDDEN)
-            .map(|_| r(-40, 40) as i16)
-            .collect(),
-        b0: (0..nnue::HIDDEN).map(|_| r(-100, 200) as i16).collect(),
-        w1: (0..2 * nnue::HIDDEN)
-            .map(|_| r(-3000, 3000) as i16)
-            .collect(),
-        b1: r(-100_000, 100_000),
-    }
-}
-
-/// The network's correction computed plainly: each perspective's hidden inputs summed over the
-/// 90 squares, the feature written out by its definition.
-fn net_reference(pos: &Position, net: &Net) -> i32 {
-    let h = nnue::HIDDEN;
-    let mut acc = [[0i32; 32]; 2];
-    for (persp, a) in acc.iter_mut().enumerate() {
-        for (i, x) in a.iter_mut().enumerate() {
-            *x = i32::from(net.b0[i]);
-        }
-        for sq in Square::all() {
-            let (color, kind) = match pos.occupant(sq) {
-                None => continue,
-                Some(Occupant::Hidden(c)) => (c.index(), 7),
-                Some(Occupant::Revealed(p)) => (p.color.index(), p.role.index()),
-            };
-            let rank = if persp == 0 { sq.rank() } else { 9 - sq.rank() } as usize;
-            let theirs = usize::from(color != persp);
-            let f = (theirs * 8 + kind) * 90 + rank * 9 + sq.file() as usize;
-            for (i, x) in a.iter_mut().enumerate() {
-                *x += i32::from(net.w0[f * h + i]);
-            }
-        }
-    }
-    let us = pos.turn().index();
-    let mut sum = net.b1;
-    for (half, p) in [us, 1 - us].into_iter().enumerate() {
-        for (x, &w) in acc[p].iter().zip(&net.w1[half * h..(half + 1) * h]) {
-            sum += x.clamp(&0, &nnue::QA) * i32::from(w);
-        }
-    }
-    sum.div_euclid(nnue::QA * nnue::QB)
 }
 
 #[test]
@@ -332,17 +287,18 @@ fn the_tables_follow_the_role_indices() {
 }
 
 /// Checks the fast evaluation paths against the reference over 60 seeded games of `rules`
-/// (seeds from `1000 * k`); how many (position, weights) pairs it checked.
-fn check_fast_evaluation(k: u64, rules: Rules) -> usize {
-    let mut checked = 0;
+/// (seeds from `1000 * k`), and [`evaluate_known`] on the same views; how many (position,
+/// weights) pairs it checked, and how many of them were of an omniscient view.
+fn check_fast_evaluation(k: u64, rules: Rules) -> (usize, usize) {
+    let (mut checked, mut known) = (0, 0);
     for game_no in 0..60u64 {
         let seed = 1000 * k + game_no;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let with_net = EvalWeights {
-            net: Some(Box::new(random_net(&mut rng))),
-            ..random_weights(&mut rng)
-        };
-        let weights = [EvalWeights::default(), random_weights(&mut rng), with_net];
+        let weights = [
+            EvalWeights::default(),
+            EvalWeights::learned().clone(),
+            random_weights(&mut rng),
+        ];
         let evaluators = weights.each_ref().map(Evaluator::new);
         let mut game = Game::new(rules, Deal::shuffled_for(&rules, &mut rng));
         while game.outcome().is_none() && game.ply() < 200 {
@@ -355,7 +311,15 @@ fn check_fast_evaluation(k: u64, rules: Rules) -> usize {
             for view in &views {
                 let pos = view.position();
                 for (w, e) in weights.iter().zip(&evaluators) {
-                    let expected = reference(pos, w);
+                    let expected = reference(pos, w, &Knowledge::FAIR);
+                    let knowledge = view.knowledge();
+                    assert_eq!(
+                        evaluate_known(pos, w, &knowledge),
+                        reference(pos, w, &knowledge),
+                        "{}",
+                        pos.fen()
+                    );
+                    known += usize::from(view.is_omniscient());
                     assert_eq!(evaluate(pos, w), expected, "{}", pos.fen());
                     assert_eq!(e.evaluate(pos), expected, "{}", pos.fen());
                     let inc = e.incremental(pos);
@@ -392,7 +356,7 @@ fn check_fast_evaluation(k: u64, rules: Rules) -> usize {
                             assert_eq!(updated, e.incremental(&next), "{} {m}", pos.fen());
                             assert_eq!(
                                 e.evaluate_with(&next, &updated),
-                                reference(&next, w),
+                                reference(&next, w, &Knowledge::FAIR),
                                 "{} {m}",
                                 pos.fen()
                             );
@@ -406,25 +370,26 @@ fn check_fast_evaluation(k: u64, rules: Rules) -> usize {
             game.play(m).unwrap();
         }
     }
-    checked
+    (checked, known)
 }
 
 // One test a rule set (the same games as one test over the three), so that they run side by side.
 #[test]
 fn fast_evaluation_equals_the_reference_standard() {
-    let checked = check_fast_evaluation(0, Rules::standard());
-    assert!(checked > 3_000, "{checked}");
+    let (checked, known) = check_fast_evaluation(0, Rules::standard());
+    assert!(checked > 3_000 && known > 1_000, "{checked} {known}");
 }
 
 #[test]
 fn fast_evaluation_equals_the_reference_simple() {
-    let checked = check_fast_evaluation(1, Rules::simple());
-    assert!(checked > 3_000, "{checked}");
+    let (checked, known) = check_fast_evaluation(1, Rules::simple());
+    assert!(checked > 3_000 && known > 1_000, "{checked} {known}");
 }
 
 #[test]
 fn fast_evaluation_equals_the_reference_xiangqi() {
-    let checked = check_fast_evaluation(2, Rules::xiangqi());
+    // No hidden pieces: the omniscient view is the player's, checked once.
+    let (checked, _) = check_fast_evaluation(2, Rules::xiangqi());
     assert!(checked > 3_000, "{checked}");
 }
 
@@ -442,4 +407,27 @@ fn the_learned_weights_are_the_file() {
     let provenance = file.provenance.as_ref().expect("provenance");
     assert_eq!(provenance["made_by"], "arena tune");
     assert_ne!(file, EvalWeights::default());
+}
+
+/// A weights file that still carries the correction network (removed from the engine) is
+/// refused with an error naming the file and the field: read without it, the weights would
+/// evaluate differently than they were fitted to, without a word.
+#[test]
+fn a_weights_file_with_a_network_is_refused() {
+    let dir = std::env::temp_dir().join(format!("jieqi-eval-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("with-net.json");
+    std::fs::write(
+        &path,
+        r#"{"chariot": 900, "net": {"w0": [], "b0": [], "w1": [], "b1": 0}}"#,
+    )
+    .unwrap();
+    let err = EvalWeights::from_json_file(&path).unwrap_err();
+    assert!(err.contains("with-net.json"), "{err}");
+    assert!(err.contains("field \"net\""), "{err}");
+    assert!(err.contains("docs/history.md"), "{err}");
+    // The same file without the field reads.
+    std::fs::write(&path, r#"{"chariot": 901}"#).unwrap();
+    assert_eq!(EvalWeights::from_json_file(&path).unwrap().chariot, 901);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
