@@ -105,25 +105,33 @@ fn check_engine(settings: &Settings) -> Result<(), Error> {
         ),
         ("max", settings.params.iter().map(|p| p.max).collect()),
     ] {
-        let spec = spec_with(settings, &values);
-        // Labelled as the games label it: a spec of many parameters is longer than a label may be.
-        jieqi_engine::Spec::parse(&spec)
-            .map_err(crate::engines::EngineArgError::Spec)
-            .and_then(|parsed| crate::engines::entry::from_spec(which.to_string(), parsed))
-            .map_err(|e| {
-                Error::arg(
-                    "--params",
-                    format!(
-                        "the engine does not take the parameters at their {which} values \
+        // Labelled (the spec of many parameters is longer than a label may be), as the games
+        // label it.
+        let spec = labelled(&spec_with(settings, &values), which);
+        crate::engines::parse_arg(&spec).map_err(|e| {
+            Error::arg(
+                "--params",
+                format!(
+                    "the engine does not take the parameters at their {which} values \
                      ({}): {e}",
-                        if settings.uci {
-                            "sent as UCI spin options option.NAME=V"
-                        } else {
-                            "added to its spec as keys"
-                        }
-                    ),
-                )
-            })?;
+                    if settings.uci {
+                        "sent as UCI spin options option.NAME=V"
+                    } else {
+                        "added to its spec as keys"
+                    }
+                ),
+            )
+        })?;
     }
     Ok(())
+}
+
+/// `spec` with its `name=` (a label) set to `label`; a spec that does not parse as it is.
+fn labelled(spec: &str, label: &str) -> String {
+    let Ok(mut parsed) = jieqi_engine::Spec::parse(spec) else {
+        return spec.to_string();
+    };
+    parsed.params.retain(|(k, _)| k != "name");
+    parsed.params.push(("name".into(), label.into()));
+    parsed.to_string()
 }
