@@ -8,8 +8,8 @@ use super::style::{write_foot, write_head};
 use crate::tuning::spsa::Record;
 
 /// The chart's size and margins, in px.
-const W: f64 = 520.0;
-const H: f64 = 150.0;
+const W: f64 = 380.0;
+const H: f64 = 140.0;
 const LEFT: f64 = 56.0;
 const RIGHT: f64 = 10.0;
 const TOP: f64 = 10.0;
@@ -81,28 +81,54 @@ fn write_page(out: &mut String, record: &Record, spec: &str) -> std::fmt::Result
         s.batch,
         s.seed
     )?;
-    writeln!(out, "<p>Result: <code>{}</code></p>", esc(spec))?;
     writeln!(
         out,
-        "<table><thead><tr><th>parameter</th><th>type</th><th>start</th>\
-                   <th>now</th><th>min</th><th>max</th></tr></thead><tbody>"
+        "<p>Result, ready for <code>arena sprt</code>:</p>\
+         <pre style=\"white-space:pre-wrap;overflow-wrap:anywhere\">{}</pre>",
+        esc(spec)
     )?;
-    for (p, t) in s.params.iter().zip(&record.theta) {
+    writeln!(
+        out,
+        "<table><thead><tr><th style=\"text-align:left\">parameter</th><th>type</th>\
+         <th>start</th><th>θ now</th><th>sent</th><th>change</th><th>min</th><th>max</th>\
+         <th>c_end</th><th>r_end</th></tr></thead><tbody>"
+    )?;
+    for (p, &t) in s.params.iter().zip(&record.theta) {
+        let kind = match p.kind {
+            crate::tuning::spsa::Kind::Int => "int",
+            crate::tuning::spsa::Kind::Float => "float",
+        };
         writeln!(
             out,
-            "<tr><td>{}</td><td>{:?}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td style=\"text-align:left\">{}</td><td>{kind}</td><td>{}</td><td>{t:.3}</td>\
+             <td>{}</td><td>{:+.3}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(&p.name),
-            p.kind,
             p.start,
-            t,
+            esc(&p.value_text(t)),
+            t - p.start,
             p.min,
-            p.max
+            p.max,
+            p.c_end,
+            p.r_end
         )?;
     }
     writeln!(out, "</tbody></table>")?;
+    writeln!(
+        out,
+        "<h2>Paths</h2><p>θ after each batch over the iterations, each on its own range (top: max, \
+         bottom: min); dashed: the start.</p>\
+         <div style=\"display:flex;flex-wrap:wrap;gap:8px 24px\">"
+    )?;
     for (i, p) in s.params.iter().enumerate() {
-        writeln!(out, "<h2>{}</h2>", esc(&p.name))?;
-        writeln!(out, "{}", chart(record, i))?;
+        writeln!(
+            out,
+            "<figure style=\"margin:0\"><figcaption><b>{}</b> {} → {}</figcaption>{}</figure>",
+            esc(&p.name),
+            p.start,
+            esc(&p.value_text(record.theta[i])),
+            chart(record, i)
+        )?;
     }
+    writeln!(out, "</div>")?;
     write_foot(out)
 }
