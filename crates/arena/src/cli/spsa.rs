@@ -78,6 +78,12 @@ pub struct SpsaArgs {
     /// A, seed, rules, limits, book, adjudication); --threads may differ.
     #[arg(long)]
     pub resume: bool,
+    /// Let --resume continue a run that another build started (another arena binary, unless
+    /// both are clean builds of one commit, or another executable of the external engine).
+    /// Without it such a resume is refused; with it the record lists each build with the
+    /// iteration it took over from (`builds`).
+    #[arg(long)]
+    pub allow_mixed_builds: bool,
     /// Print a progress line on stderr after every N batches (0: never) [default: 1, at most
     /// one line a second].
     #[arg(long, value_name = "N")]

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use crate::error::Error;
 use crate::plan::spsa::SpsaPlan;
 use crate::tuning::spsa::play::{LABELS, Player};
-use crate::tuning::spsa::{FORMAT, RECORD_FILE, Record};
+use crate::tuning::spsa::{FORMAT, RECORD_FILE, Record, Stint};
 
 /// How `arena spsa` ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,7 +28,12 @@ fn start(plan: &SpsaPlan) -> Result<Record, Error> {
     let dir = &plan.setup.options.out;
     let path = dir.join(RECORD_FILE);
     if !path.exists() {
-        return Ok(Record::new(plan.settings.clone()));
+        let mut record = Record::new(plan.settings.clone());
+        record.builds.push(Stint {
+            from_iteration: 0,
+            build: plan.setup.current_build(),
+        });
+        return Ok(record);
     }
     if !plan.setup.options.resume {
         return Err(Error::Input(format!(
@@ -60,6 +65,26 @@ fn start(plan: &SpsaPlan) -> Result<Record, Error> {
     record.settings = plan.settings.clone();
     if record.exact_theta().is_none() || record.iteration > record.settings.iterations {
         return Err(bad("theta_bits or iteration do not hold up".into()));
+    }
+    let current = plan.setup.current_build();
+    if record.builds.is_empty() {
+        // A record from before builds were kept: who played so far is unknown.
+        record.builds.push(Stint {
+            from_iteration: record.iteration,
+            build: current,
+        });
+    } else if let Some(why) = record.builds.last().and_then(|s| s.build.differs(&current)) {
+        if !plan.setup.options.allow_mixed_builds {
+            return Err(bad(format!(
+                "another build played this run ({why}): give --allow-mixed-builds to continue \
+                 it with this one (the record then lists each build from the iteration it took \
+                 over)"
+            )));
+        }
+        record.builds.push(Stint {
+            from_iteration: record.iteration,
+            build: current,
+        });
     }
     Ok(record)
 }

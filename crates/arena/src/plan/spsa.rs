@@ -60,7 +60,7 @@ pub fn plan(args: SpsaArgs) -> Result<SpsaPlan, Error> {
         move_timeout: args.move_timeout,
         out: Some(args.out),
         resume: args.resume,
-        allow_mixed_builds: false,
+        allow_mixed_builds: args.allow_mixed_builds,
         no_progress: true,
         report_every: None,
         log: args.log,

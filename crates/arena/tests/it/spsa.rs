@@ -313,3 +313,57 @@ fn an_engines_tunable_keys_are_a_parameters_file_spsa_takes() {
     let e = refused(&["engines", "--spsa-params", "greedy"]);
     assert!(e.contains("'greedy' has no tunable keys"), "{e}");
 }
+
+/// A resume by another build is refused unless allowed, and then the record lists both builds.
+#[test]
+fn a_resume_by_another_build_is_refused_unless_allowed_and_then_recorded() {
+    let dir = tmp("spsa-builds");
+    let params = peak_params(&dir, "0.02");
+    let out = dir.join("run");
+    let args = |extra: &[&'static str]| {
+        let mut a: Vec<String> = [
+            "spsa",
+            "--engine",
+            "peak",
+            "--params",
+            &params,
+            "--iterations",
+            "8",
+            "--max-plies",
+            "60",
+            "--out",
+            s(&out),
+        ]
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
+        a.extend(extra.iter().map(|x| x.to_string()));
+        a
+    };
+    let run = |extra: &[&'static str]| {
+        let a = args(extra);
+        arena(&a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    assert!(run(&[]).status.success());
+    let record = out.join("spsa.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(v["builds"].as_array().unwrap().len(), 1);
+    // Another arena played the run so far.
+    v["builds"][0]["build"]["arena_sha256"] = "00".repeat(32).into();
+    v["builds"][0]["build"]["commit"] = "0".repeat(40).into();
+    std::fs::write(&record, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let o = run(&["--resume"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("another build played this run"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(run(&["--resume", "--allow-mixed-builds"]).status.success());
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let builds = v["builds"].as_array().unwrap();
+    assert_eq!(builds.len(), 2);
+    assert_eq!(builds[1]["from_iteration"], 8);
+}

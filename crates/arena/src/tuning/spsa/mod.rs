@@ -184,6 +184,19 @@ pub struct Record {
     pub wdl: Wdl,
     /// θ after each batch.
     pub history: Vec<Step>,
+    /// The code that played: the build that started the run, then each other build a resume
+    /// (with `--allow-mixed-builds`) continued it with, from the iteration it took over.
+    #[serde(default)]
+    pub builds: Vec<Stint>,
+}
+
+/// A build and the iteration from which it played the run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stint {
+    /// The first iteration this build played.
+    pub from_iteration: u64,
+    /// The code.
+    pub build: crate::records::build::Build,
 }
 
 /// `x` rounded to 6 decimals.
@@ -204,6 +217,7 @@ impl Record {
             iteration: 0,
             wdl: Wdl::default(),
             history: Vec::new(),
+            builds: Vec::new(),
         }
     }
 
