@@ -47,7 +47,7 @@ pub fn run(args: &LabelPlan, w: &mut dyn Write) -> Result<Ended, Error> {
     json.push('\n');
     let prov = args.provenance_path();
     if let Some(parent) = prov.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)
+        crate::records::files::create_dir(parent)
             .map_err(|e| Error::Write(format!("{}: {e}", parent.display())))?;
     }
     crate::records::files::write_atomically(&prov, json.as_bytes())
