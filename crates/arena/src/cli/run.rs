@@ -14,6 +14,77 @@ pub struct RunArgs {
     /// Worker threads [default: the number of cores].
     #[arg(long, value_name = "T")]
     pub threads: Option<usize>,
+    /// The games: rules, limits, clock, book and adjudication.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Results folder [default: results/<UTC timestamp>-<A>-vs-<B>/, for a tournament
+    /// results/<UTC timestamp>-tournament/, for a leak run results/<UTC timestamp>-leak/].
+    #[arg(long, value_name = "DIR", value_parser = crate::cli::common::out_path)]
+    pub out: Option<std::path::PathBuf>,
+    /// Continue the interrupted run in --out: finished pairs are kept, the rest are played.
+    ///
+    /// With --out alone (no --engine) the run is taken from the folder's record (match.json,
+    /// tournament.json or leak-run.json) as it was started; --threads, --no-progress,
+    /// --report-every and a new --pairs cap may still be given. Results folders are locked
+    /// while a run writes them.
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Let --resume continue a run that another build started (another arena binary, or another
+    /// executable of an external engine).
+    ///
+    /// Without it such a resume is refused, so that one run's numbers never mix two versions of
+    /// the code unnoticed; with it the record lists every build that played (later_builds) and
+    /// the summary says MIXED.
+    #[arg(long)]
+    pub allow_mixed_builds: bool,
+    /// Never draw a progress bar (it is only drawn when stderr is a terminal anyway).
+    ///
+    /// Progress lines (--report-every) still appear when stderr is not a terminal.
+    #[arg(long)]
+    pub no_progress: bool,
+    /// Print a progress line on stderr every N counted pairs (0: never).
+    ///
+    /// A line gives the pairs done and planned, the games, the first engine's W/D/L, score and
+    /// Elo ± its 95 % interval (pentanomial) and, for a gate, the LLR with its bounds; for a
+    /// tournament the leader(s), for a leak run each engine's arms. Default: a line every 60 s
+    /// when stderr is not a terminal (a CI log, a cron mail, a cluster shard's log), none on a
+    /// terminal, where the progress bar shows the same (lines asked for print above it).
+    #[arg(long, value_name = "N")]
+    pub report_every: Option<u64>,
+    /// Keep every game's UCI traffic with external engines in --out/logs/game-<number>.log
+    /// (<number> as in games.csv): each line sent (>) and read (<), with the time since the
+    /// game started, the side and the engine; at most 16 MiB a game. External engines' error
+    /// output is kept in logs/<NN>-<engine>.stderr.log (1 MiB each) with or without this flag.
+    /// All the game logs of a run together stop at --log-limit.
+    #[arg(long)]
+    pub log: bool,
+    /// The most bytes the game logs of --log may take together in one run (each start or
+    /// resume): SIZE in bytes, or with K, M or G (KiB, MiB, GiB) [default: 1G].
+    ///
+    /// When it is reached a warning is said once on stderr, the game logs end with a note, no
+    /// more traffic is written, and the games go on.
+    #[arg(long, value_name = "SIZE", value_parser = crate::cli::common::byte_size)]
+    pub log_limit: Option<u64>,
+    /// Play only shard K of N: the pairs p with p ≡ K (mod N), K counted from 0.
+    ///
+    /// Run the N shards on N machines (Slurm array, Kubernetes indexed job, GNU parallel: see
+    /// scripts/cluster/), then `arena merge` their folders: the merged results equal one
+    /// machine's run. The folder records the shard.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Check the run and exit: validate every flag, engine and file as a real run would, and
+    /// --out as it would start with it (a folder it can make, not in use by a running arena, no
+    /// games of a run there without --resume, with --resume this run's), print what it would
+    /// play (engines, pairs, shard, fingerprint) and exit 0 without playing or writing anything.
+    /// The cluster scripts check a run this way before submitting it.
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// How each game is played, for every command that plays games (`match`, `sprt`, `tournament`,
+/// `leak`, `spsa`): the rules, the limits and clock, the book, the adjudication.
+#[derive(Debug, Args)]
+pub struct GameArgs {
     /// The rule set.
     #[command(flatten)]
     pub rules: RulesArgs,
@@ -86,66 +157,4 @@ pub struct RunArgs {
     /// longer or shorter (a clock still flags it).
     #[arg(long, value_name = "MS", value_parser = crate::cli::common::milliseconds)]
     pub move_timeout: Option<u64>,
-    /// Results folder [default: results/<UTC timestamp>-<A>-vs-<B>/, for a tournament
-    /// results/<UTC timestamp>-tournament/, for a leak run results/<UTC timestamp>-leak/].
-    #[arg(long, value_name = "DIR", value_parser = crate::cli::common::out_path)]
-    pub out: Option<std::path::PathBuf>,
-    /// Continue the interrupted run in --out: finished pairs are kept, the rest are played.
-    ///
-    /// With --out alone (no --engine) the run is taken from the folder's record (match.json,
-    /// tournament.json or leak-run.json) as it was started; --threads, --no-progress,
-    /// --report-every and a new --pairs cap may still be given. Results folders are locked
-    /// while a run writes them.
-    #[arg(long, requires = "out")]
-    pub resume: bool,
-    /// Let --resume continue a run that another build started (another arena binary, or another
-    /// executable of an external engine).
-    ///
-    /// Without it such a resume is refused, so that one run's numbers never mix two versions of
-    /// the code unnoticed; with it the record lists every build that played (later_builds) and
-    /// the summary says MIXED.
-    #[arg(long)]
-    pub allow_mixed_builds: bool,
-    /// Never draw a progress bar (it is only drawn when stderr is a terminal anyway).
-    ///
-    /// Progress lines (--report-every) still appear when stderr is not a terminal.
-    #[arg(long)]
-    pub no_progress: bool,
-    /// Print a progress line on stderr every N counted pairs (0: never).
-    ///
-    /// A line gives the pairs done and planned, the games, the first engine's W/D/L, score and
-    /// Elo ± its 95 % interval (pentanomial) and, for a gate, the LLR with its bounds; for a
-    /// tournament the leader(s), for a leak run each engine's arms. Default: a line every 60 s
-    /// when stderr is not a terminal (a CI log, a cron mail, a cluster shard's log), none on a
-    /// terminal, where the progress bar shows the same (lines asked for print above it).
-    #[arg(long, value_name = "N")]
-    pub report_every: Option<u64>,
-    /// Keep every game's UCI traffic with external engines in --out/logs/game-<number>.log
-    /// (<number> as in games.csv): each line sent (>) and read (<), with the time since the
-    /// game started, the side and the engine; at most 16 MiB a game. External engines' error
-    /// output is kept in logs/<NN>-<engine>.stderr.log (1 MiB each) with or without this flag.
-    /// All the game logs of a run together stop at --log-limit.
-    #[arg(long)]
-    pub log: bool,
-    /// The most bytes the game logs of --log may take together in one run (each start or
-    /// resume): SIZE in bytes, or with K, M or G (KiB, MiB, GiB) [default: 1G].
-    ///
-    /// When it is reached a warning is said once on stderr, the game logs end with a note, no
-    /// more traffic is written, and the games go on.
-    #[arg(long, value_name = "SIZE", value_parser = crate::cli::common::byte_size)]
-    pub log_limit: Option<u64>,
-    /// Play only shard K of N: the pairs p with p ≡ K (mod N), K counted from 0.
-    ///
-    /// Run the N shards on N machines (Slurm array, Kubernetes indexed job, GNU parallel: see
-    /// scripts/cluster/), then `arena merge` their folders: the merged results equal one
-    /// machine's run. The folder records the shard.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<String>,
-    /// Check the run and exit: validate every flag, engine and file as a real run would, and
-    /// --out as it would start with it (a folder it can make, not in use by a running arena, no
-    /// games of a run there without --resume, with --resume this run's), print what it would
-    /// play (engines, pairs, shard, fingerprint) and exit 0 without playing or writing anything.
-    /// The cluster scripts check a run this way before submitting it.
-    #[arg(long)]
-    pub check: bool,
 }

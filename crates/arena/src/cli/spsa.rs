@@ -2,8 +2,6 @@
 
 use clap::Args;
 
-use crate::cli::common::{LimitArgs, RulesArgs};
-
 /// Arguments of `arena spsa`.
 #[derive(Debug, Args)]
 pub struct SpsaArgs {
@@ -37,37 +35,10 @@ pub struct SpsaArgs {
     /// Worker threads [default: the number of cores]. Changes no game and no θ.
     #[arg(long, value_name = "T")]
     pub threads: Option<usize>,
-    /// The rule set.
+    /// The games: rules, limits, clock, book and adjudication, as `arena match` takes them.
+    /// A clock or --movetime makes the θ path depend on the machine.
     #[command(flatten)]
-    pub rules: RulesArgs,
-    /// Adjudicate a game as a draw after this many plies (reason `max-plies`).
-    #[arg(long, value_name = "PLIES", default_value_t = 400)]
-    pub max_plies: u32,
-    /// Start pair k from a position of an opening book, as `arena match --openings` (see its
-    /// --help): `file=FILE [format=epd|pgn|jieqibox] [order=sequential|random] [plies=N]
-    /// [start=K]`, or `none`.
-    #[arg(long, value_name = "file=FILE", num_args = 1..)]
-    pub openings: Vec<String>,
-    /// Resign adjudication, as `arena match --resign`: `movecount=N score=CP [twosided=true]`.
-    #[arg(long, value_name = "movecount=N score=CP", num_args = 1..)]
-    pub resign: Vec<String>,
-    /// Draw adjudication, as `arena match --draw`: `movenumber=M movecount=N score=CP`.
-    #[arg(long, value_name = "movenumber=M movecount=N score=CP", num_args = 1..)]
-    pub draw: Vec<String>,
-    /// Search limits given to both engines on every move.
-    #[command(flatten)]
-    pub limits: LimitArgs,
-    /// A clock for both engines, as `arena match --tc` (SECONDS[+INC] or MOVES/SECONDS[+INC]).
-    /// Not reproducible: the θ path then depends on the machine.
-    #[arg(long, value_name = "TC")]
-    pub tc: Option<String>,
-    /// Milliseconds a move may overrun its clock before it loses on time (with a clock).
-    #[arg(long, value_name = "MS", default_value_t = 0)]
-    pub timemargin: u64,
-    /// A move taking longer than this many milliseconds loses the game, as `arena match
-    /// --move-timeout`.
-    #[arg(long, value_name = "MS", value_parser = crate::cli::common::milliseconds)]
-    pub move_timeout: Option<u64>,
+    pub game: crate::cli::run::GameArgs,
     /// The run folder: spsa.json (the tuner's whole state, rewritten after every batch),
     /// spsa.csv (θ after each batch), spsa.html (each parameter's path), spsa.txt (the result).
     /// The games themselves are not kept.

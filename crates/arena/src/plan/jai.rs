@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use crate::cli::common::{LimitArgs, RulesArgs};
 use crate::cli::jai::{DEFAULT_DISPLAY_DELAY, JaiArgs, MAX_DISPLAY_DELAY};
-use crate::cli::run::RunArgs;
+use crate::cli::run::{GameArgs, RunArgs};
 use crate::error::Error;
 use crate::plan::run::{MAX_PAIRS, MAX_THREADS, two_engine_setup};
 use crate::report::jai;
@@ -440,22 +440,24 @@ impl JaiSettings {
         let run = RunArgs {
             seed: self.seed,
             threads: Some(self.threads as usize),
-            rules: RulesArgs {
-                rules: self.rules.clone(),
+            game: GameArgs {
+                rules: RulesArgs {
+                    rules: self.rules.clone(),
+                },
+                max_plies: 400,
+                // JieqiBox shows every game from the rules' start.
+                openings: vec!["none".into()],
+                resign: Vec::new(),
+                draw: Vec::new(),
+                limits: LimitArgs {
+                    nodes: (self.nodes > 0).then_some(self.nodes),
+                    depth: (self.depth > 0).then_some(self.depth as u32),
+                    movetime: (self.movetime > 0).then_some(self.movetime),
+                },
+                tc: (!self.tc.is_empty()).then(|| self.tc.clone()),
+                timemargin: 0,
+                move_timeout: None,
             },
-            max_plies: 400,
-            // JieqiBox shows every game from the rules' start.
-            openings: vec!["none".into()],
-            resign: Vec::new(),
-            draw: Vec::new(),
-            limits: LimitArgs {
-                nodes: (self.nodes > 0).then_some(self.nodes),
-                depth: (self.depth > 0).then_some(self.depth as u32),
-                movetime: (self.movetime > 0).then_some(self.movetime),
-            },
-            tc: (!self.tc.is_empty()).then(|| self.tc.clone()),
-            timemargin: 0,
-            move_timeout: None,
             out: None,
             resume: false,
             allow_mixed_builds: false,

@@ -177,19 +177,20 @@ pub fn run_setup(
         .map_or(pairs, |s| s.pairs_of(pairs))
         .saturating_mul(pairings.len() as u64);
     let threads = capped_threads(threads, args.threads.is_some(), jobs);
-    if args.max_plies == 0 {
+    if args.game.max_plies == 0 {
         return Err(Error::arg("--max-plies", "must be at least 1"));
     }
     let tc = args
+        .game
         .tc
         .as_deref()
         .map(TimeControl::parse)
         .transpose()
         .map_err(|e| Error::arg("--tc", e))?;
-    if args.move_timeout == Some(0) {
+    if args.game.move_timeout == Some(0) {
         return Err(Error::arg("--move-timeout", "must be at least 1 ms"));
     }
-    let rules = rules_arg::resolve(&args.rules.rules)?;
+    let rules = rules_arg::resolve(&args.game.rules.rules)?;
     if let Some(e) = engines.iter().find(|e| e.external) {
         if jieqi_registry::uci_variant_of(&rules).is_none() {
             return Err(Error::arg(
@@ -213,12 +214,12 @@ pub fn run_setup(
         e.check_rules(&rules)
             .map_err(|why| Error::arg("--rules", why))?;
     }
-    let openings = openings_arg(&args.openings, &rules, args.seed)?;
+    let openings = openings_arg(&args.game.openings, &rules, args.seed)?;
     let adjudication = crate::records::adjudication::Adjudication {
-        resign: crate::records::adjudication::parse_words(&args.resign, false)
+        resign: crate::records::adjudication::parse_words(&args.game.resign, false)
             .map_err(|m| Error::arg("--resign", m))?
             .resign,
-        draw: crate::records::adjudication::parse_words(&args.draw, true)
+        draw: crate::records::adjudication::parse_words(&args.game.draw, true)
             .map_err(|m| Error::arg("--draw", m))?
             .draw,
     };
@@ -245,13 +246,13 @@ pub fn run_setup(
             kind: RunKind::Match { sprt: None },
             seed: args.seed,
             rules,
-            max_plies: args.max_plies,
+            max_plies: args.game.max_plies,
             openings,
             adjudication,
-            limits: crate::plan::limits(&args.limits)?,
+            limits: crate::plan::limits(&args.game.limits)?,
             tc,
-            timemargin: std::time::Duration::from_millis(args.timemargin),
-            move_timeout: args.move_timeout.map(std::time::Duration::from_millis),
+            timemargin: std::time::Duration::from_millis(args.game.timemargin),
+            move_timeout: args.game.move_timeout.map(std::time::Duration::from_millis),
         },
         options: crate::run::RunOptions {
             threads,

@@ -412,31 +412,31 @@ pub fn fill_run(run: &mut RunArgs, c: &TournamentConfig, given: &dyn Fn(&str) ->
         run.seed = v;
     }
     if let (true, Some(v)) = (fill("rules"), &c.rules) {
-        run.rules.rules = v.clone();
+        run.game.rules.rules = v.clone();
     }
     if let (true, Some(v)) = (fill("max_plies"), c.max_plies) {
-        run.max_plies = v;
+        run.game.max_plies = v;
     }
     let words = |v: &str| v.split_whitespace().map(String::from).collect::<Vec<_>>();
     if let (true, Some(v)) = (fill("openings"), &c.openings) {
-        run.openings = words(v);
+        run.game.openings = words(v);
     }
     if let (true, Some(v)) = (fill("resign"), &c.resign) {
-        run.resign = words(v);
+        run.game.resign = words(v);
     }
     if let (true, Some(v)) = (fill("draw"), &c.draw) {
-        run.draw = words(v);
+        run.game.draw = words(v);
     }
     if fill("nodes") && fill("depth") && fill("movetime") && fill("tc") {
-        run.limits.nodes = c.nodes;
-        run.limits.depth = c.depth;
-        run.limits.movetime = c.movetime_ms;
-        run.tc = c.tc.clone();
+        run.game.limits.nodes = c.nodes;
+        run.game.limits.depth = c.depth;
+        run.game.limits.movetime = c.movetime_ms;
+        run.game.tc = c.tc.clone();
     }
     if let (true, Some(v)) = (fill("timemargin"), c.timemargin_ms) {
-        run.timemargin = v;
+        run.game.timemargin = v;
     }
     if fill("move_timeout") {
-        run.move_timeout = run.move_timeout.or(c.move_timeout_ms);
+        run.game.move_timeout = run.game.move_timeout.or(c.move_timeout_ms);
     }
 }
