@@ -170,9 +170,10 @@ fn bad_parameters_files_are_refused() {
         ("\n# nothing\n", "no parameter"),
     ];
     let file = dir.join("p.txt");
-    for (content, says) in cases {
+    let out = dir.join("out");
+    // The file's content written, then refused: what the arena says.
+    let refused_with = |content: &[u8]| {
         std::fs::write(&file, content).unwrap();
-        let out = dir.join("out");
         let err = refused(&[
             "spsa",
             "--engine",
@@ -184,37 +185,19 @@ fn bad_parameters_files_are_refused() {
             "--out",
             s(&out),
         ]);
-        assert!(err.contains(says), "{content:?}: {err}");
         assert!(!out.join("spsa.json").exists());
+        err
+    };
+    for (content, says) in cases {
+        let err = refused_with(content.as_bytes());
+        assert!(err.contains(says), "{content:?}: {err}");
     }
     let many: String = (0..65)
         .map(|i| format!("p{i}, int, 1, 0, 9, 1, 0.1\n"))
         .collect();
-    std::fs::write(&file, many).unwrap();
-    let err = refused(&[
-        "spsa",
-        "--engine",
-        "peak",
-        "--params",
-        s(&file),
-        "--iterations",
-        "10",
-        "--out",
-        s(&dir.join("out")),
-    ]);
+    let err = refused_with(many.as_bytes());
     assert!(err.contains("more than 64 parameters"), "{err}");
-    std::fs::write(&file, vec![b'#'; (1 << 20) + 1]).unwrap();
-    let err = refused(&[
-        "spsa",
-        "--engine",
-        "peak",
-        "--params",
-        s(&file),
-        "--iterations",
-        "10",
-        "--out",
-        s(&dir.join("out")),
-    ]);
+    let err = refused_with(&vec![b'#'; (1 << 20) + 1]);
     assert!(err.contains("larger than"), "{err}");
 }
 
